@@ -1,0 +1,32 @@
+# ordeval: meta-evaluation of ordinal quantification measures.
+# Run `snakemake --cores all` (default synthetic data) or add `--configfile config/replication.yaml`.
+from snakemake.utils import min_version, validate
+
+min_version("9.0")
+
+
+# The default configuration, unless a whole configuration is given with --configfile
+# (Snakemake would otherwise merge the two and mix their data sets).
+if "datasets" not in config:
+
+    configfile: "config/config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+
+
+wildcard_constraints:
+    dataset="|".join(re.escape(name) for name in DATASETS),
+
+
+include: "workflow/rules/data.smk"
+include: "workflow/rules/scoring.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        all_targets(),

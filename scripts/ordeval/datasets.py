@@ -1,0 +1,304 @@
+"""Data sets as configuration: a gold source plus a list of run sources, turned into arrays.
+
+A data set's configuration (validated by ``workflow/schemas/config.schema.yaml``) names its
+classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
+
+* a native file: ``semeval_dist``, ``semeval_labels``, ``ntcir_annotations`` / ``ntcir_submission``
+  (with ``score`` A/E/S), ``tsv`` (the canonical long table), with a ``path`` relative to ``data_root``;
+* an organiser baseline computed from the gold (runs only): ``uniform``, ``popularity``, ``constant_class``;
+* a simulation: ``simulate_annotators`` / ``simulate_tweets`` (gold), ``simulate`` (runs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import baselines, readers, simulate
+from .errors import ConfigError, InputError
+from .seeding import stream
+
+FILE_SOURCES = {"semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"}
+BASELINE_SOURCES = {"uniform", "popularity", "constant_class"}
+SCORED_FORMATS = {"ntcir_annotations", "ntcir_submission"}
+
+#: What a data set's outputs say about where its numbers come from.
+ORIGIN_REAL, ORIGIN_PARTLY_SYNTHETIC, ORIGIN_SYNTHETIC = "real", "partly synthetic", "synthetic"
+
+
+@dataclass
+class Dataset:
+    """One data set: gold and run distributions over the same topics and classes."""
+
+    name: str
+    classes: list[str]
+    topics: list[str]
+    gold: np.ndarray  # topics x classes
+    run_names: list[str]
+    runs: np.ndarray  # runs x topics x classes
+    provenance: dict = field(default_factory=dict)
+
+    @property
+    def origin(self) -> str:
+        """``real``, ``partly synthetic`` (real gold, some simulated runs) or ``synthetic``."""
+        return self.provenance.get("origin", ORIGIN_SYNTHETIC)
+
+
+# --------------------------------------------------------------------------- files a configuration asks for
+
+
+def resolve_path(path: str, data_root: str | Path) -> Path:
+    """A source path: absolute as given, otherwise relative to ``data_root``."""
+    candidate = Path(path)
+    return candidate if candidate.is_absolute() else Path(data_root) / candidate
+
+
+def source_files(name: str, spec: dict, data_root: str | Path) -> Iterator[tuple[Path, str]]:
+    """(path, config entry that asks for it) for every file the data set ``name`` reads."""
+    sources = [("gold", spec["gold"])] + [(f"runs[{i}]", source) for i, source in enumerate(spec["runs"])]
+    for entry, source in sources:
+        if source["type"] in FILE_SOURCES:
+            yield resolve_path(source["path"], data_root), f"datasets.{name}.{entry}"
+
+
+def check_files_exist(datasets: dict, data_root: str | Path) -> None:
+    """Raise one error listing every missing file with the config entry that asked for it."""
+    missing = [
+        f"{path} (asked for by {entry})"
+        for name, spec in datasets.items()
+        for path, entry in source_files(name, spec, data_root)
+        if not path.is_file()
+    ]
+    if missing:
+        raise ConfigError(f"data_root {str(data_root)!r} lacks input file(s):\n  " + "\n  ".join(missing))
+
+
+def sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+# --------------------------------------------------------------------------- building a data set
+
+
+def _read_file_source(source: dict, classes: list, data_root) -> dict[str, readers.TopicDistributions]:
+    """Distributions of a file source, keyed by run name ('' for a single distribution set)."""
+    path = resolve_path(source["path"], data_root)
+    kind = source["type"]
+    if kind == "tsv":
+        if source.get("role") == "gold":
+            return {"": readers.read_canonical_gold(path, classes)}
+        runs = readers.read_canonical_runs(path, classes)
+        wanted = source.get("runs")
+        if wanted:
+            unknown = [run for run in wanted if run not in runs]
+            if unknown:
+                raise InputError(path, None, f"has no run(s) {', '.join(unknown)}; it holds {', '.join(runs)}")
+            runs = {run: runs[run] for run in wanted}
+        return runs
+    if kind in SCORED_FORMATS:
+        reader = readers.read_ntcir_annotations if kind == "ntcir_annotations" else readers.read_ntcir_submission
+        return {"": reader(path, classes, source["score"])}
+    reader = readers.read_semeval_dist if kind == "semeval_dist" else readers.read_semeval_labels
+    return {"": reader(path, classes)}
+
+
+def _file_provenance(source: dict, data_root) -> dict:
+    path = resolve_path(source["path"], data_root)
+    record = {"source": "file", "type": source["type"], "path": str(path), "sha256": sha256(path)}
+    if "score" in source:
+        record["score"] = source["score"]
+    return record
+
+
+def _simulation_parameters(source: dict, excluded: set[str]) -> dict:
+    return {key: value for key, value in source.items() if key not in excluded}
+
+
+def build_gold(name: str, spec: dict, data_root, seed: int) -> tuple[list[str], np.ndarray, dict]:
+    """Topics, gold distributions and provenance of the data set ``name``."""
+    source = spec["gold"]
+    classes = readers.class_labels(spec["classes"])
+    kind = source["type"]
+    if kind in FILE_SOURCES:
+        gold = _read_file_source({**source, "role": "gold"}, classes, data_root)[""]
+        return gold.topics, gold.values, _file_provenance(source, data_root)
+    if kind == "simulate_annotators":
+        scores = source.get("scores", [source["score"]])
+        corpus = source.get("corpus", name)
+        parameters = _simulation_parameters(source, {"type", "corpus", "scores", "score", "topic_prefix"})
+        values = simulate.simulate_annotator_gold(
+            stream(seed, corpus, "gold"),
+            num_classes=len(classes),
+            num_scores=len(scores),
+            score_index=scores.index(source["score"]),
+            **parameters,
+        )
+    elif kind == "simulate_tweets":
+        parameters = _simulation_parameters(source, {"type", "corpus", "topic_prefix"})
+        values = simulate.simulate_tweet_gold(
+            stream(seed, source.get("corpus", name), "gold"), num_classes=len(classes), **parameters
+        )
+    else:  # the schema admits no other type
+        raise ConfigError(f"datasets.{name}.gold: unknown source type {kind!r}")
+    prefix = source.get("topic_prefix", "t")
+    topics = [f"{prefix}{i:03d}" for i in range(1, len(values) + 1)]
+    return topics, values, {"source": "simulated", **source, "seed": seed}
+
+
+def simulated_run_names(source: dict) -> list[str]:
+    """``<prefix>01`` ...; with English variants, ``<prefix>01-C`` ... and ``<prefix>01-E`` ..."""
+    prefix = source.get("prefix", "SIM")
+    systems, english = source["systems"], source.get("english_variants", 0)
+    if english == 0:
+        return [f"{prefix}{i:02d}" for i in range(1, systems + 1)]
+    return [f"{prefix}{i:02d}-C" for i in range(1, systems + 1)] + [f"{prefix}{i:02d}-E" for i in range(1, english + 1)]
+
+
+def build_runs(
+    name: str, spec: dict, topics: list[str], gold: np.ndarray, data_root, seed: int
+) -> tuple[list[str], np.ndarray, dict]:
+    """Run names, runs x topics x classes estimates and per-run provenance."""
+    classes = readers.class_labels(spec["classes"])
+    names: list[str] = []
+    estimates: list[np.ndarray] = []
+    provenance: dict[str, dict] = {}
+
+    def add(run_name: str, values: np.ndarray, record: dict, entry: str) -> None:
+        if run_name in provenance:
+            raise ConfigError(f"datasets.{name}.{entry}: run name {run_name!r} is used twice")
+        names.append(run_name)
+        estimates.append(values)
+        provenance[run_name] = record
+
+    for index, source in enumerate(spec["runs"]):
+        kind, entry = source["type"], f"runs[{index}]"
+        if kind in FILE_SOURCES:
+            record = _file_provenance(source, data_root)
+            for run_name, run in _read_file_source(source, classes, data_root).items():
+                run_name = run_name if source["type"] == "tsv" else source["name"]
+                add(run_name, readers.align_to_gold(run, topics, run_name), record, entry)
+        elif kind in BASELINE_SOURCES:
+            if kind == "constant_class":
+                label = str(source["class"])
+                if label not in classes:
+                    raise ConfigError(f"datasets.{name}.{entry}: class {label!r} is not one of {classes}")
+                values = baselines.constant_class(gold, classes.index(label))
+            else:
+                values = getattr(baselines, kind)(gold)
+            add(source["name"], values, {"source": "baseline", "type": kind, "computed_from": "gold"}, entry)
+        elif kind == "simulate":
+            parameters = _simulation_parameters(source, {"type", "prefix", "corpus"})
+            corpus = source.get("corpus", name)
+            values = simulate.simulate_runs(
+                stream(seed, corpus, "systems", index), stream(seed, name, "runs", index), gold, **parameters
+            )
+            for run_name, run in zip(simulated_run_names(source), values, strict=False):
+                add(run_name, run, {"source": "simulated", **source, "seed": seed}, entry)
+        else:  # the schema admits no other type
+            raise ConfigError(f"datasets.{name}.{entry}: unknown source type {kind!r}")
+    return names, np.stack(estimates), provenance
+
+
+def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Dataset:
+    """Read or simulate the gold and every run of data set ``name``; validate; nothing is written."""
+    check_files_exist({name: spec}, data_root)
+    topics, gold, gold_provenance = build_gold(name, spec, data_root, seed)
+    run_names, runs, run_provenance = build_runs(name, spec, topics, gold, data_root, seed)
+    simulated_runs = [run for run, record in run_provenance.items() if record["source"] == "simulated"]
+    if gold_provenance["source"] == "simulated":
+        origin = ORIGIN_SYNTHETIC
+    elif simulated_runs:
+        origin = ORIGIN_PARTLY_SYNTHETIC
+    else:
+        origin = ORIGIN_REAL
+    provenance = {
+        "dataset": name,
+        "origin": origin,
+        "description": spec.get("description", ""),
+        "gold": gold_provenance,
+        "runs": run_provenance,
+        "simulated_runs": simulated_runs,
+    }
+    return Dataset(name, readers.class_labels(spec["classes"]), topics, gold, run_names, runs, provenance)
+
+
+# --------------------------------------------------------------------------- canonical tables
+
+
+def _write_atomically(path: str | Path, write) -> None:
+    """Write through a temporary file in the same folder, so a failure leaves no partial output."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def write_table(frame: pd.DataFrame, path: str | Path, sep: str = "\t") -> None:
+    """Write a table atomically with full float precision (shortest repr that round-trips)."""
+    _write_atomically(path, lambda temporary: frame.to_csv(temporary, sep=sep, index=False, lineterminator="\n"))
+
+
+def write_json(data, path: str | Path) -> None:
+    def write(temporary):
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, sort_keys=False, default=str)
+            handle.write("\n")
+
+    _write_atomically(path, write)
+
+
+def gold_table(dataset: Dataset) -> pd.DataFrame:
+    """Canonical gold table: columns topic, class, prob."""
+    return pd.DataFrame(
+        {
+            "topic": np.repeat(dataset.topics, len(dataset.classes)),
+            "class": np.tile(dataset.classes, len(dataset.topics)),
+            "prob": dataset.gold.ravel(),
+        }
+    )
+
+
+def runs_table(dataset: Dataset) -> pd.DataFrame:
+    """Canonical runs table: columns topic, run, class, prob (runs in order, then topics, then classes)."""
+    num_runs, num_topics, num_classes = dataset.runs.shape
+    return pd.DataFrame(
+        {
+            "topic": np.tile(np.repeat(dataset.topics, num_classes), num_runs),
+            "run": np.repeat(dataset.run_names, num_topics * num_classes),
+            "class": np.tile(dataset.classes, num_runs * num_topics),
+            "prob": dataset.runs.ravel(),
+        }
+    )
+
+
+def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path) -> None:
+    write_table(gold_table(dataset), gold_path)
+    write_table(runs_table(dataset), runs_path)
+    write_json(dataset.provenance, provenance_path)
+
+
+def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None) -> Dataset:
+    """A data set from its canonical tables (the output of :func:`write_canonical`)."""
+    gold = readers.read_canonical_gold(gold_path, classes)
+    runs = readers.read_canonical_runs(runs_path, classes)
+    provenance = json.loads(Path(provenance_path).read_text()) if provenance_path else {}
+    estimates = np.stack([readers.align_to_gold(run, gold.topics, run_name) for run_name, run in runs.items()])
+    return Dataset(name, readers.class_labels(classes), gold.topics, gold.values, list(runs), estimates, provenance)

@@ -1,0 +1,253 @@
+"""Evaluation measures for ordinal quantification (SPEC section 3) and their registry.
+
+Every measure takes ``estimate`` and ``gold``: arrays of probability distributions over the
+K ordered classes along the last axis (shape ``(..., K)``; leading axes broadcast, e.g. runs x
+topics x K against topics x K) and returns one score per distribution (shape ``(...)``).
+Lower is better for all of them.
+
+Adding a measure is one function plus one registry entry::
+
+    @register("MYM", display=r"MyM", description="what it is")
+    def my_measure(estimate, gold):
+        ...
+
+Every analysis, table and figure iterates over :data:`MEASURES` (or the configured subset).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Two probabilities closer than this are tied (DNKT, SPEC section 3).
+TIE_TOLERANCE = 1e-9
+
+MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A registered evaluation measure."""
+
+    name: str  #: registry key, used in file names and configuration (e.g. ``RNOD``)
+    display: str  #: name for tables and figures (plain text; the LaTeX writer escapes it)
+    function: MeasureFunction
+    description: str
+    lower_is_better: bool = True
+
+    def __call__(self, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+        estimate = np.asarray(estimate, dtype=float)
+        gold = np.asarray(gold, dtype=float)
+        if estimate.shape[-1] != gold.shape[-1]:
+            raise ValueError(f"{self.name}: estimate has {estimate.shape[-1]} classes, gold has {gold.shape[-1]}")
+        if gold.shape[-1] < 2:
+            raise ValueError(f"{self.name}: needs at least 2 classes, got {gold.shape[-1]}")
+        return self.function(estimate, gold)
+
+
+#: The registry, in the order tables list measures by default.
+MEASURES: dict[str, Measure] = {}
+
+
+def register(
+    name: str, *, display: str | None = None, description: str = "", lower_is_better: bool = True
+) -> Callable[[MeasureFunction], MeasureFunction]:
+    """Decorator adding a measure function to :data:`MEASURES` under ``name``."""
+
+    def decorator(function: MeasureFunction) -> MeasureFunction:
+        if name in MEASURES:
+            raise ValueError(f"measure {name!r} is registered twice")
+        MEASURES[name] = Measure(
+            name=name,
+            display=display or name,
+            function=function,
+            description=description or (function.__doc__ or "").strip().splitlines()[0],
+            lower_is_better=lower_is_better,
+        )
+        return function
+
+    return decorator
+
+
+def get_measure(name: str) -> Measure:
+    """The registered measure called ``name``; a clear error lists the known ones otherwise."""
+    try:
+        return MEASURES[name]
+    except KeyError:
+        raise KeyError(f"unknown measure {name!r}; registered: {', '.join(MEASURES)}") from None
+
+
+def score_runs(measure_names: list[str], estimates: np.ndarray, gold: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-topic scores of every run: ``{measure: array(runs, topics)}`` for runs x topics x K estimates."""
+    return {name: get_measure(name)(estimates, gold) for name in measure_names}
+
+
+# --------------------------------------------------------------------------- building blocks
+
+
+def _num_classes(gold: np.ndarray) -> int:
+    return gold.shape[-1]
+
+
+def absolute_distance(num_classes: int) -> np.ndarray:
+    """delta_ij = |i - j|, the class distance of OD and ADW."""
+    index = np.arange(num_classes)
+    return np.abs(index[:, None] - index[None, :]).astype(float)
+
+
+def gold_mass_distance(gold: np.ndarray) -> np.ndarray:
+    """delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2 (RNOD2, RNADW2), shape (..., K, K).
+
+    The distance between two classes is the gold mass between them, counting the two
+    end classes half: classes that few items fall between are close.
+    """
+    cumulative = np.concatenate([np.zeros(gold.shape[:-1] + (1,)), np.cumsum(gold, axis=-1)], -1)
+    index = np.arange(gold.shape[-1])
+    low = np.minimum(index[:, None], index[None, :])
+    high = np.maximum(index[:, None], index[None, :])
+    mass_between = cumulative[..., high + 1] - cumulative[..., low]
+    return mass_between - (gold[..., :, None] + gold[..., None, :]) / 2
+
+
+def distance_weighted(estimate: np.ndarray, gold: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """DW_i = sum_j delta_ij (p_j - p*_j)^2 for every class i, shape (..., K)."""
+    squared = (estimate - gold) ** 2
+    return np.einsum("...ij,...j->...i", delta, squared)
+
+
+def _mean_over(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of ``values`` over the classes where ``mask`` holds (last axis)."""
+    return np.sum(np.where(mask, values, 0.0), axis=-1) / np.sum(mask, axis=-1)
+
+
+def order_aware_divergence(estimate: np.ndarray, gold: np.ndarray, delta: np.ndarray | None = None) -> np.ndarray:
+    """OD(p || p*) = (1/|C*|) sum_{i in C*} DW_i with C* = {i : p*_i > 0}."""
+    if delta is None:
+        delta = absolute_distance(_num_classes(gold))
+    return _mean_over(distance_weighted(estimate, gold, delta), gold > 0)
+
+
+def _root_normalised(value: np.ndarray, num_classes: int) -> np.ndarray:
+    # Rounding can leave -1e-17 where the exact value is 0.
+    return np.sqrt(np.maximum(value, 0.0) / (num_classes - 1))
+
+
+def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    middle = (estimate + gold) / 2
+
+    def kld(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(a > 0, a * np.log2(np.where(a > 0, a, 1.0) / np.where(a > 0, b, 1.0)), 0.0)
+        return terms.sum(axis=-1)
+
+    return np.maximum((kld(estimate, middle) + kld(gold, middle)) / 2, 0.0)
+
+
+# --------------------------------------------------------------------------- the measures
+
+
+@register("NMD", display="NMD", description="Normalised Match Distance (SemEval EMD / (K-1))")
+def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
+    difference = np.cumsum(estimate, axis=-1) - np.cumsum(gold, axis=-1)
+    return np.abs(difference).sum(axis=-1) / (_num_classes(gold) - 1)
+
+
+@register("RSNOD", display="RSNOD", description="Root Symmetric Normalised Order-aware Divergence")
+def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
+
+    DW is symmetric in p and p*, so OD(p* || p) averages the same DW over {i : p_i > 0}.
+    """
+    dw = distance_weighted(estimate, gold, absolute_distance(_num_classes(gold)))
+    symmetric = (_mean_over(dw, gold > 0) + _mean_over(dw, estimate > 0)) / 2
+    return _root_normalised(symmetric, _num_classes(gold))
+
+
+@register("RNOD", display="RNOD", description="Root Normalised Order-aware Divergence")
+def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RNOD = sqrt(OD(p || p*) / (K-1))."""
+    return _root_normalised(order_aware_divergence(estimate, gold), _num_classes(gold))
+
+
+@register("RNADW", display="RNADW", description="Root Normalised Average Distance-Weighted sum of squares")
+def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
+    dw = distance_weighted(estimate, gold, absolute_distance(_num_classes(gold)))
+    return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
+
+
+@register("RNOD2", display="RNOD2", description="RNOD with the gold-mass class distance")
+def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
+    divergence = order_aware_divergence(estimate, gold, gold_mass_distance(gold))
+    return _root_normalised(divergence, _num_classes(gold))
+
+
+@register("RNADW2", display="RNADW2", description="RNADW with the gold-mass class distance")
+def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
+    dw = distance_weighted(estimate, gold, gold_mass_distance(gold))
+    return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
+
+
+@register("NVD", display="NVD", description="Normalised Variational Distance")
+def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """NVD = (1/2) sum_i |p_i - p*_i|."""
+    return np.abs(estimate - gold).sum(axis=-1) / 2
+
+
+@register("RNSS", display="RNSS", description="Root Normalised Sum of Squares")
+def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
+    return np.sqrt(((estimate - gold) ** 2).sum(axis=-1) / 2)
+
+
+@register("JSD", display="JSD", description="Jensen-Shannon divergence (base 2)")
+def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
+    return _jensen_shannon(estimate, gold)
+
+
+@register("DNKT", display="DNKT", description="Distance based on Normalised Kendall's Tau")
+def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """DNKT = (1 - tau_b) / 2 over the K(K-1)/2 pairs of bins.
+
+    tau_b = (CONC - DISC) / (sqrt(max(1, notTIED)) sqrt(max(1, notTIED*))); two probabilities
+    closer than 1e-9 are tied, and a pair tied in either vector is neither concordant nor discordant.
+    """
+    first, second = np.triu_indices(_num_classes(gold), k=1)
+
+    def pair_signs(distribution: np.ndarray) -> np.ndarray:
+        difference = distribution[..., first] - distribution[..., second]
+        return np.where(np.abs(difference) < TIE_TOLERANCE, 0, np.sign(difference))
+
+    estimate_signs, gold_signs = np.broadcast_arrays(pair_signs(estimate), pair_signs(gold))
+    concordant_minus_discordant = (estimate_signs * gold_signs).sum(axis=-1)
+    untied_estimate = np.maximum(1, np.count_nonzero(estimate_signs, axis=-1))
+    untied_gold = np.maximum(1, np.count_nonzero(gold_signs, axis=-1))
+    tau_b = concordant_minus_discordant / np.sqrt(untied_estimate * untied_gold)
+    return (1 - tau_b) / 2
+
+
+def harmonic_combination(first: str, second: str) -> MeasureFunction:
+    """The harmonic mean 2 M1 M2 / (M1 + M2) of two registered measures (0 when both are 0)."""
+
+    def combined(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+        a = MEASURES[first].function(estimate, gold)
+        b = MEASURES[second].function(estimate, gold)
+        total = a + b
+        return np.where(total > 0, 2 * a * b / np.where(total > 0, total, 1.0), 0.0)
+
+    combined.__doc__ = f"{first}_{second} = 2 {first} {second} / ({first} + {second}), 0 when both are 0."
+    return combined
+
+
+for _other in ("JSD", "NMD", "RNOD"):
+    register(
+        f"DNKT_{_other}",
+        display=f"DNKT_{_other}",
+        description=f"harmonic mean of DNKT and {_other}",
+    )(harmonic_combination("DNKT", _other))

@@ -1,0 +1,130 @@
+"""Synthetic gold data and system runs with the shapes of the real data sets (SPEC section 6).
+
+Everything here is simulated. The generators are deterministic given their ``rng``; the
+parameters come from the configuration (``simulate_*`` sources), with the defaults below.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def simulate_annotator_gold(
+    rng: np.random.Generator,
+    *,
+    topics: int,
+    annotators: int,
+    num_classes: int,
+    num_scores: int = 1,
+    score_index: int = 0,
+    latent_correlation: float = 0.6,
+    latent_mean: float = 0.3,
+    latent_sd: float = 0.9,
+    annotator_bias_sd: float = 0.3,
+    rating_noise_sd: float = 0.8,
+) -> np.ndarray:
+    """NTCIR-like gold: the share of ``annotators`` giving each rating, topics x classes.
+
+    Each dialogue has a latent quality per score (A, E, S, ...), jointly normal with pairwise
+    correlation ``latent_correlation``. Annotator a rates score k of dialogue t as
+    ``clip(round(centre + latent_mean + latent_sd z_tk + bias_ak + noise_tak), 0, K-1)``.
+    All scores are drawn from the one ``rng``, so the data sets for A, E and S built from the
+    same stream describe the same dialogues; ``score_index`` picks the score returned.
+    """
+    covariance = np.full((num_scores, num_scores), latent_correlation) + (1 - latent_correlation) * np.eye(num_scores)
+    latent = rng.multivariate_normal(np.zeros(num_scores), covariance, size=topics, method="cholesky")
+    bias = rng.normal(0.0, annotator_bias_sd, size=(annotators, num_scores))
+    noise = rng.normal(0.0, rating_noise_sd, size=(topics, annotators, num_scores))
+    centre = (num_classes - 1) / 2
+    raw = centre + latent_mean + latent_sd * latent[:, None, :] + bias[None, :, :] + noise
+    ratings = np.clip(np.rint(raw), 0, num_classes - 1).astype(int)[:, :, score_index]
+    counts = np.stack([(ratings == k).sum(axis=1) for k in range(num_classes)], axis=1)
+    return counts / annotators
+
+
+def simulate_tweet_gold(
+    rng: np.random.Generator,
+    *,
+    topics: int,
+    num_classes: int,
+    tweets_min: int = 20,
+    tweets_max: int = 400,
+    class_shares: list[float] | None = None,
+    concentration: float = 6.0,
+) -> np.ndarray:
+    """SemEval-like gold: label counts of each topic's tweets over the tweet count, topics x classes.
+
+    A topic has ``n ~ round(exp(U(log tweets_min, log tweets_max)))`` tweets (tens to hundreds)
+    whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``;
+    the default shares lean towards the positive classes, as in SemEval Task 4.
+    """
+    if class_shares is None:
+        class_shares = [0.02, 0.12, 0.45, 0.35, 0.06] if num_classes == 5 else [1.0] * num_classes
+    shares = np.asarray(class_shares, dtype=float)
+    if shares.shape != (num_classes,):
+        raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
+    shares = shares / shares.sum()
+    sizes = np.rint(np.exp(rng.uniform(np.log(tweets_min), np.log(tweets_max), size=topics))).astype(int)
+    proportions = rng.dirichlet(concentration * shares, size=topics)
+    counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=False)])
+    return counts / sizes[:, None]
+
+
+def ordinal_confusion(num_classes: int, leak: float) -> np.ndarray:
+    """Row-stochastic matrix moving ``leak`` of each class's mass to its neighbouring classes."""
+    matrix = np.eye(num_classes) * (1 - leak)
+    for i in range(num_classes):
+        neighbours = [j for j in (i - 1, i + 1) if 0 <= j < num_classes]
+        for j in neighbours:
+            matrix[i, j] = leak / len(neighbours)
+    return matrix
+
+
+def simulate_runs(
+    system_rng: np.random.Generator,
+    noise_rng: np.random.Generator,
+    gold: np.ndarray,
+    *,
+    systems: int,
+    english_variants: int = 0,
+    skill_min: float = 0.15,
+    skill_max: float = 0.9,
+    prior_concentration: float = 1.0,
+    max_prior_pull: float = 0.7,
+    max_confusion: float = 0.5,
+    noise_concentration_min: float = 4.0,
+    noise_concentration_max: float = 80.0,
+    english_noise_concentration: float = 25.0,
+    floor: float = 0.01,
+) -> np.ndarray:
+    """Simulated systems of graded skill, array (systems + english_variants) x topics x classes.
+
+    System r has a skill s_r (evenly spaced in [skill_min, skill_max], shuffled), a prior
+    pi_r ~ Dirichlet(prior_concentration), and for every topic estimates
+        p = Dirichlet(kappa_r * ((1 - w_r) g + w_r pi_r) C_r + floor)
+    with pull w_r = (1 - s_r) max_prior_pull, ordinal confusion C_r moving (1 - s_r) max_confusion
+    of each class's mass to its neighbours, and concentration kappa_r growing with skill.
+    The first ``english_variants`` systems also get an English run, a noisier variant of their
+    (Chinese) run: Dirichlet(english_noise_concentration * p + floor). System parameters come
+    from ``system_rng`` (shareable across the A/E/S data sets of one corpus), noise from ``noise_rng``.
+    """
+    if english_variants > systems:
+        raise ValueError(f"english_variants ({english_variants}) exceeds systems ({systems})")
+    num_classes = gold.shape[1]
+    skills = system_rng.permutation(np.linspace(skill_max, skill_min, systems))
+    priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=systems)
+    runs = []
+    for skill, prior in zip(skills, priors, strict=False):
+        pull = (1 - skill) * max_prior_pull
+        target = ((1 - pull) * gold + pull * prior) @ ordinal_confusion(num_classes, (1 - skill) * max_confusion)
+        kappa = noise_concentration_min + skill * (noise_concentration_max - noise_concentration_min)
+        runs.append(_dirichlet_rows(noise_rng, kappa * target + floor))
+    for chinese in runs[:english_variants]:
+        runs.append(_dirichlet_rows(noise_rng, english_noise_concentration * chinese + floor))
+    return np.stack(runs)
+
+
+def _dirichlet_rows(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
+    """One Dirichlet draw per row of ``alpha`` (vectorised through gamma variates)."""
+    draws = rng.standard_gamma(alpha)
+    return draws / draws.sum(axis=-1, keepdims=True)

@@ -1,0 +1,50 @@
+# Helpers shared by all rule files. Output roots, the configured data sets and measures,
+# and the library files each rule depends on.
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
+
+from ordeval.datasets import check_files_exist, source_files
+from ordeval.measures import MEASURES
+from ordeval.modules import module_files
+
+RESULTS = f"results/{config['name']}"
+DATASETS = list(config["datasets"])
+MEASURE_NAMES = list(config.get("measures") or MEASURES)
+
+_unknown_measures = [name for name in MEASURE_NAMES if name not in MEASURES]
+if _unknown_measures:
+    raise ValueError(
+        f"config 'measures': unknown measure(s) {', '.join(_unknown_measures)}; "
+        f"registered in scripts/ordeval/measures.py: {', '.join(MEASURES)}"
+    )
+
+
+def library(*modules):
+    """The ordeval source files that a rule using ``modules`` depends on."""
+    return [str(path) for path in module_files(*modules)]
+
+
+def dataset_files(wildcards):
+    """Input files of one data set; a missing one is an error naming the config entry."""
+    spec = config["datasets"][wildcards.dataset]
+    check_files_exist({wildcards.dataset: spec}, config["data_root"])
+    return [
+        str(path)
+        for path, _ in source_files(wildcards.dataset, spec, config["data_root"])
+    ]
+
+
+# Targets of each stage; rule all requests them all.
+def data_targets():
+    return expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=DATASETS)
+
+
+def score_targets():
+    return expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)
+
+
+def all_targets():
+    return data_targets() + score_targets()
