@@ -11,10 +11,7 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +21,7 @@ import pandas as pd
 
 from . import baselines, readers, simulate
 from .errors import ConfigError, InputError
+from .files import sha256, write_json, write_table
 from .seeding import stream
 
 FILE_SOURCES = {"semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"}
@@ -79,14 +77,6 @@ def check_files_exist(datasets: dict, data_root: str | Path) -> None:
     ]
     if missing:
         raise ConfigError(f"data_root {str(data_root)!r} lacks input file(s):\n  " + "\n  ".join(missing))
-
-
-def sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 # --------------------------------------------------------------------------- building a data set
@@ -235,34 +225,6 @@ def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Da
 
 
 # --------------------------------------------------------------------------- canonical tables
-
-
-def _write_atomically(path: str | Path, write) -> None:
-    """Write through a temporary file in the same folder, so a failure leaves no partial output."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
-def write_table(frame: pd.DataFrame, path: str | Path, sep: str = "\t") -> None:
-    """Write a table atomically with full float precision (shortest repr that round-trips)."""
-    _write_atomically(path, lambda temporary: frame.to_csv(temporary, sep=sep, index=False, lineterminator="\n"))
-
-
-def write_json(data, path: str | Path) -> None:
-    def write(temporary):
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2, sort_keys=False, default=str)
-            handle.write("\n")
-
-    _write_atomically(path, write)
 
 
 def gold_table(dataset: Dataset) -> pd.DataFrame:

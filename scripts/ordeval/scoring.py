@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .datasets import Dataset, write_table
+from .datasets import Dataset
 from .errors import InputError
+from .files import write_table
 from .measures import get_measure
 
 

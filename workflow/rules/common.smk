@@ -37,6 +37,15 @@ def dataset_files(wildcards):
     ]
 
 
+def provenance_path(dataset):
+    return f"{RESULTS}/data/{dataset}/provenance.json"
+
+
+def score_paths(dataset, measures):
+    """{measure: score matrix path} of one data set."""
+    return {m: f"{RESULTS}/scores/{dataset}/{m}.tsv" for m in measures}
+
+
 # Targets of each stage; rule all requests them all.
 def data_targets():
     return expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=DATASETS)

@@ -1,0 +1,53 @@
+"""Atomic file writing and hashing: a failed job leaves no partial output."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pandas as pd
+
+
+def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
+    """Call ``write(temporary_path)`` on a file beside ``path``, then rename it into place."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def write_table(frame: pd.DataFrame, path: str | Path, sep: str = "\t") -> None:
+    """Write a table with full float precision (the shortest repr that round-trips)."""
+    write_atomically(path, lambda temporary: frame.to_csv(temporary, sep=sep, index=False, lineterminator="\n"))
+
+
+def write_json(data, path: str | Path) -> None:
+    def write(temporary):
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2, default=str)
+            handle.write("\n")
+
+    write_atomically(path, write)
+
+
+def write_text(text: str, path: str | Path) -> None:
+    write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))
+
+
+def sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
