@@ -29,8 +29,21 @@ def tiny_config(name: str = "tiny", **overrides) -> dict:
         "name": name,
         "seed": 7,
         "threads": 1,
-        "measures": ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD", "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD",
-                     "RNADW", "RNOD2", "RNADW2"],
+        "measures": [
+            "NMD",
+            "RSNOD",
+            "RNOD",
+            "NVD",
+            "RNSS",
+            "JSD",
+            "DNKT",
+            "DNKT_JSD",
+            "DNKT_NMD",
+            "DNKT_RNOD",
+            "RNADW",
+            "RNOD2",
+            "RNADW2",
+        ],
         "agreement": {"ci_level": 0.95},
         "consistency": {"trials": 20, "hsd_trials": 50, "subset_size": 4},
         "significance": {"hsd_trials": 200},
@@ -66,10 +79,21 @@ def run_workflow(workdir: Path, config: dict, *arguments: str, check: bool = Tru
     config_path = workdir / "config.yaml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=False))
     command = [
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-        "--configfile", str(config_path), "--cores", "2", *arguments,
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(config_path),
+        "--cores",
+        "2",
+        *arguments,
     ]
     result = subprocess.run(command, capture_output=True, text=True)
     if check and result.returncode != 0:
-        raise AssertionError(f"snakemake failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}")
+        output = f"{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
+        raise AssertionError(f"snakemake failed ({result.returncode}):\n{output}")
     return result
