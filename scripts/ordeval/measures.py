@@ -108,7 +108,9 @@ def gold_mass_distance(gold: np.ndarray) -> np.ndarray:
     low = np.minimum(index[:, None], index[None, :])
     high = np.maximum(index[:, None], index[None, :])
     mass_between = cumulative[..., high + 1] - cumulative[..., low]
-    return mass_between - (gold[..., :, None] + gold[..., None, :]) / 2
+    delta = mass_between - (gold[..., :, None] + gold[..., None, :]) / 2
+    # delta_ii = p*_i - p*_i is 0 exactly; the cumulative sums would leave rounding noise.
+    return np.where(low == high, 0.0, delta)
 
 
 def distance_weighted(estimate: np.ndarray, gold: np.ndarray, delta: np.ndarray) -> np.ndarray:

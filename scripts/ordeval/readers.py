@@ -47,7 +47,7 @@ def checked_distribution(values: Sequence[float], path: str | Path, where: str) 
         raise InputError(path, where, "probability is NaN")
     outside = (array < -PROBABILITY_TOLERANCE) | (array > 1 + PROBABILITY_TOLERANCE)
     if outside.any():
-        raise InputError(path, where, f"probability {array[outside][0]!r} is outside [0, 1]")
+        raise InputError(path, where, f"probability {float(array[outside][0])!r} is outside [0, 1]")
     array = np.clip(array, 0.0, None)
     total = array.sum()
     if abs(total - 1) > SUM_TOLERANCE:

@@ -1,0 +1,226 @@
+"""Data sets as configuration: shapes of the default data, baselines, simulation, provenance, errors."""
+
+import copy
+
+import numpy as np
+import pytest
+import yaml
+from conftest import REPO, run_workflow, tiny_config
+
+from ordeval import baselines
+from ordeval.datasets import build_dataset, check_files_exist, read_canonical, write_canonical
+from ordeval.errors import ConfigError, InputError
+
+DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+
+# SPEC section 2: topics, runs (Chinese + English for NTCIR).
+SHAPES = {
+    "Sem16T4E": (100, 12),
+    "Sem17T4E": (125, 14),
+    **{f"STC3-DQ-{s}": (390, 19) for s in "AES"},
+    **{f"DialEval1-DQ-{s}": (300, 22) for s in "AES"},
+}
+
+
+@pytest.fixture(scope="module")
+def default_datasets():
+    return {
+        name: build_dataset(name, spec, DEFAULT["data_root"], DEFAULT["seed"])
+        for name, spec in DEFAULT["datasets"].items()
+    }
+
+
+def test_default_config_has_the_eight_data_sets_with_the_spec_shapes(default_datasets):
+    assert set(default_datasets) == set(SHAPES)
+    for name, (topics, runs) in SHAPES.items():
+        dataset = default_datasets[name]
+        assert dataset.runs.shape == (runs, topics, 5), name
+        assert dataset.gold.shape == (topics, 5)
+        assert dataset.classes == ["-2", "-1", "0", "1", "2"]
+        assert dataset.origin == "synthetic"
+        np.testing.assert_allclose(dataset.runs.sum(axis=-1), 1)
+        np.testing.assert_allclose(dataset.gold.sum(axis=-1), 1)
+
+
+def test_ntcir_sets_have_the_chinese_english_split_and_baseline_copies(default_datasets):
+    for name, chinese, english in [("STC3-DQ-A", 10, 9), ("DialEval1-DQ-S", 13, 9)]:
+        dataset = default_datasets[name]
+        names = dataset.run_names
+        assert sum(run.endswith("-C") for run in names) == chinese
+        assert sum(run.endswith("-E") for run in names) == english
+        runs = dict(zip(names, dataset.runs, strict=True))
+        for baseline in ("BL-popularity", "BL-uniform"):
+            np.testing.assert_array_equal(runs[f"{baseline}-C"], runs[f"{baseline}-E"])
+        np.testing.assert_array_equal(runs["BL-popularity-C"], baselines.popularity(dataset.gold))
+        np.testing.assert_array_equal(runs["BL-uniform-C"], 0.2)
+
+
+def test_ntcir_gold_is_shares_of_annotators_and_aes_are_correlated(default_datasets):
+    golds = {s: default_datasets[f"STC3-DQ-{s}"].gold for s in "AES"}
+    for gold in golds.values():
+        np.testing.assert_allclose(gold * 19, np.rint(gold * 19), atol=1e-9)
+    expected = {s: gold @ np.arange(-2, 3) for s, gold in golds.items()}
+    assert np.corrcoef(expected["A"], expected["E"])[0, 1] > 0.3
+    assert np.corrcoef(expected["A"], expected["S"])[0, 1] > 0.3
+
+
+def test_semeval_like_gold_leans_positive(default_datasets):
+    gold = default_datasets["Sem16T4E"].gold
+    assert gold[:, 3:].sum() > gold[:, :2].sum()
+
+
+def test_simulated_runs_have_graded_skill(default_datasets):
+    from ordeval.measures import get_measure
+
+    dataset = default_datasets["DialEval1-DQ-A"]
+    means = get_measure("NMD")(dataset.runs, dataset.gold).mean(axis=1)
+    simulated = [i for i, run in enumerate(dataset.run_names) if run.startswith("SIM")]
+    assert np.ptp(means[simulated]) > 0.05  # systems differ
+    # English variants are noisier than their Chinese runs.
+    by_name = dict(zip(dataset.run_names, means, strict=True))
+    worse = [by_name[f"SIM{i:02d}-E"] >= by_name[f"SIM{i:02d}-C"] for i in range(1, 8)]
+    assert sum(worse) >= 6
+
+
+def test_same_seed_same_data_other_seed_other_data():
+    spec = DEFAULT["datasets"]["STC3-DQ-E"]
+    first = build_dataset("STC3-DQ-E", spec, "resources", 5)
+    second = build_dataset("STC3-DQ-E", spec, "resources", 5)
+    third = build_dataset("STC3-DQ-E", spec, "resources", 6)
+    np.testing.assert_array_equal(first.runs, second.runs)
+    np.testing.assert_array_equal(first.gold, second.gold)
+    assert not np.array_equal(first.gold, third.gold)
+
+
+def test_canonical_round_trip(tmp_path):
+    spec = tiny_config()["datasets"]["TinyDQ"]
+    dataset = build_dataset("TinyDQ", spec, tmp_path, 1)
+    paths = [tmp_path / "gold.tsv", tmp_path / "runs.tsv", tmp_path / "provenance.json"]
+    write_canonical(dataset, *paths)
+    again = read_canonical("TinyDQ", spec["classes"], *paths)
+    assert again.topics == dataset.topics
+    assert again.run_names == dataset.run_names
+    np.testing.assert_allclose(again.runs, dataset.runs, rtol=1e-15, atol=1e-16)
+    np.testing.assert_allclose(again.gold, dataset.gold, rtol=1e-15, atol=1e-16)
+    assert again.provenance["origin"] == "synthetic"
+    assert again.provenance["runs"]["BL-uniform-C"]["source"] == "baseline"
+    header = (tmp_path / "runs.tsv").read_text().splitlines()[0]
+    assert header == "topic\trun\tclass\tprob"
+
+
+def test_popularity_splits_ties_evenly():
+    gold = np.array([[0.4, 0.4, 0.2, 0.0, 0.0], [0.1, 0.2, 0.3, 0.4, 0.0], [0.2] * 5])
+    np.testing.assert_allclose(baselines.popularity(gold), [[0.5, 0.5, 0, 0, 0], [0, 0, 0, 1, 0], [0.2] * 5])
+    np.testing.assert_allclose(baselines.uniform(gold), 0.2)
+    np.testing.assert_allclose(baselines.constant_class(gold, 3)[0], [0, 0, 0, 1, 0])
+
+
+def file_backed_spec(tmp_path):
+    (tmp_path / "gold.txt").write_text("a\t0.2\t0.2\t0.2\t0.2\t0.2\nb\t0\t0\t1\t0\t0\n")
+    (tmp_path / "run.txt").write_text("b\t0\t0.5\t0.5\t0\t0\na\t0.1\t0.1\t0.2\t0.3\t0.3\n")
+    return {
+        "classes": [-2, -1, 0, 1, 2],
+        "gold": {"type": "semeval_dist", "path": "gold.txt"},
+        "runs": [
+            {"type": "semeval_dist", "path": "run.txt", "name": "R1"},
+            {"type": "popularity", "name": "BL-popularity"},
+            {"type": "simulate", "systems": 2},
+        ],
+    }
+
+
+def test_file_sources_with_simulated_runs_are_partly_synthetic(tmp_path):
+    dataset = build_dataset("Mixed", file_backed_spec(tmp_path), tmp_path, 3)
+    assert dataset.run_names == ["R1", "BL-popularity", "SIM01", "SIM02"]
+    assert dataset.origin == "partly synthetic"
+    np.testing.assert_allclose(dataset.runs[0], [[0.1, 0.1, 0.2, 0.3, 0.3], [0, 0.5, 0.5, 0, 0]])
+    record = dataset.provenance["runs"]["R1"]
+    assert record["source"] == "file" and len(record["sha256"]) == 64
+
+
+def test_real_sources_only_are_real(tmp_path):
+    spec = file_backed_spec(tmp_path)
+    spec["runs"] = spec["runs"][:2]
+    assert build_dataset("Real", spec, tmp_path, 3).origin == "real"
+
+
+def test_missing_file_names_the_file_and_the_config_entry(tmp_path):
+    spec = file_backed_spec(tmp_path)
+    (tmp_path / "run.txt").unlink()
+    with pytest.raises(ConfigError, match=r"run.txt \(asked for by datasets.Mixed.runs\[0\]\)"):
+        check_files_exist({"Mixed": spec}, tmp_path)
+    with pytest.raises(ConfigError, match="run.txt"):
+        build_dataset("Mixed", spec, tmp_path, 3)
+
+
+def test_duplicate_run_names_are_a_config_error(tmp_path):
+    spec = file_backed_spec(tmp_path)
+    spec["runs"].append({"type": "uniform", "name": "R1"})
+    with pytest.raises(ConfigError, match=r"datasets.Mixed.runs\[3\]: run name 'R1' is used twice"):
+        build_dataset("Mixed", spec, tmp_path, 3)
+
+
+def test_run_missing_a_gold_topic_is_an_input_error(tmp_path):
+    spec = file_backed_spec(tmp_path)
+    (tmp_path / "run.txt").write_text("b\t0\t0.5\t0.5\t0\t0\n")
+    with pytest.raises(InputError, match=r"run.txt: run 'R1' misses 1 topic\(s\) of the gold: 'a'"):
+        build_dataset("Mixed", spec, tmp_path, 3)
+
+
+# --------------------------------------------------------------------------- through the workflow
+
+
+def bad_input_config(tmp_path, run_text):
+    data = tmp_path / "data"
+    data.mkdir()
+    spec = file_backed_spec(data)
+    (data / "run.txt").write_text(run_text)
+    config = tiny_config(data_root=str(data))
+    config["datasets"] = {"Bad": spec, "TinySem": config["datasets"]["TinySem"]}
+    return config
+
+
+@pytest.mark.parametrize(
+    ("run_text", "message"),
+    [
+        ("b\t0\t0.5\t0.5\t0\t0\na\t0.1\t0.1\t0.2\t0.3\t1.3\n", "line 2: probability 1.3 is outside [0, 1]"),
+        (
+            "b\t0\t0.5\t0.5\t0\t0\nc\t0.1\t0.1\t0.2\t0.3\t0.3\na\t0.2\t0.2\t0.2\t0.2\t0.2\n",
+            "line 2: run 'R1' has topic 'c', which the gold lacks",
+        ),
+    ],
+)
+def test_bad_input_stops_the_rule_before_any_output(tmp_path, run_text, message):
+    config = bad_input_config(tmp_path, run_text)
+    result = run_workflow(tmp_path / "work", config, "--keep-going", check=False)
+    assert result.returncode != 0
+    assert message in result.stderr
+    data_dir = tmp_path / "work" / "results" / "tiny" / "data" / "Bad"
+    assert not any(path.is_file() for path in data_dir.glob("*")) if data_dir.exists() else True
+
+
+def test_missing_data_file_through_the_workflow_names_file_and_entry(tmp_path):
+    config = bad_input_config(tmp_path, "x")
+    (tmp_path / "data" / "run.txt").unlink()
+    result = run_workflow(tmp_path / "work", config, check=False)
+    assert result.returncode != 0
+    assert "run.txt (asked for by datasets.Bad.runs[0])" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda c: c.update(sed=3), "'sed' was unexpected"),
+        (lambda c: c["consistency"].update(trails=3), "'trails' was unexpected"),
+        (lambda c: c.update(seed="abc"), "'abc' is not of type 'integer'"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2), "'sytems' was unexpected"),
+        (lambda c: c["datasets"]["TinySem"]["gold"].update(type="simulate_tweet"), "'simulate_tweet' is not one of"),
+        (lambda c: c.update(measures=["NMD", "RNOD3"]), "unknown measure(s) RNOD3"),
+    ],
+)
+def test_config_errors_name_the_key(tmp_path, change, expected):
+    config = copy.deepcopy(tiny_config())
+    change(config)
+    result = run_workflow(tmp_path, config, "--dry-run", check=False)
+    assert result.returncode != 0
+    assert expected in result.stderr + result.stdout

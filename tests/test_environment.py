@@ -1,0 +1,42 @@
+"""requirements.txt (pip) and environment.yml (conda) pin the same packages at the same versions."""
+
+import re
+
+import yaml
+from conftest import REPO
+
+
+def pins_from_requirements() -> dict[str, str]:
+    pins = {}
+    for line in (REPO / "requirements.txt").read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            match = re.fullmatch(r"([A-Za-z0-9_.-]+)==([A-Za-z0-9_.+-]+)", line)
+            assert match, f"requirements.txt: {line!r} is not pinned as name==version"
+            pins[match[1].lower()] = match[2]
+    return pins
+
+
+def pins_from_environment() -> dict[str, str]:
+    environment = yaml.safe_load((REPO / "environment.yml").read_text())
+    pins = {}
+    for dependency in environment["dependencies"]:
+        entries = dependency["pip"] if isinstance(dependency, dict) else [dependency]
+        for entry in entries:
+            match = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\s*==?\s*([A-Za-z0-9_.+*-]+))?", entry)
+            assert match, f"environment.yml: cannot parse {entry!r}"
+            if match[1] not in ("python", "pip"):
+                pins[match[1].lower()] = match[2]
+    return pins
+
+
+def test_requirements_and_environment_list_the_same_pins():
+    requirements = pins_from_requirements()
+    assert {"snakemake", "numpy", "pandas", "scipy", "matplotlib", "pytest"} <= set(requirements)
+    assert requirements["snakemake"].startswith("9.")
+    assert pins_from_environment() == requirements
+
+
+def test_environment_python_matches_the_project():
+    environment = yaml.safe_load((REPO / "environment.yml").read_text())
+    assert "python=3.11" in environment["dependencies"]
