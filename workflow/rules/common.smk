@@ -8,11 +8,14 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ordeval.datasets import check_files_exist, source_files
 from ordeval.measures import MEASURES
+from ordeval.manifest import git_commit
 from ordeval.modules import module_files
 
 RESULTS = f"results/{config['name']}"
 DATASETS = list(config["datasets"])
 MEASURE_NAMES = list(config.get("measures") or MEASURES)
+# Recorded in the manifest; a new commit re-runs only the manifest.
+GIT_COMMIT = git_commit(workflow.basedir)
 
 _unknown_measures = [name for name in MEASURE_NAMES if name not in MEASURES]
 if _unknown_measures:
@@ -27,14 +30,19 @@ def library(*modules):
     return [str(path) for path in module_files(*modules)]
 
 
-def dataset_files(wildcards):
+def dataset_file_list(dataset):
     """Input files of one data set; a missing one is an error naming the config entry."""
-    spec = config["datasets"][wildcards.dataset]
-    check_files_exist({wildcards.dataset: spec}, config["data_root"])
-    return [
-        str(path)
-        for path, _ in source_files(wildcards.dataset, spec, config["data_root"])
-    ]
+    spec = config["datasets"][dataset]
+    check_files_exist({dataset: spec}, config["data_root"])
+    return [str(path) for path, _ in source_files(dataset, spec, config["data_root"])]
+
+
+def dataset_files(wildcards):
+    return dataset_file_list(wildcards.dataset)
+
+
+def all_dataset_files():
+    return [path for dataset in DATASETS for path in dataset_file_list(dataset)]
 
 
 def provenance_path(dataset):
@@ -55,5 +63,9 @@ def score_targets():
     return expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)
 
 
+def report_targets():
+    return [f"{RESULTS}/manifest.json"]
+
+
 def all_targets():
-    return data_targets() + score_targets()
+    return data_targets() + score_targets() + report_targets()

@@ -1,0 +1,74 @@
+"""Provenance of a configuration's results: config, seeds, software versions, git commit, input hashes."""
+
+from __future__ import annotations
+
+import platform
+import re
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from .files import sha256
+
+
+def pinned_packages(requirements: str | Path) -> list[str]:
+    """Package names listed in a requirements file (``name==version`` lines)."""
+    names = []
+    for line in Path(requirements).read_text().splitlines():
+        match = re.match(r"\s*([A-Za-z0-9_.-]+)", line.split("#")[0])
+        if match:
+            names.append(match[1])
+    return names
+
+
+def installed_versions(packages: list[str]) -> dict[str, str]:
+    """Installed version of each package ('not installed' where absent)."""
+    versions = {}
+    for name in packages:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def git_commit(repository: str | Path) -> str:
+    """The checked-out commit of ``repository`` (with '+dirty' if it has uncommitted changes), or 'unknown'."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(repository), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "-C", str(repository), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{commit}+dirty" if status else commit
+
+
+def build_manifest(config: dict, input_files: dict[str, list[str]], requirements: str | Path, commit: str) -> dict:
+    """The manifest: configuration, seeds, Python and dependency versions, git commit and the
+    SHA-256 of every input data file (``{dataset: [paths]}``)."""
+    seeds = {
+        "seed": config.get("seed"),
+        "derivation": "numpy.random.default_rng([seed, crc32(data set or corpus), crc32(analysis)])",
+    }
+    files = [
+        {"dataset": dataset, "path": str(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size}
+        for dataset, paths in input_files.items()
+        for path in paths
+    ]
+    return {
+        "name": config.get("name"),
+        "configuration": config,
+        "seeds": seeds,
+        "python": {"version": sys.version.split()[0], "implementation": platform.python_implementation()},
+        "platform": platform.platform(),
+        "dependencies": installed_versions(pinned_packages(requirements)),
+        "git_commit": commit,
+        "input_files": files,
+    }
