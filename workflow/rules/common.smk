@@ -56,6 +56,11 @@ def provenance_path(dataset):
     return f"{RESULTS}/data/{dataset}/provenance.json"
 
 
+def significance_path(dataset, table):
+    """``pvalues`` or ``run_groups`` table of one data set, written by significance_pvalues."""
+    return f"{RESULTS}/significance/{dataset}/{table}.tsv"
+
+
 def score_paths(dataset, measures):
     """{measure: score matrix path} of one data set."""
     return {m: f"{RESULTS}/scores/{dataset}/{m}.tsv" for m in measures}

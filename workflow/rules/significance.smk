@@ -8,8 +8,8 @@ rule significance_pvalues:
         provenance=provenance_path("{dataset}"),
         library=library("significance", "seeding"),
     output:
-        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-        groups=f"{RESULTS}/significance/{{dataset}}/run_groups.tsv",
+        pvalues=significance_path("{dataset}", "pvalues"),
+        groups=significance_path("{dataset}", "run_groups"),
     log:
         f"{RESULTS}/logs/significance_pvalues/{{dataset}}.log",
     conda:
@@ -25,12 +25,8 @@ rule significance_pvalues:
 
 rule significance_tables:
     input:
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
-        ),
-        groups=expand(
-            f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
-        ),
+        pvalues=[significance_path(dataset, "pvalues") for dataset in DATASETS],
+        groups=[significance_path(dataset, "run_groups") for dataset in DATASETS],
         provenance=[provenance_path(dataset) for dataset in DATASETS],
         library=library("significance", "outputs"),
     output:
@@ -59,9 +55,7 @@ rule significance_tables:
 
 rule dp_curves:
     input:
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
-        ),
+        pvalues=[significance_path(dataset, "pvalues") for dataset in DATASETS],
         provenance=[provenance_path(dataset) for dataset in DATASETS],
         library=library("significance", "outputs"),
     output:
