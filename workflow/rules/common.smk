@@ -25,6 +25,21 @@ if _unknown_measures:
     )
 
 
+def analysis_measures(section):
+    """Measures that the tables of config section ``section`` show (default: all scored)."""
+    names = list(config[section].get("measures") or MEASURE_NAMES)
+    unscored = [name for name in names if name not in MEASURE_NAMES]
+    if unscored:
+        raise ValueError(
+            f"config '{section}: measures': {', '.join(unscored)} not scored; "
+            f"add them to 'measures' (scored: {', '.join(MEASURE_NAMES)})"
+        )
+    return names
+
+
+SIGNIFICANCE_MEASURES = analysis_measures("significance")
+
+
 def library(*modules):
     """The ordeval source files that a rule using ``modules`` depends on."""
     return [str(path) for path in module_files(*modules)]
@@ -49,6 +64,11 @@ def provenance_path(dataset):
     return f"{RESULTS}/data/{dataset}/provenance.json"
 
 
+def significance_path(dataset, table):
+    """``pvalues`` or ``run_groups`` table of one data set, written by significance_pvalues."""
+    return f"{RESULTS}/significance/{dataset}/{table}.tsv"
+
+
 def score_paths(dataset, measures):
     """{measure: score matrix path} of one data set."""
     return {m: f"{RESULTS}/scores/{dataset}/{m}.tsv" for m in measures}
@@ -63,9 +83,33 @@ def score_targets():
     return expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)
 
 
+def significance_targets():
+    tables = f"{RESULTS}/tables"
+    return (
+        expand(
+            f"{tables}/{{table}}.{{ext}}",
+            table=[
+                "discriminative_power",
+                "contradiction_counts",
+                "contradictions",
+                "contradictions_grouped",
+            ],
+            ext=["csv", "tex"],
+        )
+        + expand(
+            f"{tables}/sso/{{dataset}}.{{ext}}", dataset=DATASETS, ext=["csv", "tex"]
+        )
+        + expand(
+            f"{RESULTS}/figures/dp_curves/{{name}}.{{ext}}",
+            name=DATASETS + ["all"],
+            ext=["pdf", "png"],
+        )
+    )
+
+
 def report_targets():
     return [f"{RESULTS}/manifest.json"]
 
 
 def all_targets():
-    return data_targets() + score_targets() + report_targets()
+    return data_targets() + score_targets() + significance_targets() + report_targets()
