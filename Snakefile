@@ -25,6 +25,7 @@ wildcard_constraints:
 include: "workflow/rules/data.smk"
 include: "workflow/rules/scoring.smk"
 include: "workflow/rules/significance.smk"
+include: "workflow/rules/popularity.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -50,6 +50,16 @@ class Dataset:
         return self.provenance.get("origin", ORIGIN_SYNTHETIC)
 
 
+def origin_of_runs(provenance: dict, runs: list[str]) -> str:
+    """Origin of numbers computed from the gold and ``runs`` only (e.g. two baselines): ``synthetic``
+    if the gold is simulated, ``partly synthetic`` if one of ``runs`` is, ``real`` otherwise."""
+    if provenance["gold"]["source"] == "simulated":
+        return ORIGIN_SYNTHETIC
+    if any(provenance["runs"][run]["source"] == "simulated" for run in runs):
+        return ORIGIN_PARTLY_SYNTHETIC
+    return ORIGIN_REAL
+
+
 # --------------------------------------------------------------------------- files a configuration asks for
 
 
@@ -154,6 +164,28 @@ def simulated_run_names(source: dict) -> list[str]:
     if english == 0:
         return [f"{prefix}{i:02d}" for i in range(1, systems + 1)]
     return [f"{prefix}{i:02d}-C" for i in range(1, systems + 1)] + [f"{prefix}{i:02d}-E" for i in range(1, english + 1)]
+
+
+def declared_run_names(spec: dict, data_root: str | Path) -> list[str]:
+    """Names of the runs that a data set's configuration yields, known without building it:
+    named file runs, baselines, simulated systems, and the runs of a ``tsv`` source (its ``runs``
+    list, else the ``run`` column of the file when it can be read)."""
+    names: list[str] = []
+    for source in spec["runs"]:
+        if source["type"] == "simulate":
+            names += simulated_run_names(source)
+        elif source["type"] != "tsv":
+            names.append(source["name"])
+        elif source.get("runs"):
+            names += source["runs"]
+        else:
+            path = resolve_path(source["path"], data_root)
+            try:
+                column = pd.read_csv(path, sep="\t", usecols=["run"], dtype=str, keep_default_na=False)["run"]
+            except (OSError, ValueError):  # missing or malformed: prepare_data reports it
+                continue
+            names += list(dict.fromkeys(column.str.strip()))
+    return names
 
 
 def build_runs(

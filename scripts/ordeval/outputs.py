@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .datasets import ORIGIN_REAL, ORIGIN_SYNTHETIC
+from .datasets import ORIGIN_REAL, ORIGIN_SYNTHETIC, origin_of_runs
 from .files import write_atomically, write_table, write_text
 
 # --------------------------------------------------------------------------- data origin
@@ -26,6 +26,13 @@ from .files import write_atomically, write_table, write_text
 def read_origins(provenance_paths: dict[str, str | Path]) -> dict[str, str]:
     """``{dataset: origin}`` from the provenance.json files written by prepare_data."""
     return {name: json.loads(Path(path).read_text())["origin"] for name, path in provenance_paths.items()}
+
+
+def read_run_origins(provenance_paths: dict[str, str | Path], runs: list[str]) -> dict[str, str]:
+    """``{dataset: origin}`` of numbers that depend on the gold and ``runs`` only (see
+    :func:`ordeval.datasets.origin_of_runs`): real gold with baselines computed from it is real
+    even where other runs of the data set are simulated."""
+    return {name: origin_of_runs(json.loads(Path(path).read_text()), runs) for name, path in provenance_paths.items()}
 
 
 def origin_label(origins: dict[str, str]) -> str:
@@ -42,7 +49,7 @@ def origin_sentence(origins: dict[str, str]) -> str:
     if label == ORIGIN_SYNTHETIC:
         return "SYNTHETIC data: simulated gold and simulated runs (baselines computed from the simulated gold)."
     if label == ORIGIN_REAL:
-        return "Real data: official gold and runs."
+        return "Real data: official gold; runs from official files or baselines computed from that gold."
     if label == "partly synthetic":
         return "Partly synthetic data: real gold, some runs simulated."
     return f"Data origin per data set: {label}."
