@@ -24,6 +24,7 @@ wildcard_constraints:
 
 include: "workflow/rules/data.smk"
 include: "workflow/rules/scoring.smk"
+include: "workflow/rules/agreement.smk"
 
 
 rule all:

@@ -22,6 +22,26 @@ if _unknown_measures:
     )
 
 
+def scored_measures(section, names):
+    """``names`` (measures of config section ``section``), checked to be among the scored measures."""
+    unscored = [name for name in names if name not in MEASURE_NAMES]
+    if unscored:
+        raise ValueError(
+            f"config '{section}': measure(s) {', '.join(unscored)} are not scored; "
+            f"add them to 'measures' (scored: {', '.join(MEASURE_NAMES)})"
+        )
+    return list(names)
+
+
+# Ranking agreement (SPEC 4.1) and consistency (SPEC 4.2).
+AGREEMENT_MEASURES = scored_measures("agreement", config["agreement"]["measures"])
+DNKT_COMBINATIONS = list(config["agreement"]["dnkt_combinations"])
+for _measure in DNKT_COMBINATIONS:
+    scored_measures(
+        "agreement: dnkt_combinations", ["DNKT", _measure, f"DNKT_{_measure}"]
+    )
+
+
 def library(*modules):
     """The ordeval source files that a rule using ``modules`` depends on."""
     return [str(path) for path in module_files(*modules)]
@@ -55,5 +75,35 @@ def score_targets():
     return expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)
 
 
+def agreement_targets():
+    tables = f"{RESULTS}/tables/agreement"
+    return (
+        expand(f"{tables}/{{dataset}}.{{ext}}", dataset=DATASETS, ext=["csv", "tex"])
+        + expand(
+            f"{tables}/{{table}}.{{ext}}",
+            table=["mean", "similarity"],
+            ext=["csv", "tex"],
+        )
+        + expand(
+            f"{tables}/dnkt_{{m}}.{{ext}}", m=DNKT_COMBINATIONS, ext=["csv", "tex"]
+        )
+        + expand(
+            f"{RESULTS}/figures/agreement/mean_heatmap.{{ext}}", ext=["pdf", "png"]
+        )
+    )
+
+
+def provenance_paths(datasets):
+    return [provenance_path(dataset) for dataset in datasets]
+
+
+def combination_score_paths(wildcards):
+    """Score tables of DNKT, M and DNKT_M (M = wildcards.combination) of every data set, in that order."""
+    measures = ["DNKT", wildcards.combination, f"DNKT_{wildcards.combination}"]
+    return [path for d in DATASETS for path in score_paths(d, measures).values()]
+
+
 def all_targets():
-    return data_targets() + score_targets()
+    return (
+        data_targets() + score_targets() + agreement_targets()
+    )
