@@ -25,6 +25,7 @@ wildcard_constraints:
 include: "workflow/rules/data.smk"
 include: "workflow/rules/scoring.smk"
 include: "workflow/rules/agreement.smk"
+include: "workflow/rules/consistency.smk"
 
 
 rule all:

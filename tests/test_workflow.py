@@ -57,3 +57,24 @@ def test_agreement_outputs(tiny_run):
     for ext in ["pdf", "png"]:
         assert (results / "figures" / "agreement" / f"mean_heatmap.{ext}").stat().st_size > 0
 
+
+def test_consistency_outputs(tiny_run):
+    _, config, results = tiny_run
+    measures = config["measures"]  # the consistency default: every scored measure
+    for dataset in TINY_SHAPES:
+        for condition in ["half", "10v10"]:
+            taus = pd.read_csv(results / "consistency" / dataset / f"{condition}.tsv", sep="\t")
+            assert list(taus.columns) == measures and len(taus) == config["consistency"]["trials"]
+            stem = results / "tables" / "consistency" / f"{dataset}_{condition}"
+            table = _csv(f"{stem}.csv", ["measure", "mean_tau", "outperforms", "ve2", "trials"])
+            assert sorted(table.measure) == sorted(measures)
+            assert table.mean_tau.is_monotonic_decreasing
+            _csv(f"{stem}_pairs.csv", ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"])
+            for suffix in ["", "_pairs"]:
+                check_tabular(open(f"{stem}{suffix}.tex").read())
+            for ext in ["pdf", "png"]:
+                assert (results / "figures" / "consistency" / f"{dataset}_{condition}.{ext}").stat().st_size > 0
+    for condition in ["half", "10v10"]:
+        mean = _csv(results / "tables" / "consistency" / f"mean_{condition}.csv", ["measure", *TINY_SHAPES, "mean"])
+        assert mean["mean"].is_monotonic_decreasing
+        check_tabular((results / "tables" / "consistency" / f"mean_{condition}.tex").read_text())

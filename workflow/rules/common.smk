@@ -40,6 +40,10 @@ for _measure in DNKT_COMBINATIONS:
     scored_measures(
         "agreement: dnkt_combinations", ["DNKT", _measure, f"DNKT_{_measure}"]
     )
+CONSISTENCY_MEASURES = scored_measures(
+    "consistency", config["consistency"].get("measures") or MEASURE_NAMES
+)
+CONSISTENCY_CONDITIONS = ["half", "10v10"]
 
 
 def library(*modules):
@@ -93,6 +97,28 @@ def agreement_targets():
     )
 
 
+def consistency_paths(pattern):
+    """``RESULTS/pattern`` for each consistency condition, in CONSISTENCY_CONDITIONS order
+    (double the braces of the other wildcards, e.g. ``{{dataset}}``)."""
+    return expand(f"{RESULTS}/{pattern}", condition=CONSISTENCY_CONDITIONS)
+
+
+def consistency_targets():
+    tables, figures = f"{RESULTS}/tables/consistency", f"{RESULTS}/figures/consistency"
+    per_dataset = [
+        f"{tables}/{{dataset}}_{{condition}}{part}.{ext}"
+        for part in ["", "_pairs"]
+        for ext in ["csv", "tex"]
+    ] + [f"{figures}/{{dataset}}_{{condition}}.{ext}" for ext in ["pdf", "png"]]
+    return expand(
+        per_dataset, dataset=DATASETS, condition=CONSISTENCY_CONDITIONS
+    ) + expand(
+        f"{tables}/mean_{{condition}}.{{ext}}",
+        condition=CONSISTENCY_CONDITIONS,
+        ext=["csv", "tex"],
+    )
+
+
 def provenance_paths(datasets):
     return [provenance_path(dataset) for dataset in datasets]
 
@@ -105,5 +131,5 @@ def combination_score_paths(wildcards):
 
 def all_targets():
     return (
-        data_targets() + score_targets() + agreement_targets()
+        data_targets() + score_targets() + agreement_targets() + consistency_targets()
     )
