@@ -13,34 +13,19 @@ with 2 cores is under 2 minutes.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from conftest import run_workflow  # noqa: E402  (runs the project's Snakefile in a working directory)
+
 CONSISTENCY_RULES = ["consistency_dataset", "consistency_figure", "consistency_mean"]
-
-
-def snakemake(workdir: Path, configfile: Path, cores: int, *arguments: str) -> None:
-    command = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "--snakefile",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(workdir),
-        "--configfile",
-        str(configfile),
-        "--cores",
-        str(cores),
-        *arguments,
-    ]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"snakemake failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}")
 
 
 def main(argv=None) -> int:
@@ -51,11 +36,12 @@ def main(argv=None) -> int:
     arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="ordeval-consistency-") as scratch:
         workdir = (arguments.workdir or Path(scratch)).resolve()
-        configfile = arguments.configfile.resolve()
+        config = yaml.safe_load(arguments.configfile.read_text())
+        cores = ["--cores", str(arguments.cores)]
         print(f"preparing data and scores in {workdir}")
-        snakemake(workdir, configfile, arguments.cores, "consistency", "--until", "score_runs")
+        run_workflow(workdir, config, "consistency", "--until", "score_runs", *cores)
         start = time.perf_counter()
-        snakemake(workdir, configfile, arguments.cores, "consistency", "--forcerun", *CONSISTENCY_RULES)
+        run_workflow(workdir, config, "consistency", "--forcerun", *CONSISTENCY_RULES, *cores)
         seconds = time.perf_counter() - start
     print(f"consistency_s={seconds:.1f} cores={arguments.cores}")
     return 0
