@@ -24,6 +24,8 @@ wildcard_constraints:
 
 include: "workflow/rules/data.smk"
 include: "workflow/rules/scoring.smk"
+include: "workflow/rules/agreement.smk"
+include: "workflow/rules/consistency.smk"
 include: "workflow/rules/significance.smk"
 include: "workflow/rules/popularity.smk"
 include: "workflow/rules/report.smk"

@@ -158,7 +158,7 @@ def test_workflow_on_a_data_root_lacking_a_file_names_it(replication, tmp_path):
 
 def test_workflow_on_real_stc3_gold_marks_popularity_outputs_real(replication, tmp_path):
     shared_file(STC3_GOLD)
-    config = {**replication, "data_root": str(SHARED_RAW), "measures": ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]}
+    config = {**replication, "data_root": str(SHARED_RAW)}
     config["datasets"] = {name: replication["datasets"][name] for name in ("STC3-DQ-A", "DialEval1-DQ-A")}
     run_workflow(tmp_path, config, "--until", "popularity_table", "popularity_scatter")
     results = tmp_path / "results" / "replication"

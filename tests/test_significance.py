@@ -318,4 +318,4 @@ def test_significance_measures_must_be_scored(tmp_path):
     config = tiny_config(measures=["NMD", "RNOD"], significance={"measures": ["NMD", "JSD"]})
     result = run_workflow(tmp_path, config, "--dry-run", check=False)
     assert result.returncode != 0
-    assert "JSD not scored" in result.stdout + result.stderr
+    assert "measure(s) JSD are not scored" in result.stdout + result.stderr

@@ -128,6 +128,24 @@ def tabular(
     return "\n".join(lines)
 
 
+def upper_triangle_tabular(names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "") -> str:
+    """A booktabs ``tabular`` of the upper triangle of a square matrix over ``names``.
+
+    Rows are ``names[:-1]``, columns ``names[1:]``; ``cells[i][j]`` (LaTeX already) fills row i,
+    column j for j > i, and the cells on and below the diagonal stay empty. A cell may hold several
+    lines separated by ``\\n``: the row is then written as that many table rows.
+    """
+    header = [corner] + [escape(name) for name in names[1:]]
+    rows = []
+    for i, name in enumerate(names[:-1]):
+        parts = [cells[i][j].split("\n") if j > i else [""] for j in range(1, len(names))]
+        height = max(len(part) for part in parts)
+        for line in range(height):
+            label = escape(name) if line == 0 else ""
+            rows.append([label] + [part[line] if line < len(part) else "" for part in parts])
+    return tabular(header, rows, "l" + "c" * (len(names) - 1))
+
+
 def write_latex(fragment: str, path: str | Path, origins: dict[str, str], description: str = "") -> None:
     """Write a LaTeX fragment headed by comments saying what it shows and where the data come from."""
     comments = [f"% {line}" for line in (description, origin_sentence(origins)) if line]

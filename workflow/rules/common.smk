@@ -6,6 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
+from ordeval.agreement import PAPER_DNKT_COMBINATIONS, PAPER_ORDER
 from ordeval.datasets import check_files_exist, declared_run_names, source_files
 from ordeval.measures import MEASURES
 from ordeval.manifest import git_commit
@@ -25,18 +26,41 @@ if _unknown_measures:
     )
 
 
-def analysis_measures(section):
-    """Measures that the tables of config section ``section`` show (default: all scored)."""
-    names = list(config[section].get("measures") or MEASURE_NAMES)
+def scored_measures(what, names):
+    """``names`` (the measures of config entry ``what``), checked to be among the scored measures."""
     unscored = [name for name in names if name not in MEASURE_NAMES]
     if unscored:
         raise ValueError(
-            f"config '{section}: measures': {', '.join(unscored)} not scored; "
+            f"config '{what}': measure(s) {', '.join(unscored)} are not scored; "
             f"add them to 'measures' (scored: {', '.join(MEASURE_NAMES)})"
         )
-    return names
+    return list(names)
 
 
+def analysis_measures(section, default=None):
+    """Measures of config section ``section``: its explicit list (every one must be scored), else
+    ``default`` (or every measure) restricted to the scored measures."""
+    if config[section].get("measures"):
+        return scored_measures(f"{section}: measures", config[section]["measures"])
+    return [name for name in default or MEASURE_NAMES if name in MEASURE_NAMES]
+
+
+# Ranking agreement (SPEC 4.1) and consistency (SPEC 4.2).
+AGREEMENT_MEASURES = analysis_measures("agreement", default=PAPER_ORDER)
+if config["agreement"].get("dnkt_combinations"):
+    DNKT_COMBINATIONS = list(config["agreement"]["dnkt_combinations"])
+    for _measure in DNKT_COMBINATIONS:
+        scored_measures(
+            "agreement: dnkt_combinations", ["DNKT", _measure, f"DNKT_{_measure}"]
+        )
+else:
+    DNKT_COMBINATIONS = [
+        m
+        for m in PAPER_DNKT_COMBINATIONS
+        if {"DNKT", m, f"DNKT_{m}"} <= set(MEASURE_NAMES)
+    ]
+CONSISTENCY_MEASURES = analysis_measures("consistency")
+CONSISTENCY_CONDITIONS = ["half", "10v10"]
 SIGNIFICANCE_MEASURES = analysis_measures("significance")
 
 
@@ -174,8 +198,54 @@ def significance_targets():
     )
 
 
-def report_targets():
-    return [f"{RESULTS}/manifest.json"]
+def agreement_targets():
+    tables = f"{RESULTS}/tables/agreement"
+    return (
+        expand(f"{tables}/{{dataset}}.{{ext}}", dataset=DATASETS, ext=["csv", "tex"])
+        + expand(
+            f"{tables}/{{table}}.{{ext}}",
+            table=["mean", "similarity"],
+            ext=["csv", "tex"],
+        )
+        + expand(
+            f"{tables}/dnkt_{{m}}.{{ext}}", m=DNKT_COMBINATIONS, ext=["csv", "tex"]
+        )
+        + expand(
+            f"{RESULTS}/figures/agreement/mean_heatmap.{{ext}}", ext=["pdf", "png"]
+        )
+    )
+
+
+def consistency_paths(pattern):
+    """``RESULTS/pattern`` for each consistency condition, in CONSISTENCY_CONDITIONS order
+    (double the braces of the other wildcards, e.g. ``{{dataset}}``)."""
+    return expand(f"{RESULTS}/{pattern}", condition=CONSISTENCY_CONDITIONS)
+
+
+def consistency_targets():
+    tables, figures = f"{RESULTS}/tables/consistency", f"{RESULTS}/figures/consistency"
+    per_dataset = [
+        f"{tables}/{{dataset}}_{{condition}}{part}.{ext}"
+        for part in ["", "_pairs"]
+        for ext in ["csv", "tex"]
+    ] + [f"{figures}/{{dataset}}_{{condition}}.{ext}" for ext in ["pdf", "png"]]
+    return expand(
+        per_dataset, dataset=DATASETS, condition=CONSISTENCY_CONDITIONS
+    ) + expand(
+        f"{tables}/mean_{{condition}}.{{ext}}",
+        condition=CONSISTENCY_CONDITIONS,
+        ext=["csv", "tex"],
+    )
+
+
+def provenance_paths(datasets):
+    return [provenance_path(dataset) for dataset in datasets]
+
+
+def combination_score_paths(wildcards):
+    """Score tables of DNKT, M and DNKT_M (M = wildcards.combination) of every data set, in that order."""
+    measures = ["DNKT", wildcards.combination, f"DNKT_{wildcards.combination}"]
+    return [path for d in DATASETS for path in score_paths(d, measures).values()]
 
 
 def popularity_targets():
@@ -198,10 +268,16 @@ def popularity_targets():
     )
 
 
+def report_targets():
+    return [f"{RESULTS}/manifest.json"]
+
+
 def all_targets():
     return (
         data_targets()
         + score_targets()
+        + agreement_targets()
+        + consistency_targets()
         + significance_targets()
         + popularity_targets()
         + report_targets()
