@@ -89,15 +89,19 @@ def _splitmix64(state):
 
 
 @numba.njit(cache=True, inline="always")
-def _below(state, bound):
-    """Next (state, uniform integer in [0, bound)) by Lemire's multiply-and-reject method (unbiased)."""
+def _below(state, bits32, bound):
+    """(state, uniform integer in [0, bound)) from the 32 random bits ``bits32``, by Lemire's
+    multiply-and-reject method: unbiased, and the division runs only in the rare rejection zone."""
     bound = np.uint64(bound)
-    threshold = ((_LOW32 + np.uint64(1)) - bound) % bound
-    while True:
-        state, bits = _splitmix64(state)
-        product = (bits >> np.uint64(32)) * bound
-        if (product & _LOW32) >= threshold:
-            return state, np.int64(product >> np.uint64(32))
+    product = bits32 * bound
+    low = product & _LOW32
+    if low < bound:
+        threshold = ((_LOW32 + np.uint64(1)) - bound) % bound
+        while low < threshold:
+            state, bits = _splitmix64(state)
+            product = (bits >> np.uint64(32)) * bound
+            low = product & _LOW32
+    return state, np.int64(product >> np.uint64(32))
 
 
 @numba.njit(cache=True, parallel=True)
@@ -111,9 +115,14 @@ def _null_ranges(scores, seeds, ranges):
         sums = np.zeros((num_systems, num_measures))
         for topic in range(num_topics):
             # Shuffling the previous arrangement again gives a fresh uniform permutation.
-            for last in range(num_systems - 1, 0, -1):
-                state, other = _below(state, last + 1)
+            # Fisher-Yates; each 64-bit draw serves two swaps (32 bits each).
+            for last in range(num_systems - 1, 0, -2):
+                state, bits = _splitmix64(state)
+                state, other = _below(state, bits >> np.uint64(32), last + 1)
                 permutation[last], permutation[other] = permutation[other], permutation[last]
+                if last > 1:
+                    state, other = _below(state, bits & _LOW32, last)
+                    permutation[last - 1], permutation[other] = permutation[other], permutation[last - 1]
             for system in range(num_systems):
                 source = permutation[system]
                 for measure in range(num_measures):
