@@ -11,7 +11,8 @@ log = logging.getLogger("agreement_heatmap")
 def main(measures: list[str], mean_path, provenance_paths: dict, pdf_path, png_path):
     pairs = read_pair_table(mean_path)
     title = f"Kendall's tau between run rankings, mean over {len(provenance_paths)} data sets"
-    save_figure(tau_heatmap(pairs, measures, title), pdf_path, png_path, read_origins(provenance_paths))
+    description = f"Kendall's tau between the measures' run rankings, averaged over {', '.join(provenance_paths)}."
+    save_figure(tau_heatmap(pairs, measures, title), pdf_path, png_path, read_origins(provenance_paths), description)
     log.info("heatmap of %d measures", len(measures))
 
 

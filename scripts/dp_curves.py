@@ -24,9 +24,15 @@ def line_styles(count: int) -> cycler:
     return cycler(color=colours) + cycler(linestyle=[dashes[i % len(dashes)] for i in range(len(colours))])
 
 
-def main(datasets: list[str], pvalue_paths: list, provenance_paths: list, measures: list[str], alpha, figures_dir):
+def main(
+    datasets: list[str], pvalue_paths: list, provenance_paths: list, measures: list[str], alpha, trials, figures_dir
+):
     """Write ``<figures_dir>/<dataset>.{pdf,png}`` and ``<figures_dir>/all.{pdf,png}``."""
     figures = Path(figures_dir)
+    shows = (
+        f"discriminative power curves: the p-values of all run pairs (randomised Tukey HSD, B = {trials}) sorted "
+        f"in decreasing order against the pair rank, one curve per measure; dashed: alpha = {alpha:g}."
+    )
     origins = read_origins(dict(zip(datasets, provenance_paths, strict=True)))
     significances = {d: read_pvalue_table(p).subset(measures) for d, p in zip(datasets, pvalue_paths, strict=True)}
     with plt.rc_context({"axes.prop_cycle": line_styles(len(measures))}):
@@ -34,7 +40,8 @@ def main(datasets: list[str], pvalue_paths: list, provenance_paths: list, measur
             figure, axes = plt.subplots(figsize=(6, 4), layout="constrained")
             draw_dp_curves(axes, significance, alpha, title=f"Discriminative power curves: {dataset}")
             axes.legend(fontsize=8, ncols=2)
-            save_figure(figure, figures / f"{dataset}.pdf", figures / f"{dataset}.png", {dataset: origins[dataset]})
+            own = {dataset: origins[dataset]}
+            save_figure(figure, figures / f"{dataset}.pdf", figures / f"{dataset}.png", own, f"{dataset}: {shows}")
 
         columns = min(4, len(datasets))
         rows = math.ceil(len(datasets) / columns)
@@ -52,7 +59,7 @@ def main(datasets: list[str], pvalue_paths: list, provenance_paths: list, measur
             axes.set_visible(False)
         handles, labels = grid.flat[0].get_legend_handles_labels()
         figure.legend(handles, labels, loc="outside lower center", ncols=min(7, len(labels)), fontsize=8, frameon=False)
-        save_figure(figure, figures / "all.pdf", figures / "all.png", origins)
+        save_figure(figure, figures / "all.pdf", figures / "all.png", origins, f"All data sets: {shows}")
     log.info("DP curves of %d measures on %d data sets", len(measures), len(datasets))
 
 
@@ -66,5 +73,6 @@ if "snakemake" in globals():
             snakemake.input.provenance,
             snakemake.params.measures,
             snakemake.params.alpha,
+            snakemake.params.trials,
             Path(snakemake.output.all_pdf).parent,
         )

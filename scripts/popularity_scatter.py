@@ -30,12 +30,12 @@ def main(
         f"{dataset}: per-topic \u0394M = M({popularity_run}) \u2212 M({uniform_run}) "
         f"(negative: Popularity preferred), {len(deltas.topics)} topics"
     )
-    save_figure(scatter_figure(title, deltas, panels, level), pdf_path, png_path, origins)
-    write_csv(panels_table(dataset, panels), csv_path, origins)
     description = (
         f"{dataset}: Delta = M({popularity_run}) - M({uniform_run}) per topic; topics in the 2nd quadrant "
         f"(x < 0 < y) and 4th (y < 0 < x), Pearson r with a Fisher-z {level:.0%} CI."
     )
+    save_figure(scatter_figure(title, deltas, panels, level), pdf_path, png_path, origins, description)
+    write_csv(panels_table(dataset, panels), csv_path, origins)
     write_latex(panels_latex(panels, level), tex_path, origins, description)
     for panel in panels:
         log.info(

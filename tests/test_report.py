@@ -33,7 +33,7 @@ def make_outputs(folder):
     write_latex(wide, folder / "tables" / "wide.tex", ORIGINS)
     figure, axis = plt.subplots()
     axis.plot([0, 1], [1, 0])
-    save_figure(figure, folder / "figures" / "line.pdf", folder / "figures" / "line.png", ORIGINS)
+    save_figure(figure, folder / "figures" / "line.pdf", folder / "figures" / "line.png", ORIGINS, "A line.")
     return tables, folder / "tables" / "wide.tex", folder / "figures" / "line.pdf"
 
 

@@ -78,3 +78,25 @@ def test_consistency_outputs(tiny_run):
         mean = _csv(results / "tables" / "consistency" / f"mean_{condition}.csv", ["measure", *TINY_SHAPES, "mean"])
         assert mean["mean"].is_monotonic_decreasing
         check_tabular((results / "tables" / "consistency" / f"mean_{condition}.tex").read_text())
+
+
+def test_report_inputs_every_table_and_includes_every_figure(tiny_run):
+    import os
+    import shutil
+
+    from ordeval.outputs import figure_caption
+
+    _, config, results = tiny_run
+    document = (results / "report" / "ordeval.tex").read_text()
+    fragments = sorted(results.glob("tables/**/*.tex"))
+    figures = sorted(results.glob("figures/**/*.pdf"))
+    assert fragments and figures
+    for path in fragments:
+        assert f"\\input{{{os.path.relpath(path, results / 'report')}}}" in document, path
+    for path in figures:
+        assert f"{{{os.path.relpath(path, results / 'report')}}}" in document, path
+        assert "SYNTHETIC data" in figure_caption(path.with_suffix(".png")), path
+    assert document.count("\\caption") == len(fragments) + len(figures)  # \\caption or \\captionof
+    assert f"Seed {config['seed']}." in document and "SYNTHETIC" in document
+    if shutil.which("pdflatex"):  # report: pdf: auto
+        assert (results / "report" / "ordeval.pdf").read_bytes().startswith(b"%PDF")

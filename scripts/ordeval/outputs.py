@@ -160,13 +160,30 @@ def figure_note(origins: dict[str, str]) -> str:
     return "SYNTHETIC DATA (simulated)" if label == ORIGIN_SYNTHETIC else f"data: {label}"
 
 
-def save_figure(figure, pdf_path: str | Path, png_path: str | Path, origins: dict[str, str]) -> None:
-    """Save ``figure`` as PDF and PNG with a data-origin note in its corner; PDF metadata carry no
-    date, so the same inputs give the same bytes."""
+def save_figure(figure, pdf_path: str | Path, png_path: str | Path, origins: dict[str, str], description: str) -> None:
+    """Save ``figure`` as PDF and PNG with a data-origin note in its corner.
+
+    ``description`` (what the figure shows, with its parameters) is stored in the files' metadata
+    (PDF Subject, PNG Description), where the report takes its caption from. PDF metadata carry no
+    date, so the same inputs give the same bytes.
+    """
     import matplotlib.pyplot as plt
 
     figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=7, color="0.35")
-    for path, options in ((pdf_path, {"metadata": {"CreationDate": None, "ModDate": None}}), (png_path, {"dpi": 150})):
+    caption = f"{description} {origin_sentence(origins)}".strip()
+    metadata = {
+        ".pdf": {"metadata": {"CreationDate": None, "ModDate": None, "Subject": caption}},
+        ".png": {"dpi": 150, "metadata": {"Description": caption}},
+    }
+    for path in (pdf_path, png_path):
         suffix = Path(path).suffix
-        write_atomically(path, lambda temporary, o=options, s=suffix: figure.savefig(temporary, format=s[1:], **o))
+        write_atomically(path, lambda temporary, s=suffix: figure.savefig(temporary, format=s[1:], **metadata[s]))
     plt.close(figure)
+
+
+def figure_caption(png_path: str | Path) -> str:
+    """The description that :func:`save_figure` stored in a PNG."""
+    from PIL import Image
+
+    with Image.open(png_path) as image:
+        return image.text.get("Description", "")

@@ -29,6 +29,7 @@ class ReportItem:
     path: str
     caption: str
     landscape: bool = False  # wide tables: a landscape page
+    long: bool = False  # many rows: a longtable that breaks across pages
 
 
 @dataclass
@@ -47,8 +48,11 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage{amssymb}
 \usepackage{pdflscape}
 \usepackage{float}
-\usepackage[font=small,labelfont=bf]{caption}
+\usepackage{longtable}
+\usepackage[font=small,labelfont=bf,hypcap=false]{caption}
 \usepackage[hidelinks]{hyperref}
+% A tabular inside longfragment is set as a longtable, so that long fragments break across pages.
+\newenvironment{longfragment}{\let\tabular\longtable\let\endtabular\endlongtable}{}
 """
 
 
@@ -63,7 +67,7 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
     a landscape page. Floats are placed where they stand ([H]) so that dozens of them never pile up.
     """
     folder = Path(tex_path).parent
-    lines = [PREAMBLE, rf"\title{{{escape(title)}}}", r"\date{}", r"\begin{document}", r"\maketitle"]
+    lines = [PREAMBLE, rf"\title{{{escape(title)}}}", r"\author{}", r"\date{}", r"\begin{document}", r"\maketitle"]
     lines += [escape(introduction), r"\tableofcontents", r"\clearpage"]
     for section in sections:
         lines.append(rf"\section{{{escape(section.title)}}}")
@@ -79,7 +83,9 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
 def _item_source(item: ReportItem, folder: Path) -> str:
     path = _relative(item.path, folder)
     caption = rf"\caption{{{escape(item.caption)}}}"
-    if item.kind == "table":
+    if item.kind == "table" and item.long:
+        body = _longtable(item, path)
+    elif item.kind == "table":
         body = "\n".join([r"\begin{table}[H]", r"\centering", caption,
                           rf"\begin{{adjustbox}}{{max width=\linewidth}}\input{{{path}}}\end{{adjustbox}}",
                           r"\end{table}"])  # fmt: skip
@@ -90,6 +96,14 @@ def _item_source(item: ReportItem, folder: Path) -> str:
     else:
         raise ValueError(f"report item kind must be 'table' or 'figure', not {item.kind!r}")
     return "\n".join([r"\begin{landscape}", body, r"\end{landscape}"]) if item.landscape else body
+
+
+def _longtable(item: ReportItem, path: str) -> str:
+    """A long fragment, \\input inside ``longfragment`` (see PREAMBLE), which turns its tabular into a
+    longtable that breaks across pages; the caption stands above it."""
+    caption = rf"\captionof{{table}}{{{escape(item.caption)}}}"
+    return "\n".join([r"\begin{center}", caption, r"\end{center}",
+                      rf"{{\small\begin{{longfragment}}\input{{{path}}}\end{{longfragment}}}}"])  # fmt: skip
 
 
 def tex_engine() -> list[str]:
@@ -131,3 +145,70 @@ def page_count(tex_path: str | Path) -> int:
     if not match:
         raise ReportError(f"{tex_path}: the TeX log reports no output")
     return int(match[-1])
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+#: Report sections in order: title, what they hold, and the output path prefixes (relative to
+#: results/<name>/) whose tables and figures they take, in the order the rules list them.
+SECTIONS = [
+    ("Ranking agreement", "Kendall's tau between the measures' system rankings (SPEC 4.1).",
+     ("tables/agreement/", "figures/agreement/")),
+    ("System ranking consistency", "Agreement of each measure's system rankings on random topic splits, "
+     "tested with the randomised Tukey HSD (SPEC 4.2, 4.3).", ("tables/consistency/", "figures/consistency/")),
+    ("Discriminative power", "Significant run pairs under the randomised Tukey HSD (SPEC 4.4).",
+     ("tables/discriminative_power", "figures/dp_curves/")),
+    ("Significance overlap", "Overlap of the significant run pairs of two measures (SPEC 4.5).", ("tables/sso/",)),
+    ("Contradictions", "Run pairs that two measures find significant in opposite directions (SPEC 4.5).",
+     ("tables/contradiction",)),
+    ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic by topic "
+     "(SPEC 4.6).", ("tables/popularity", "figures/popularity")),
+]  # fmt: skip
+
+#: Tables with more columns than this get a landscape page; with more body rows, a longtable.
+WIDE_COLUMNS = 12
+LONG_ROWS = 40
+
+
+def fragment_caption(tex_path: str | Path) -> str:
+    """The leading ``%`` comment lines of a fragment written by ``outputs.write_latex``, joined."""
+    lines = []
+    for line in Path(tex_path).read_text(encoding="utf-8").splitlines():
+        if not line.startswith("%"):
+            break
+        lines.append(line.lstrip("% ").strip())
+    return " ".join(lines)
+
+
+def _tabular_shape(tex_path: str | Path) -> tuple[int, int]:
+    """(columns, body rows) of the fragment's tabular."""
+    text = Path(tex_path).read_text(encoding="utf-8")
+    match = re.search(r"\\begin\{tabular\}\{([^}]*)\}", text)
+    columns = len(re.findall(r"[lcrpX]", match[1])) if match else 0
+    body = text.split(r"\midrule", 1)[-1]
+    return columns, body.count(r"\\")
+
+
+def catalogue(paths: list[str], results_root: str | Path, seed: int) -> list[ReportSection]:
+    """Sections of report items for the output ``paths`` (tables ``.tex``, figures ``.pdf`` with a
+    ``.png`` beside it holding the caption); each caption ends with the seed. Paths outside every
+    section are left out."""
+    from .outputs import figure_caption
+
+    root = Path(results_root)
+    sections = [ReportSection(title, text=text) for title, text, _ in SECTIONS]
+    for path in paths:
+        relative = Path(path).relative_to(root).as_posix() if Path(path).is_absolute() == root.is_absolute() else path
+        index = next((i for i, (_, _, prefixes) in enumerate(SECTIONS) if relative.startswith(prefixes)), None)
+        if index is None or Path(path).suffix not in (".tex", ".pdf"):
+            continue
+        if Path(path).suffix == ".tex":
+            columns, rows = _tabular_shape(path)
+            caption = f"{fragment_caption(path)} Seed {seed}."
+            sections[index].items.append(
+                ReportItem("table", str(path), caption, landscape=columns > WIDE_COLUMNS, long=rows > LONG_ROWS)
+            )
+        else:
+            caption = f"{figure_caption(Path(path).with_suffix('.png'))} Seed {seed}."
+            sections[index].items.append(ReportItem("figure", str(path), caption))
+    return [section for section in sections if section.items]

@@ -1,6 +1,7 @@
 # Helpers shared by all rule files. Output roots, the configured data sets and measures,
 # and the library files each rule depends on.
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -268,8 +269,30 @@ def popularity_targets():
     )
 
 
+def report_inputs():
+    """Every table fragment and figure of the analyses, in section order, for the report."""
+    analyses = (
+        agreement_targets()
+        + consistency_targets()
+        + significance_targets()
+        + popularity_targets()
+    )
+    return [path for path in analyses if path.endswith((".tex", ".pdf", ".png"))]
+
+
+def report_pdf_wanted():
+    """Config report: pdf: true, false, or auto (only where a TeX engine is installed, so that the
+    main job runs on a machine with Python alone; `snakemake <results>/report/ordeval.pdf` then
+    fails with a message naming the packages to install)."""
+    setting = config["report"]["pdf"]
+    if setting == "auto":
+        return bool(shutil.which("pdflatex"))
+    return bool(setting)
+
+
 def report_targets():
-    return [f"{RESULTS}/manifest.json"]
+    targets = [f"{RESULTS}/manifest.json", f"{RESULTS}/report/ordeval.tex"]
+    return targets + ([f"{RESULTS}/report/ordeval.pdf"] if report_pdf_wanted() else [])
 
 
 def all_targets():

@@ -74,5 +74,6 @@ rule dp_curves:
         datasets=DATASETS,
         measures=SIGNIFICANCE_MEASURES,
         alpha=config["significance"]["alpha"],
+        trials=config["significance"]["hsd_trials"],
     script:
         "../../scripts/dp_curves.py"
