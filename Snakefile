@@ -15,6 +15,9 @@ if "datasets" not in config:
 validate(config, "workflow/schemas/config.schema.yaml")
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 
 

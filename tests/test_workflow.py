@@ -100,3 +100,12 @@ def test_report_inputs_every_table_and_includes_every_figure(tiny_run):
     assert f"Seed {config['seed']}." in document and "SYNTHETIC" in document
     if shutil.which("pdflatex"):  # report: pdf: auto
         assert (results / "report" / "ordeval.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_html_report_has_every_figure_and_table(tiny_run):
+    workdir, config, results = tiny_run
+    run_workflow(workdir, config, "--report", "results/tiny/report.html")
+    html = (results / "report.html").read_text(errors="replace")
+    assert "2 Ranking agreement" in html and "7 Popularity vs Uniform" in html
+    for path in [*results.glob("figures/**/*.png"), *results.glob("tables/**/*.csv")]:
+        assert path.name in html, path

@@ -19,7 +19,9 @@ rule agreement_dataset:
         provenance=provenance_path("{dataset}"),
         library=library("agreement", "scoring"),
     output:
-        csv=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
+        csv=reported(
+            f"{RESULTS}/tables/agreement/{{dataset}}.csv", "agreement", "{dataset}"
+        ),
         tex=f"{RESULTS}/tables/agreement/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/agreement_dataset/{{dataset}}.log",
@@ -38,9 +40,11 @@ rule agreement_mean:
         provenance=provenance_paths(DATASETS),
         library=library("agreement"),
     output:
-        mean_csv=f"{RESULTS}/tables/agreement/mean.csv",
+        mean_csv=reported(f"{RESULTS}/tables/agreement/mean.csv", "agreement", "mean"),
         mean_tex=f"{RESULTS}/tables/agreement/mean.tex",
-        similarity_csv=f"{RESULTS}/tables/agreement/similarity.csv",
+        similarity_csv=reported(
+            f"{RESULTS}/tables/agreement/similarity.csv", "agreement", "mean"
+        ),
         similarity_tex=f"{RESULTS}/tables/agreement/similarity.tex",
     log:
         f"{RESULTS}/logs/agreement_mean.log",
@@ -60,7 +64,9 @@ rule agreement_heatmap:
         library=library("agreement"),
     output:
         pdf=f"{RESULTS}/figures/agreement/mean_heatmap.pdf",
-        png=f"{RESULTS}/figures/agreement/mean_heatmap.png",
+        png=reported(
+            f"{RESULTS}/figures/agreement/mean_heatmap.png", "agreement", "mean"
+        ),
     log:
         f"{RESULTS}/logs/agreement_heatmap.log",
     conda:
@@ -78,7 +84,11 @@ rule agreement_dnkt:
         provenance=provenance_paths(DATASETS),
         library=library("agreement", "scoring"),
     output:
-        csv=f"{RESULTS}/tables/agreement/dnkt_{{combination}}.csv",
+        csv=reported(
+            f"{RESULTS}/tables/agreement/dnkt_{{combination}}.csv",
+            "agreement",
+            "DNKT_{combination}",
+        ),
         tex=f"{RESULTS}/tables/agreement/dnkt_{{combination}}.tex",
     log:
         f"{RESULTS}/logs/agreement_dnkt/{{combination}}.log",

@@ -65,6 +65,34 @@ CONSISTENCY_CONDITIONS = ["half", "10v10"]
 SIGNIFICANCE_MEASURES = analysis_measures("significance")
 
 
+#: Categories of Snakemake's HTML report (`snakemake --report results/<name>/report.html`), by caption
+#: file in workflow/report/.
+REPORT_CATEGORIES = {
+    "scores": "1 Scores",
+    "agreement": "2 Ranking agreement",
+    "consistency": "3 Ranking consistency",
+    "discriminative_power": "4 Discriminative power",
+    "dp_curves": "4 Discriminative power",
+    "sso": "5 Significance overlap",
+    "contradictions": "6 Contradictions",
+    "popularity": "7 Popularity vs Uniform",
+    "paper": "8 Paper and provenance",
+    "manifest": "8 Paper and provenance",
+}
+
+
+def reported(paths, caption, subcategory=None):
+    """Mark output path(s) for the HTML report, with workflow/report/<caption>.rst as caption;
+    ``subcategory`` (e.g. "{dataset}") may use the rule's wildcards."""
+    flag = lambda path: report(
+        path,
+        caption=f"../report/{caption}.rst",
+        category=REPORT_CATEGORIES[caption],
+        subcategory=subcategory,
+    )
+    return flag(paths) if isinstance(paths, str) else [flag(path) for path in paths]
+
+
 def library(*modules):
     """The ordeval source files that a rule using ``modules`` depends on."""
     return [str(path) for path in module_files(*modules)]

@@ -17,10 +17,16 @@ rule consistency_dataset:
         library=library("consistency", "scoring"),
     output:
         taus=consistency_paths("consistency/{{dataset}}/{condition}.tsv"),
-        csv=consistency_paths("tables/consistency/{{dataset}}_{condition}.csv"),
+        csv=reported(
+            consistency_paths("tables/consistency/{{dataset}}_{condition}.csv"),
+            "consistency",
+            "{dataset}",
+        ),
         tex=consistency_paths("tables/consistency/{{dataset}}_{condition}.tex"),
-        pairs_csv=consistency_paths(
-            "tables/consistency/{{dataset}}_{condition}_pairs.csv"
+        pairs_csv=reported(
+            consistency_paths("tables/consistency/{{dataset}}_{condition}_pairs.csv"),
+            "consistency",
+            "{dataset}",
         ),
         pairs_tex=consistency_paths(
             "tables/consistency/{{dataset}}_{condition}_pairs.tex"
@@ -49,7 +55,11 @@ rule consistency_figure:
         library=library("consistency"),
     output:
         pdf=consistency_paths("figures/consistency/{{dataset}}_{condition}.pdf"),
-        png=consistency_paths("figures/consistency/{{dataset}}_{condition}.png"),
+        png=reported(
+            consistency_paths("figures/consistency/{{dataset}}_{condition}.png"),
+            "consistency",
+            "{dataset}",
+        ),
     log:
         f"{RESULTS}/logs/consistency_figure/{{dataset}}.log",
     conda:
@@ -71,7 +81,11 @@ rule consistency_mean:
         provenance=provenance_paths(DATASETS),
         library=library("consistency"),
     output:
-        csv=consistency_paths("tables/consistency/mean_{condition}.csv"),
+        csv=reported(
+            consistency_paths("tables/consistency/mean_{condition}.csv"),
+            "consistency",
+            "mean",
+        ),
         tex=consistency_paths("tables/consistency/mean_{condition}.tex"),
     log:
         f"{RESULTS}/logs/consistency_mean.log",

@@ -8,9 +8,9 @@ rule popularity_table:
         provenance=[provenance_path(name) for name in DATASETS],
         library=library("popularity"),
     output:
-        csv=f"{RESULTS}/tables/popularity_vs_uniform.csv",
+        csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv", "popularity"),
         tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
-        deltas=f"{RESULTS}/tables/popularity_deltas.csv",
+        deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv", "popularity"),
     log:
         f"{RESULTS}/logs/popularity_table.log",
     conda:
@@ -36,8 +36,16 @@ rule popularity_scatter:
         library=library("popularity"),
     output:
         pdf=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf",
-        png=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
-        csv=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
+        png=reported(
+            f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
+            "popularity",
+            "{dataset}",
+        ),
+        csv=reported(
+            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
+            "popularity",
+            "{dataset}",
+        ),
         tex=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
@@ -60,7 +68,7 @@ rule popularity_examples:
         library=library("popularity", "readers"),
     output:
         pdf=f"{RESULTS}/figures/popularity_examples.pdf",
-        png=f"{RESULTS}/figures/popularity_examples.png",
+        png=reported(f"{RESULTS}/figures/popularity_examples.png", "popularity"),
     log:
         f"{RESULTS}/logs/popularity_examples.log",
     conda:

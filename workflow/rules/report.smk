@@ -8,7 +8,7 @@ rule manifest:
         requirements=workflow.source_path("../../requirements.txt"),
         library=library("manifest"),
     output:
-        f"{RESULTS}/manifest.json",
+        reported(f"{RESULTS}/manifest.json", "manifest"),
     log:
         f"{RESULTS}/logs/manifest.log",
     conda:
@@ -47,7 +47,7 @@ rule report_pdf:
         outputs=report_inputs(),
         library=library("report"),
     output:
-        pdf=f"{RESULTS}/report/ordeval.pdf",
+        pdf=reported(f"{RESULTS}/report/ordeval.pdf", "paper"),
     log:
         f"{RESULTS}/logs/report_pdf.log",
     conda:

@@ -11,7 +11,7 @@ rule score_runs:
         matrices=expand(
             f"{RESULTS}/scores/{{{{dataset}}}}/{{measure}}.tsv", measure=MEASURE_NAMES
         ),
-        means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
+        means=reported(f"{RESULTS}/scores/{{dataset}}/means.tsv", "scores", "{dataset}"),
     log:
         f"{RESULTS}/logs/score_runs/{{dataset}}.log",
     conda:

@@ -30,16 +30,27 @@ rule significance_tables:
         provenance=[provenance_path(dataset) for dataset in DATASETS],
         library=library("significance", "outputs"),
     output:
-        power_csv=f"{RESULTS}/tables/discriminative_power.csv",
-        power_tex=f"{RESULTS}/tables/discriminative_power.tex",
-        sso=expand(
-            f"{RESULTS}/tables/sso/{{dataset}}.{{ext}}",
-            dataset=DATASETS,
-            ext=["csv", "tex"],
+        power_csv=reported(
+            f"{RESULTS}/tables/discriminative_power.csv", "discriminative_power"
         ),
-        counts=multiext(f"{RESULTS}/tables/contradiction_counts", ".csv", ".tex"),
-        contradictions=multiext(f"{RESULTS}/tables/contradictions", ".csv", ".tex"),
-        grouped=multiext(f"{RESULTS}/tables/contradictions_grouped", ".csv", ".tex"),
+        power_tex=f"{RESULTS}/tables/discriminative_power.tex",
+        sso_csv=[
+            reported(f"{RESULTS}/tables/sso/{dataset}.csv", "sso", dataset)
+            for dataset in DATASETS
+        ],
+        sso_tex=expand(f"{RESULTS}/tables/sso/{{dataset}}.tex", dataset=DATASETS),
+        counts_csv=reported(
+            f"{RESULTS}/tables/contradiction_counts.csv", "contradictions"
+        ),
+        counts_tex=f"{RESULTS}/tables/contradiction_counts.tex",
+        contradictions_csv=reported(
+            f"{RESULTS}/tables/contradictions.csv", "contradictions"
+        ),
+        contradictions_tex=f"{RESULTS}/tables/contradictions.tex",
+        grouped_csv=reported(
+            f"{RESULTS}/tables/contradictions_grouped.csv", "contradictions"
+        ),
+        grouped_tex=f"{RESULTS}/tables/contradictions_grouped.tex",
     log:
         f"{RESULTS}/logs/significance_tables.log",
     conda:
@@ -59,13 +70,15 @@ rule dp_curves:
         provenance=[provenance_path(dataset) for dataset in DATASETS],
         library=library("significance", "outputs"),
     output:
-        figures=expand(
-            f"{RESULTS}/figures/dp_curves/{{dataset}}.{{ext}}",
-            dataset=DATASETS,
-            ext=["pdf", "png"],
-        ),
+        pdf=expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf", dataset=DATASETS),
+        png=[
+            reported(
+                f"{RESULTS}/figures/dp_curves/{dataset}.png", "dp_curves", dataset
+            )
+            for dataset in DATASETS
+        ],
         all_pdf=f"{RESULTS}/figures/dp_curves/all.pdf",
-        all_png=f"{RESULTS}/figures/dp_curves/all.png",
+        all_png=reported(f"{RESULTS}/figures/dp_curves/all.png", "dp_curves", "all"),
     log:
         f"{RESULTS}/logs/dp_curves.log",
     conda:
