@@ -224,3 +224,14 @@ def test_config_errors_name_the_key(tmp_path, change, expected):
     result = run_workflow(tmp_path, config, "--dry-run", check=False)
     assert result.returncode != 0
     assert expected in result.stderr + result.stdout
+
+
+def test_outputs_are_written_with_the_usual_permissions(tmp_path):
+    import os
+
+    from ordeval.files import write_text
+
+    write_text("x", tmp_path / "out.txt")
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o666 & ~umask

@@ -36,7 +36,7 @@ def test_replication_has_every_section_of_the_default_config(replication):
     assert replication["data_root"] == "resources/"
     assert set(replication) == set(default)
     assert set(replication["datasets"]) == set(default["datasets"])
-    for section in ("measures", "agreement", "consistency", "significance", "popularity"):
+    for section in ("agreement", "consistency", "significance", "popularity", "report"):
         assert replication[section] == default[section], section
 
 

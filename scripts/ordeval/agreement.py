@@ -23,10 +23,6 @@ from .outputs import escape, number, tabular, upper_triangle_tabular
 from .stats import kendall_tau_b, tau_confidence_interval
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
-#: The measures of the papers' agreement tables, in their order.
-PAPER_ORDER = ["NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD"]
-#: The measures M of the papers' DNKT_M tables.
-PAPER_DNKT_COMBINATIONS = ["JSD", "NMD", "RNOD"]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
     """Call ``write(temporary_path)`` on a file beside ``path``, then rename it into place."""
@@ -20,6 +23,7 @@ def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
     os.close(handle)
     try:
         write(temporary)
+        os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp makes 0600 files; outputs get the usual mode
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):

@@ -253,3 +253,11 @@ for _other in ("JSD", "NMD", "RNOD"):
         display=f"DNKT_{_other}",
         description=f"harmonic mean of DNKT and {_other}",
     )(harmonic_combination("DNKT", _other))
+
+#: The measures ordeval ships with (SPEC section 3); anything registered later is an added measure.
+BUILTIN_MEASURES = tuple(MEASURES)
+
+
+def added_measures() -> list[str]:
+    """Names of the measures registered beyond :data:`BUILTIN_MEASURES`, in registration order."""
+    return [name for name in MEASURES if name not in BUILTIN_MEASURES]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ordeval.agreement import PAPER_DNKT_COMBINATIONS, PAPER_ORDER
+from ordeval import paper
 from ordeval.datasets import check_files_exist, declared_run_names, source_files
 from ordeval.measures import MEASURES
 from ordeval.manifest import git_commit
@@ -40,14 +40,16 @@ def scored_measures(what, names):
 
 def analysis_measures(section, default=None):
     """Measures of config section ``section``: its explicit list (every one must be scored), else
-    ``default`` (or every measure) restricted to the scored measures."""
+    ``default`` (or every measure) plus any measure added to the registry, restricted to the scored.
+    """
     if config[section].get("measures"):
         return scored_measures(f"{section}: measures", config[section]["measures"])
-    return [name for name in default or MEASURE_NAMES if name in MEASURE_NAMES]
+    names = paper.with_added(default) if default else MEASURE_NAMES
+    return [name for name in names if name in MEASURE_NAMES]
 
 
 # Ranking agreement (SPEC 4.1) and consistency (SPEC 4.2).
-AGREEMENT_MEASURES = analysis_measures("agreement", default=PAPER_ORDER)
+AGREEMENT_MEASURES = analysis_measures("agreement", default=paper.AGREEMENT)
 if config["agreement"].get("dnkt_combinations"):
     DNKT_COMBINATIONS = list(config["agreement"]["dnkt_combinations"])
     for _measure in DNKT_COMBINATIONS:
@@ -57,12 +59,12 @@ if config["agreement"].get("dnkt_combinations"):
 else:
     DNKT_COMBINATIONS = [
         m
-        for m in PAPER_DNKT_COMBINATIONS
+        for m in paper.DNKT_COMBINATIONS
         if {"DNKT", m, f"DNKT_{m}"} <= set(MEASURE_NAMES)
     ]
 CONSISTENCY_MEASURES = analysis_measures("consistency")
 CONSISTENCY_CONDITIONS = ["half", "10v10"]
-SIGNIFICANCE_MEASURES = analysis_measures("significance")
+SIGNIFICANCE_MEASURES = analysis_measures("significance", default=paper.SIGNIFICANCE)
 
 
 #: Categories of Snakemake's HTML report (`snakemake --report results/<name>/report.html`), by caption
@@ -128,7 +130,7 @@ def score_paths(dataset, measures):
 
 
 # Popularity vs Uniform (SPEC 4.6): the data sets whose runs include both baselines.
-POPULARITY_MEASURES = analysis_measures("popularity")
+POPULARITY_MEASURES = analysis_measures("popularity", default=paper.POPULARITY)
 POPULARITY_RUNS = [
     config["popularity"]["popularity_run"],
     config["popularity"]["uniform_run"],
