@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .measures import get_measure
-from .outputs import escape, number, tabular, upper_triangle_tabular
+from .outputs import escape, measure_name, number, tabular, upper_triangle_tabular
 from .stats import kendall_tau_b, tau_confidence_interval
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
@@ -102,11 +102,6 @@ def average_similarity(pairs: pd.DataFrame, measures: Sequence[str]) -> pd.Serie
     return pd.Series(np.nanmean(off_diagonal, axis=1), index=list(measures), name="similarity")
 
 
-def display(name: str) -> str:
-    """A measure's name for a table, LaTeX-escaped."""
-    return escape(get_measure(name).display)
-
-
 def tau_with_ci(tau: float, low: float, high: float, separator: str = " ") -> str:
     """``0.848 [0.659, 0.936]`` (3 decimals); the tau alone where the interval is missing."""
     if pd.isna(low) or pd.isna(high):
@@ -143,7 +138,7 @@ def similarity_latex(table: pd.DataFrame) -> str:
         cells = [number(row[column]) for column in columns]
         if row["mean"] == best:
             cells[-1] = rf"\textbf{{{cells[-1]}}}"
-        rows.append([display(row["measure"]), *cells])
+        rows.append([measure_name(row["measure"]), *cells])
     header = ["Measure"] + [escape(column) for column in columns[:-1]] + ["Mean"]
     return tabular(header, rows, "l" + "r" * len(columns))
 
@@ -169,7 +164,7 @@ def combination_table(agreements: Mapping[str, Agreement]) -> pd.DataFrame:
 def combination_latex(table: pd.DataFrame) -> str:
     """One row per data set (then Mean), one column per pair: tau [CI], 3 decimals."""
     pairs = list(dict.fromkeys(zip(table["measure_a"], table["measure_b"], strict=True)))
-    header = ["Data set"] + [f"{display(a)} vs {display(b)}" for a, b in pairs]
+    header = ["Data set"] + [f"{measure_name(a)} vs {measure_name(b)}" for a, b in pairs]
     rows = []
     for dataset, group in table.groupby("dataset", sort=False):
         by_pair = {(row.measure_a, row.measure_b): row for row in group.itertuples(index=False)}

@@ -22,7 +22,7 @@ import pandas as pd
 
 from .files import write_table
 from .measures import get_measure
-from .outputs import bold, escape, number, tabular, upper_triangle_tabular
+from .outputs import bold, escape, measure_name, number, tabular, upper_triangle_tabular
 from .stats import kendall_tau_b, randomised_tukey_hsd, residual_variance
 
 #: The two conditions: halves of the topics, and two disjoint subsets of ``subset_size`` topics.
@@ -225,7 +225,7 @@ def comparison_latex(comparison: MeasureComparison, symbol_of: Mapping[str, str]
     rows = []
     for name, mean, beaten in zip(comparison.measures, comparison.mean_tau, comparison.outperforms(), strict=True):
         marks = "$" + r"\,".join(symbol_of[other] for other in beaten) + "$" if beaten else ""
-        rows.append([escape(get_measure(name).display), f"${symbol_of[name]}$", number(mean, 4), marks])
+        rows.append([measure_name(name), f"${symbol_of[name]}$", number(mean, 4), marks])
     return tabular(["Measure", "Symbol", r"Mean $\tau$", "Significantly better than"], rows, "lcrl")
 
 
@@ -261,7 +261,7 @@ def mean_summary_latex(table: pd.DataFrame) -> str:
     columns = [column for column in table.columns if column != "measure"]
     best = {column: table[column].max() for column in columns}
     rows = [
-        [escape(get_measure(row["measure"]).display)]
+        [measure_name(row["measure"])]
         + [bold(number(row[c], 4)) if row[c] == best[c] else number(row[c], 4) for c in columns]
         for _, row in table.iterrows()
     ]

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .datasets import ORIGIN_REAL, ORIGIN_SYNTHETIC, origin_of_runs
 from .files import write_atomically, write_table, write_text
+from .measures import get_measure
 
 # --------------------------------------------------------------------------- data origin
 
@@ -85,6 +86,11 @@ LATEX_SPECIAL = {
 def escape(text) -> str:
     """Escape LaTeX special characters in plain text."""
     return "".join(LATEX_SPECIAL.get(character, character) for character in str(text))
+
+
+def measure_name(name: str) -> str:
+    """A registered measure's display name, LaTeX-escaped, for tables."""
+    return escape(get_measure(name).display)
 
 
 def number(value, decimals: int = 3) -> str:

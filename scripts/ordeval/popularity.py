@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from .measures import get_measure
-from .outputs import bold, escape, number, read_origins, read_run_origins, tabular
+from .outputs import bold, escape, measure_name, number, read_origins, read_run_origins, tabular
 from .scoring import ScoreStack
 from .stats import Correlation, pearson_with_ci
 
@@ -122,7 +122,7 @@ def preference_latex(table: pd.DataFrame, measures: Sequence[str], note: str) ->
     with_ties = bool((table["ties"] > 0).any()) if not table.empty else False
     per_measure = 3 if with_ties else 2
     header = [
-        [""] + [rf"\multicolumn{{{per_measure}}}{{c}}{{{escape(get_measure(m).display)}}}" for m in measures],
+        [""] + [rf"\multicolumn{{{per_measure}}}{{c}}{{{measure_name(m)}}}" for m in measures],
         ["Data set"] + (["U", "P", "T"] if with_ties else ["U", "P"]) * len(measures),
     ]
     align = "l" + "r" * per_measure * len(measures)
@@ -233,8 +233,8 @@ def panels_latex(panels: Sequence[Panel], level: float) -> str:
     header = [r"$\Delta$ x", r"$\Delta$ y", "2nd", "4th", "$r$", f"{level:.0%} CI".replace("%", r"\%")]
     rows = [
         [
-            escape(get_measure(panel.x).display),
-            escape(get_measure(panel.y).display),
+            measure_name(panel.x),
+            measure_name(panel.y),
             str(panel.quadrants.second),
             str(panel.quadrants.fourth),
             number(panel.correlation.r),

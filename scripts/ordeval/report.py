@@ -198,7 +198,7 @@ def catalogue(paths: list[str], results_root: str | Path, seed: int) -> list[Rep
     root = Path(results_root)
     sections = [ReportSection(title, text=text) for title, text, _ in SECTIONS]
     for path in paths:
-        relative = Path(path).relative_to(root).as_posix() if Path(path).is_absolute() == root.is_absolute() else path
+        relative = Path(path).resolve().relative_to(root.resolve()).as_posix()
         index = next((i for i, (_, _, prefixes) in enumerate(SECTIONS) if relative.startswith(prefixes)), None)
         if index is None or Path(path).suffix not in (".tex", ".pdf"):
             continue

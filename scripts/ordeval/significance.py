@@ -26,7 +26,7 @@ import pandas as pd
 
 from .errors import InputError
 from .measures import get_measure
-from .outputs import bold, escape, number, tabular, underline
+from .outputs import bold, escape, measure_name, number, tabular, underline
 from .scoring import ScoreStack
 from .stats import randomised_tukey_hsd
 
@@ -374,10 +374,6 @@ def emphasised(value: float, thresholds: tuple[float, float], decimals: int = 3)
     return text
 
 
-def display(measure: str) -> str:
-    return escape(get_measure(measure).display)
-
-
 def discriminative_power_latex(table: pd.DataFrame, decimals: int = 3) -> str:
     """Measures x data sets (and POOLED): 'DP% (S)', T under each data set's name; DP >= 50% bold,
     < 40% underlined."""
@@ -391,7 +387,7 @@ def discriminative_power_latex(table: pd.DataFrame, decimals: int = 3) -> str:
     ]
     rows = []
     for measure in measures:
-        cells = [display(measure)]
+        cells = [measure_name(measure)]
         for dataset in datasets:
             row = indexed.loc[(dataset, measure)]
             cells.append(f"{emphasised(row['percent'], DP_EMPHASIS, decimals)} ({int(row['significant'])})")
@@ -403,10 +399,10 @@ def sso_latex(table: pd.DataFrame, measures: Sequence[str], decimals: int = 3) -
     """Upper triangle of measures x measures: 'SSO% (a/b/c)'; SSO >= 90% bold, < 70% underlined,
     '-' where undefined."""
     cells = {(row.measure_a, row.measure_b): row for row in table.itertuples()}
-    header = ["", *(display(measure) for measure in measures[1:])]
+    header = ["", *(measure_name(measure) for measure in measures[1:])]
     rows = []
     for i, first in enumerate(measures[:-1]):
-        row = [display(first)]
+        row = [measure_name(first)]
         for j, second in enumerate(measures[1:], start=1):
             if j <= i:
                 row.append("")
@@ -425,7 +421,7 @@ def contradiction_counts_latex(counts: pd.DataFrame) -> str:
     )
     header = ["Measure 1", "Measure 2", *(escape(dataset) for dataset in datasets), "Total"]
     rows = [
-        [display(first), display(second), *(str(int(wide.loc[(first, second), d])) for d in datasets)]
+        [measure_name(first), measure_name(second), *(str(int(wide.loc[(first, second), d])) for d in datasets)]
         + [str(int(wide.loc[(first, second)].sum()))]
         for first, second in wide.index
     ]
@@ -440,7 +436,7 @@ def contradictions_latex(contradictions: pd.DataFrame) -> str:
     header += ["Pairs"] if grouped else []
     rows = []
     for row in contradictions.itertuples():
-        cells = [escape(row.dataset), display(row.measure_a), display(row.measure_b), escape(row.run_x)]
+        cells = [escape(row.dataset), measure_name(row.measure_a), measure_name(row.measure_b), escape(row.run_x)]
         cells += [escape(row.run_y)] + ([str(row.run_pairs)] if grouped else [])
         rows.append(cells)
     if not rows:

@@ -188,10 +188,9 @@ def randomised_tukey_hsd(
     for measure in range(stack.shape[0]):  # a loop over measures, not trials
         below = np.searchsorted(sorted_ranges[measure], differences[measure] - slack[measure], side="left")
         p_values[measure] = (trials - below) / trials
-    result = TukeyHSDResult(means, p_values, ranges.T)
     if single:
         return TukeyHSDResult(means[0], p_values[0], ranges.T[0])
-    return result
+    return TukeyHSDResult(means, p_values, ranges.T)
 
 
 # --------------------------------------------------------------------------- ANOVA and correlation
