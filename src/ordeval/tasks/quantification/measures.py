@@ -5,83 +5,48 @@ K ordered classes along the last axis (shape ``(..., K)``; leading axes broadcas
 topics x K against topics x K) and returns one score per distribution (shape ``(...)``).
 Lower is better for all of them.
 
-Adding a measure is one function plus one registry entry::
+Adding a measure is one function plus one registry entry (here or in a plugin module)::
 
     @register("MYM", display=r"MyM", description="what it is")
     def my_measure(estimate, gold):
         ...
 
-Every analysis, table and figure iterates over :data:`MEASURES` (or the configured subset).
+Every analysis, table and figure takes its measures from :data:`REGISTRY`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
+
+from ...registry import Registry
 
 #: Two probabilities closer than this are tied (DNKT, SPEC section 3).
 TIE_TOLERANCE = 1e-9
 
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-
-@dataclass(frozen=True)
-class Measure:
-    """A registered evaluation measure."""
-
-    name: str  #: registry key, used in file names and configuration (e.g. ``RNOD``)
-    display: str  #: name for tables and figures (plain text; the LaTeX writer escapes it)
-    function: MeasureFunction
-    description: str
-    lower_is_better: bool = True
-
-    def __call__(self, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
-        estimate = np.asarray(estimate, dtype=float)
-        gold = np.asarray(gold, dtype=float)
-        if estimate.shape[-1] != gold.shape[-1]:
-            raise ValueError(f"{self.name}: estimate has {estimate.shape[-1]} classes, gold has {gold.shape[-1]}")
-        if gold.shape[-1] < 2:
-            raise ValueError(f"{self.name}: needs at least 2 classes, got {gold.shape[-1]}")
-        return self.function(estimate, gold)
+#: The ordinal quantification measures, in the order tables list them by default.
+REGISTRY = Registry("quantification")
+register = REGISTRY.register
+MEASURES = REGISTRY
 
 
-#: The registry, in the order tables list measures by default.
-MEASURES: dict[str, Measure] = {}
-
-
-def register(
-    name: str, *, display: str | None = None, description: str = "", lower_is_better: bool = True
-) -> Callable[[MeasureFunction], MeasureFunction]:
-    """Decorator adding a measure function to :data:`MEASURES` under ``name``."""
-
-    def decorator(function: MeasureFunction) -> MeasureFunction:
-        if name in MEASURES:
-            raise ValueError(f"measure {name!r} is registered twice")
-        MEASURES[name] = Measure(
-            name=name,
-            display=display or name,
-            function=function,
-            description=description or (function.__doc__ or "").strip().splitlines()[0],
-            lower_is_better=lower_is_better,
-        )
-        return function
-
-    return decorator
-
-
-def get_measure(name: str) -> Measure:
+def get_measure(name: str):
     """The registered measure called ``name``; a clear error lists the known ones otherwise."""
-    try:
-        return MEASURES[name]
-    except KeyError:
-        raise KeyError(f"unknown measure {name!r}; registered: {', '.join(MEASURES)}") from None
+    return REGISTRY[name]
 
 
 def score_runs(measure_names: list[str], estimates: np.ndarray, gold: np.ndarray) -> dict[str, np.ndarray]:
     """Per-topic scores of every run: ``{measure: array(runs, topics)}`` for runs x topics x K estimates."""
-    return {name: get_measure(name)(estimates, gold) for name in measure_names}
+    estimates = np.asarray(estimates, dtype=float)
+    gold = np.asarray(gold, dtype=float)
+    if estimates.shape[-1] != gold.shape[-1]:
+        raise ValueError(f"estimates have {estimates.shape[-1]} classes, gold has {gold.shape[-1]}")
+    if gold.shape[-1] < 2:
+        raise ValueError(f"ordinal quantification needs at least 2 classes, got {gold.shape[-1]}")
+    return {name: REGISTRY[name](estimates, gold) for name in measure_names}
 
 
 # --------------------------------------------------------------------------- building blocks
@@ -150,14 +115,14 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- the measures
 
 
-@register("NMD", display="NMD", description="Normalised Match Distance (SemEval EMD / (K-1))")
+@register("NMD", display="NMD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))", description="Normalised Match Distance (SemEval EMD / (K-1))")
 def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
     difference = np.cumsum(estimate, axis=-1) - np.cumsum(gold, axis=-1)
     return np.abs(difference).sum(axis=-1) / (_num_classes(gold) - 1)
 
 
-@register("RSNOD", display="RSNOD", description="Root Symmetric Normalised Order-aware Divergence")
+@register("RSNOD", display="RSNOD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Symmetric Normalised Order-aware Divergence")
 def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
 
@@ -168,52 +133,52 @@ def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold:
     return _root_normalised(symmetric, _num_classes(gold))
 
 
-@register("RNOD", display="RNOD", description="Root Normalised Order-aware Divergence")
+@register("RNOD", display="RNOD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Order-aware Divergence")
 def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD = sqrt(OD(p || p*) / (K-1))."""
     return _root_normalised(order_aware_divergence(estimate, gold), _num_classes(gold))
 
 
-@register("RNADW", display="RNADW", description="Root Normalised Average Distance-Weighted sum of squares")
+@register("RNADW", display="RNADW", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="Root Normalised Average Distance-Weighted sum of squares")
 def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
     dw = distance_weighted(estimate, gold, absolute_distance(_num_classes(gold)))
     return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
 
 
-@register("RNOD2", display="RNOD2", description="RNOD with the gold-mass class distance")
+@register("RNOD2", display="RNOD2", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="RNOD with the gold-mass class distance")
 def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
     divergence = order_aware_divergence(estimate, gold, gold_mass_distance(gold))
     return _root_normalised(divergence, _num_classes(gold))
 
 
-@register("RNADW2", display="RNADW2", description="RNADW with the gold-mass class distance")
+@register("RNADW2", display="RNADW2", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="RNADW with the gold-mass class distance")
 def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
     dw = distance_weighted(estimate, gold, gold_mass_distance(gold))
     return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
 
 
-@register("NVD", display="NVD", description="Normalised Variational Distance")
+@register("NVD", display="NVD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Normalised Variational Distance")
 def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NVD = (1/2) sum_i |p_i - p*_i|."""
     return np.abs(estimate - gold).sum(axis=-1) / 2
 
 
-@register("RNSS", display="RNSS", description="Root Normalised Sum of Squares")
+@register("RNSS", display="RNSS", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Sum of Squares")
 def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
     return np.sqrt(((estimate - gold) ** 2).sum(axis=-1) / 2)
 
 
-@register("JSD", display="JSD", description="Jensen-Shannon divergence (base 2)")
+@register("JSD", display="JSD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Jensen-Shannon divergence (base 2)")
 def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
     return _jensen_shannon(estimate, gold)
 
 
-@register("DNKT", display="DNKT", description="Distance based on Normalised Kendall's Tau")
+@register("DNKT", display="DNKT", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="Distance based on Normalised Kendall's Tau")
 def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """DNKT = (1 - tau_b) / 2 over the K(K-1)/2 pairs of bins.
 
@@ -252,12 +217,5 @@ for _other in ("JSD", "NMD", "RNOD"):
         f"DNKT_{_other}",
         display=f"DNKT_{_other}",
         description=f"harmonic mean of DNKT and {_other}",
+        reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     )(harmonic_combination("DNKT", _other))
-
-#: The measures ordeval ships with (SPEC section 3); anything registered later is an added measure.
-BUILTIN_MEASURES = tuple(MEASURES)
-
-
-def added_measures() -> list[str]:
-    """Names of the measures registered beyond :data:`BUILTIN_MEASURES`, in registration order."""
-    return [name for name in MEASURES if name not in BUILTIN_MEASURES]

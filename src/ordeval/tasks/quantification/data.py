@@ -1,6 +1,6 @@
 """Data sets as configuration: a gold source plus a list of run sources, turned into arrays.
 
-A data set's configuration (validated by ``workflow/schemas/config.schema.yaml``) names its
+A data set's configuration (validated by ``ordeval/schemas/config.schema.yaml``) names its
 classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 
 * a native file: ``semeval_dist``, ``semeval_labels``, ``ntcir_annotations`` / ``ntcir_submission``
@@ -12,81 +12,30 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
+from ...errors import ConfigError, InputError
+from ...files import sha256, write_json
+from ...provenance import dataset_origin
+from ...seeding import stream
+from ...table import Table
+from ..base import TaskData, check_files_exist, resolve_path
 from . import baselines, readers, simulate
-from .errors import ConfigError, InputError
-from .files import sha256, write_json, write_table
-from .seeding import stream
 
-FILE_SOURCES = {"semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"}
-BASELINE_SOURCES = {"uniform", "popularity", "constant_class"}
+FILE_SOURCES = frozenset({"semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"})
+BASELINE_SOURCES = frozenset({"uniform", "popularity", "constant_class"})
 SCORED_FORMATS = {"ntcir_annotations", "ntcir_submission"}
-
-#: What a data set's outputs say about where its numbers come from.
-ORIGIN_REAL, ORIGIN_PARTLY_SYNTHETIC, ORIGIN_SYNTHETIC = "real", "partly synthetic", "synthetic"
 
 
 @dataclass
-class Dataset:
-    """One data set: gold and run distributions over the same topics and classes."""
+class Dataset(TaskData):
+    """One OQ data set: gold and run distributions over the same topics and classes."""
 
-    name: str
-    classes: list[str]
-    topics: list[str]
-    gold: np.ndarray  # topics x classes
-    run_names: list[str]
-    runs: np.ndarray  # runs x topics x classes
-    provenance: dict = field(default_factory=dict)
-
-    @property
-    def origin(self) -> str:
-        """``real``, ``partly synthetic`` (real gold, some simulated runs) or ``synthetic``."""
-        return self.provenance.get("origin", ORIGIN_SYNTHETIC)
-
-
-def origin_of_runs(provenance: dict, runs: list[str]) -> str:
-    """Origin of numbers computed from the gold and ``runs`` only (e.g. two baselines): ``synthetic``
-    if the gold is simulated, ``partly synthetic`` if one of ``runs`` is, ``real`` otherwise."""
-    if provenance["gold"]["source"] == "simulated":
-        return ORIGIN_SYNTHETIC
-    if any(provenance["runs"][run]["source"] == "simulated" for run in runs):
-        return ORIGIN_PARTLY_SYNTHETIC
-    return ORIGIN_REAL
-
-
-# --------------------------------------------------------------------------- files a configuration asks for
-
-
-def resolve_path(path: str, data_root: str | Path) -> Path:
-    """A source path: absolute as given, otherwise relative to ``data_root``."""
-    candidate = Path(path)
-    return candidate if candidate.is_absolute() else Path(data_root) / candidate
-
-
-def source_files(name: str, spec: dict, data_root: str | Path) -> Iterator[tuple[Path, str]]:
-    """(path, config entry that asks for it) for every file the data set ``name`` reads."""
-    sources = [("gold", spec["gold"])] + [(f"runs[{i}]", source) for i, source in enumerate(spec["runs"])]
-    for entry, source in sources:
-        if source["type"] in FILE_SOURCES:
-            yield resolve_path(source["path"], data_root), f"datasets.{name}.{entry}"
-
-
-def check_files_exist(datasets: dict, data_root: str | Path) -> None:
-    """Raise one error listing every missing file with the config entry that asked for it."""
-    missing = [
-        f"{path} (asked for by {entry})"
-        for name, spec in datasets.items()
-        for path, entry in source_files(name, spec, data_root)
-        if not path.is_file()
-    ]
-    if missing:
-        raise ConfigError(f"data_root {str(data_root)!r} lacks input file(s):\n  " + "\n  ".join(missing))
+    gold: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # topics x classes
+    runs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0)))  # runs x topics x classes
 
 
 # --------------------------------------------------------------------------- building a data set
@@ -166,28 +115,6 @@ def simulated_run_names(source: dict) -> list[str]:
     return [f"{prefix}{i:02d}-C" for i in range(1, systems + 1)] + [f"{prefix}{i:02d}-E" for i in range(1, english + 1)]
 
 
-def declared_run_names(spec: dict, data_root: str | Path) -> list[str]:
-    """Names of the runs that a data set's configuration yields, known without building it:
-    named file runs, baselines, simulated systems, and the runs of a ``tsv`` source (its ``runs``
-    list, else the ``run`` column of the file when it can be read)."""
-    names: list[str] = []
-    for source in spec["runs"]:
-        if source["type"] == "simulate":
-            names += simulated_run_names(source)
-        elif source["type"] != "tsv":
-            names.append(source["name"])
-        elif source.get("runs"):
-            names += source["runs"]
-        else:
-            path = resolve_path(source["path"], data_root)
-            try:
-                column = pd.read_csv(path, sep="\t", usecols=["run"], dtype=str, keep_default_na=False)["run"]
-            except (OSError, ValueError):  # missing or malformed: prepare_data reports it
-                continue
-            names += list(dict.fromkeys(column.str.strip()))
-    return names
-
-
 def build_runs(
     name: str, spec: dict, topics: list[str], gold: np.ndarray, data_root, seed: int
 ) -> tuple[list[str], np.ndarray, dict]:
@@ -239,12 +166,7 @@ def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Da
     topics, gold, gold_provenance = build_gold(name, spec, data_root, seed)
     run_names, runs, run_provenance = build_runs(name, spec, topics, gold, data_root, seed)
     simulated_runs = [run for run, record in run_provenance.items() if record["source"] == "simulated"]
-    if gold_provenance["source"] == "simulated":
-        origin = ORIGIN_SYNTHETIC
-    elif simulated_runs:
-        origin = ORIGIN_PARTLY_SYNTHETIC
-    else:
-        origin = ORIGIN_REAL
+    origin = dataset_origin(gold_provenance["source"], run_provenance)
     provenance = {
         "dataset": name,
         "origin": origin,
@@ -253,39 +175,39 @@ def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Da
         "runs": run_provenance,
         "simulated_runs": simulated_runs,
     }
-    return Dataset(name, readers.class_labels(spec["classes"]), topics, gold, run_names, runs, provenance)
+    return Dataset(name, readers.class_labels(spec["classes"]), topics, run_names, provenance, gold, runs)
 
 
 # --------------------------------------------------------------------------- canonical tables
 
 
-def gold_table(dataset: Dataset) -> pd.DataFrame:
+def gold_table(dataset: Dataset) -> Table:
     """Canonical gold table: columns topic, class, prob."""
-    return pd.DataFrame(
+    return Table(
         {
-            "topic": np.repeat(dataset.topics, len(dataset.classes)),
-            "class": np.tile(dataset.classes, len(dataset.topics)),
+            "topic": np.repeat(np.array(dataset.topics, dtype=object), len(dataset.classes)),
+            "class": np.tile(np.array(dataset.classes, dtype=object), len(dataset.topics)),
             "prob": dataset.gold.ravel(),
         }
     )
 
 
-def runs_table(dataset: Dataset) -> pd.DataFrame:
+def runs_table(dataset: Dataset) -> Table:
     """Canonical runs table: columns topic, run, class, prob (runs in order, then topics, then classes)."""
     num_runs, num_topics, num_classes = dataset.runs.shape
-    return pd.DataFrame(
+    return Table(
         {
-            "topic": np.tile(np.repeat(dataset.topics, num_classes), num_runs),
-            "run": np.repeat(dataset.run_names, num_topics * num_classes),
-            "class": np.tile(dataset.classes, num_runs * num_topics),
+            "topic": np.tile(np.repeat(np.array(dataset.topics, dtype=object), num_classes), num_runs),
+            "run": np.repeat(np.array(dataset.run_names, dtype=object), num_topics * num_classes),
+            "class": np.tile(np.array(dataset.classes, dtype=object), num_runs * num_topics),
             "prob": dataset.runs.ravel(),
         }
     )
 
 
 def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path) -> None:
-    write_table(gold_table(dataset), gold_path)
-    write_table(runs_table(dataset), runs_path)
+    gold_table(dataset).write(gold_path)
+    runs_table(dataset).write(runs_path)
     write_json(dataset.provenance, provenance_path)
 
 
@@ -293,6 +215,18 @@ def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_pa
     """A data set from its canonical tables (the output of :func:`write_canonical`)."""
     gold = readers.read_canonical_gold(gold_path, classes)
     runs = readers.read_canonical_runs(runs_path, classes)
-    provenance = json.loads(Path(provenance_path).read_text()) if provenance_path else {}
+    provenance = json.loads(Path(provenance_path).read_text(encoding="utf-8")) if provenance_path else {}
     estimates = np.stack([readers.align_to_gold(run, gold.topics, run_name) for run_name, run in runs.items()])
-    return Dataset(name, readers.class_labels(classes), gold.topics, gold.values, list(runs), estimates, provenance)
+    return Dataset(name, readers.class_labels(classes), gold.topics, list(runs), provenance, gold.values, estimates)
+
+
+def tsv_run_names(path: Path) -> list[str]:
+    """The distinct values of the ``run`` column of a canonical runs table, in file order; none
+    where the file cannot be read (building the data set then reports the problem)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        column = lines[0].split("\t").index("run")
+    except (OSError, UnicodeDecodeError, IndexError, ValueError):
+        return []
+    names = (line.split("\t")[column].strip() for line in lines[1:] if line.count("\t") >= column)
+    return list(dict.fromkeys(names))

@@ -1,9 +1,6 @@
-"""Statistics of the meta-evaluation (SPEC sections 4.1-4.3 and 4.6), vectorised over trials.
+"""Randomised Tukey HSD test (SPEC 4.3), its trial loop compiled with numba.
 
-* :func:`kendall_tau_b` and :func:`tau_confidence_interval` -- agreement of two system rankings;
-* :func:`randomised_tukey_hsd` -- paired multiple comparisons by permutation;
-* :func:`residual_variance` -- VE2 of a two-way ANOVA without replication;
-* :func:`pearson_with_ci` -- Pearson r with a Fisher-z interval.
+Importing this module imports numba (~0.5 s): only the jobs that run the test do.
 """
 
 from __future__ import annotations
@@ -12,65 +9,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from scipy.special import ndtri  # the normal quantile; scipy.stats takes seconds to import
 
-#: Means closer than this (relative to their magnitude) are tied when ranking systems: identical
-#: runs (the -C/-E baseline copies) can get means that differ in the last bit after a matrix product.
-RANK_TIE_TOLERANCE = 1e-12
-
-
-# --------------------------------------------------------------------------- Kendall's tau
-
-
-def _pair_signs(values: np.ndarray, tolerance: float) -> np.ndarray:
-    """sign(x_i - x_j) over the pairs i < j of the last axis; 0 for ties."""
-    first, second = np.triu_indices(values.shape[-1], k=1)
-    difference = values[..., first] - values[..., second]
-    scale = np.maximum(1.0, np.abs(values).max(axis=-1, keepdims=True))
-    return np.where(np.abs(difference) <= tolerance * scale, 0, np.sign(difference))
-
-
-def kendall_tau_b(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """Kendall's tau-b between the rankings that ``x`` and ``y`` induce (last axis), batched.
-
-    tau_b = (C - D) / sqrt((n0 - T_x)(n0 - T_y)), n0 = n(n-1)/2, T_x the pairs tied in x;
-    without ties it equals tau-a. Values within ``tolerance`` (relative) of each other are tied.
-    Returns NaN where one ranking is all ties. Leading axes broadcast (e.g. trials x measures).
-    """
-    x_signs = _pair_signs(np.asarray(x, dtype=float), tolerance)
-    y_signs = _pair_signs(np.asarray(y, dtype=float), tolerance)
-    numerator = (x_signs * y_signs).sum(axis=-1)
-    denominator = np.sqrt(np.count_nonzero(x_signs, axis=-1) * np.count_nonzero(y_signs, axis=-1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
-
-
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    low: float | np.ndarray
-    high: float | np.ndarray
-
-
-def tau_confidence_interval(tau, n: int, level: float = 0.95) -> ConfidenceInterval:
-    """CI of Kendall's tau between two rankings of ``n`` systems (Long and Cliff, 1997):
-
-        tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437 / (n - 4)))
-
-    (Fisher z with the Fieller et al. variance); tau = +-1 gives [tau, tau].
-    """
-    if n <= 4:
-        raise ValueError(f"the tau CI needs more than 4 systems, got {n}")
-    tau = np.asarray(tau, dtype=float)
-    half_width = ndtri((1 + level) / 2) * np.sqrt(0.437 / (n - 4))
-    with np.errstate(divide="ignore"):
-        centre = np.arctanh(np.clip(tau, -1, 1))
-    low, high = np.tanh(centre - half_width), np.tanh(centre + half_width)
-    extreme = np.abs(tau) >= 1
-    low, high = np.where(extreme, tau, low), np.where(extreme, tau, high)
-    return ConfidenceInterval(low[()], high[()])
-
-
-# --------------------------------------------------------------------------- randomised Tukey HSD
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -191,37 +130,3 @@ def randomised_tukey_hsd(
     if single:
         return TukeyHSDResult(means[0], p_values[0], ranges.T[0])
     return TukeyHSDResult(means, p_values, ranges.T)
-
-
-# --------------------------------------------------------------------------- ANOVA and correlation
-
-
-def residual_variance(matrix: np.ndarray) -> float:
-    """VE2: residual variance of the two-way ANOVA without replication on rows x columns ``matrix``.
-
-    VE2 = sum_ij (x_ij - row_i - col_j + grand)^2 / ((rows - 1)(columns - 1)).
-    """
-    matrix = np.asarray(matrix, dtype=float)
-    rows, columns = matrix.shape
-    residuals = matrix - matrix.mean(axis=1, keepdims=True) - matrix.mean(axis=0, keepdims=True) + matrix.mean()
-    return float((residuals**2).sum() / ((rows - 1) * (columns - 1)))
-
-
-@dataclass(frozen=True)
-class Correlation:
-    r: float
-    low: float
-    high: float
-    n: int
-
-
-def pearson_with_ci(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> Correlation:
-    """Pearson r with the Fisher-z CI tanh(atanh(r) -/+ z_{(1+level)/2} / sqrt(n - 3))."""
-    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    n = x.size
-    if n < 4 or np.std(x) == 0 or np.std(y) == 0:
-        return Correlation(float("nan"), float("nan"), float("nan"), n)
-    r = float(np.corrcoef(x, y)[0, 1])
-    half_width = ndtri((1 + level) / 2) / np.sqrt(n - 3)
-    centre = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
-    return Correlation(r, float(np.tanh(centre - half_width)), float(np.tanh(centre + half_width)), n)

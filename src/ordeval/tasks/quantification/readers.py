@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import InputError
+from ...errors import InputError
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4

@@ -1,0 +1,188 @@
+"""Score matrices: the seam between a task and the analyses.
+
+A task scores every run on every topic with each of its measures; everything after that -- agreement,
+consistency, significance, discriminative power, SSO, Popularity vs Uniform, leaderboards, reports --
+sees only a :class:`ScoreStack`: measures x topics x runs scores plus, per measure, its direction
+(``lower_is_better``) and display name. No analysis asks which task produced it.
+
+On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
+
+* ``<measure>.tsv`` -- topics x runs: column ``topic``, then one column per run (full precision);
+* ``means.tsv`` -- column ``run``, then the mean score of each measure;
+* ``measures.tsv`` -- ``measure, display, lower_is_better, task``: what the analyses need to know;
+* ``stack.npz`` -- all of it in one binary file, which the analysis jobs read (fast).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import InputError
+from .files import write_atomically
+from .table import Table
+
+
+@dataclass
+class ScoreStack:
+    """Score matrices of several measures on one data set: ``values[m]`` is topics x runs."""
+
+    measures: list[str]
+    topics: list[str]
+    runs: list[str]
+    values: np.ndarray  # measures x topics x runs
+    lower_is_better: list[bool] = field(default_factory=list)  # per measure; default: all lower is better
+    display: list[str] = field(default_factory=list)  # per measure; default: the names
+    task: str = ""
+
+    def __post_init__(self):
+        self.values = np.asarray(self.values, dtype=float)
+        if not self.lower_is_better:
+            self.lower_is_better = [True] * len(self.measures)
+        if not self.display:
+            self.display = list(self.measures)
+        expected = (len(self.measures), len(self.topics), len(self.runs))
+        if self.values.shape != expected:
+            raise ValueError(f"score stack has shape {self.values.shape}, its labels say {expected}")
+        if len(self.lower_is_better) != len(self.measures) or len(self.display) != len(self.measures):
+            raise ValueError("one direction and one display name per measure")
+
+    @property
+    def orientation(self) -> np.ndarray:
+        """+1 for a measure where lower is better, -1 where higher is better (per measure)."""
+        return np.where(np.asarray(self.lower_is_better, dtype=bool), 1.0, -1.0)
+
+    def means(self) -> np.ndarray:
+        """Mean score of every run under every measure, measures x runs."""
+        return self.values.mean(axis=1)
+
+    def matrix(self, measure: str) -> np.ndarray:
+        return self.values[self.measures.index(measure)]
+
+    def direction_of(self, measure: str) -> bool:
+        return self.lower_is_better[self.measures.index(measure)]
+
+    def display_of(self, measure: str) -> str:
+        return self.display[self.measures.index(measure)]
+
+    def subset(self, measures: Sequence[str]) -> ScoreStack:
+        missing = [name for name in measures if name not in self.measures]
+        if missing:
+            raise KeyError(f"no scores for measure(s) {', '.join(missing)}; scored: {', '.join(self.measures)}")
+        rows = [self.measures.index(name) for name in measures]
+        return ScoreStack(
+            list(measures),
+            self.topics,
+            self.runs,
+            self.values[rows],
+            [self.lower_is_better[i] for i in rows],
+            [self.display[i] for i in rows],
+            self.task,
+        )
+
+    def measure_table(self) -> Table:
+        return Table(
+            {
+                "measure": self.measures,
+                "display": self.display,
+                "lower_is_better": list(self.lower_is_better),
+                "task": [self.task] * len(self.measures),
+            }
+        )
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def matrix_text(topics: Sequence[str], runs: Sequence[str], matrix: np.ndarray, first: str = "topic") -> str:
+    """A topics x runs matrix as TSV text: column ``first``, then one column per run; floats in their
+    shortest round-trip form (as pandas writes them)."""
+    lines = ["\t".join([first, *runs])]
+    lines += [
+        label + "\t" + "\t".join(map(repr, row))
+        for label, row in zip(topics, np.asarray(matrix, dtype=float).tolist(), strict=True)
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _write_text(text: str, path: str | Path) -> None:
+    write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))
+
+
+def write_scores(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
+    """Write every file of a data set's score folder (see the module docstring); returns their paths."""
+    folder = Path(folder)
+    paths = {}
+    for measure, matrix in zip(stack.measures, stack.values, strict=True):
+        paths[measure] = folder / f"{measure}.tsv"
+        _write_text(matrix_text(stack.topics, stack.runs, matrix), paths[measure])
+    paths["means"] = folder / "means.tsv"
+    _write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+    paths["measures"] = folder / "measures.tsv"
+    stack.measure_table().write(paths["measures"])
+    paths["stack"] = folder / "stack.npz"
+    write_stack(stack, paths["stack"])
+    return paths
+
+
+def write_stack(stack: ScoreStack, path: str | Path) -> None:
+    def write(temporary: str) -> None:
+        with open(temporary, "wb") as handle:
+            np.savez(
+                handle,
+                values=stack.values,
+                measures=np.array(stack.measures, dtype=str),
+                topics=np.array(stack.topics, dtype=str),
+                runs=np.array(stack.runs, dtype=str),
+                lower_is_better=np.array(stack.lower_is_better, dtype=bool),
+                display=np.array(stack.display, dtype=str),
+                task=np.array(stack.task, dtype=str),
+            )
+
+    write_atomically(path, write)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> ScoreStack:
+    """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order)."""
+    with np.load(path, allow_pickle=False) as data:
+        stack = ScoreStack(
+            data["measures"].tolist(),
+            data["topics"].tolist(),
+            data["runs"].tolist(),
+            data["values"],
+            data["lower_is_better"].tolist(),
+            data["display"].tolist(),
+            str(data["task"]),
+        )
+    return stack.subset(measures) if measures is not None else stack
+
+
+def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarray]:
+    """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    if not lines:
+        raise InputError(path, None, "file is empty")
+    header = lines[0].split("\t")
+    if header[0] != "topic" or len(header) < 2:
+        raise InputError(path, "line 1", "a score table starts with a 'topic' column followed by one column per run")
+    topics, rows = [], []
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(path, f"line {number}", f"{len(fields)} fields, the header has {len(header)}")
+        topics.append(fields[0])
+        try:
+            rows.append([float(value) for value in fields[1:]])
+        except ValueError:
+            raise InputError(path, f"line {number}", "score is not a number") from None
+    values = np.array(rows, dtype=float).reshape(len(rows), len(header) - 1)
+    if np.isnan(values).any():
+        row = int(np.argwhere(np.isnan(values))[0, 0])
+        raise InputError(path, f"line {row + 2}", "score is NaN or missing")
+    return topics, header[1:], values

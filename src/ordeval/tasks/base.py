@@ -1,0 +1,159 @@
+"""What a task is: the seam between the data of one kind of evaluation and the analyses.
+
+A :class:`Task` says what the items of a data set are, and owns its readers (``build``, the canonical
+tables), its measure registry and its per-topic scoring. Its output is a :class:`Scored`: a
+:class:`~ordeval.scores.ScoreStack` (topics x runs per measure, with each measure's direction) plus
+any task-specific tables; the analyses see only the stack.
+
+Two tasks ship with ordeval: ``quantification`` (a gold distribution per topic) and
+``classification`` (one gold label per item, items grouped into topics).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..registry import Registry
+from ..scores import ScoreStack
+from ..table import Table
+
+#: The canonical files of a prepared data set, under results/<name>/data/<dataset>/.
+CANONICAL_FILES = ("gold.tsv", "runs.tsv", "provenance.json")
+
+
+@dataclass
+class TaskData:
+    """A prepared data set: topics, run names and provenance; subclasses add the gold and the runs."""
+
+    name: str
+    classes: list[str]
+    topics: list[str]
+    run_names: list[str]
+    provenance: dict = field(default_factory=dict)
+
+    @property
+    def origin(self) -> str:
+        return self.provenance.get("origin", "synthetic")
+
+
+@dataclass
+class Scored:
+    """What scoring a data set gives: the score stack, and task-specific tables written beside it
+    (``scores/<dataset>/<key>.tsv``), e.g. the classification task's counts of 0/0 conventions."""
+
+    stack: ScoreStack
+    extras: dict[str, Table] = field(default_factory=dict)
+
+
+class Task(ABC):
+    """A kind of evaluation data. Subclasses set the class attributes and implement the methods."""
+
+    name: str  #: configuration value of a data set's ``task``
+    short: str  #: OQ, OC
+    description: str
+    registry: Registry
+    #: Appended to the names of outputs that combine the data sets of this task (e.g. ``mean_oc.csv``);
+    #: empty for quantification, whose outputs keep the names they had before other tasks existed.
+    summary_suffix: str
+    #: Source types (a source's ``type``) that read a file, build a baseline from the gold, or simulate.
+    file_types: frozenset[str]
+    baseline_types: frozenset[str]
+    extras: tuple[str, ...] = ()  #: keys of :attr:`Scored.extras` that scoring always writes
+
+    # ------------------------------------------------------------------ data
+    @abstractmethod
+    def build(self, name: str, spec: Mapping, data_root: str | Path, seed: int) -> TaskData:
+        """Read, compute or simulate the gold and every run of data set ``name``; validate; write nothing."""
+
+    @abstractmethod
+    def write_canonical(self, data: TaskData, folder: str | Path) -> None:
+        """Write ``gold.tsv``, ``runs.tsv`` and ``provenance.json`` into ``folder``."""
+
+    @abstractmethod
+    def read_canonical(self, name: str, spec: Mapping, folder: str | Path) -> TaskData:
+        """The data set from its canonical files (the output of :meth:`write_canonical`)."""
+
+    @abstractmethod
+    def simulated_run_names(self, source: Mapping) -> list[str]:
+        """Names of the runs a ``simulate`` run source yields."""
+
+    @abstractmethod
+    def tsv_run_names(self, path: Path) -> list[str]:
+        """Names of the runs in a canonical runs table (used before the data set is built)."""
+
+    def describe(self, data: TaskData) -> dict:
+        """Facts for the data-description table: counts of topics, runs, classes (and items)."""
+        return {"topics": len(data.topics), "runs": len(data.run_names), "classes": len(data.classes)}
+
+    # ------------------------------------------------------------------ scoring
+    @abstractmethod
+    def score(self, data: TaskData, measures: Sequence[str]) -> Scored:
+        """Every run scored on every topic with each of ``measures`` (registry names)."""
+
+    def stack(self, measures: Sequence[str], topics, runs, values) -> ScoreStack:
+        """A ScoreStack of this task's ``measures``, with directions and display names from the registry."""
+        entries = [self.registry[name] for name in measures]
+        return ScoreStack(
+            list(measures),
+            list(topics),
+            list(runs),
+            values,
+            [entry.lower_is_better for entry in entries],
+            [entry.display for entry in entries],
+            self.name,
+        )
+
+    # ------------------------------------------------------------------ configuration
+    def declared_runs(self, spec: Mapping, data_root: str | Path) -> list[str]:
+        """Names of the runs the data set's configuration yields, known without building it."""
+        names: list[str] = []
+        for source in spec["runs"]:
+            if source["type"] == "simulate":
+                names += self.simulated_run_names(source)
+            elif source["type"] != "tsv":
+                names.append(source["name"])
+            elif source.get("runs"):
+                names += source["runs"]
+            else:
+                path = resolve_path(source["path"], data_root)
+                if path.is_file():
+                    names += self.tsv_run_names(path)
+        return names
+
+
+def resolve_path(path: str, data_root: str | Path) -> Path:
+    """A source path: absolute as given, otherwise relative to ``data_root``."""
+    candidate = Path(path)
+    return candidate if candidate.is_absolute() else Path(data_root) / candidate
+
+
+def source_entries(spec: Mapping) -> Iterator[tuple[str, Mapping]]:
+    """(config entry, source) of the gold and every run source of a data set's spec."""
+    yield "gold", spec["gold"]
+    for index, source in enumerate(spec.get("runs", [])):
+        yield f"runs[{index}]", source
+
+
+def source_files(name: str, spec: Mapping, data_root: str | Path) -> Iterator[tuple[Path, str]]:
+    """(path, config entry that asks for it) for every file the data set ``name`` reads."""
+    for entry, source in source_entries(spec):
+        if "path" in source:
+            yield resolve_path(source["path"], data_root), f"datasets.{name}.{entry}"
+    for index, source in enumerate(spec.get("scores", [])):
+        yield resolve_path(source["path"], data_root), f"datasets.{name}.scores[{index}]"
+
+
+def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) -> None:
+    """Raise one error listing every missing file with the config entry that asked for it."""
+    missing = [
+        f"{path} (asked for by {entry})"
+        for name, spec in datasets.items()
+        for path, entry in source_files(name, spec, data_root)
+        if not path.is_file()
+    ]
+    if missing:
+        raise ConfigError(f"data_root {str(data_root)!r} lacks input file(s):\n  " + "\n  ".join(missing))

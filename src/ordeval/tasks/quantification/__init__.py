@@ -1,0 +1,55 @@
+"""Ordinal quantification (OQ): per topic, a gold distribution over ordered classes and each run's
+estimated distribution (SPEC sections 2 and 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..base import Scored, Task
+from . import data
+from .measures import REGISTRY, register
+
+__all__ = ["TASK", "REGISTRY", "register", "QuantificationTask"]
+
+
+class QuantificationTask(Task):
+    name = "quantification"
+    short = "OQ"
+    description = "ordinal quantification: a gold distribution per topic, an estimated distribution per run"
+    registry = REGISTRY
+    summary_suffix = ""
+    file_types = data.FILE_SOURCES
+    baseline_types = data.BASELINE_SOURCES
+
+    def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
+        return data.build_dataset(name, spec, data_root, seed)
+
+    def write_canonical(self, dataset: data.Dataset, folder) -> None:
+        folder = Path(folder)
+        data.write_canonical(dataset, folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json")
+
+    def read_canonical(self, name: str, spec: Mapping, folder) -> data.Dataset:
+        folder = Path(folder)
+        return data.read_canonical(
+            name, spec["classes"], folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json"
+        )
+
+    def simulated_run_names(self, source: Mapping) -> list[str]:
+        return data.simulated_run_names(source)
+
+    def tsv_run_names(self, path: Path) -> list[str]:
+        return data.tsv_run_names(path)
+
+    def score(self, dataset: data.Dataset, measures: Sequence[str]) -> Scored:
+        """Score every run on every topic: measure(estimate, gold) over runs x topics x K."""
+        from .measures import score_runs
+
+        scores = score_runs(list(measures), dataset.runs, dataset.gold)
+        values = np.stack([scores[name].T for name in measures])  # measures x topics x runs
+        return Scored(self.stack(measures, dataset.topics, dataset.run_names, values))
+
+
+TASK = QuantificationTask()
