@@ -1,6 +1,7 @@
-# ordeval: meta-evaluation of ordinal quantification measures.
+# ordeval: meta-evaluation of ordinal classification and quantification measures.
 # Run `snakemake --cores all` (default synthetic data) or add `--configfile config/replication.yaml`.
-from snakemake.utils import min_version, validate
+# The library (`pip install -e .`) plans everything; the rule files only turn the plan into rules.
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -12,17 +13,14 @@ if "datasets" not in config:
     configfile: "config/config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
+include: "workflow/rules/common.smk"
 
 
 report: "workflow/report/workflow.rst"
 
 
-include: "workflow/rules/common.smk"
-
-
 wildcard_constraints:
-    dataset="|".join(re.escape(name) for name in DATASETS),
+    dataset=PLAN.dataset_regex(),
 
 
 include: "workflow/rules/data.smk"
@@ -37,4 +35,4 @@ include: "workflow/rules/report.smk"
 rule all:
     default_target: True
     input:
-        all_targets(),
+        PLAN.targets(),

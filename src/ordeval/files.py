@@ -9,8 +9,6 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
-
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
@@ -29,11 +27,6 @@ def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
-
-
-def write_table(frame: pd.DataFrame, path: str | Path, sep: str = "\t") -> None:
-    """Write a table with full float precision (the shortest repr that round-trips)."""
-    write_atomically(path, lambda temporary: frame.to_csv(temporary, sep=sep, index=False, lineterminator="\n"))
 
 
 def write_json(data, path: str | Path) -> None:
@@ -55,3 +48,11 @@ def sha256(path: str | Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def png_description(png_path: str | Path) -> str:
+    """The ``Description`` text chunk of a PNG (where figures store their caption)."""
+    from PIL import Image
+
+    with Image.open(png_path) as image:
+        return image.text.get("Description", "")

@@ -9,7 +9,7 @@ On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
 
 * ``<measure>.tsv`` -- topics x runs: column ``topic``, then one column per run (full precision);
 * ``means.tsv`` -- column ``run``, then the mean score of each measure;
-* ``measures.tsv`` -- ``measure, display, lower_is_better, task``: what the analyses need to know;
+* ``measures.tsv`` -- ``measure, display, lower_is_better, task, latex``: what the analyses need to know;
 * ``stack.npz`` -- all of it in one binary file, which the analysis jobs read (fast).
 """
 
@@ -37,6 +37,7 @@ class ScoreStack:
     lower_is_better: list[bool] = field(default_factory=list)  # per measure; default: all lower is better
     display: list[str] = field(default_factory=list)  # per measure; default: the names
     task: str = ""
+    latex: list[str] = field(default_factory=list)  # per measure: trusted LaTeX markup, "" for none
 
     def __post_init__(self):
         self.values = np.asarray(self.values, dtype=float)
@@ -44,6 +45,8 @@ class ScoreStack:
             self.lower_is_better = [True] * len(self.measures)
         if not self.display:
             self.display = list(self.measures)
+        if not self.latex:
+            self.latex = [""] * len(self.measures)
         expected = (len(self.measures), len(self.topics), len(self.runs))
         if self.values.shape != expected:
             raise ValueError(f"score stack has shape {self.values.shape}, its labels say {expected}")
@@ -81,6 +84,7 @@ class ScoreStack:
             [self.lower_is_better[i] for i in rows],
             [self.display[i] for i in rows],
             self.task,
+            [self.latex[i] for i in rows],
         )
 
     def measure_table(self) -> Table:
@@ -90,6 +94,7 @@ class ScoreStack:
                 "display": self.display,
                 "lower_is_better": list(self.lower_is_better),
                 "task": [self.task] * len(self.measures),
+                "latex": list(self.latex),
             }
         )
 
@@ -140,6 +145,7 @@ def write_stack(stack: ScoreStack, path: str | Path) -> None:
                 lower_is_better=np.array(stack.lower_is_better, dtype=bool),
                 display=np.array(stack.display, dtype=str),
                 task=np.array(stack.task, dtype=str),
+                latex=np.array(stack.latex, dtype=str),
             )
 
     write_atomically(path, write)
@@ -159,6 +165,7 @@ def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> Score
             data["lower_is_better"].tolist(),
             data["display"].tolist(),
             str(data["task"]),
+            data["latex"].tolist(),
         )
     return stack.subset(measures) if measures is not None else stack
 
@@ -186,3 +193,10 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
         row = int(np.argwhere(np.isnan(values))[0, 0])
         raise InputError(path, f"line {row + 2}", "score is NaN or missing")
     return topics, header[1:], values
+
+
+def read_measure_table(path: str | Path) -> Table:
+    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex."""
+    table = Table.read(path)
+    table["lower_is_better"] = [value == "True" for value in table["lower_is_better"]]
+    return table

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .stats import kendall_tau_b
+from .stats import kendall_tau
 
 #: The two conditions: halves of the topics, and two disjoint subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
@@ -70,10 +70,10 @@ def split_means(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return (weights @ flat).reshape(mask.shape[0], measures, runs)
 
 
-def split_taus(values: np.ndarray, splits: Splits) -> np.ndarray:
+def split_taus(values: np.ndarray, splits: Splits, variant: str = "b") -> np.ndarray:
     """tau_b between the run rankings on the two topic sets of every trial: trials x measures.
 
     ``values`` is the measures x topics x runs score stack. NaN where one ranking is all ties.
     """
     values = np.asarray(values, dtype=float)
-    return kendall_tau_b(split_means(values, splits.first), split_means(values, splits.second))
+    return kendall_tau(split_means(values, splits.first), split_means(values, splits.second), variant=variant)

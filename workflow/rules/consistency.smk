@@ -1,98 +1,60 @@
-# Stage 3b: system ranking consistency (SPEC 4.2): taus between the rankings on random topic splits,
-# the measures compared by the randomised Tukey HSD test, summaries and figures. One job per data set
-# handles both conditions (CONSISTENCY_CONDITIONS): each job is mostly start-up time.
+# Stage: system ranking consistency (SPEC 4.2): taus between the rankings on random topic splits and the
+# measures compared by the randomised Tukey HSD (one job per data set), then tables and figures.
+
+CONSISTENCY_TAUS = SPECS.consistency_taus()
+CONSISTENCY_TABLES = SPECS.consistency_tables()
+CONSISTENCY_FIGURES = SPECS.consistency_figures()
+
+
+rule consistency_taus:
+    input:
+        **CONSISTENCY_TAUS.inputs,
+        library=PLAN.library("consistency_taus"),
+    output:
+        **reported(CONSISTENCY_TAUS),
+    params:
+        job=lambda w: SPECS.consistency_taus_params(w.dataset),
+    threads: PLAN.config["threads"]
+    log:
+        log("consistency_taus", wildcard=True),
+    conda:
+        ENV
+    script:
+        "../../scripts/consistency_taus.py"
+
+
+rule consistency_tables:
+    input:
+        **CONSISTENCY_TABLES.inputs,
+        library=PLAN.library("consistency_tables"),
+    output:
+        **reported(CONSISTENCY_TABLES),
+    params:
+        job=CONSISTENCY_TABLES.params,
+    log:
+        log("consistency_tables"),
+    conda:
+        ENV
+    script:
+        "../../scripts/consistency_tables.py"
+
+
+rule consistency_figures:
+    input:
+        **CONSISTENCY_FIGURES.inputs,
+        library=PLAN.library("consistency_figures"),
+    output:
+        **reported(CONSISTENCY_FIGURES),
+    params:
+        job=CONSISTENCY_FIGURES.params,
+    log:
+        log("consistency_figures"),
+    conda:
+        ENV
+    script:
+        "../../scripts/consistency_figures.py"
 
 
 rule consistency:
     input:
-        consistency_targets(),
-
-
-rule consistency_dataset:
-    input:
-        scores=lambda wildcards: score_paths(
-            wildcards.dataset, CONSISTENCY_MEASURES
-        ).values(),
-        provenance=provenance_path("{dataset}"),
-        library=library("consistency", "scoring"),
-    output:
-        taus=consistency_paths("consistency/{{dataset}}/{condition}.tsv"),
-        csv=reported(
-            consistency_paths("tables/consistency/{{dataset}}_{condition}.csv"),
-            "consistency",
-            "{dataset}",
-        ),
-        tex=consistency_paths("tables/consistency/{{dataset}}_{condition}.tex"),
-        pairs_csv=reported(
-            consistency_paths("tables/consistency/{{dataset}}_{condition}_pairs.csv"),
-            "consistency",
-            "{dataset}",
-        ),
-        pairs_tex=consistency_paths(
-            "tables/consistency/{{dataset}}_{condition}_pairs.tex"
-        ),
-    log:
-        f"{RESULTS}/logs/consistency_dataset/{{dataset}}.log",
-    conda:
-        "../../environment.yml"
-    threads: config["threads"]
-    params:
-        measures=CONSISTENCY_MEASURES,
-        conditions=CONSISTENCY_CONDITIONS,
-        settings={
-            key: config["consistency"][key]
-            for key in ["trials", "subset_size", "hsd_trials", "alpha"]
-        }
-        | {"seed": config["seed"]},
-    script:
-        "../../scripts/consistency_dataset.py"
-
-
-rule consistency_figure:
-    input:
-        taus=consistency_paths("consistency/{{dataset}}/{condition}.tsv"),
-        provenance=provenance_path("{dataset}"),
-        library=library("consistency"),
-    output:
-        pdf=consistency_paths("figures/consistency/{{dataset}}_{condition}.pdf"),
-        png=reported(
-            consistency_paths("figures/consistency/{{dataset}}_{condition}.png"),
-            "consistency",
-            "{dataset}",
-        ),
-    log:
-        f"{RESULTS}/logs/consistency_figure/{{dataset}}.log",
-    conda:
-        "../../environment.yml"
-    params:
-        conditions=CONSISTENCY_CONDITIONS,
-    script:
-        "../../scripts/consistency_figure.py"
-
-
-rule consistency_mean:
-    input:
-        # data sets x conditions, in this order
-        tables=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
-            dataset=DATASETS,
-            condition=CONSISTENCY_CONDITIONS,
-        ),
-        provenance=provenance_paths(DATASETS),
-        library=library("consistency"),
-    output:
-        csv=reported(
-            consistency_paths("tables/consistency/mean_{condition}.csv"),
-            "consistency",
-            "mean",
-        ),
-        tex=consistency_paths("tables/consistency/mean_{condition}.tex"),
-    log:
-        f"{RESULTS}/logs/consistency_mean.log",
-    conda:
-        "../../environment.yml"
-    params:
-        datasets=DATASETS,
-        conditions=CONSISTENCY_CONDITIONS,
-    script:
-        "../../scripts/consistency_mean.py"
+        PLAN.targets("consistency"),

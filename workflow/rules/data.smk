@@ -1,21 +1,44 @@
-# Stage 1: every data set as canonical tables (gold.tsv, runs.tsv) plus provenance.json.
+# Stage: each data set's gold and runs (read, computed or simulated) as canonical tables, and the
+# data-description table.
+
+PREPARE_DATA = SPECS.prepare_data()
 
 
 rule prepare_data:
     input:
-        sources=dataset_files,
-        library=library("datasets"),
+        files=lambda w: PLAN.datasets[w.dataset].files,
+        library=lambda w: PLAN.library("prepare_data", w.dataset),
     output:
-        gold=f"{RESULTS}/data/{{dataset}}/gold.tsv",
-        runs=f"{RESULTS}/data/{{dataset}}/runs.tsv",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
-    log:
-        f"{RESULTS}/logs/prepare_data/{{dataset}}.log",
-    conda:
-        "../../environment.yml"
+        **reported(PREPARE_DATA),
     params:
-        spec=lambda wildcards: config["datasets"][wildcards.dataset],
-        data_root=config["data_root"],
-        seed=config["seed"],
+        job=lambda w: SPECS.prepare_data_params(w.dataset),
+    log:
+        log("prepare_data", wildcard=True),
+    conda:
+        ENV
     script:
         "../../scripts/prepare_data.py"
+
+
+DATASETS_TABLE = SPECS.datasets_table()
+
+
+rule datasets_table:
+    input:
+        **DATASETS_TABLE.inputs,
+        library=PLAN.library("datasets_table"),
+    output:
+        **reported(DATASETS_TABLE),
+    params:
+        job=DATASETS_TABLE.params,
+    log:
+        log("datasets_table"),
+    conda:
+        ENV
+    script:
+        "../../scripts/datasets_table.py"
+
+
+rule data:
+    input:
+        PLAN.targets("data"),

@@ -1,83 +1,42 @@
-# Popularity vs Uniform (SPEC 4.6): per topic Delta_M = M(BL-popularity) - M(BL-uniform) on the data
-# sets that have both runs (POPULARITY_DATASETS); the others are left out, and the logs say why.
+# Stage: Popularity vs Uniform (SPEC 4.6) on the data sets that have both runs; the others are left
+# out, and the tables, figures and logs say why.
+
+POPULARITY_TABLES = SPECS.popularity_tables()
+POPULARITY_FIGURES = SPECS.popularity_figures()
 
 
-rule popularity_table:
+rule popularity_tables:
     input:
-        scores=popularity_score_files(),
-        provenance=[provenance_path(name) for name in DATASETS],
-        library=library("popularity"),
+        **POPULARITY_TABLES.inputs,
+        library=PLAN.library("popularity_tables"),
     output:
-        csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv", "popularity"),
-        tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
-        deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv", "popularity"),
-    log:
-        f"{RESULTS}/logs/popularity_table.log",
-    conda:
-        "../../environment.yml"
+        **reported(POPULARITY_TABLES),
     params:
-        scores=popularity_scores(),
-        provenance={name: provenance_path(name) for name in DATASETS},
-        skipped=POPULARITY_SKIPPED,
-        measures=POPULARITY_MEASURES,
-        popularity_run=config["popularity"]["popularity_run"],
-        uniform_run=config["popularity"]["uniform_run"],
-        tie_tolerance=config["popularity"]["tie_tolerance"],
+        job=POPULARITY_TABLES.params,
+    log:
+        log("popularity_tables"),
+    conda:
+        ENV
     script:
-        "../../scripts/popularity_table.py"
+        "../../scripts/popularity_tables.py"
 
 
-rule popularity_scatter:
+rule popularity_figures:
     input:
-        scores=lambda wildcards: score_paths(
-            wildcards.dataset, POPULARITY_MEASURES
-        ).values(),
-        provenance=provenance_path("{dataset}"),
-        library=library("popularity"),
+        **POPULARITY_FIGURES.inputs,
+        library=PLAN.library("popularity_figures"),
     output:
-        pdf=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf",
-        png=reported(
-            f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
-            "popularity",
-            "{dataset}",
-        ),
-        csv=reported(
-            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
-            "popularity",
-            "{dataset}",
-        ),
-        tex=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex",
-    log:
-        f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
-    conda:
-        "../../environment.yml"
+        **reported(POPULARITY_FIGURES),
     params:
-        scores=lambda wildcards: score_paths(wildcards.dataset, POPULARITY_MEASURES),
-        popularity_run=config["popularity"]["popularity_run"],
-        uniform_run=config["popularity"]["uniform_run"],
-        tie_tolerance=config["popularity"]["tie_tolerance"],
-        ci_level=config["popularity"]["ci_level"],
+        job=POPULARITY_FIGURES.params,
+    log:
+        log("popularity_figures"),
+    conda:
+        ENV
     script:
-        "../../scripts/popularity_scatter.py"
+        "../../scripts/popularity_figures.py"
 
 
-rule popularity_examples:
+rule popularity:
     input:
-        files=popularity_example_files(),
-        provenance=[provenance_path(name) for name in DATASETS],
-        library=library("popularity", "readers"),
-    output:
-        pdf=f"{RESULTS}/figures/popularity_examples.pdf",
-        png=reported(f"{RESULTS}/figures/popularity_examples.png", "popularity"),
-    log:
-        f"{RESULTS}/logs/popularity_examples.log",
-    conda:
-        "../../environment.yml"
-    params:
-        datasets=popularity_examples(),
-        provenance={name: provenance_path(name) for name in DATASETS},
-        skipped=popularity_examples_skipped(),
-        popularity_run=config["popularity"]["popularity_run"],
-        uniform_run=config["popularity"]["uniform_run"],
-    script:
-        "../../scripts/popularity_examples.py"
+        PLAN.targets("popularity"),

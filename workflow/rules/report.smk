@@ -1,56 +1,73 @@
-# Stage: provenance manifest and reports.
+# Stage: provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
+
+MANIFEST = SPECS.manifest(git_commit(workflow.basedir))
+REPORT_CAPTIONS = SPECS.report_captions()
+REPORT_TEX = SPECS.report_tex()
+REPORT_PDF = SPECS.report_pdf()
 
 
 rule manifest:
     input:
-        sources=all_dataset_files(),
-        provenance=[provenance_path(dataset) for dataset in DATASETS],
+        **MANIFEST.inputs,
         requirements=workflow.source_path("../../requirements.txt"),
-        library=library("manifest"),
+        library=PLAN.library("manifest"),
     output:
-        reported(f"{RESULTS}/manifest.json", "manifest"),
-    log:
-        f"{RESULTS}/logs/manifest.log",
-    conda:
-        "../../environment.yml"
+        **reported(MANIFEST),
     params:
-        config=config,
-        input_files={dataset: dataset_file_list(dataset) for dataset in DATASETS},
-        commit=GIT_COMMIT,
+        job=MANIFEST.params,
+    log:
+        log("manifest"),
+    conda:
+        ENV
     script:
-        "../../scripts/write_manifest.py"
+        "../../scripts/manifest.py"
+
+
+rule report_captions:
+    input:
+        library=PLAN.library("report_captions"),
+    output:
+        **REPORT_CAPTIONS.outputs,
+    params:
+        job=REPORT_CAPTIONS.params,
+    log:
+        log("report_captions"),
+    conda:
+        ENV
+    script:
+        "../../scripts/report_captions.py"
 
 
 rule report_tex:
     input:
-        outputs=report_inputs(),
-        provenance=provenance_paths(DATASETS),
-        manifest=f"{RESULTS}/manifest.json",
-        library=library("report"),
+        **REPORT_TEX.inputs,
+        library=PLAN.library("report_tex"),
     output:
-        tex=f"{RESULTS}/report/ordeval.tex",
-    log:
-        f"{RESULTS}/logs/report_tex.log",
-    conda:
-        "../../environment.yml"
+        **reported(REPORT_TEX),
     params:
-        config=config,
-        datasets=DATASETS,
-        results=lambda wildcards, output: str(Path(output.tex).parent.parent),
+        job=REPORT_TEX.params,
+    log:
+        log("report_tex"),
+    conda:
+        ENV
     script:
         "../../scripts/report_tex.py"
 
 
 rule report_pdf:
     input:
-        tex=f"{RESULTS}/report/ordeval.tex",
-        outputs=report_inputs(),
-        library=library("report"),
+        **REPORT_PDF.inputs,
+        library=PLAN.library("report_pdf"),
     output:
-        pdf=reported(f"{RESULTS}/report/ordeval.pdf", "paper"),
+        **reported(REPORT_PDF),
     log:
-        f"{RESULTS}/logs/report_pdf.log",
+        log("report_pdf"),
     conda:
-        "../../environment.yml"
+        ENV
     script:
         "../../scripts/report_pdf.py"
+
+
+rule report:
+    input:
+        PLAN.targets("report"),

@@ -1,23 +1,29 @@
-# Stage 2: per-topic score matrices of every run for every measure, and the means per run.
+# Stage: per-topic score matrices of every run for every measure of the data set's task, the means per
+# run, the measures' directions, and the task's own tables. One rule per task: their outputs differ.
 
 
-rule score_runs:
+for task in PLAN.tasks:
+
+    rule:
+        name:
+            f"score_runs_{task}"
+        input:
+            **SPECS.score_runs(task).inputs,
+            library=lambda w: PLAN.library("score_runs", w.dataset),
+        output:
+            **reported(SPECS.score_runs(task)),
+        params:
+            job=lambda w: SPECS.score_runs_params(w.dataset),
+        log:
+            log("score_runs", wildcard=True),
+        wildcard_constraints:
+            dataset=PLAN.dataset_regex(task),
+        conda:
+            ENV
+        script:
+            "../../scripts/score_runs.py"
+
+
+rule scores:
     input:
-        gold=f"{RESULTS}/data/{{dataset}}/gold.tsv",
-        runs=f"{RESULTS}/data/{{dataset}}/runs.tsv",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
-        library=library("scoring", "measures"),
-    output:
-        matrices=expand(
-            f"{RESULTS}/scores/{{{{dataset}}}}/{{measure}}.tsv", measure=MEASURE_NAMES
-        ),
-        means=reported(f"{RESULTS}/scores/{{dataset}}/means.tsv", "scores", "{dataset}"),
-    log:
-        f"{RESULTS}/logs/score_runs/{{dataset}}.log",
-    conda:
-        "../../environment.yml"
-    params:
-        classes=lambda wildcards: config["datasets"][wildcards.dataset]["classes"],
-        measures=MEASURE_NAMES,
-    script:
-        "../../scripts/score_runs.py"
+        PLAN.targets("scores"),

@@ -27,7 +27,7 @@ matplotlib.rcParams.update(
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from ..files import write_atomically  # noqa: E402
+from ..files import png_description, write_atomically  # noqa: E402
 from ..provenance import figure_note, origin_sentence  # noqa: E402
 
 __all__ = ["Figure", "new_figure", "save_figure", "figure_caption"]
@@ -64,7 +64,4 @@ def save_figure(
 
 def figure_caption(png_path: str | Path) -> str:
     """The description that :func:`save_figure` stored in a PNG."""
-    from PIL import Image
-
-    with Image.open(png_path) as image:
-        return image.text.get("Description", "")
+    return png_description(png_path)

@@ -42,6 +42,23 @@ def escape(text) -> str:
     return "".join(LATEX_SPECIAL.get(character, character) for character in plain(text))
 
 
+def measure_label(display: str, latex: str = "") -> str:
+    """How a measure is named in tables: its registry's trusted LaTeX markup, else its escaped
+    display name."""
+    return latex or escape(display)
+
+
+def measure_labels(measures) -> dict[str, str]:
+    """``{measure: LaTeX label}`` from a data set's measure table (``scores/<dataset>/measures.tsv``)
+    or a ScoreStack."""
+    if hasattr(measures, "values"):  # a ScoreStack
+        return {m: measure_label(d, x) for m, d, x in zip(measures.measures, measures.display, measures.latex, strict=True)}
+    return {
+        m: measure_label(d, x)
+        for m, d, x in zip(measures["measure"], measures["display"], measures["latex"], strict=True)
+    }
+
+
 def number(value, decimals: int = 3) -> str:
     """A number with ``decimals`` decimals; '-' for NaN/None (e.g. an undefined SSO)."""
     if value is None:
@@ -85,21 +102,25 @@ def tabular(
     return "\n".join(lines)
 
 
-def upper_triangle_tabular(names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "") -> str:
-    """A booktabs ``tabular`` of the upper triangle of a square matrix over ``names`` (plain text).
+def upper_triangle_tabular(
+    names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "", escaped: bool = False
+) -> str:
+    """A booktabs ``tabular`` of the upper triangle of a square matrix over ``names`` (plain text, or
+    LaTeX already with ``escaped=True``).
 
     Rows are ``names[:-1]``, columns ``names[1:]``; ``cells[i][j]`` (LaTeX already) fills row i,
     column j for j > i, and the cells on and below the diagonal stay empty. A cell may hold several
     lines separated by ``\\n``: the row is then written as that many table rows.
     """
-    header = [corner] + [escape(name) for name in names[1:]]
+    label = (lambda name: name) if escaped else escape
+    header = [corner] + [label(name) for name in names[1:]]
     rows = []
     for i, name in enumerate(names[:-1]):
         parts = [cells[i][j].split("\n") if j > i else [""] for j in range(1, len(names))]
         height = max(len(part) for part in parts)
         for line in range(height):
-            label = escape(name) if line == 0 else ""
-            rows.append([label] + [part[line] if line < len(part) else "" for part in parts])
+            first = label(name) if line == 0 else ""
+            rows.append([first] + [part[line] if line < len(part) else "" for part in parts])
     return tabular(header, rows, "l" + "c" * (len(names) - 1))
 
 
@@ -112,3 +133,23 @@ def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str], des
     """Write a LaTeX fragment headed by comments saying what it shows and where the data come from."""
     comments = [comment(line) for line in (description, origin_sentence(origins)) if line]
     write_text("\n".join(comments) + "\n" + fragment, path)
+
+
+def p_value(p: float, trials: int, decimals: int = 3) -> str:
+    """A permutation p-value: ``< 1/B`` (e.g. ``$<$ 0.0002`` for B = 5000) where no trial reached the
+    observed difference, else the value with ``decimals`` decimals (more where it would round to 0)."""
+    p = float(p)
+    if math.isnan(p):
+        return "-"
+    resolution = 1.0 / trials if trials else 0.0
+    if trials and p < resolution:
+        return f"$<$ {resolution:.{max(decimals, _decimals_for(resolution))}f}".rstrip("0")
+    text = f"{p:.{decimals}f}"
+    if float(text) == 0 and p > 0:
+        text = f"{p:.{_decimals_for(p)}f}"
+    return text
+
+
+def _decimals_for(value: float) -> int:
+    """Decimals that show the first significant digit of ``value`` (0 < value < 1)."""
+    return max(1, -math.floor(math.log10(value)))

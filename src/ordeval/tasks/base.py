@@ -63,6 +63,10 @@ class Task(ABC):
     file_types: frozenset[str]
     baseline_types: frozenset[str]
     extras: tuple[str, ...] = ()  #: keys of :attr:`Scored.extras` that scoring always writes
+    #: Modules that building / scoring a data set runs (imported lazily by the task), so that the
+    #: rules can declare them: editing a measure re-runs scoring, not data preparation.
+    data_modules: tuple[str, ...] = ()
+    scoring_modules: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ data
     @abstractmethod
@@ -85,6 +89,27 @@ class Task(ABC):
     def tsv_run_names(self, path: Path) -> list[str]:
         """Names of the runs in a canonical runs table (used before the data set is built)."""
 
+    def topic_count(self, spec: Mapping, data_root: str | Path) -> int | None:
+        """The number of topics of a data set, where it is known before the data set is built: from a
+        simulation's settings, or by counting the distinct topics of a line-based gold file (None
+        where the file cannot be read: building the data set then reports the problem)."""
+        gold = spec["gold"]
+        if "topics" in gold:
+            return int(gold["topics"])
+        column = self.gold_topic_column.get(gold["type"])
+        if column is None or "path" not in gold:
+            return None
+        try:
+            lines = resolve_path(gold["path"], data_root).read_text(encoding="utf-8").split("\n")
+        except (OSError, UnicodeDecodeError):
+            return None
+        start = 1 if gold["type"] == "tsv" else 0
+        topics = {fields[column] for line in lines[start:] if len(fields := line.split("\t")) > column}
+        return len(topics) or None
+
+    #: For line-based gold formats, the tab-separated column holding the topic.
+    gold_topic_column: Mapping[str, int] = {}
+
     def describe(self, data: TaskData) -> dict:
         """Facts for the data-description table: counts of topics, runs, classes (and items)."""
         return {"topics": len(data.topics), "runs": len(data.run_names), "classes": len(data.classes)}
@@ -105,6 +130,7 @@ class Task(ABC):
             [entry.lower_is_better for entry in entries],
             [entry.display for entry in entries],
             self.name,
+            [entry.properties.get("latex", "") for entry in entries],
         )
 
     # ------------------------------------------------------------------ configuration

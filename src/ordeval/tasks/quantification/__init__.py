@@ -10,19 +10,36 @@ import numpy as np
 
 from ..base import Scored, Task
 from . import data
-from .measures import REGISTRY, register
 
 __all__ = ["TASK", "REGISTRY", "register", "QuantificationTask"]
+
+
+def __getattr__(name: str):
+    """``REGISTRY`` and ``register`` come from :mod:`.measures`, imported on first use, so that jobs
+    that only read or write data (and do not score) do not depend on the measures' code."""
+    if name in ("REGISTRY", "register"):
+        from . import measures
+
+        return getattr(measures, name)
+    raise AttributeError(name)
 
 
 class QuantificationTask(Task):
     name = "quantification"
     short = "OQ"
     description = "ordinal quantification: a gold distribution per topic, an estimated distribution per run"
-    registry = REGISTRY
     summary_suffix = ""
+    data_modules = ("ordeval.tasks.quantification.data",)
+    scoring_modules = ("ordeval.tasks.quantification.measures",)
+    gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     file_types = data.FILE_SOURCES
     baseline_types = data.BASELINE_SOURCES
+
+    @property
+    def registry(self):
+        from .measures import REGISTRY
+
+        return REGISTRY
 
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
         return data.build_dataset(name, spec, data_root, seed)

@@ -298,3 +298,27 @@ def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name:
         if topic not in gold_set:
             raise InputError(run.path, where, f"run {run_name!r} has topic {topic!r}, which the gold lacks")
     return run.values[[position[topic] for topic in gold_topics]]
+
+
+def read_canonical_selection(
+    gold_path: str | Path, runs_path: str | Path, classes: Sequence, topics: Sequence[str], runs: Sequence[str]
+) -> tuple[dict[str, np.ndarray], dict[tuple[str, str], np.ndarray]]:
+    """The gold distributions of ``topics`` and the distributions of ``runs`` on them, from canonical
+    tables written by the pipeline, without parsing the rest of the files (a regular-expression scan:
+    fast on runs tables of millions of lines). Returns ``({topic: p*}, {(run, topic): p})``."""
+    import re
+
+    labels = class_labels(classes)
+    index = {label: i for i, label in enumerate(labels)}
+    topic_pattern = "|".join(re.escape(topic) for topic in topics)
+    run_pattern = "|".join(re.escape(run) for run in runs)
+    gold = {topic: np.zeros(len(labels)) for topic in topics}
+    text = Path(gold_path).read_text(encoding="utf-8")
+    for topic, label, probability in re.findall(rf"^({topic_pattern})\t([^\t\n]*)\t([^\t\n]*)$", text, re.M):
+        gold[topic][index[label]] = float(probability)
+    chosen = {(run, topic): np.zeros(len(labels)) for run in runs for topic in topics}
+    text = Path(runs_path).read_text(encoding="utf-8")
+    pattern = rf"^({topic_pattern})\t({run_pattern})\t([^\t\n]*)\t([^\t\n]*)$"
+    for topic, run, label, probability in re.findall(pattern, text, re.M):
+        chosen[(run, topic)][index[label]] = float(probability)
+    return gold, chosen

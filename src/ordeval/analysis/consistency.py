@@ -1,0 +1,151 @@
+"""System ranking consistency: robustness of a measure's ranking to the choice of topics (SPEC 4.2).
+
+The taus of every measure over random topic splits come from :mod:`ordeval.splits`. The measures are
+then compared on the trials x measures tau matrix by the randomised Tukey HSD test (trials play the role
+of topics, measures of systems; a higher mean tau is better), with VE2, the residual variance of the
+two-way ANOVA without replication, and effect sizes (mean_a - mean_b) / sqrt(VE2).
+
+This module computes; :mod:`ordeval.latex.consistency` and :mod:`ordeval.figures.consistency` present.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..stats import residual_variance
+from ..table import Table, read_csv
+
+SUMMARY_COLUMNS = ["measure", "mean_tau", "outperforms", "ve2", "trials"]
+PAIR_COLUMNS = ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"]
+
+
+@dataclass(frozen=True)
+class MeasureComparison:
+    """Measures compared on a trials x measures tau matrix, sorted by mean tau (highest first)."""
+
+    measures: list[str]
+    mean_tau: np.ndarray  # per measure
+    p_values: np.ndarray  # measures x measures, randomised Tukey HSD
+    ve2: float
+    trials: int  # trials used: those where every measure's tau is defined
+    alpha: float
+
+    @property
+    def significant(self) -> np.ndarray:
+        """[a, b]: measure a has a significantly higher mean tau than measure b (p < alpha)."""
+        return (self.p_values < self.alpha) & (self.mean_tau[:, None] > self.mean_tau[None, :])
+
+    def effect_sizes(self) -> np.ndarray:
+        """[a, b] = (mean_a - mean_b) / sqrt(VE2); NaN when VE2 is 0."""
+        difference = self.mean_tau[:, None] - self.mean_tau[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return difference / np.sqrt(self.ve2) if self.ve2 > 0 else np.full_like(difference, np.nan)
+
+    def outperforms(self) -> list[list[str]]:
+        """For each measure, the measures it significantly outperforms (in the sorted order)."""
+        return [[self.measures[j] for j in np.flatnonzero(row)] for row in self.significant]
+
+    def summary_table(self) -> Table:
+        """``measure, mean_tau, outperforms`` (space-separated names), ``ve2``, ``trials``."""
+        count = len(self.measures)
+        return Table(
+            {
+                "measure": self.measures,
+                "mean_tau": self.mean_tau,
+                "outperforms": [" ".join(names) for names in self.outperforms()],
+                "ve2": np.full(count, self.ve2),
+                "trials": np.full(count, self.trials, dtype=np.int64),
+            }
+        )
+
+    def pair_table(self) -> Table:
+        """Every pair (a ranked above b): ``difference, effect_size, p_value, significant``."""
+        first, second = np.triu_indices(len(self.measures), k=1)
+        return Table(
+            {
+                "measure_a": [self.measures[i] for i in first],
+                "measure_b": [self.measures[j] for j in second],
+                "difference": self.mean_tau[first] - self.mean_tau[second],
+                "effect_size": self.effect_sizes()[first, second],
+                "p_value": self.p_values[first, second],
+                "significant": self.significant[first, second],
+            }
+        )
+
+
+def compare_measures(
+    taus: np.ndarray,
+    measures: Sequence[str],
+    hsd_trials: int,
+    alpha: float,
+    rng: np.random.Generator,
+    threads: int | None = None,
+) -> MeasureComparison:
+    """Mean tau per measure, randomised Tukey HSD p-values and VE2 on the trials x measures ``taus``.
+
+    Trials where some tau is undefined (NaN: a ranking that is all ties) are left out of all three.
+    mean_m = (1/B') sum_b tau_bm; VE2 = sum_bm (tau_bm - tau_b. - tau_.m + tau_..)^2 / ((B'-1)(M-1)).
+    """
+    from ..hsd import randomised_tukey_hsd  # numba: only the consistency job pays for it
+
+    taus = np.asarray(taus, dtype=float)
+    if taus.ndim != 2 or taus.shape[1] != len(measures):
+        raise ValueError(f"expected trials x {len(measures)} taus, got shape {taus.shape}")
+    complete = taus[~np.isnan(taus).any(axis=1)]
+    if complete.shape[0] < 2:
+        raise ValueError(f"fewer than 2 of {taus.shape[0]} trials have a defined tau for every measure")
+    hsd = randomised_tukey_hsd(complete, hsd_trials, rng, threads=threads)
+    order = np.argsort(-hsd.means, kind="stable")
+    return MeasureComparison(
+        measures=[measures[i] for i in order],
+        mean_tau=hsd.means[order],
+        p_values=hsd.p_values[np.ix_(order, order)],
+        ve2=residual_variance(complete),
+        trials=complete.shape[0],
+        alpha=alpha,
+    )
+
+
+def taus_table(taus: np.ndarray, measures: Sequence[str]) -> Table:
+    """The trials x measures tau matrix, one column per measure."""
+    taus = np.asarray(taus, dtype=float)
+    return Table({measure: taus[:, i] for i, measure in enumerate(measures)})
+
+
+def read_taus(path) -> tuple[list[str], np.ndarray]:
+    """(measures, trials x measures taus) from a TSV written from :func:`taus_table`."""
+    header = open(path, encoding="utf-8").readline().rstrip("\n").split("\t")
+    table = Table.read(path, numeric=header)
+    return header, np.column_stack([table[name] for name in header]) if header else np.zeros((0, 0))
+
+
+def read_summary(path) -> Table:
+    """A summary table written by the consistency job (without its ``data_origin`` column)."""
+    return read_csv(path, numeric=["mean_tau", "ve2"], integer=["trials"])
+
+
+def read_pairs(path) -> Table:
+    table = read_csv(path, numeric=["difference", "effect_size", "p_value"])
+    table["significant"] = [value == "True" for value in table["significant"]]
+    return table
+
+
+def mean_summary(summaries: Mapping[str, Table]) -> Table:
+    """Mean tau per measure: one column per data set, then ``mean`` over them; sorted by ``mean``."""
+    measures = list(next(iter(summaries.values()))["measure"])
+    columns = {}
+    for dataset, table in summaries.items():
+        by_measure = dict(zip(table["measure"], table.column("mean_tau", float), strict=True))
+        if set(by_measure) != set(measures):
+            raise ValueError(f"the consistency summary of {dataset} lists other measures than {measures}")
+        columns[dataset] = np.array([by_measure[m] for m in measures])
+    mean = np.mean(list(columns.values()), axis=0)
+    order = np.argsort(-mean, kind="stable")
+    table = Table({"measure": [measures[i] for i in order]})
+    for dataset, values in columns.items():
+        table[dataset] = values[order]
+    table["mean"] = mean[order]
+    return table

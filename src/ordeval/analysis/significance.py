@@ -1,0 +1,361 @@
+"""Discriminative power, significance overlap and contradictions between measures (SPEC 4.3-4.5).
+
+All functions work on the p-values of every run pair of one data set from the randomised Tukey HSD
+test of :mod:`ordeval.hsd` (one call per data set, so that all measures share the permutations). Pairs
+are the unordered run pairs (i, j), i < j in run order, in the row-major order of ``numpy.triu_indices``;
+a data set with m runs has T = m(m-1)/2 of them.
+
+* discriminative power: S = #{pairs with p < alpha}, DP = S / T (pooled over data sets: sum S / sum T);
+* significance overlap of two measures: a = pairs significant only with the first, b = with both,
+  c = only with the second, SSO = b / (a + b + c) (undefined, NaN, when a + b + c = 0);
+* contradiction: a pair significant with both measures whose better run differs between them, "better"
+  following each measure's own direction.
+
+Runs whose score matrices are identical under every measure (the -C/-E copies of the NTCIR baselines)
+stay separate runs, as in the official evaluations; :func:`identical_run_groups` and
+:func:`brace_name` give the grouped view (``BL-popularity-{C,E}``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from os.path import commonprefix
+
+import numpy as np
+
+from ..errors import InputError
+from ..scores import ScoreStack
+from ..table import Table
+
+#: Columns of the p-value table of one data set (``significance/<dataset>/pvalues.tsv``).
+PVALUE_COLUMNS = ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
+#: Two runs whose scores differ by at most this (relative) on every topic and measure are identical.
+IDENTICAL_TOLERANCE = 1e-12
+
+
+# --------------------------------------------------------------------------- p-values of run pairs
+
+
+@dataclass(frozen=True)
+class PairwiseSignificance:
+    """p-values of every run pair under several measures on one data set."""
+
+    measures: list[str]
+    runs: list[str]
+    means: np.ndarray  # measures x runs: mean score over topics
+    p_values: np.ndarray  # measures x pairs (see pair_indices)
+    lower_is_better: list[bool] = field(default_factory=list)  # per measure (default: all)
+    trials: int = 0  # B of the test that gave the p-values (0: unknown)
+
+    def __post_init__(self):
+        if not self.lower_is_better:
+            object.__setattr__(self, "lower_is_better", [True] * len(self.measures))
+
+    @property
+    def pair_indices(self) -> tuple[np.ndarray, np.ndarray]:
+        """(first, second) run indices of the pairs, first < second, row-major."""
+        return np.triu_indices(len(self.runs), k=1)
+
+    @property
+    def pair_count(self) -> int:
+        """T = m(m-1)/2."""
+        return len(self.runs) * (len(self.runs) - 1) // 2
+
+    def significant(self, alpha: float) -> np.ndarray:
+        """Boolean measures x pairs: p < alpha."""
+        return self.p_values < alpha
+
+    def winners(self) -> np.ndarray:
+        """measures x pairs: +1 where the pair's first run has the better mean (under the measure's
+        own direction), -1 the second, 0 a tie."""
+        first, second = self.pair_indices
+        orientation = np.where(np.asarray(self.lower_is_better, dtype=bool), 1.0, -1.0)[:, None]
+        return np.sign(self.means[:, second] - self.means[:, first]) * orientation
+
+    def subset(self, measures: Sequence[str]) -> PairwiseSignificance:
+        missing = [name for name in measures if name not in self.measures]
+        if missing:
+            raise KeyError(f"no p-values for measure(s) {', '.join(missing)}; have {', '.join(self.measures)}")
+        rows = [self.measures.index(name) for name in measures]
+        return PairwiseSignificance(
+            list(measures),
+            self.runs,
+            self.means[rows],
+            self.p_values[rows],
+            [self.lower_is_better[i] for i in rows],
+            self.trials,
+        )
+
+    def matrix(self, measure: str) -> np.ndarray:
+        """Symmetric runs x runs p-values of one measure (1 on the diagonal)."""
+        first, second = self.pair_indices
+        matrix = np.ones((len(self.runs), len(self.runs)))
+        values = self.p_values[self.measures.index(measure)]
+        matrix[first, second] = values
+        matrix[second, first] = values
+        return matrix
+
+
+def pairwise_significance(
+    stack: ScoreStack, trials: int, rng: np.random.Generator, threads: int | None = None
+) -> PairwiseSignificance:
+    """p-values of every run pair for every measure of ``stack`` by the randomised Tukey HSD test
+    with ``trials`` trials; one call on the whole stack, so all measures share the permutations."""
+    from ..hsd import randomised_tukey_hsd  # numba: only the p-value job pays for it
+
+    result = randomised_tukey_hsd(stack.values, trials, rng, threads)
+    first, second = np.triu_indices(len(stack.runs), k=1)
+    return PairwiseSignificance(
+        list(stack.measures),
+        list(stack.runs),
+        result.means,
+        result.p_values[:, first, second],
+        list(stack.lower_is_better),
+        trials,
+    )
+
+
+def _pair_keys(measures: Sequence[str], runs: Sequence[str]) -> dict[str, list[str]]:
+    """``measure, run_a, run_b`` of every measure and run pair a < b, in table order."""
+    first, second = np.triu_indices(len(runs), k=1)
+    names = np.asarray(runs, dtype=object)
+    return {
+        "measure": np.repeat(np.asarray(measures, dtype=object), len(first)).tolist(),
+        "run_a": np.tile(names[first], len(measures)).tolist(),
+        "run_b": np.tile(names[second], len(measures)).tolist(),
+    }
+
+
+def pvalue_table(significance: PairwiseSignificance) -> Table:
+    """One row per measure and run pair: measure, run_a, run_b, mean_a, mean_b, p."""
+    first, second = significance.pair_indices
+    table = Table(_pair_keys(significance.measures, significance.runs))
+    table["mean_a"] = significance.means[:, first].ravel()
+    table["mean_b"] = significance.means[:, second].ravel()
+    table["p"] = significance.p_values.ravel()
+    return table
+
+
+def read_pvalue_table(
+    path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0
+) -> PairwiseSignificance:
+    """The inverse of :func:`pvalue_table`, from a TSV file; checks that every pair is present once.
+    ``lower_is_better`` gives each measure's direction (default: lower is better)."""
+    table = Table.read(path, numeric=["mean_a", "mean_b", "p"])
+    if table.columns != PVALUE_COLUMNS or not len(table):
+        raise InputError(path, "line 1", f"expected a header {', '.join(PVALUE_COLUMNS)} and at least one row")
+    measures = list(dict.fromkeys(table["measure"]))
+    first_rows = [i for i, measure in enumerate(table["measure"]) if measure == measures[0]]
+    runs = list(dict.fromkeys(name for i in first_rows for name in (table["run_a"][i], table["run_b"][i])))
+    keys = _pair_keys(measures, runs)
+    if len(table) != len(keys["measure"]) or any(list(table[column]) != keys[column] for column in keys):
+        raise InputError(path, None, "rows are not one per measure and run pair a < b in run order")
+    first, second = np.triu_indices(len(runs), k=1)
+    shape = (len(measures), len(first))
+    means = np.empty((len(measures), len(runs)))
+    means[:, first] = table["mean_a"].reshape(shape)
+    means[:, second] = table["mean_b"].reshape(shape)
+    directions = [True if lower_is_better is None else bool(lower_is_better[m]) for m in measures]
+    return PairwiseSignificance(measures, runs, means, table["p"].reshape(shape), directions, trials)
+
+
+# --------------------------------------------------------------------------- discriminative power
+
+
+@dataclass(frozen=True)
+class DiscriminativePower:
+    """S (significant pairs) per measure out of T pairs; percent = 100 S / T."""
+
+    measures: list[str]
+    significant: np.ndarray  # S per measure
+    pairs: int  # T
+
+    @property
+    def percent(self) -> np.ndarray:
+        if self.pairs == 0:
+            return np.full(len(self.measures), np.nan)
+        return 100.0 * self.significant / self.pairs
+
+
+def discriminative_power(significance: PairwiseSignificance, alpha: float) -> DiscriminativePower:
+    """DP = S / T with S = #{pairs: p < alpha} and T = m(m-1)/2, per measure."""
+    return DiscriminativePower(
+        list(significance.measures), significance.significant(alpha).sum(axis=1), significance.pair_count
+    )
+
+
+def pooled_discriminative_power(powers: Sequence[DiscriminativePower]) -> DiscriminativePower:
+    """DP pooled over data sets: sum S / sum T."""
+    measures = powers[0].measures
+    if any(power.measures != measures for power in powers):
+        raise ValueError("pooling discriminative power needs the same measures on every data set")
+    return DiscriminativePower(
+        list(measures), np.sum([power.significant for power in powers], axis=0), sum(power.pairs for power in powers)
+    )
+
+
+def discriminative_power_table(powers: Mapping[str, DiscriminativePower]) -> Table:
+    """``dataset, measure, significant, pairs, percent`` for every data set, then POOLED rows."""
+    pooled = pooled_discriminative_power(list(powers.values()))
+    rows = [
+        (dataset, measure, int(s), power.pairs, float(percent))
+        for dataset, power in [*powers.items(), ("POOLED", pooled)]
+        for measure, s, percent in zip(power.measures, power.significant, power.percent, strict=True)
+    ]
+    columns = ["dataset", "measure", "significant", "pairs", "percent"]
+    return Table({name: [row[i] for row in rows] for i, name in enumerate(columns)})
+
+
+def dp_curve(p_values: np.ndarray) -> np.ndarray:
+    """Discriminative power curve of one measure: its p-values sorted in decreasing order; plotted
+    against the pair rank 1..T (closer to the origin is more discriminative)."""
+    return np.sort(np.asarray(p_values, dtype=float))[::-1]
+
+
+# --------------------------------------------------------------------------- overlap and contradictions
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """Significance overlap of two measures: a, b, c and SSO = b / (a + b + c) in percent."""
+
+    only_first: int  # a
+    both: int  # b
+    only_second: int  # c
+
+    @property
+    def sso(self) -> float:
+        """100 b / (a + b + c); NaN (undefined) when no pair is significant under either measure."""
+        union = self.only_first + self.both + self.only_second
+        return 100.0 * self.both / union if union else float("nan")
+
+
+def significance_overlap(first: np.ndarray, second: np.ndarray) -> Overlap:
+    """a, b, c of two boolean significance vectors over the same pairs."""
+    first, second = np.asarray(first, dtype=bool), np.asarray(second, dtype=bool)
+    return Overlap(int(np.sum(first & ~second)), int(np.sum(first & second)), int(np.sum(~first & second)))
+
+
+def measure_pairs(measures: Sequence[str]) -> list[tuple[int, int]]:
+    """Index pairs (i, j), i < j, of ``measures`` in table order."""
+    return [(i, j) for i in range(len(measures)) for j in range(i + 1, len(measures))]
+
+
+def overlap_table(significance: PairwiseSignificance, alpha: float) -> Table:
+    """``measure_a, measure_b, a, b, c, sso`` (sso in percent, NaN when undefined) for every pair of measures."""
+    significant = significance.significant(alpha)
+    rows = []
+    for i, j in measure_pairs(significance.measures):
+        overlap = significance_overlap(significant[i], significant[j])
+        rows.append(
+            (significance.measures[i], significance.measures[j], overlap.only_first, overlap.both,
+             overlap.only_second, overlap.sso)
+        )  # fmt: skip
+    columns = ["measure_a", "measure_b", "a", "b", "c", "sso"]
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
+
+
+def contradicting_pairs(
+    significant_first: np.ndarray, significant_second: np.ndarray, winners_first: np.ndarray, winners_second: np.ndarray
+) -> np.ndarray:
+    """Indices of the pairs significant under both measures whose better run differs between them
+    (winners: +1 first run better, -1 second run better, as from :meth:`PairwiseSignificance.winners`)."""
+    both = np.asarray(significant_first, dtype=bool) & np.asarray(significant_second, dtype=bool)
+    return np.flatnonzero(both & (np.asarray(winners_first) * np.asarray(winners_second) < 0))
+
+
+CONTRADICTION_COLUMNS = ["dataset", "measure_a", "measure_b", "run_x", "run_y"]
+
+
+def contradiction_table(significance: PairwiseSignificance, alpha: float, dataset: str) -> Table:
+    """``dataset, measure_a, measure_b, run_x, run_y``: measure_a says run_x is significantly better
+    than run_y, measure_b (significantly) the reverse; every pair of measures in table order."""
+    significant = significance.significant(alpha)
+    winners = significance.winners()
+    first, second = significance.pair_indices
+    rows = []
+    for i, j in measure_pairs(significance.measures):
+        for pair in contradicting_pairs(significant[i], significant[j], winners[i], winners[j]):
+            better, worse = (first[pair], second[pair]) if winners[i, pair] > 0 else (second[pair], first[pair])
+            rows.append(
+                (dataset, significance.measures[i], significance.measures[j], significance.runs[better],
+                 significance.runs[worse])
+            )  # fmt: skip
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(CONTRADICTION_COLUMNS)})
+
+
+def contradiction_counts(contradictions: Table, datasets: Sequence[str], measures: Sequence[str]) -> Table:
+    """``dataset, measure_a, measure_b, contradictions``: the number of contradicting run pairs of
+    every pair of measures on every data set (zero rows included)."""
+    counted: dict[tuple[str, str, str], int] = {}
+    for key in zip(contradictions["dataset"], contradictions["measure_a"], contradictions["measure_b"], strict=True):
+        counted[key] = counted.get(key, 0) + 1
+    rows = [
+        (dataset, measures[i], measures[j], counted.get((dataset, measures[i], measures[j]), 0))
+        for dataset in datasets
+        for i, j in measure_pairs(measures)
+    ]
+    columns = ["dataset", "measure_a", "measure_b", "contradictions"]
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
+
+
+def empty_contradictions() -> Table:
+    return Table({name: [] for name in CONTRADICTION_COLUMNS})
+
+
+# --------------------------------------------------------------------------- identical runs
+
+
+def identical_run_groups(stack: ScoreStack, tolerance: float = IDENTICAL_TOLERANCE) -> list[list[str]]:
+    """Runs whose score matrices agree (within ``tolerance``, relative) on every topic and measure,
+    as groups in run order; a run identical to no other forms a group of one."""
+    columns = stack.values.transpose(2, 0, 1).reshape(len(stack.runs), -1)
+    scale = np.maximum(1.0, np.abs(columns).max()) if columns.size else 1.0
+    groups: list[list[int]] = []
+    for run, column in enumerate(columns):
+        for group in groups:
+            if np.all(np.abs(columns[group[0]] - column) <= tolerance * scale):
+                group.append(run)
+                break
+        else:
+            groups.append([run])
+    return [[stack.runs[run] for run in group] for group in groups]
+
+
+def brace_name(members: Sequence[str]) -> str:
+    """One name for a group of runs: common prefix, the differing parts in braces, common suffix
+    (``BL-popularity-C``, ``BL-popularity-E`` -> ``BL-popularity-{C,E}``); a single run keeps its name."""
+    if len(members) == 1:
+        return members[0]
+    prefix = commonprefix(list(members))
+    rests = [member[len(prefix) :] for member in members]
+    suffix = commonprefix([rest[::-1] for rest in rests])[::-1]
+    middles = [rest[: len(rest) - len(suffix)] for rest in rests]
+    return f"{prefix}{{{','.join(middles)}}}{suffix}"
+
+
+def run_group_table(runs: Sequence[str], groups: Sequence[Sequence[str]]) -> Table:
+    """``run, group``: every run (in ``runs`` order) with the brace name of its group of identical runs."""
+    group_of = {run: brace_name(group) for group in groups for run in group}
+    return Table({"run": list(runs), "group": [group_of[run] for run in runs]})
+
+
+def read_run_groups(path) -> dict[str, str]:
+    """``{run: group name}`` from a table written from :func:`run_group_table`."""
+    groups = Table.read(path)
+    if groups.columns != ["run", "group"]:
+        raise InputError(path, "line 1", "expected columns run, group")
+    return dict(zip(groups["run"], groups["group"], strict=True))
+
+
+def grouped_contradictions(contradictions: Table, group_of: Mapping[str, Mapping[str, str]]) -> Table:
+    """The contradiction table with identical runs collapsed into their group name: ``dataset,
+    measure_a, measure_b, run_x, run_y, run_pairs`` (run_pairs = individual pairs in the row)."""
+    counts: dict[tuple, int] = {}
+    for dataset, a, b, x, y in contradictions.rows():
+        key = (dataset, a, b, group_of[dataset][x], group_of[dataset][y])
+        counts[key] = counts.get(key, 0) + 1
+    columns = [*CONTRADICTION_COLUMNS, "run_pairs"]
+    rows = [(*key, count) for key, count in counts.items()]
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})

@@ -1,0 +1,196 @@
+"""The analysis catalogue: every output ordeval writes, once.
+
+Each :class:`Entry` names an output kind: where it goes (a path pattern under ``results/<name>/``),
+its formats, the stage that makes it, its caption, and where it appears in the HTML report (category)
+and in the LaTeX report (section). The planner expands the patterns for the configured data sets, the
+Snakemake rules take their outputs from it, the HTML report its captions and categories, and the
+LaTeX report its sections: there is no second list.
+
+Pattern fields: ``{dataset}``, ``{condition}`` (consistency), ``{combination}`` (DNKT_M tables),
+``{measure}`` (score matrices), ``{suffix}`` (``""`` for quantification, ``_oc`` for classification:
+outputs that combine the data sets of one task), ``{key}`` (caption files) and ``{ext}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Stages in pipeline order; each is a Snakemake target rule (``snakemake consistency``).
+STAGES = ("data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
+          "classification", "report")  # fmt: skip
+
+#: HTML report categories, in order.
+CATEGORIES = {
+    "data": "0 Data",
+    "scores": "1 Scores",
+    "agreement": "2 Ranking agreement",
+    "consistency": "3 Ranking consistency",
+    "power": "4 Discriminative power",
+    "sso": "5 Significance overlap",
+    "contradictions": "6 Contradictions",
+    "popularity": "7 Popularity vs Uniform",
+    "leaderboard": "8 Leaderboards",
+    "classification": "9 Ordinal classification (ACL 2021 layout)",
+    "paper": "10 Paper and provenance",
+}
+
+#: LaTeX report sections, in order: title and opening sentence.
+SECTIONS = {
+    "data": ("Data sets", "The data sets, their tasks and sizes, and where their data come from."),
+    "agreement": ("Ranking agreement", "Kendall's tau between the measures' system rankings (SPEC 4.1)."),
+    "consistency": ("System ranking consistency", "Agreement of each measure's system rankings on random topic "
+                    "splits, tested with the randomised Tukey HSD (SPEC 4.2, 4.3)."),
+    "power": ("Discriminative power", "Significant run pairs under the randomised Tukey HSD (SPEC 4.4)."),
+    "sso": ("Significance overlap", "Overlap of the significant run pairs of two measures (SPEC 4.5)."),
+    "contradictions": ("Contradictions", "Run pairs that two measures find significant in opposite directions "
+                       "(SPEC 4.5)."),
+    "popularity": ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic "
+                   "by topic (SPEC 4.6)."),
+    "leaderboard": ("Leaderboards", "Every run's mean score with its interval, rank and significance group."),
+    "classification": ("Ordinal classification", "The ordinal classification data sets laid out as in the "
+                       "ACL 2021 paper: agreement (its Table 2), consistency (Table 3), discriminative power "
+                       "(Figure 1), the measures' properties (Table 4), and the official SemEval protocol."),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One kind of output."""
+
+    key: str  #: unique, e.g. ``agreement/dataset``
+    stage: str  #: the stage (Snakemake target rule) that makes it
+    pattern: str  #: path under results/<name>/ with ``{...}`` fields and ``.{ext}``
+    formats: tuple[str, ...]  #: file extensions
+    caption: str  #: what it shows; ``{...}`` fields are filled from the plan's parameters
+    per: tuple[str, ...] = ()  #: pattern fields that vary (dataset, condition, combination, suffix)
+    category: str = ""  #: HTML report category key (CATEGORIES); empty: not in the HTML report
+    section: str = ""  #: LaTeX report section key (SECTIONS); empty: not in the LaTeX report
+    task: str = ""  #: only for data sets of this task (empty: every task)
+
+    @property
+    def reported_format(self) -> str:
+        """The format shown in the HTML report: the CSV of a table, the PNG of a figure, else the first."""
+        for preferred in ("csv", "png", "md", "tsv", "json", "pdf"):
+            if preferred in self.formats:
+                return preferred
+        return self.formats[0]
+
+
+_ENTRIES = [
+    # data and scores
+    Entry("data/gold", "data", "data/{dataset}/gold.{ext}", ("tsv",), "Canonical gold of {dataset}.", ("dataset",)),
+    Entry("data/runs", "data", "data/{dataset}/runs.{ext}", ("tsv",), "Canonical runs of {dataset}.", ("dataset",)),
+    Entry("data/provenance", "data", "data/{dataset}/provenance.{ext}", ("json",),
+          "Where the gold and every run of {dataset} come from.", ("dataset",)),
+    Entry("data/table", "data", "tables/datasets.{ext}", ("csv", "tex"),
+          "The data sets (as the ACL 2021 paper's Table 1): task, classes, topics, items, runs (real, baselines, "
+          "simulated) and data origin.", (), "data", "data"),
+    Entry("scores/matrix", "scores", "scores/{dataset}/{measure}.{ext}", ("tsv",),
+          "Per-topic scores of every run under {measure} on {dataset}.", ("dataset", "measure")),
+    Entry("scores/means", "scores", "scores/{dataset}/means.{ext}", ("tsv",),
+          "Mean score of every run under every measure on {dataset} (each measure's direction is in "
+          "measures.tsv beside it).", ("dataset",), "scores"),
+    Entry("scores/measures", "scores", "scores/{dataset}/measures.{ext}", ("tsv",),
+          "The measures scored on {dataset}: display name, direction, task.", ("dataset",)),
+    Entry("scores/stack", "scores", "scores/{dataset}/stack.{ext}", ("npz",),
+          "All score matrices of {dataset} in one binary file (read by the analyses).", ("dataset",)),
+    Entry("scores/conventions", "scores", "scores/{dataset}/conventions.{ext}", ("tsv",),
+          "How often each documented 0/0 convention of the ordinal classification measures was applied on "
+          "{dataset} (topic x run cells).", ("dataset",), "scores", task="classification"),
+    Entry("scores/pooled", "scores", "scores/{dataset}/pooled.{ext}", ("tsv",),
+          "The official SemEval protocol on {dataset}: every measure on one confusion matrix over all items "
+          "of the test set, per run.", ("dataset",), "scores", task="classification"),
+    # ranking agreement
+    Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
+          "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
+          "{ci_level:.0%} CIs (Long and Cliff).", ("dataset",), "agreement", "agreement"),
+    Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
+          "Kendall's tau-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
+          ("suffix",), "agreement", "agreement"),
+    Entry("agreement/similarity", "agreement", "tables/agreement/similarity{suffix}.{ext}", ("csv", "tex"),
+          "Average similarity of each measure with the others ({task_name} data sets).", ("suffix",),
+          "agreement", "agreement"),
+    Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
+          "Kendall's tau between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
+          "and averaged.", ("combination",), "agreement", "agreement", "quantification"),
+    Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
+          "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
+    # consistency
+    Entry("consistency/taus", "consistency", "consistency/{dataset}/{condition}.{ext}", ("tsv",),
+          "{dataset}, {condition}: Kendall's tau of every measure in each of {trials} random topic splits.",
+          ("dataset", "condition")),
+    Entry("consistency/summary", "consistency", "tables/consistency/{dataset}_{condition}.{ext}", ("csv", "tex"),
+          "{dataset}, {condition}: mean tau over {trials} splits, the measures each one significantly "
+          "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, alpha = {consistency_alpha}) and VE2.",
+          ("dataset", "condition"), "consistency", "consistency"),
+    Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
+          ("csv", "tex"), "{dataset}, {condition}: difference, effect size and p-value of every pair of measures.",
+          ("dataset", "condition"), "consistency", "consistency"),
+    Entry("consistency/mean", "consistency", "tables/consistency/mean_{condition}{suffix}.{ext}", ("csv", "tex"),
+          "Mean tau per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
+          "consistency", "consistency"),
+    Entry("consistency/figure", "consistency", "figures/consistency/{dataset}_{condition}.{ext}", ("pdf", "png"),
+          "{dataset}, {condition}: distribution of the split taus of every measure.", ("dataset", "condition"),
+          "consistency", "consistency"),
+    # significance
+    Entry("significance/pvalues", "significance", "significance/{dataset}/pvalues.{ext}", ("tsv",),
+          "{dataset}: randomised Tukey HSD p-value (B = {hsd_trials}) of every run pair under every measure.",
+          ("dataset",)),
+    Entry("significance/groups", "significance", "significance/{dataset}/run_groups.{ext}", ("tsv",),
+          "{dataset}: runs with identical scores under every measure.", ("dataset",)),
+    Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),
+          "Discriminative power: run pairs with p < {alpha} (randomised Tukey HSD, B = {hsd_trials}) per "
+          "{task_name} data set and pooled.", ("suffix",), "power", "power"),
+    Entry("significance/sso", "significance", "tables/sso/{dataset}.{ext}", ("csv", "tex"),
+          "{dataset}: significance overlap SSO = b/(a+b+c) of every pair of measures.", ("dataset",), "sso", "sso"),
+    Entry("significance/counts", "significance", "tables/contradiction_counts{suffix}.{ext}", ("csv", "tex"),
+          "Contradictions per pair of measures and {task_name} data set.", ("suffix",), "contradictions",
+          "contradictions"),
+    Entry("significance/contradictions", "significance", "tables/contradictions{suffix}.{ext}", ("csv", "tex"),
+          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions", "contradictions"),
+    Entry("significance/grouped", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
+          "Contradicting run pairs with identical runs grouped ({task_name} data sets).", ("suffix",),
+          "contradictions", "contradictions"),
+    Entry("significance/curves", "significance", "figures/dp_curves/{dataset}.{ext}", ("pdf", "png"),
+          "{dataset}: discriminative power curves.", ("dataset",), "power", "power"),
+    Entry("significance/curves_all", "significance", "figures/dp_curves/all{suffix}.{ext}", ("pdf", "png"),
+          "Discriminative power curves of the {task_name} data sets.", ("suffix",), "power", "power"),
+    # Popularity vs Uniform
+    Entry("popularity/table", "popularity", "tables/popularity_vs_uniform.{ext}", ("csv", "tex"),
+          "Topics on which each measure prefers {uniform_run} or {popularity_run}, and ties.", (),
+          "popularity", "popularity"),
+    Entry("popularity/deltas", "popularity", "tables/popularity_deltas.{ext}", ("csv",),
+          "Per-topic Delta_M = M({popularity_run}) - M({uniform_run}).", (), "popularity"),
+    Entry("popularity/scatter_table", "popularity", "tables/popularity_scatter/{dataset}.{ext}", ("csv", "tex"),
+          "{dataset}: quadrant counts and Pearson r of the deltas of two measures.", ("dataset",),
+          "popularity", "popularity"),
+    Entry("popularity/scatter", "popularity", "figures/popularity_scatter/{dataset}.{ext}", ("pdf", "png"),
+          "{dataset}: scatter plots of the deltas of two measures.", ("dataset",), "popularity", "popularity"),
+    Entry("popularity/examples", "popularity", "figures/popularity_examples.{ext}", ("pdf", "png"),
+          "Example topics where NMD and RNOD judge Popularity vs Uniform most differently.", (), "popularity",
+          "popularity"),
+    # provenance and reports
+    Entry("report/manifest", "report", "manifest.{ext}", ("json",),
+          "Provenance: the configuration, seeds, versions of Python and every dependency, the git commit and the "
+          "SHA-256 of every input file.", (), "paper"),
+    Entry("report/tex", "report", "report/ordeval.{ext}", ("tex",),
+          "The LaTeX report: every table fragment and figure with its caption."),
+    Entry("report/pdf", "report", "report/ordeval.{ext}", ("pdf",),
+          "The compiled report: every table and figure with captions stating the data set, whether its data "
+          "are real or synthetic, and the parameters.", (), "paper"),
+    Entry("report/captions", "report", "report/captions/{key}.{ext}", ("rst",),
+          "Caption of the HTML report's entry {key}.", ("key",)),
+]  # fmt: skip
+
+ENTRIES: dict[str, Entry] = {entry.key: entry for entry in _ENTRIES}
+
+
+def add(entry: Entry) -> None:
+    """Add an entry (a new analysis registers its outputs here)."""
+    if entry.key in ENTRIES:
+        raise ValueError(f"catalogue entry {entry.key!r} exists")
+    ENTRIES[entry.key] = entry
+
+
+def entries(stage: str | None = None) -> list[Entry]:
+    return [entry for entry in ENTRIES.values() if stage is None or entry.stage == stage]

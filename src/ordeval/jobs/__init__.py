@@ -1,0 +1,77 @@
+"""The jobs of the pipeline: one module per Snakemake rule, each with a ``run(job)`` function.
+
+A rule's thin adapter (``scripts/<rule>.py``) calls :func:`execute` with the ``snakemake`` object it is
+given; :func:`execute` turns that object into a plain :class:`Job` (no snakemake import here), sends
+the log to the rule's ``log:`` file and runs the job module's ``run``. Tests call ``run`` directly with a
+:class:`Job` they build. Every job writes its outputs atomically, so a failed job leaves none.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class Job:
+    """What a job is given: named inputs and outputs (a path or a list of paths), parameters (the
+    rule's ``params: job=...``, built by :mod:`ordeval.workflow`), wildcards, threads and its log file."""
+
+    rule: str
+    input: dict[str, Any] = field(default_factory=dict)
+    output: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    wildcards: dict[str, str] = field(default_factory=dict)
+    threads: int = 1
+    log: str | None = None
+
+    @classmethod
+    def from_snakemake(cls, snakemake) -> Job:
+        def named(items) -> dict:
+            return {name: (list(value) if not isinstance(value, str) else value) for name, value in items.items()}
+
+        return cls(
+            rule=snakemake.rule,
+            input=named(snakemake.input),
+            output=named(snakemake.output),
+            params=dict(getattr(snakemake.params, "job", {})),
+            wildcards=dict(snakemake.wildcards.items()),
+            threads=int(snakemake.threads),
+            log=snakemake.log[0] if len(snakemake.log) else None,
+        )
+
+
+@contextmanager
+def logged(log_path: str | Path | None, rule: str):
+    """Log to ``log_path`` (and to stderr); record an exception there before re-raising it."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path:
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s", handlers=handlers, force=True
+    )
+    logging.captureWarnings(True)
+    warnings.simplefilter("default")
+    logger = logging.getLogger(rule)
+    start = time.perf_counter()
+    try:
+        yield logger
+    except Exception as error:
+        logger.error("%s failed: %s", rule, error)
+        raise
+    logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
+
+
+def execute(snakemake, run: Callable[[Job], Any]) -> Any:
+    """Run a job module's ``run`` on the rule's ``snakemake`` object, logging to its log file."""
+    job = Job.from_snakemake(snakemake)
+    with logged(job.log, job.rule):
+        return run(job)

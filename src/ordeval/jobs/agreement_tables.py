@@ -1,0 +1,79 @@
+"""Rule agreement_tables: Kendall's tau (with CIs) between the run rankings of every pair of measures
+per data set, averaged over the data sets of each task, the measures' average similarity, and the
+DNKT_M tables (SPEC 4.1); each as CSV (unrounded) and LaTeX."""
+
+from __future__ import annotations
+
+import logging
+
+from ..analysis.agreement import (
+    combination_measures,
+    combination_table,
+    mean_pair_table,
+    ranking_agreement,
+    similarity_table,
+)
+from ..latex import measure_labels, write_latex
+from ..latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
+from ..provenance import read_origins
+from ..scores import read_stack
+from ..table import write_csv
+from . import Job
+
+log = logging.getLogger("agreement_tables")
+
+
+def run(job: Job):
+    params = job.params
+    level, variant = params["ci_level"], params["kendall"]
+    origins = read_origins({name: files["provenance"] for name, files in params["datasets"].items()})
+    pairs, labels = {}, {}
+    for dataset, files in params["datasets"].items():
+        stack = read_stack(files["stack"], files["measures"])
+        agreement = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, variant)
+        pairs[dataset] = agreement.pair_table()
+        labels.update(measure_labels(stack))
+        write_csv(pairs[dataset], files["csv"], {dataset: origins[dataset]})
+        description = (
+            f"{dataset}: Kendall's tau-{variant} between the rankings of {agreement.runs} runs by mean score, "
+            f"for every pair of measures, with {level:.0%} CIs (Long and Cliff, 1997) below the taus."
+        )
+        write_latex(tau_matrix_latex(pairs[dataset], stack.measures, labels), files["tex"], {dataset: origins[dataset]}, description)
+        low = min(pairs[dataset].column("tau", float)) if len(pairs[dataset]) else float("nan")
+        log.info("%s: %d measure pairs over %d runs, lowest tau %.3f", dataset, len(pairs[dataset]), agreement.runs, low)
+
+    for group in params["groups"]:
+        names = group["datasets"]
+        group_origins = {name: origins[name] for name in names}
+        listing = ", ".join(names)
+        mean = mean_pair_table([pairs[name] for name in names])
+        write_csv(mean, group["mean_csv"], group_origins)
+        description = f"Kendall's tau-{variant} between the measures' run rankings, averaged over the data sets {listing}."
+        write_latex(tau_matrix_latex(mean, group["measures"], labels), group["mean_tex"], group_origins, description)
+        similarity = similarity_table({name: pairs[name] for name in names}, group["measures"])
+        write_csv(similarity, group["similarity_csv"], group_origins)
+        description = (
+            "Average similarity of each measure with the other measures (mean of the taus involving it), "
+            f"per data set and averaged over {listing}; the highest mean in bold."
+        )
+        write_latex(similarity_latex(similarity, labels), group["similarity_tex"], group_origins, description)
+        log.info("%s: averaged %d measure pairs over %d data sets", group["task"], len(mean), len(names))
+
+    for combination in params["dnkt"]:
+        measure = combination["combination"]
+        measures = combination_measures(measure)
+        agreements = {}
+        for name in combination["datasets"]:
+            stack = read_stack(params["datasets"][name]["stack"], measures)
+            agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant)
+            labels.update(measure_labels(stack))
+        table = combination_table(agreements)
+        these = {name: origins[name] for name in combination["datasets"]}
+        write_csv(table, combination["csv"], these)
+        description = (
+            f"Kendall's tau-{variant} (with {level:.0%} CIs) between the run rankings of DNKT, {measure} and their "
+            f"harmonic mean DNKT_{measure}, per data set and averaged over the data sets (mean: no CI)."
+        )
+        write_latex(combination_latex(table, labels), combination["tex"], these, description)
+        log.info("DNKT_%s: %d data sets", measure, len(agreements))
+    return pairs

@@ -1,0 +1,31 @@
+"""Rule consistency_figures: distribution of the split taus of every measure, per data set and condition."""
+
+from __future__ import annotations
+
+import logging
+
+from ..analysis.consistency import read_taus
+from ..figures import save_figure
+from ..figures.consistency import tau_distribution_figure
+from ..provenance import read_origins
+from ..scores import read_measure_table
+from . import Job
+
+log = logging.getLogger("consistency_figures")
+
+
+def run(job: Job):
+    for dataset, files in job.params["datasets"].items():
+        origins = read_origins({dataset: files["provenance"]})
+        info = read_measure_table(files["measures_tsv"])
+        display = dict(zip(info["measure"], info["display"], strict=True))
+        for condition, paths in files["conditions"].items():
+            measures, taus = read_taus(paths["taus"])
+            title = f"{dataset}, {condition}: tau over {taus.shape[0]} random topic splits (whiskers 2.5-97.5%)"
+            description = (
+                f"{dataset}, condition {condition}: distribution of Kendall's tau between the run rankings on the two "
+                f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean tau."
+            )
+            figure = tau_distribution_figure(taus, [display[m] for m in measures], title)
+            save_figure(figure, paths["pdf"], paths["png"], origins, description)
+        log.info("%s: %d figures", dataset, len(files["conditions"]))

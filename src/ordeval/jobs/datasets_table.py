@@ -1,0 +1,57 @@
+"""Rule datasets_table: one row per data set (the ACL 2021 paper's Table 1, for every configured data
+set): task, venue, language, classes, topics, items, runs (from files, baselines, simulated), origin."""
+
+from __future__ import annotations
+
+import logging
+
+from ..latex import escape, tabular, write_latex
+from ..provenance import read_provenance
+from ..table import Table, write_csv
+from . import Job
+
+log = logging.getLogger("datasets_table")
+
+SHORT = {"quantification": "OQ", "classification": "OC"}
+COLUMNS = ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
+           "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"]  # fmt: skip
+
+
+def datasets_table(provenance: dict[str, dict]) -> Table:
+    rows = []
+    for name, record in provenance.items():
+        summary = record.get("summary", {})
+        sources = [run["source"] for run in record["runs"].values()]
+        rows.append(
+            (name, SHORT.get(record.get("task", ""), record.get("task", "")), record.get("venue", ""),
+             record.get("description", ""), record.get("language", ""), summary.get("classes", ""),
+             summary.get("topics", ""), summary.get("items", ""), len(sources), sources.count("file"),
+             sources.count("baseline"), sources.count("simulated"), summary.get("topics_with_empty_gold_class", ""))
+        )  # fmt: skip
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(COLUMNS)})
+
+
+def latex(table: Table) -> str:
+    header = ["Data set", "Venue", "Type", "Language", "Classes", "Topics", "Items", "Runs (files / baselines / simulated)"]
+    rows = [
+        [escape(row["dataset"]), escape(row["venue"]), row["type"], escape(row["language"]), str(row["classes"]),
+         str(row["topics"]), str(row["items"]) if row["items"] != "" else "--",
+         f"{row['runs']} ({row['runs_from_files']} / {row['baseline_runs']} / {row['simulated_runs']})"]
+        for row in table.records()
+    ]  # fmt: skip
+    return tabular(header, rows, "lllllrrl")
+
+
+def run(job: Job):
+    provenance = {name: read_provenance(path) for name, path in job.params["provenance"].items()}
+    origins = {name: record["origin"] for name, record in provenance.items()}
+    table = datasets_table(provenance)
+    write_csv(table, job.output["csv"], origins)
+    description = (
+        "The data sets: type (OC = ordinal classification, OQ = ordinal quantification), venue, language, "
+        "number of ordinal classes, test topics, items (OC), and the runs used -- read from files (real "
+        "submissions), organiser baselines computed from the gold, or simulated."
+    )
+    write_latex(latex(table), job.output["tex"], origins, description)
+    log.info("%d data sets", len(table))
+    return table

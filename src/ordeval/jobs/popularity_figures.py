@@ -1,0 +1,63 @@
+"""Rule popularity_figures: scatter plots of the deltas of two measures per compared data set, and the
+gold, Popularity and Uniform distributions of the topics where NMD and RNOD disagree most."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..analysis.popularity import D_MEASURES, compared_origins, compute_deltas, most_negative_d, read_panels
+from ..figures import save_figure
+from ..figures.popularity import ExamplePanel, examples_figure, scatter_figure
+from ..scores import read_stack
+from ..table import read_csv
+from ..tasks.quantification.readers import read_canonical_selection
+from . import Job
+
+log = logging.getLogger("popularity_figures")
+
+
+def run(job: Job):
+    params = job.params
+    runs = [params["popularity_run"], params["uniform_run"]]
+    level = params["ci_level"]
+    examples = []
+    for dataset, files in params["datasets"].items():
+        stack = read_stack(files["stack"], params["measures"])
+        deltas = compute_deltas(stack, *runs)
+        panels = read_panels(read_csv(files["scatter_csv"], numeric=["r", "r_low", "r_high"]))
+        names = dict(zip(stack.measures, stack.display, strict=True))
+        origin = compared_origins(params["provenance"], [dataset], runs)
+        title = f"{dataset}: oriented Delta = M({runs[0]}) - M({runs[1]}) per topic (< 0: prefers {runs[0]})"
+        description = (
+            f"{dataset}: per topic, Delta_M = M({runs[0]}) - M({runs[1]}), signed so that a negative value means "
+            "the measure prefers Popularity; NMD against every other measure and RNOD against the nominal "
+            f"measures, with the 2nd/4th-quadrant counts and Pearson r ({level:.0%} CI)."
+        )
+        save_figure(scatter_figure(title, deltas, panels, names, level), files["scatter_pdf"], files["scatter_png"],
+                    origin, description)  # fmt: skip
+        if all(m in stack.measures for m in D_MEASURES) and files.get("gold"):
+            examples += _examples(dataset, files, deltas, runs)
+    origins = compared_origins(params["provenance"], list(params["datasets"]), runs)
+    skipped = "; ".join(f"{name}: {reason}" for name, reason in params["skipped"].items())
+    note = "No example topics: " + (skipped or "no data set has both runs and the measures NMD and RNOD.")
+    title = "Topics where NMD favours Popularity most relative to RNOD (most negative d = Delta_NMD - Delta_RNOD)"
+    description = (
+        "Gold, Popularity and Uniform distributions of the two topics of each compared data set with the most "
+        "negative d = Delta_NMD - Delta_RNOD." + (f" Left out: {skipped}." if skipped else "")
+    )
+    save_figure(examples_figure(examples, title, note), job.output["examples_pdf"], job.output["examples_png"],
+                origins, description)  # fmt: skip
+    log.info("%d scatter figures, %d example panels", len(params["datasets"]), len(examples))
+
+
+def _examples(dataset: str, files: dict, deltas, runs: list[str]) -> list[ExamplePanel]:
+    picked = most_negative_d(deltas)
+    topics = [example.topic for example in picked]
+    gold, chosen = read_canonical_selection(files["gold"], files["runs"], files["classes"], topics, runs)
+    panels = []
+    for example in picked:
+        distributions = np.stack([gold[example.topic], *(chosen[(run, example.topic)] for run in runs)])
+        panels.append(ExamplePanel(dataset, example, list(files["classes"]), ["gold", *runs], distributions))
+    return panels

@@ -1,0 +1,45 @@
+"""Rule significance_figures: discriminative power curves per data set and for the data sets of each task."""
+
+from __future__ import annotations
+
+import logging
+
+from ..figures import save_figure
+from ..figures.significance import dp_curves_figure, dp_curves_grid
+from ..provenance import read_origins
+from ..scores import read_measure_table
+from . import Job
+from .significance_tables import load_significance
+
+log = logging.getLogger("significance_figures")
+
+
+def _names(files: dict, measures: list[str]) -> list[str]:
+    info = read_measure_table(files["measures_tsv"])
+    display = dict(zip(info["measure"], info["display"], strict=True))
+    return [display[m] for m in measures]
+
+
+def run(job: Job):
+    params = job.params
+    alpha, trials = params["alpha"], params["trials"]
+    setting = f"randomised Tukey HSD, B = {trials}; dashed line: alpha = {alpha:g}"
+    for group in params["groups"]:
+        measures = group["measures"]
+        panels, names = {}, {}
+        for dataset in group["datasets"]:
+            files = params["datasets"][dataset]
+            panels[dataset], _ = load_significance(files, measures, trials)
+            names[dataset] = _names(files, measures)
+            origins = read_origins({dataset: files["provenance"]})
+            figure = dp_curves_figure(panels[dataset], names[dataset], alpha, f"{dataset}: discriminative power curves")
+            description = (
+                f"{dataset}: discriminative power curves, the p-values of all {panels[dataset].pair_count} run pairs "
+                f"sorted in decreasing order, per measure ({setting})."
+            )
+            save_figure(figure, files["curves_pdf"], files["curves_png"], origins, description)
+        origins = read_origins({name: params["datasets"][name]["provenance"] for name in group["datasets"]})
+        figure = dp_curves_grid(panels, names, alpha, f"Discriminative power curves ({group['task']})")
+        description = f"Discriminative power curves of {', '.join(group['datasets'])} ({setting})."
+        save_figure(figure, group["pdf"], group["png"], origins, description)
+        log.info("%s: curves of %d data sets", group["task"], len(panels))

@@ -1,0 +1,93 @@
+"""Rule significance_tables: discriminative power (per data set and pooled), significance overlap per
+data set, and the contradictions between measures (counts, exact run pairs, grouped view), for the data
+sets of each task; each as CSV and LaTeX."""
+
+from __future__ import annotations
+
+import logging
+
+from ..analysis.significance import (
+    contradiction_counts,
+    contradiction_table,
+    discriminative_power,
+    discriminative_power_table,
+    grouped_contradictions,
+    overlap_table,
+    read_pvalue_table,
+    read_run_groups,
+)
+from ..latex import measure_labels, write_latex
+from ..latex.significance import (
+    contradiction_counts_latex,
+    contradictions_latex,
+    discriminative_power_latex,
+    sso_latex,
+)
+from ..provenance import read_origins
+from ..scores import read_measure_table
+from ..table import Table, write_csv
+from . import Job
+
+log = logging.getLogger("significance_tables")
+
+
+def load_significance(files: dict, measures: list[str], trials: int):
+    """A data set's p-values restricted to ``measures``, each with its direction from measures.tsv."""
+    info = read_measure_table(files["measures_tsv"])
+    directions = dict(zip(info["measure"], info["lower_is_better"], strict=True))
+    return read_pvalue_table(files["pvalues"], directions, trials).subset(measures), measure_labels(info)
+
+
+def run(job: Job):
+    params = job.params
+    alpha, trials = params["alpha"], params["trials"]
+    test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
+    for group in params["groups"]:
+        measures = group["measures"]
+        origins = read_origins({name: params["datasets"][name]["provenance"] for name in group["datasets"]})
+        powers, contradictions, group_of, labels = {}, [], {}, {}
+        for dataset in group["datasets"]:
+            files = params["datasets"][dataset]
+            significance, these_labels = load_significance(files, measures, trials)
+            labels.update(these_labels)
+            powers[dataset] = discriminative_power(significance, alpha)
+            overlap = overlap_table(significance, alpha)
+            own = {dataset: origins[dataset]}
+            write_csv(overlap, files["sso_csv"], own)
+            write_latex(
+                sso_latex(overlap, measures, labels), files["sso_tex"], own,
+                f"{dataset}: significance overlap SSO = b/(a+b+c) in % (a/b/c) of pairs of measures; "
+                f"a, c = run pairs significant only with the row / column measure, b = with both ({test}).",
+            )  # fmt: skip
+            contradictions.append(contradiction_table(significance, alpha, dataset))
+            group_of[dataset] = read_run_groups(files["groups"])
+            log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
+
+        outputs = group["outputs"]
+        power_table = discriminative_power_table(powers)
+        write_csv(power_table, outputs["power_csv"], origins)
+        write_latex(
+            discriminative_power_latex(power_table, labels), outputs["power_tex"], origins,
+            f"Discriminative power: % of the T run pairs with p < alpha (S in parentheses), {test}; "
+            "POOLED = sum S / sum T. Bold >= 50%, underlined < 40%.",
+        )  # fmt: skip
+        detail = Table.concat(contradictions)
+        counts = contradiction_counts(detail, group["datasets"], measures)
+        write_csv(counts, outputs["counts_csv"], origins)
+        write_latex(
+            contradiction_counts_latex(counts, labels), outputs["counts_tex"], origins,
+            f"Contradictions: run pairs significant under both measures whose better run differs ({test}).",
+        )  # fmt: skip
+        write_csv(detail, outputs["contradictions_csv"], origins)
+        write_latex(
+            contradictions_latex(detail, labels), outputs["contradictions_tex"], origins,
+            f"Contradictions: measure 1 says run X is significantly better than run Y, measure 2 the reverse ({test}).",
+        )  # fmt: skip
+        grouped = grouped_contradictions(detail, group_of)
+        write_csv(grouped, outputs["grouped_csv"], origins)
+        write_latex(
+            contradictions_latex(grouped, labels), outputs["grouped_tex"], origins,
+            "Contradictions as in contradictions.tex, runs with identical scores under every measure grouped "
+            "(e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
+        )  # fmt: skip
+        log.info("%s: %d contradicting run pairs (%d grouped rows)", group["task"], len(detail), len(grouped))

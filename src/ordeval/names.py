@@ -1,0 +1,74 @@
+"""One name policy for configuration names, data sets, runs and measures.
+
+Names become folder and file names, CSV cells, LaTeX text and figure labels, so they are checked
+when the configuration is loaded (and when a file brings run names): letters, digits and ``_ . + -``,
+starting with a letter or digit, at most 64 characters; no path separators, no ``.``/``..``, no
+whitespace or control characters; and none of the words the outputs use for themselves (``all``,
+``mean``, ``TOTAL``, ``POOLED``, column names such as ``topic``), in any case, alone or as a prefix
+before ``_`` for the summary names (``mean_half``, ``all_oc``, ``dnkt_NMD``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import ConfigError
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+#: Words used by the outputs themselves: summary rows and files, and column names.
+RESERVED = frozenset(
+    {
+        "all",
+        "mean",
+        "similarity",
+        "pooled",
+        "total",
+        "topic",
+        "run",
+        "item",
+        "label",
+        "class",
+        "prob",
+        "measure",
+        "dataset",
+        "data_origin",
+        "group",
+        "con",
+        "nul",
+        "aux",
+        "prn",
+    }
+)
+#: Summary outputs are named ``<word>_<something>``: a data set may not start like that.
+RESERVED_PREFIXES = ("all_", "mean_", "similarity_", "dnkt_")
+
+
+def name_problem(name: object, *, kind: str = "name") -> str | None:
+    """Why ``name`` breaks the policy, or None when it is fine."""
+    if not isinstance(name, str):
+        return f"{kind} {name!r} is not a string"
+    if name in {".", ".."}:
+        return f"{kind} {name!r} is a relative path"
+    if "/" in name or "\\" in name:
+        return f"{kind} {name!r} contains a path separator"
+    if any(character.isspace() or not character.isprintable() for character in name):
+        return f"{kind} {name!r} contains whitespace or a control character"
+    if not NAME.match(name):
+        return (
+            f"{kind} {name!r} is not allowed: use letters, digits and _ . + - (starting with a letter or digit, "
+            "at most 64 characters)"
+        )
+    lowered = name.lower()
+    if lowered in RESERVED:
+        return f"{kind} {name!r} is a reserved word ({', '.join(sorted(RESERVED))})"
+    if kind == "data set" and lowered.startswith(RESERVED_PREFIXES):
+        return f"{kind} {name!r} starts like a summary output ({', '.join(RESERVED_PREFIXES)})"
+    return None
+
+
+def check_name(name: object, *, kind: str, key: str) -> str:
+    """``name`` if it follows the policy; otherwise a ConfigError naming the configuration ``key``."""
+    problem = name_problem(name, kind=kind)
+    if problem:
+        raise ConfigError(f"{key}: {problem}")
+    return name  # type: ignore[return-value]

@@ -1,0 +1,384 @@
+"""The planner: from a configuration to everything the pipeline will do, before any job runs.
+
+:func:`plan` validates the configuration (schema, defaults, name policy), loads its plugins, resolves
+each data set's task, scored measures and runs, the measures of every analysis, and checks everything
+that can be checked before the first job (files exist, enough runs, subset sizes, known measures...).
+The :class:`Plan` it returns answers the rules' questions: which data sets and measures an analysis
+covers, the output paths of every catalogue entry, the targets of each stage, captions, and which
+library files a job's code depends on. The ``.smk`` files only turn those answers into rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import catalogue, paper
+from .config import validate
+from .errors import ConfigError
+from .modules import module_files
+from .names import check_name
+from .plugins import load_plugins
+from .tasks import get_task
+from .tasks.base import check_files_exist, resolve_path, source_files
+
+#: Consistency conditions (SPEC 4.2): topic halves, and two subsets of ``subset_size`` topics.
+CONDITIONS = ("half", "10v10")
+#: Analyses whose configuration section may list measures.
+ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard")
+#: Kendall's tau and its CI need more than 4 runs.
+MIN_RUNS = 5
+
+TASK_NAMES = {"quantification": "ordinal quantification", "classification": "ordinal classification"}
+
+#: The modules each job runs (besides those the data set's task adds, see :meth:`Plan.library`).
+JOB_MODULES: dict[str, tuple[str, ...]] = {
+    "prepare_data": ("jobs.prepare_data",),
+    "score_runs": ("jobs.score_runs",),
+    "datasets_table": ("jobs.datasets_table",),
+    "agreement_tables": ("jobs.agreement_tables",),
+    "agreement_figures": ("jobs.agreement_figures",),
+    "consistency_taus": ("jobs.consistency_taus",),
+    "consistency_tables": ("jobs.consistency_tables",),
+    "consistency_figures": ("jobs.consistency_figures",),
+    "significance_pvalues": ("jobs.significance_pvalues",),
+    "significance_tables": ("jobs.significance_tables",),
+    "significance_figures": ("jobs.significance_figures",),
+    "popularity_tables": ("jobs.popularity_tables",),
+    "popularity_figures": ("jobs.popularity_figures",),
+    "leaderboard_tables": ("jobs.leaderboard_tables",),
+    "leaderboard_figures": ("jobs.leaderboard_figures",),
+    "classification_tables": ("jobs.classification_tables",),
+    "classification_figures": ("jobs.classification_figures",),
+    "manifest": ("jobs.manifest",),
+    "report_captions": ("jobs.report_captions",),
+    "report_tex": ("jobs.report_tex",),
+    "report_pdf": ("jobs.report_pdf",),
+}
+
+
+@dataclass
+class DatasetPlan:
+    """One data set as configured."""
+
+    name: str
+    task: str
+    spec: dict
+    classes: list[str]
+    measures: list[str]  #: scored measures, registry order
+    runs: list[str]  #: declared run names (those of an unreadable tsv source are missing)
+    files: list[str]  #: input files
+    topics: int | None  #: number of topics where known before reading the data
+
+
+@dataclass
+class Plan:
+    config: dict
+    workdir: Path
+    data_root: Path
+    datasets: dict[str, DatasetPlan]
+    plugin_files: list[str] = field(default_factory=list)
+    analysis_measures: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    dnkt_combinations: list[str] = field(default_factory=list)
+    popularity_datasets: list[str] = field(default_factory=list)
+    popularity_skipped: dict[str, str] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def name(self) -> str:
+        return self.config["name"]
+
+    @property
+    def results(self) -> str:
+        """``results/<name>``: every output of this configuration goes below it."""
+        return f"results/{self.name}"
+
+    @property
+    def tasks(self) -> list[str]:
+        """The tasks of the configured data sets, in order of first appearance."""
+        return list(dict.fromkeys(dataset.task for dataset in self.datasets.values()))
+
+    def task_datasets(self, task: str) -> list[str]:
+        return [name for name, dataset in self.datasets.items() if dataset.task == task]
+
+    def suffix(self, task: str) -> str:
+        return get_task(task).summary_suffix
+
+    def scored(self, task: str) -> list[str]:
+        """The measures scored on the data sets of ``task``."""
+        return self.datasets[self.task_datasets(task)[0]].measures
+
+    def measures(self, analysis: str, task: str) -> list[str]:
+        """The measures of ``analysis`` on the data sets of ``task``, in table order."""
+        return self.analysis_measures[(analysis, task)]
+
+    def dataset_measures(self, analysis: str, dataset: str) -> list[str]:
+        return self.measures(analysis, self.datasets[dataset].task)
+
+    def stage_datasets(self, stage: str, task: str = "") -> list[str]:
+        """The data sets a stage covers (optionally only those of ``task``)."""
+        if stage == "popularity":
+            names = self.popularity_datasets
+        elif stage == "classification":
+            names = self.task_datasets("classification")
+        else:
+            names = list(self.datasets)
+        return [name for name in names if not task or self.datasets[name].task == task]
+
+    def dataset_regex(self, task: str | None = None) -> str:
+        names = self.datasets if task is None else self.task_datasets(task)
+        return "|".join(re.escape(name) for name in names)
+
+    # ------------------------------------------------------------------ catalogue
+    def parameters(self) -> dict:
+        """The values captions may use."""
+        config = self.config
+        return {
+            "kendall": config["kendall"],
+            "ci_level": config["agreement"]["ci_level"],
+            "trials": config["consistency"]["trials"],
+            "subset_size": config["consistency"]["subset_size"],
+            "consistency_hsd_trials": config["consistency"]["hsd_trials"],
+            "consistency_alpha": config["consistency"]["alpha"],
+            "hsd_trials": config["significance"]["hsd_trials"],
+            "alpha": config["significance"]["alpha"],
+            "popularity_run": config["popularity"]["popularity_run"],
+            "uniform_run": config["popularity"]["uniform_run"],
+            "seed": config["seed"],
+        }
+
+    def _values(self, entry: catalogue.Entry) -> list[dict]:
+        """Every combination of the entry's pattern fields that this plan makes."""
+        tasks = [task for task in self.tasks if not entry.task or task == entry.task]
+        if "suffix" in entry.per:
+            combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
+        elif "dataset" in entry.per:
+            combinations = [
+                {"dataset": name, "task": self.datasets[name].task}
+                for name in self.stage_datasets(entry.stage)
+                if self.datasets[name].task in tasks
+            ]
+        elif "combination" in entry.per:
+            combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
+        elif "key" in entry.per:
+            combinations = [{"key": key.replace("/", "-")} for key in self.reported_keys()]
+        else:
+            combinations = [{}]
+        if "condition" in entry.per:
+            combinations = [{**values, "condition": c} for values in combinations for c in CONDITIONS]
+        if "measure" in entry.per:
+            combinations = [
+                {**values, "measure": m} for values in combinations for m in self.datasets[values["dataset"]].measures
+            ]
+        return combinations
+
+    def paths(self, entry_key: str, formats: tuple[str, ...] | None = None, **fixed) -> list[str]:
+        """Output paths of catalogue entry ``entry_key`` (all combinations, or those matching ``fixed``)."""
+        entry = catalogue.ENTRIES[entry_key]
+        found = []
+        for values in self._values(entry):
+            if any(values.get(name) != value for name, value in fixed.items()):
+                continue
+            for ext in formats or entry.formats:
+                found.append(f"{self.results}/" + entry.pattern.format(**{**values, "ext": ext}))
+        return found
+
+    def path(self, entry_key: str, ext: str | None = None, **fields) -> str:
+        """One output path of entry ``entry_key``; fields left out stay as ``{field}`` wildcards."""
+        entry = catalogue.ENTRIES[entry_key]
+        values = {name: "{" + name + "}" for name in ("dataset", "condition", "combination", "measure", "key")}
+        values.update(fields)
+        values.setdefault("suffix", "")
+        return f"{self.results}/" + entry.pattern.format(**values, ext=ext or entry.formats[0])
+
+    def targets(self, stage: str | None = None) -> list[str]:
+        """Every output of ``stage`` (or of all stages), in catalogue order."""
+        found = []
+        for entry in catalogue.entries(stage):
+            if entry.key == "report/pdf" and not self.pdf_wanted():
+                continue
+            found += self.paths(entry.key)
+        return found
+
+    def reported_keys(self) -> list[str]:
+        """Catalogue entries shown in the HTML report (they have a category) that this plan makes."""
+        keys = []
+        for entry in catalogue.entries():
+            if entry.category and entry.key != "report/captions" and self._values(entry):
+                if entry.key == "report/pdf" and not self.pdf_wanted():
+                    continue
+                keys.append(entry.key)
+        return keys
+
+    def caption(self, key: str, **fields) -> str:
+        entry = catalogue.ENTRIES[key]
+        values = {**self.parameters(), "dataset": "each data set", "condition": "each condition",
+                  "combination": "M", "measure": "each measure", "key": key, "task_name": "", **fields}  # fmt: skip
+        if "task" in fields:
+            values["task_name"] = TASK_NAMES.get(fields["task"], fields["task"])
+        return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
+
+    def caption_path(self, key: str) -> str:
+        return self.paths("report/captions", key=key.replace("/", "-"))[0]
+
+    def pdf_wanted(self) -> bool:
+        """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
+        import shutil
+
+        setting = self.config["report"]["pdf"]
+        if setting == "auto":
+            return bool(shutil.which("pdflatex"))
+        return bool(setting)
+
+    # ------------------------------------------------------------------ code a job depends on
+    def library(self, job: str, dataset: str | None = None) -> list[str]:
+        """The ordeval source files that ``job`` (on ``dataset``) depends on, for the rule's inputs."""
+        modules = list(JOB_MODULES[job])
+        extra_files: list[str] = []
+        if dataset is not None:
+            task = get_task(self.datasets[dataset].task)
+            if job in ("prepare_data", "score_runs"):
+                modules += task.data_modules
+            if job == "score_runs":
+                modules += task.scoring_modules
+                extra_files = self.plugin_files
+        return [str(path) for path in module_files(*modules)] + extra_files
+
+
+# --------------------------------------------------------------------------- building the plan
+
+
+def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True) -> Plan:
+    """Validate ``config`` and work out everything the pipeline will do; every problem found is a
+    ConfigError naming the configuration key."""
+    config = validate(config)
+    workdir = Path(workdir)
+    check_name(config["name"], kind="configuration name", key="name")
+    plugin_files = load_plugins(config["plugins"], base=workdir)
+    data_root = resolve_path(config.get("data_root", "resources/"), workdir)
+
+    datasets = {}
+    for name, spec in config["datasets"].items():
+        check_name(name, kind="data set", key=f"datasets.{name}")
+        datasets[name] = _dataset_plan(name, spec, config, data_root)
+    if check_files:
+        check_files_exist({name: d.spec for name, d in datasets.items()}, data_root)
+
+    result = Plan(config, workdir, data_root, datasets, plugin_files)
+    for task in result.tasks:
+        for analysis in ANALYSES:
+            result.analysis_measures[(analysis, task)] = _analysis_measures(config, analysis, task, result.scored(task))
+    result.dnkt_combinations = _dnkt_combinations(config, result)
+    _plan_popularity(result)
+    _check_consistency(result)
+    return result
+
+
+def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> DatasetPlan:
+    task = get_task(spec["task"])
+    registered = task.registry.names()
+    listed = config.get("measures")
+    if listed:
+        measures = [measure for measure in listed if measure in registered]
+        if not measures:
+            raise ConfigError(
+                f"config key measures: lists no {task.name} measure, but data set {name} is {task.name}; "
+                f"add some of: {', '.join(registered)}"
+            )
+    else:
+        measures = registered
+    runs = task.declared_runs(spec, data_root)
+    for index, run in enumerate(runs):
+        check_name(run, kind="run", key=f"datasets.{name}.runs")
+    duplicates = sorted({run for run in runs if runs.count(run) > 1})
+    if duplicates:
+        raise ConfigError(f"config key datasets.{name}.runs: run name(s) {', '.join(duplicates)} used twice")
+    if len(runs) < MIN_RUNS and all(source["type"] != "tsv" or source.get("runs") for source in spec["runs"]):
+        raise ConfigError(
+            f"config key datasets.{name}.runs: {len(runs)} runs; the analyses need at least {MIN_RUNS} "
+            "(Kendall's tau and its confidence interval need more than 4 systems)"
+        )
+    classes = [str(label) for label in spec["classes"]]
+    return DatasetPlan(
+        name=name,
+        task=task.name,
+        spec=spec,
+        classes=classes,
+        measures=list(measures),
+        runs=runs,
+        files=[str(path) for path, _ in source_files(name, spec, data_root)],
+        topics=task.topic_count(spec, data_root),
+    )
+
+
+def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:
+    listed = config[analysis].get("measures")
+    task = get_task(task_name)
+    if not listed:
+        return paper.default_measures(task_name, analysis, scored)
+    known = set(task.registry.names())
+    mine = [measure for measure in listed if measure in known]
+    unknown = [m for m in listed if not any(m in get_task(t).registry for t in ("quantification", "classification"))]
+    if unknown:
+        raise ConfigError(f"config key {analysis}.measures: unknown measure(s) {', '.join(unknown)}")
+    unscored = [measure for measure in mine if measure not in scored]
+    if unscored:
+        raise ConfigError(
+            f"config key {analysis}.measures: {', '.join(unscored)} not scored; add them to 'measures' "
+            f"(scored {task_name} measures: {', '.join(scored)})"
+        )
+    if not mine:
+        raise ConfigError(
+            f"config key {analysis}.measures: lists no {task_name} measure, but there are {task_name} data sets"
+        )
+    return mine
+
+
+def _dnkt_combinations(config: dict, result: Plan) -> list[str]:
+    if "quantification" not in result.tasks:
+        return []
+    scored = set(result.scored("quantification"))
+    listed = config["agreement"].get("dnkt_combinations")
+    if listed:
+        for measure in listed:
+            missing = [m for m in ("DNKT", measure, f"DNKT_{measure}") if m not in scored]
+            if missing:
+                raise ConfigError(
+                    f"config key agreement.dnkt_combinations: {measure} needs {', '.join(missing)} to be scored"
+                )
+        return list(listed)
+    return [m for m in paper.DNKT_COMBINATIONS if {"DNKT", m, f"DNKT_{m}"} <= scored]
+
+
+def _plan_popularity(result: Plan) -> None:
+    settings = result.config["popularity"]
+    wanted = [settings["popularity_run"], settings["uniform_run"]]
+    for name, dataset in result.datasets.items():
+        missing = [run for run in wanted if run not in dataset.runs]
+        if missing:
+            result.popularity_skipped[name] = f"it has no run {' or '.join(missing)}"
+        else:
+            result.popularity_datasets.append(name)
+
+
+def _check_consistency(result: Plan) -> None:
+    settings = result.config["consistency"]
+    size = settings["subset_size"]
+    for name, dataset in result.datasets.items():
+        if dataset.topics is None:
+            continue
+        if dataset.topics < 4:
+            raise ConfigError(f"config key datasets.{name}: {dataset.topics} topics; consistency needs at least 4")
+        if 2 * size > dataset.topics:
+            raise ConfigError(
+                f"config key consistency.subset_size: {size}, but data set {name} has {dataset.topics} topics; "
+                f"two disjoint subsets of {size} need {2 * size}"
+            )
+    for (analysis, task), measures in result.analysis_measures.items():
+        if analysis in ("agreement", "consistency", "significance") and len(measures) < 2:
+            raise ConfigError(
+                f"config key {analysis}.measures: {analysis} compares measures and needs at least 2 "
+                f"{task} measures, got {', '.join(measures)}"
+            )
