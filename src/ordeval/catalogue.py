@@ -65,7 +65,7 @@ class Entry:
     per: tuple[str, ...] = ()  #: pattern fields that vary (dataset, condition, combination, suffix)
     category: str = ""  #: HTML report category key (CATEGORIES); empty: not in the HTML report
     section: str = ""  #: LaTeX report section key (SECTIONS); empty: not in the LaTeX report
-    task: str = ""  #: only for data sets of this task (empty: every task)
+    tasks: tuple[str, ...] = ()  #: only for data sets of these tasks (empty: every task)
 
     @property
     def reported_format(self) -> str:
@@ -78,8 +78,12 @@ class Entry:
 
 _ENTRIES = [
     # data and scores
-    Entry("data/gold", "data", "data/{dataset}/gold.{ext}", ("tsv",), "Canonical gold of {dataset}.", ("dataset",)),
-    Entry("data/runs", "data", "data/{dataset}/runs.{ext}", ("tsv",), "Canonical runs of {dataset}.", ("dataset",)),
+    Entry("data/gold", "data", "data/{dataset}/gold.{ext}", ("tsv",), "Canonical gold of {dataset}.", ("dataset",),
+          tasks=("quantification", "classification")),
+    Entry("data/runs", "data", "data/{dataset}/runs.{ext}", ("tsv",), "Canonical runs of {dataset}.", ("dataset",),
+          tasks=("quantification", "classification")),
+    Entry("data/scores", "data", "data/{dataset}/scores.{ext}", ("npz",),
+          "The validated score matrices of {dataset}, given as precomputed scores.", ("dataset",), tasks=("scores",)),
     Entry("data/provenance", "data", "data/{dataset}/provenance.{ext}", ("json",),
           "Where the gold and every run of {dataset} come from.", ("dataset",)),
     Entry("data/table", "data", "tables/datasets.{ext}", ("csv", "tex"),
@@ -96,10 +100,10 @@ _ENTRIES = [
           "All score matrices of {dataset} in one binary file (read by the analyses).", ("dataset",)),
     Entry("scores/conventions", "scores", "scores/{dataset}/conventions.{ext}", ("tsv",),
           "How often each documented 0/0 convention of the ordinal classification measures was applied on "
-          "{dataset} (topic x run cells).", ("dataset",), "scores", task="classification"),
+          "{dataset} (topic x run cells).", ("dataset",), "scores", tasks=("classification",)),
     Entry("scores/pooled", "scores", "scores/{dataset}/pooled.{ext}", ("tsv",),
           "The official SemEval protocol on {dataset}: every measure on one confusion matrix over all items "
-          "of the test set, per run.", ("dataset",), "scores", task="classification"),
+          "of the test set, per run.", ("dataset",), "scores", tasks=("classification",)),
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
@@ -112,7 +116,7 @@ _ENTRIES = [
           "agreement", "agreement"),
     Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
           "Kendall's tau between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
-          "and averaged.", ("combination",), "agreement", "agreement", "quantification"),
+          "and averaged.", ("combination",), "agreement", "agreement", ("quantification",)),
     Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
           "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
     # consistency
@@ -169,6 +173,14 @@ _ENTRIES = [
     Entry("popularity/examples", "popularity", "figures/popularity_examples.{ext}", ("pdf", "png"),
           "Example topics where NMD and RNOD judge Popularity vs Uniform most differently.", (), "popularity",
           "popularity"),
+    # leaderboards
+    Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md"),
+          "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
+          "significance groups (randomised Tukey HSD, B = {hsd_trials}, alpha = {alpha}).", ("dataset",),
+          "leaderboard", "leaderboard"),
+    Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
+          "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
+          "leaderboard", "leaderboard"),
     # provenance and reports
     Entry("report/manifest", "report", "manifest.{ext}", ("json",),
           "Provenance: the configuration, seeds, versions of Python and every dependency, the git commit and the "

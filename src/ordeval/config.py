@@ -93,7 +93,7 @@ def _validator_class():
     def set_defaults(validator, properties, instance, schema):
         if isinstance(instance, dict):
             for name, subschema in properties.items():
-                if "default" in subschema and name not in instance:
+                if isinstance(subschema, dict) and "default" in subschema and name not in instance:
                     instance[name] = copy.deepcopy(subschema["default"])
         yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
 
@@ -122,6 +122,8 @@ def _message(error) -> str:
         return f"config key {where}: unexpected key(s) {', '.join(map(repr, unexpected))} (allowed: {allowed})"
     if error.validator == "required":
         return f"config key {where}: {error.message}"
+    if error.validator == "not" and error.validator_value == {}:
+        return f"config key {where}: not used here (it belongs to another kind of data set: see 'task')"
     return f"config key {where}: {error.message}"
 
 

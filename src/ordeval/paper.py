@@ -27,7 +27,7 @@ DEFAULTS: dict[str, dict[str, list[str] | None]] = {
         "consistency": None,
         "significance": OQ_SIGNIFICANCE,
         "popularity": OQ_SIGNIFICANCE,
-        "leaderboard": None,
+        "leaderboard": OQ_SIGNIFICANCE,
     },
     "classification": {
         "agreement": OC_ORDER,

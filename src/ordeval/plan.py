@@ -107,8 +107,9 @@ class Plan:
         return get_task(task).summary_suffix
 
     def scored(self, task: str) -> list[str]:
-        """The measures scored on the data sets of ``task``."""
-        return self.datasets[self.task_datasets(task)[0]].measures
+        """The measures scored on every data set of ``task`` (in the first data set's order)."""
+        lists = [self.datasets[name].measures for name in self.task_datasets(task)]
+        return [measure for measure in lists[0] if all(measure in other for other in lists[1:])]
 
     def measures(self, analysis: str, task: str) -> list[str]:
         """The measures of ``analysis`` on the data sets of ``task``, in table order."""
@@ -127,9 +128,9 @@ class Plan:
             names = list(self.datasets)
         return [name for name in names if not task or self.datasets[name].task == task]
 
-    def dataset_regex(self, task: str | None = None) -> str:
-        names = self.datasets if task is None else self.task_datasets(task)
-        return "|".join(re.escape(name) for name in names)
+    def dataset_regex(self, names=None) -> str:
+        """A regular expression matching exactly the names of ``names`` (default every data set)."""
+        return "|".join(re.escape(name) for name in (self.datasets if names is None else names))
 
     # ------------------------------------------------------------------ catalogue
     def parameters(self) -> dict:
@@ -147,11 +148,12 @@ class Plan:
             "popularity_run": config["popularity"]["popularity_run"],
             "uniform_run": config["popularity"]["uniform_run"],
             "seed": config["seed"],
+            "leaderboard_level": config["leaderboard"]["ci_level"],
         }
 
     def _values(self, entry: catalogue.Entry) -> list[dict]:
         """Every combination of the entry's pattern fields that this plan makes."""
-        tasks = [task for task in self.tasks if not entry.task or task == entry.task]
+        tasks = [task for task in self.tasks if not entry.tasks or task in entry.tasks]
         if "suffix" in entry.per:
             combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
         elif "dataset" in entry.per:
@@ -280,7 +282,12 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     task = get_task(spec["task"])
     registered = task.registry.names()
     listed = config.get("measures")
-    if listed:
+    own = task.dataset_measures(spec)
+    if own is not None:
+        for measure in own:
+            check_name(measure, kind="measure", key=f"datasets.{name}.scores")
+        measures = own
+    elif listed:
         measures = [measure for measure in listed if measure in registered]
         if not measures:
             raise ConfigError(
@@ -300,7 +307,7 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
             f"config key datasets.{name}.runs: {len(runs)} runs; the analyses need at least {MIN_RUNS} "
             "(Kendall's tau and its confidence interval need more than 4 systems)"
         )
-    classes = [str(label) for label in spec["classes"]]
+    classes = [str(label) for label in spec.get("classes", [])]
     return DatasetPlan(
         name=name,
         task=task.name,
@@ -318,9 +325,9 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
     task = get_task(task_name)
     if not listed:
         return paper.default_measures(task_name, analysis, scored)
-    known = set(task.registry.names())
+    known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
     mine = [measure for measure in listed if measure in known]
-    unknown = [m for m in listed if not any(m in get_task(t).registry for t in ("quantification", "classification"))]
+    unknown = [m for m in listed if m not in set(_all_measures(config))]
     if unknown:
         raise ConfigError(f"config key {analysis}.measures: unknown measure(s) {', '.join(unknown)}")
     unscored = [measure for measure in mine if measure not in scored]
@@ -334,6 +341,15 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
             f"config key {analysis}.measures: lists no {task_name} measure, but there are {task_name} data sets"
         )
     return mine
+
+
+def _all_measures(config: dict) -> list[str]:
+    """Every measure a configuration can name: the registered ones of every task, and those of its
+    precomputed-score data sets."""
+    names = [m for task in ("quantification", "classification") for m in get_task(task).registry.names()]
+    for spec in config["datasets"].values():
+        names += [source["measure"] for source in spec.get("scores", [])]
+    return names
 
 
 def _dnkt_combinations(config: dict, result: Plan) -> list[str]:

@@ -46,6 +46,7 @@ class Specs:
     def __init__(self, plan: Plan):
         self.plan = plan
         self.results = plan.results
+        self.reported = set(plan.reported_keys())
 
     # ------------------------------------------------------------------ helpers
     def stack(self, dataset: str) -> str:
@@ -63,7 +64,7 @@ class Specs:
     def report(self, spec: JobSpec, key: str, paths, subcategory: str = "") -> None:
         """Mark ``paths`` of catalogue entry ``key`` for the HTML report (its reported format only)."""
         entry = catalogue.ENTRIES[key]
-        if not entry.category:
+        if not entry.category or key not in self.reported:
             return
         for path in _flatten(paths):
             if path.endswith("." + entry.reported_format):
@@ -75,14 +76,11 @@ class Specs:
             yield task, self.plan.suffix(task), self.plan.task_datasets(task), self.plan.measures(analysis, task)
 
     # ------------------------------------------------------------------ per-data-set rules (wildcards)
-    def prepare_data(self) -> JobSpec:
+    def prepare_data(self, task: str) -> JobSpec:
+        """The canonical files of a data set of ``task`` (named by the entry: gold, runs, scores, provenance)."""
+        entries = get_task(task).canonical_entries
         return JobSpec(
-            "prepare_data",
-            outputs={
-                "gold": self.plan.path("data/gold"),
-                "runs": self.plan.path("data/runs"),
-                "provenance": self.plan.path("data/provenance"),
-            },
+            f"prepare_data_{task}", outputs={key.split("/")[1]: self.plan.path(key) for key in entries}
         )
 
     def prepare_data_params(self, dataset: str) -> dict:
@@ -95,8 +93,23 @@ class Specs:
             "seed": self.plan.config["seed"],
         }
 
-    def score_runs(self, task: str) -> JobSpec:
-        measures = self.plan.scored(task)
+    def score_groups(self) -> list[tuple[str, str, list[str], list[str]]]:
+        """(rule name, task, measures, data sets): the data sets scored by one rule share a task and
+        their measures (and so their outputs). The data sets of a task with a registry share its
+        measures; precomputed-score data sets may each have their own."""
+        groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        for name, data in self.plan.datasets.items():
+            groups.setdefault((data.task, tuple(data.measures)), []).append(name)
+        named = []
+        for index, ((task, measures), datasets) in enumerate(groups.items()):
+            first = next(i for i, (t, _) in enumerate(groups) if t == task)
+            suffix = "" if index == first else f"_{index - first + 1}"
+            named.append((f"score_runs_{task}{suffix}", task, list(measures), datasets))
+        return named
+
+    def score_runs(self, task: str, measures: list[str]) -> JobSpec:
+        """Outputs of scoring a data set of ``task`` with ``measures``."""
+        canonical = {key.split("/")[1]: self.plan.path(key) for key in get_task(task).canonical_entries}
         outputs = {
             "matrices": [self.plan.path("scores/matrix", measure=m) for m in measures],
             "means": self.plan.path("scores/means"),
@@ -105,15 +118,7 @@ class Specs:
         }
         for extra in get_task(task).extras:
             outputs[extra] = self.plan.path(f"scores/{extra}")
-        spec = JobSpec(
-            f"score_runs_{task}",
-            inputs={
-                "gold": self.plan.path("data/gold"),
-                "runs": self.plan.path("data/runs"),
-                "provenance": self.plan.path("data/provenance"),
-            },
-            outputs=outputs,
-        )
+        spec = JobSpec("score_runs", inputs=canonical, outputs=outputs)
         for key in ("scores/means", *(f"scores/{extra}" for extra in get_task(task).extras)):
             self.report(spec, key, self.plan.path(key), "{dataset}")
         return spec
@@ -507,6 +512,51 @@ class Specs:
         self.report(spec, "popularity/examples", outputs["examples_png"])
         for name, files in datasets.items():
             self.report(spec, "popularity/scatter", files["scatter_png"], name)
+        return spec
+
+    def _leaderboard_files(self, name: str) -> dict:
+        plan = self.plan
+        return {
+            "stack": self.stack(name),
+            "pvalues": _one(plan, "significance/pvalues", dataset=name),
+            "provenance": self.provenance(name),
+            "measures_tsv": self.measures_tsv(name),
+            "measures": plan.dataset_measures("leaderboard", name),
+            **{ext: _one(plan, "leaderboard/table", ext, dataset=name) for ext in ("csv", "tex", "md")},
+            **{ext: _one(plan, "leaderboard/figure", ext, dataset=name) for ext in ("pdf", "png")},
+        }
+
+    def _leaderboard_params(self, datasets: dict) -> dict:
+        config = self.plan.config
+        return {
+            "datasets": datasets,
+            "alpha": config["significance"]["alpha"],
+            "trials": config["significance"]["hsd_trials"],
+            "ci_level": config["leaderboard"]["ci_level"],
+        }
+
+    def leaderboard_tables(self) -> JobSpec:
+        datasets = {name: self._leaderboard_files(name) for name in self.plan.datasets}
+        spec = JobSpec(
+            "leaderboard_tables",
+            inputs={"files": [f[k] for f in datasets.values() for k in ("stack", "pvalues", "provenance")]},
+            outputs={"tables": [f[k] for f in datasets.values() for k in ("csv", "tex", "md")]},
+            params=self._leaderboard_params(datasets),
+        )
+        for name, files in datasets.items():
+            self.report(spec, "leaderboard/table", files["csv"], name)
+        return spec
+
+    def leaderboard_figures(self) -> JobSpec:
+        datasets = {name: self._leaderboard_files(name) for name in self.plan.datasets}
+        spec = JobSpec(
+            "leaderboard_figures",
+            inputs={"files": [f[k] for f in datasets.values() for k in ("csv", "measures_tsv", "provenance")]},
+            outputs={"figures": [f[k] for f in datasets.values() for k in ("pdf", "png")]},
+            params=self._leaderboard_params(datasets),
+        )
+        for name, files in datasets.items():
+            self.report(spec, "leaderboard/figure", files["png"], name)
         return spec
 
     # ------------------------------------------------------------------ provenance and reports

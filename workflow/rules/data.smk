@@ -1,23 +1,26 @@
 # Stage: each data set's gold and runs (read, computed or simulated) as canonical tables, and the
 # data-description table.
 
-PREPARE_DATA = SPECS.prepare_data()
+for task in PLAN.tasks:
 
-
-rule prepare_data:
-    input:
-        files=lambda w: PLAN.datasets[w.dataset].files,
-        library=lambda w: PLAN.library("prepare_data", w.dataset),
-    output:
-        **reported(PREPARE_DATA),
-    params:
-        job=lambda w: SPECS.prepare_data_params(w.dataset),
-    log:
-        log("prepare_data", wildcard=True),
-    conda:
-        ENV
-    script:
-        "../../scripts/prepare_data.py"
+    rule:
+        name:
+            f"prepare_data_{task}"
+        input:
+            files=lambda w: PLAN.datasets[w.dataset].files,
+            library=lambda w: PLAN.library("prepare_data", w.dataset),
+        output:
+            **SPECS.prepare_data(task).outputs,
+        params:
+            job=lambda w: SPECS.prepare_data_params(w.dataset),
+        log:
+            log("prepare_data", wildcard=True),
+        wildcard_constraints:
+            dataset=PLAN.dataset_regex(PLAN.task_datasets(task)),
+        conda:
+            ENV
+        script:
+            "../../scripts/prepare_data.py"
 
 
 DATASETS_TABLE = SPECS.datasets_table()

@@ -1,23 +1,24 @@
 # Stage: per-topic score matrices of every run for every measure of the data set's task, the means per
-# run, the measures' directions, and the task's own tables. One rule per task: their outputs differ.
+# run, the measures' directions, and the task's own tables. One rule per task and measure list: the
+# outputs of a rule must follow from its wildcards.
 
 
-for task in PLAN.tasks:
+for rule_name, task, measures, datasets in SPECS.score_groups():
 
     rule:
         name:
-            f"score_runs_{task}"
+            rule_name
         input:
-            **SPECS.score_runs(task).inputs,
+            **SPECS.score_runs(task, measures).inputs,
             library=lambda w: PLAN.library("score_runs", w.dataset),
         output:
-            **reported(SPECS.score_runs(task)),
+            **reported(SPECS.score_runs(task, measures)),
         params:
             job=lambda w: SPECS.score_runs_params(w.dataset),
         log:
             log("score_runs", wildcard=True),
         wildcard_constraints:
-            dataset=PLAN.dataset_regex(task),
+            dataset=PLAN.dataset_regex(datasets),
         conda:
             ENV
         script:

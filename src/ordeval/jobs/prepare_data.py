@@ -25,5 +25,5 @@ def run(job: Job):
     data.provenance["summary"] = task.describe(data)
     for key in ("venue", "language"):
         data.provenance[key] = params["spec"].get(key, "")
-    task.write_canonical(data, Path(job.output["gold"]).parent)
+    task.write_canonical(data, Path(job.output["provenance"]).parent)
     return data

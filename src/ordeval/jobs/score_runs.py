@@ -21,7 +21,7 @@ def run(job: Job):
     load_plugins(params.get("plugins", []))
     task = get_task(params["task"])
     folder = Path(job.output["means"]).parent
-    data = task.read_canonical(params["dataset"], params["spec"], Path(job.input["gold"]).parent)
+    data = task.read_canonical(params["dataset"], params["spec"], Path(job.input["provenance"]).parent)
     scored = task.score(data, params["measures"])
     write_scores(scored.stack, folder)
     for name, table in scored.extras.items():

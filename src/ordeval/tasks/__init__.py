@@ -10,6 +10,7 @@ from .base import Task
 KNOWN_TASKS = {
     "quantification": "ordeval.tasks.quantification",
     "classification": "ordeval.tasks.classification",
+    "scores": "ordeval.tasks.scores",
 }
 #: The task of a data set whose configuration names none (the only one before tasks existed).
 DEFAULT_TASK = "quantification"

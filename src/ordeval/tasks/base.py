@@ -67,6 +67,12 @@ class Task(ABC):
     #: rules can declare them: editing a measure re-runs scoring, not data preparation.
     data_modules: tuple[str, ...] = ()
     scoring_modules: tuple[str, ...] = ()
+    #: Catalogue entries of the canonical files that preparing a data set writes.
+    canonical_entries: tuple[str, ...] = ("data/gold", "data/runs", "data/provenance")
+
+    def dataset_measures(self, spec: Mapping) -> list[str] | None:
+        """The measures a data set of this task has by itself (None: those of the task's registry)."""
+        return None
 
     # ------------------------------------------------------------------ data
     @abstractmethod
@@ -159,7 +165,8 @@ def resolve_path(path: str, data_root: str | Path) -> Path:
 
 def source_entries(spec: Mapping) -> Iterator[tuple[str, Mapping]]:
     """(config entry, source) of the gold and every run source of a data set's spec."""
-    yield "gold", spec["gold"]
+    if "gold" in spec:
+        yield "gold", spec["gold"]
     for index, source in enumerate(spec.get("runs", [])):
         yield f"runs[{index}]", source
 

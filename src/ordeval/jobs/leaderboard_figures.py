@@ -1,0 +1,30 @@
+"""Rule leaderboard_figures: per data set, every leaderboard measure's means with intervals and groups."""
+
+from __future__ import annotations
+
+import logging
+
+from ..analysis.leaderboard import read_leaderboards
+from ..figures import save_figure
+from ..figures.leaderboard import leaderboard_figure
+from ..provenance import read_origins
+from ..scores import read_measure_table
+from ..table import read_csv
+from . import Job
+
+log = logging.getLogger("leaderboard_figures")
+
+
+def run(job: Job):
+    for dataset, files in job.params["datasets"].items():
+        table = read_csv(files["csv"], numeric=["mean", "ci_low", "ci_high"], integer=["rank"])
+        boards = read_leaderboards(table)
+        info = read_measure_table(files["measures_tsv"])
+        names = dict(zip(info["measure"], info["display"], strict=True))
+        description = (
+            f"{dataset}: every run's mean score with its {job.params['ci_level']:.0%} interval per measure, best first; "
+            "runs sharing a letter do not differ significantly (randomised Tukey HSD)."
+        )
+        figure = leaderboard_figure(boards, names, f"{dataset}: leaderboards")
+        save_figure(figure, files["pdf"], files["png"], read_origins({dataset: files["provenance"]}), description)
+        log.info("%s: %d panels", dataset, len(boards))

@@ -1,0 +1,151 @@
+"""Precomputed scores: a data set given as per-topic score matrices of measures ordeval does not know.
+
+A researcher who has per-topic scores from elsewhere -- any IR measure from a trec_eval-style tool, a
+new measure computed in a notebook -- meta-evaluates them with every analysis of ordeval::
+
+    MyIR:
+      task: scores
+      description: TREC-style runs scored by trec_eval -q
+      scores:
+        - {type: score_matrix, path: ndcg.tsv, measure: nDCG, lower_is_better: false}
+        - {type: score_matrix, path: ap.tsv, measure: AP, lower_is_better: false}
+
+Each file is a topics x runs matrix: a header ``topic<TAB>run_1<TAB>...``, then one line per topic (the
+format of ordeval's own ``scores/<dataset>/<measure>.tsv``). All files of a data set must have the same
+topics (in any order) and the same runs; scores must be finite numbers. The measures, their names and
+directions come from the configuration; the data are marked ``real`` unless the data set says
+``origin: synthetic`` (or ``partly synthetic``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ConfigError, InputError
+from ..files import sha256, write_json
+from ..provenance import ORIGINS, read_provenance
+from ..registry import Registry
+from ..scores import ScoreStack, read_score_matrix, read_stack, write_stack
+from .base import Scored, Task, TaskData, resolve_path
+
+
+@dataclass
+class ScoreData(TaskData):
+    """A data set of precomputed scores: the stack itself."""
+
+    stack: ScoreStack | None = field(default=None)
+
+
+class ScoresTask(Task):
+    name = "scores"
+    short = "scores"
+    description = "precomputed per-topic score matrices of any measures (e.g. from trec_eval)"
+    registry = Registry("scores")  # empty: a data set's measures come from its configuration
+    summary_suffix = "_scores"
+    file_types = frozenset({"score_matrix"})
+    baseline_types = frozenset()
+    data_modules = ("ordeval.tasks.scores",)
+    scoring_modules = ()
+    canonical_entries = ("data/scores", "data/provenance")
+
+    # ------------------------------------------------------------------ configuration
+    def dataset_measures(self, spec: Mapping) -> list[str]:
+        return [source["measure"] for source in spec["scores"]]
+
+    def directions(self, spec: Mapping) -> dict[str, bool]:
+        return {source["measure"]: bool(source.get("lower_is_better", True)) for source in spec["scores"]}
+
+    def declared_runs(self, spec: Mapping, data_root) -> list[str]:
+        """The runs named in the header of the first score file (none where it cannot be read)."""
+        try:
+            path = resolve_path(spec["scores"][0]["path"], data_root)
+            header = path.read_text(encoding="utf-8").split("\n", 1)[0].rstrip("\r").split("\t")
+        except (OSError, UnicodeDecodeError, IndexError):
+            return []
+        return header[1:]
+
+    def topic_count(self, spec: Mapping, data_root) -> int | None:
+        try:
+            path = resolve_path(spec["scores"][0]["path"], data_root)
+            lines = [line for line in path.read_text(encoding="utf-8").split("\n")[1:] if line.strip()]
+        except (OSError, UnicodeDecodeError, IndexError):
+            return None
+        return len(lines) or None
+
+    def simulated_run_names(self, source: Mapping) -> list[str]:
+        return []
+
+    def tsv_run_names(self, path: Path) -> list[str]:
+        return []
+
+    # ------------------------------------------------------------------ data
+    def build(self, name: str, spec: Mapping, data_root, seed: int) -> ScoreData:
+        origin = spec.get("origin", "real")
+        if origin not in ORIGINS:
+            raise ConfigError(f"config key datasets.{name}.origin: {origin!r} is not one of {', '.join(ORIGINS)}")
+        measures, matrices, records = [], [], {}
+        topics = runs = None
+        first_path = None
+        for index, source in enumerate(spec["scores"]):
+            path = resolve_path(source["path"], data_root)
+            these_topics, these_runs, values = read_score_matrix(path)
+            duplicates = sorted({topic for topic in these_topics if these_topics.count(topic) > 1})
+            if duplicates:
+                raise InputError(path, None, f"duplicate topic(s) {', '.join(duplicates[:5])}")
+            if not np.isfinite(values).all():
+                row = int(np.argwhere(~np.isfinite(values))[0, 0])
+                raise InputError(path, f"line {row + 2}", "score is not a finite number")
+            if topics is None:
+                topics, runs, first_path = these_topics, these_runs, path
+            else:
+                if set(these_topics) != set(topics):
+                    missing = sorted(set(topics) - set(these_topics))[:5]
+                    extra = sorted(set(these_topics) - set(topics))[:5]
+                    raise InputError(
+                        path, None, f"topics differ from those of {first_path} (missing {missing}, extra {extra})"
+                    )
+                if these_runs != runs:
+                    raise InputError(path, "line 1", f"runs {these_runs} differ from those of {first_path}: {runs}")
+                order = {topic: i for i, topic in enumerate(these_topics)}
+                values = values[[order[topic] for topic in topics]]
+            if source["measure"] in measures:
+                raise ConfigError(f"config key datasets.{name}.scores[{index}]: measure {source['measure']!r} given twice")
+            measures.append(source["measure"])
+            matrices.append(values)
+            records[source["measure"]] = {"path": str(path), "sha256": sha256(path)}
+        directions = self.directions(spec)
+        stack = ScoreStack(measures, topics, runs, np.stack(matrices), [directions[m] for m in measures], task=self.name)
+        provenance = {
+            "dataset": name,
+            "origin": origin,
+            "description": spec.get("description", ""),
+            "gold": {"source": "file" if origin != "synthetic" else "simulated", "type": "score_matrix"},
+            "runs": {run: {"source": "file", "type": "score_matrix"} for run in runs},
+            "scores": records,
+            "simulated_runs": [],
+        }
+        return ScoreData(name, [], list(topics), list(runs), provenance, stack)
+
+    def write_canonical(self, data: ScoreData, folder) -> None:
+        folder = Path(folder)
+        write_stack(data.stack, folder / "scores.npz")
+        write_json(data.provenance, folder / "provenance.json")
+
+    def read_canonical(self, name: str, spec: Mapping, folder) -> ScoreData:
+        folder = Path(folder)
+        stack = read_stack(folder / "scores.npz")
+        provenance = read_provenance(folder / "provenance.json")
+        return ScoreData(name, [], stack.topics, stack.runs, provenance, stack)
+
+    def describe(self, data: ScoreData) -> dict:
+        return {"topics": len(data.topics), "runs": len(data.run_names), "measures": len(data.stack.measures)}
+
+    def score(self, data: ScoreData, measures: Sequence[str]) -> Scored:
+        return Scored(data.stack.subset(list(measures)))
+
+
+TASK = ScoresTask()

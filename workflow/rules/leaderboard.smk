@@ -1,0 +1,42 @@
+# Stage: leaderboards per data set (mean, interval, rank, significance groups from the p-values of the
+# significance stage), as CSV, LaTeX and Markdown, and figures.
+
+LEADERBOARD_TABLES = SPECS.leaderboard_tables()
+LEADERBOARD_FIGURES = SPECS.leaderboard_figures()
+
+
+rule leaderboard_tables:
+    input:
+        **LEADERBOARD_TABLES.inputs,
+        library=PLAN.library("leaderboard_tables"),
+    output:
+        **reported(LEADERBOARD_TABLES),
+    params:
+        job=LEADERBOARD_TABLES.params,
+    log:
+        log("leaderboard_tables"),
+    conda:
+        ENV
+    script:
+        "../../scripts/leaderboard_tables.py"
+
+
+rule leaderboard_figures:
+    input:
+        **LEADERBOARD_FIGURES.inputs,
+        library=PLAN.library("leaderboard_figures"),
+    output:
+        **reported(LEADERBOARD_FIGURES),
+    params:
+        job=LEADERBOARD_FIGURES.params,
+    log:
+        log("leaderboard_figures"),
+    conda:
+        ENV
+    script:
+        "../../scripts/leaderboard_figures.py"
+
+
+rule leaderboard:
+    input:
+        PLAN.targets("leaderboard"),
