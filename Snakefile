@@ -30,6 +30,7 @@ include: "workflow/rules/consistency.smk"
 include: "workflow/rules/significance.smk"
 include: "workflow/rules/popularity.smk"
 include: "workflow/rules/leaderboard.smk"
+include: "workflow/rules/classification.smk"
 include: "workflow/rules/report.smk"
 
 

@@ -1,8 +1,33 @@
 """ordeval: meta-evaluation of evaluation measures for ordinal classification and ordinal quantification.
 
 The library holds all the logic of the pipeline; the Snakemake rules call it through thin adapters in
-``scripts/<rule>.py``. It never imports snakemake. Importing ``ordeval`` itself is cheap: the
-submodules are imported when used.
+``scripts/<rule>.py``. It never imports snakemake. Importing ``ordeval`` itself is cheap: the API
+functions below (see :mod:`ordeval.api`) and the submodules are imported when first used.
+
+>>> import ordeval
+>>> scores = ordeval.score(gold, runs)      # tidy data frame: topic, run, measure, score
+>>> ordeval.agreement(scores); ordeval.leaderboard(scores); ordeval.hsd_pvalues(scores, measure="NMD")
 """
 
 __version__ = "0.2.0"
+
+_API = ("score", "score_stack", "tidy", "as_stack", "agreement", "hsd_pvalues", "discriminative_power",
+        "consistency", "leaderboard", "measures")  # fmt: skip
+
+__all__ = [*_API, "plan", "load_config", "__version__"]
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    if name == "plan":
+        from .plan import plan
+
+        return plan
+    if name == "load_config":
+        from .config import load
+
+        return load
+    raise AttributeError(f"module 'ordeval' has no attribute {name!r}")

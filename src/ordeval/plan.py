@@ -50,7 +50,7 @@ JOB_MODULES: dict[str, tuple[str, ...]] = {
     "popularity_figures": ("jobs.popularity_figures",),
     "leaderboard_tables": ("jobs.leaderboard_tables",),
     "leaderboard_figures": ("jobs.leaderboard_figures",),
-    "classification_tables": ("jobs.classification_tables",),
+    "classification_tables": ("jobs.classification_tables", "tasks.classification.measures"),
     "classification_figures": ("jobs.classification_figures",),
     "manifest": ("jobs.manifest",),
     "report_captions": ("jobs.report_captions",),
@@ -154,6 +154,8 @@ class Plan:
     def _values(self, entry: catalogue.Entry) -> list[dict]:
         """Every combination of the entry's pattern fields that this plan makes."""
         tasks = [task for task in self.tasks if not entry.tasks or task in entry.tasks]
+        if not tasks:
+            return []
         if "suffix" in entry.per:
             combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
         elif "dataset" in entry.per:

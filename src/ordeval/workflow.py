@@ -559,6 +559,75 @@ class Specs:
             self.report(spec, "leaderboard/figure", files["png"], name)
         return spec
 
+    def _classification_params(self) -> dict:
+        plan = self.plan
+        config = plan.config
+        names = plan.task_datasets("classification")
+        datasets = {}
+        for name in names:
+            spec = plan.datasets[name].spec
+            datasets[name] = {
+                "agreement": _one(plan, "agreement/dataset", "csv", dataset=name),
+                "consistency": {c: _one(plan, "consistency/summary", "csv", dataset=name, condition=c) for c in CONDITIONS},
+                "pvalues": _one(plan, "significance/pvalues", dataset=name),
+                "stack": self.stack(name),
+                "measures_tsv": self.measures_tsv(name),
+                "provenance": self.provenance(name),
+                "gold": _one(plan, "data/gold", dataset=name),
+                "pooled": _one(plan, "scores/pooled", dataset=name),
+                "conventions": _one(plan, "scores/conventions", dataset=name),
+                "topics": plan.datasets[name].topics,
+                "constant_runs": {s["name"]: s["class"] for s in spec["runs"] if s["type"] == "constant_class"},
+            }
+        suffix = plan.suffix("classification")
+        return {
+            "datasets": datasets,
+            "measures": plan.measures("agreement", "classification"),
+            "significance_measures": plan.measures("significance", "classification"),
+            "power_csv": _one(plan, "significance/power", "csv", suffix=suffix),
+            "kendall": config["kendall"],
+            "subset_size": config["consistency"]["subset_size"],
+            "trials": config["consistency"]["trials"],
+            "hsd_trials": config["consistency"]["hsd_trials"],
+            "alpha": config["consistency"]["alpha"],
+            "significance_alpha": config["significance"]["alpha"],
+            "significance_trials": config["significance"]["hsd_trials"],
+        }
+
+    def classification_tables(self) -> JobSpec:
+        plan = self.plan
+        params = self._classification_params()
+        outputs = {}
+        for key, stem in (("agreement", "agreement"), ("consistency", "consistency"), ("properties", "properties"),
+                          ("kappa", "kappa"), ("pooled", "pooled"), ("conventions", "conventions")):
+            for ext in ("csv", "tex"):
+                outputs[f"{stem}_{ext}"] = _one(plan, f"classification/{key}", ext)  # fmt: skip
+        read = [f[k] for f in params["datasets"].values()
+                for k in ("agreement", "stack", "measures_tsv", "provenance", "gold", "pooled", "conventions")]  # fmt: skip
+        read += [p for f in params["datasets"].values() for p in f["consistency"].values()] + [params["power_csv"]]
+        spec = JobSpec("classification_tables", inputs={"files": read}, outputs=outputs, params=params)
+        for key in ("agreement", "consistency", "properties", "kappa", "pooled", "conventions"):
+            self.report(spec, f"classification/{key}", outputs[f"{key}_csv"])
+        return spec
+
+    def classification_figures(self) -> JobSpec:
+        plan = self.plan
+        params = self._classification_params()
+        figure = {
+            "datasets": {
+                name: {k: files[k] for k in ("pvalues", "measures_tsv", "provenance")}
+                for name, files in params["datasets"].items()
+            },
+            "measures": params["significance_measures"],
+            "alpha": params["significance_alpha"],
+            "trials": params["significance_trials"],
+        }
+        outputs = {ext: _one(plan, "classification/figure1", ext) for ext in ("pdf", "png")}
+        read = [f[k] for f in figure["datasets"].values() for k in ("pvalues", "measures_tsv", "provenance")]
+        spec = JobSpec("classification_figures", inputs={"files": read}, outputs=outputs, params=figure)
+        self.report(spec, "classification/figure1", outputs["png"])
+        return spec
+
     # ------------------------------------------------------------------ provenance and reports
     def manifest(self, commit: str) -> JobSpec:
         plan = self.plan

@@ -11,12 +11,12 @@ rule agreement_tables:
         library=PLAN.library("agreement_tables"),
     output:
         **reported(AGREEMENT_TABLES),
-    params:
-        job=AGREEMENT_TABLES.params,
     log:
         log("agreement_tables"),
     conda:
         ENV
+    params:
+        job=AGREEMENT_TABLES.params,
     script:
         "../../scripts/agreement_tables.py"
 
@@ -27,12 +27,12 @@ rule agreement_figures:
         library=PLAN.library("agreement_figures"),
     output:
         **reported(AGREEMENT_FIGURES),
-    params:
-        job=AGREEMENT_FIGURES.params,
     log:
         log("agreement_figures"),
     conda:
         ENV
+    params:
+        job=AGREEMENT_FIGURES.params,
     script:
         "../../scripts/agreement_figures.py"
 

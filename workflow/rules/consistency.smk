@@ -12,13 +12,13 @@ rule consistency_taus:
         library=PLAN.library("consistency_taus"),
     output:
         **reported(CONSISTENCY_TAUS),
-    params:
-        job=lambda w: SPECS.consistency_taus_params(w.dataset),
-    threads: PLAN.config["threads"]
     log:
         log("consistency_taus", wildcard=True),
     conda:
         ENV
+    threads: PLAN.config["threads"]
+    params:
+        job=lambda w: SPECS.consistency_taus_params(w.dataset),
     script:
         "../../scripts/consistency_taus.py"
 
@@ -29,12 +29,12 @@ rule consistency_tables:
         library=PLAN.library("consistency_tables"),
     output:
         **reported(CONSISTENCY_TABLES),
-    params:
-        job=CONSISTENCY_TABLES.params,
     log:
         log("consistency_tables"),
     conda:
         ENV
+    params:
+        job=CONSISTENCY_TABLES.params,
     script:
         "../../scripts/consistency_tables.py"
 
@@ -45,12 +45,12 @@ rule consistency_figures:
         library=PLAN.library("consistency_figures"),
     output:
         **reported(CONSISTENCY_FIGURES),
-    params:
-        job=CONSISTENCY_FIGURES.params,
     log:
         log("consistency_figures"),
     conda:
         ENV
+    params:
+        job=CONSISTENCY_FIGURES.params,
     script:
         "../../scripts/consistency_figures.py"
 

@@ -11,14 +11,14 @@ for task in PLAN.tasks:
             library=lambda w: PLAN.library("prepare_data", w.dataset),
         output:
             **SPECS.prepare_data(task).outputs,
-        params:
-            job=lambda w: SPECS.prepare_data_params(w.dataset),
         log:
             log("prepare_data", wildcard=True),
         wildcard_constraints:
             dataset=PLAN.dataset_regex(PLAN.task_datasets(task)),
         conda:
             ENV
+        params:
+            job=lambda w: SPECS.prepare_data_params(w.dataset),
         script:
             "../../scripts/prepare_data.py"
 
@@ -32,12 +32,12 @@ rule datasets_table:
         library=PLAN.library("datasets_table"),
     output:
         **reported(DATASETS_TABLE),
-    params:
-        job=DATASETS_TABLE.params,
     log:
         log("datasets_table"),
     conda:
         ENV
+    params:
+        job=DATASETS_TABLE.params,
     script:
         "../../scripts/datasets_table.py"
 

@@ -11,12 +11,12 @@ rule leaderboard_tables:
         library=PLAN.library("leaderboard_tables"),
     output:
         **reported(LEADERBOARD_TABLES),
-    params:
-        job=LEADERBOARD_TABLES.params,
     log:
         log("leaderboard_tables"),
     conda:
         ENV
+    params:
+        job=LEADERBOARD_TABLES.params,
     script:
         "../../scripts/leaderboard_tables.py"
 
@@ -27,12 +27,12 @@ rule leaderboard_figures:
         library=PLAN.library("leaderboard_figures"),
     output:
         **reported(LEADERBOARD_FIGURES),
-    params:
-        job=LEADERBOARD_FIGURES.params,
     log:
         log("leaderboard_figures"),
     conda:
         ENV
+    params:
+        job=LEADERBOARD_FIGURES.params,
     script:
         "../../scripts/leaderboard_figures.py"
 

@@ -11,12 +11,12 @@ rule popularity_tables:
         library=PLAN.library("popularity_tables"),
     output:
         **reported(POPULARITY_TABLES),
-    params:
-        job=POPULARITY_TABLES.params,
     log:
         log("popularity_tables"),
     conda:
         ENV
+    params:
+        job=POPULARITY_TABLES.params,
     script:
         "../../scripts/popularity_tables.py"
 
@@ -27,12 +27,12 @@ rule popularity_figures:
         library=PLAN.library("popularity_figures"),
     output:
         **reported(POPULARITY_FIGURES),
-    params:
-        job=POPULARITY_FIGURES.params,
     log:
         log("popularity_figures"),
     conda:
         ENV
+    params:
+        job=POPULARITY_FIGURES.params,
     script:
         "../../scripts/popularity_figures.py"
 

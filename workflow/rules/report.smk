@@ -13,12 +13,12 @@ rule manifest:
         library=PLAN.library("manifest"),
     output:
         **reported(MANIFEST),
-    params:
-        job=MANIFEST.params,
     log:
         log("manifest"),
     conda:
         ENV
+    params:
+        job=MANIFEST.params,
     script:
         "../../scripts/manifest.py"
 
@@ -28,12 +28,12 @@ rule report_captions:
         library=PLAN.library("report_captions"),
     output:
         **REPORT_CAPTIONS.outputs,
-    params:
-        job=REPORT_CAPTIONS.params,
     log:
         log("report_captions"),
     conda:
         ENV
+    params:
+        job=REPORT_CAPTIONS.params,
     script:
         "../../scripts/report_captions.py"
 
@@ -44,12 +44,12 @@ rule report_tex:
         library=PLAN.library("report_tex"),
     output:
         **reported(REPORT_TEX),
-    params:
-        job=REPORT_TEX.params,
     log:
         log("report_tex"),
     conda:
         ENV
+    params:
+        job=REPORT_TEX.params,
     script:
         "../../scripts/report_tex.py"
 

@@ -13,14 +13,14 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             library=lambda w: PLAN.library("score_runs", w.dataset),
         output:
             **reported(SPECS.score_runs(task, measures)),
-        params:
-            job=lambda w: SPECS.score_runs_params(w.dataset),
         log:
             log("score_runs", wildcard=True),
         wildcard_constraints:
             dataset=PLAN.dataset_regex(datasets),
         conda:
             ENV
+        params:
+            job=lambda w: SPECS.score_runs_params(w.dataset),
         script:
             "../../scripts/score_runs.py"
 

@@ -12,13 +12,13 @@ rule significance_pvalues:
         library=PLAN.library("significance_pvalues"),
     output:
         **reported(SIGNIFICANCE_PVALUES),
-    params:
-        job=lambda w: SPECS.significance_pvalues_params(w.dataset),
-    threads: PLAN.config["threads"]
     log:
         log("significance_pvalues", wildcard=True),
     conda:
         ENV
+    threads: PLAN.config["threads"]
+    params:
+        job=lambda w: SPECS.significance_pvalues_params(w.dataset),
     script:
         "../../scripts/significance_pvalues.py"
 
@@ -29,12 +29,12 @@ rule significance_tables:
         library=PLAN.library("significance_tables"),
     output:
         **reported(SIGNIFICANCE_TABLES),
-    params:
-        job=SIGNIFICANCE_TABLES.params,
     log:
         log("significance_tables"),
     conda:
         ENV
+    params:
+        job=SIGNIFICANCE_TABLES.params,
     script:
         "../../scripts/significance_tables.py"
 
@@ -45,12 +45,12 @@ rule significance_figures:
         library=PLAN.library("significance_figures"),
     output:
         **reported(SIGNIFICANCE_FIGURES),
-    params:
-        job=SIGNIFICANCE_FIGURES.params,
     log:
         log("significance_figures"),
     conda:
         ENV
+    params:
+        job=SIGNIFICANCE_FIGURES.params,
     script:
         "../../scripts/significance_figures.py"
 

@@ -1,0 +1,128 @@
+"""The ordinal classification measures compared as in the ACL 2021 paper's Table 4, and the checks the
+paper makes on constant baselines.
+
+Columns (I)-(III) of the properties table come from the registry (each measure's ``ordinal``,
+``handles_constant`` and ``handles_imbalance`` flags, each backed by a property test in
+``tests/test_classification_measures.py``). Columns (IV)-(VI) are derived from the computed results by
+the rules below, which the table's caption states:
+
+* (IV) ranking-similarity group: average-linkage clustering of the measures into two groups on the
+  distance 1 - tau, tau averaged over the OC data sets; group A holds the first measure of the paper's
+  order (alpha_ORD), group B the other; a measure whose mean tau with the other group is within
+  ``SIMILARITY_MARGIN`` of its mean tau with its own group is A/B.
+* (V) consistency and (VI) discriminative power: the measures ranked by their mean tau over the OC data
+  sets and both split conditions (V) and by their pooled discriminative power (VI); the top third is
+  good, the middle third fair, the bottom third poor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..table import Table
+
+#: (IV): a measure this close to both groups (in mean tau) is in A/B.
+SIMILARITY_MARGIN = 0.05
+#: (V), (VI): good / fair / poor by thirds of the ranking.
+RATINGS = ("good", "fair", "poor")
+#: |kappa| below this is 0 (the paper's proof: a constant run gets kappa = 0 where it is defined).
+KAPPA_ZERO = 1e-12
+
+
+def similarity_groups(taus: np.ndarray, measures: Sequence[str], margin: float = SIMILARITY_MARGIN) -> list[str]:
+    """A, B or A/B per measure from the symmetric measures x measures mean tau matrix (see the module)."""
+    count = len(measures)
+    if count < 2:
+        return ["A"] * count
+    distance = 1.0 - np.asarray(taus, dtype=float)
+    clusters = [[i] for i in range(count)]
+    while len(clusters) > 2:  # average linkage
+        best, pair = np.inf, (0, 1)
+        for a in range(len(clusters)):
+            for b in range(a + 1, len(clusters)):
+                d = distance[np.ix_(clusters[a], clusters[b])].mean()
+                if d < best:
+                    best, pair = d, (a, b)
+        a, b = pair
+        clusters[a] = clusters[a] + clusters[b]
+        del clusters[b]
+    first = 0 if 0 in clusters[0] else 1
+    members = {"A": clusters[first], "B": clusters[1 - first]}
+    labels = []
+    for i in range(count):
+        own = "A" if i in members["A"] else "B"
+        other = "B" if own == "A" else "A"
+        within = [j for j in members[own] if j != i]
+        mean_own = np.mean(np.asarray(taus)[i, within]) if within else 1.0
+        mean_other = np.mean(np.asarray(taus)[i, members[other]])
+        labels.append("A/B" if abs(mean_own - mean_other) <= margin else own)
+    return labels
+
+
+def thirds(values: Sequence[float], higher_is_better: bool = True) -> list[str]:
+    """good / fair / poor by thirds of the ranking of ``values`` (ties share the better rating)."""
+    values = np.asarray(values, dtype=float)
+    count = len(values)
+    order = np.argsort(-values if higher_is_better else values, kind="stable")
+    rank = np.empty(count, dtype=int)
+    rank[order] = np.arange(count)
+    for i in range(count):  # ties: the best rank among equal values
+        equal = np.flatnonzero(values == values[i])
+        rank[i] = rank[equal].min()
+    return [RATINGS[min(2, 3 * r // max(count, 1))] for r in rank]
+
+
+def properties_table(
+    measures: Sequence[str],
+    flags: Mapping[str, Mapping[str, bool]],
+    mean_taus: np.ndarray,
+    consistency: Mapping[str, float],
+    power: Mapping[str, float],
+) -> Table:
+    """One row per measure: (I) ordinal, (II) handles constant runs, (III) handles class imbalance
+    (registry flags), (IV) similarity group, (V) consistency, (VI) discriminative power, with the
+    numbers (V) and (VI) are rated from."""
+    groups = similarity_groups(mean_taus, measures)
+    consistency_values = [consistency[m] for m in measures]
+    power_values = [power[m] for m in measures]
+    return Table(
+        {
+            "measure": list(measures),
+            "ordinal": [bool(flags[m].get("ordinal", False)) for m in measures],
+            "handles_constant": [bool(flags[m].get("handles_constant", False)) for m in measures],
+            "handles_imbalance": [bool(flags[m].get("handles_imbalance", False)) for m in measures],
+            "similarity_group": groups,
+            "consistency": thirds(consistency_values),
+            "mean_tau": consistency_values,
+            "discriminative_power": thirds(power_values),
+            "pooled_dp_percent": power_values,
+        }
+    )
+
+
+def constant_kappa_table(
+    dataset: str,
+    runs: Sequence[str],
+    classes: Sequence[str],
+    kappa: np.ndarray,
+    undefined: np.ndarray,
+) -> Table:
+    """For each constant baseline (``runs`` with the class it returns), the topics where kappa = 0,
+    where kappa is undefined (gold and run all in the run's class: the convention value is used), and
+    the topics in all. ``kappa`` is topics x len(runs); ``undefined`` a boolean topics x len(runs)."""
+    kappa = np.asarray(kappa, dtype=float)
+    undefined = np.asarray(undefined, dtype=bool)
+    zero = (np.abs(kappa) < KAPPA_ZERO) & ~undefined
+    return Table(
+        {
+            "dataset": [dataset] * len(runs),
+            "run": list(runs),
+            "class": list(classes),
+            "topics": [kappa.shape[0]] * len(runs),
+            "defined": (~undefined).sum(axis=0).astype(np.int64),
+            "kappa_zero": zero.sum(axis=0).astype(np.int64),
+            "kappa_not_zero": ((~zero) & ~undefined).sum(axis=0).astype(np.int64),
+        }
+    )

@@ -1,0 +1,298 @@
+"""The Python API: score runs and meta-evaluate measures in a notebook, without Snakemake.
+
+>>> import ordeval
+>>> scores = ordeval.score("gold.txt", {"A": "runA.txt", "B": "runB.txt"}, task="classification",
+...                        gold_format="semeval_labels", run_format="semeval_labels")
+>>> scores.head()              # tidy: topic, run, measure, score
+>>> ordeval.agreement(scores)  # Kendall's tau between the measures' run rankings, with CIs
+>>> ordeval.hsd_pvalues(scores, measure="MAE_M", trials=5000, seed=1)
+
+Inputs are files in any format ordeval reads, pandas data frames in the canonical long format, or
+numpy arrays; the score functions return pandas data frames (pandas is imported here only).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .scores import ScoreStack
+from .seeding import stream
+from .tasks import get_task
+
+DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
+#: The file formats of each task, with the canonical long table of each.
+FORMATS = {
+    "quantification": ("semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"),
+    "classification": ("semeval_labels", "tsv"),
+}
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def _source(value, kind: str, file_format: str | None, folder: Path, name: str, task: str, classes, extra: dict) -> dict:
+    """A data set source for ``value``: a path (in ``file_format``), a data frame or an array (written to
+    ``folder`` as the canonical long table)."""
+    if isinstance(value, (str, Path)):
+        fmt = file_format or "tsv"
+        if fmt not in FORMATS[task]:
+            raise ValueError(f"{task} files can be {', '.join(FORMATS[task])}, not {fmt!r}")
+        return {"type": fmt, "path": str(Path(value).resolve()), **extra}
+    import pandas as pd
+
+    if isinstance(value, np.ndarray):
+        if task != "quantification" or value.ndim != 2:
+            raise ValueError("arrays are accepted for quantification only: topics x classes distributions")
+        value = pd.DataFrame(
+            {
+                "topic": np.repeat([f"t{i + 1:04d}" for i in range(value.shape[0])], value.shape[1]),
+                "class": np.tile([str(c) for c in classes], value.shape[0]),
+                "prob": value.ravel(),
+            }
+        )
+    if not isinstance(value, pd.DataFrame):
+        raise TypeError(f"{name}: expected a file path, a pandas DataFrame or a numpy array, got {type(value).__name__}")
+    columns = {
+        ("quantification", "gold"): ["topic", "class", "prob"],
+        ("quantification", "run"): ["topic", "run", "class", "prob"],
+        ("classification", "gold"): ["topic", "item", "label"],
+        ("classification", "run"): ["topic", "item", "run", "label"],
+    }[(task, kind)]
+    if kind == "run" and "run" not in value.columns:
+        value = value.assign(run=name)
+    missing = [column for column in columns if column not in value.columns]
+    if missing:
+        raise ValueError(f"{name}: the data frame lacks column(s) {', '.join(missing)} (expected {', '.join(columns)})")
+    path = folder / f"{kind}-{len(list(folder.iterdir()))}.tsv"
+    value[columns].to_csv(path, sep="\t", index=False, lineterminator="\n")
+    return {"type": "tsv", "path": str(path)}
+
+
+def score_stack(
+    gold,
+    runs,
+    *,
+    task: str = "quantification",
+    classes: Sequence = DEFAULT_CLASSES,
+    measures: Sequence[str] | None = None,
+    gold_format: str | None = None,
+    run_format: str | None = None,
+    align: str = "id",
+    score_key: str | None = None,
+) -> ScoreStack:
+    """Like :func:`score`, but returns the :class:`~ordeval.scores.ScoreStack` (measures x topics x runs,
+    with each measure's direction)."""
+    task_object = get_task(task)
+    with tempfile.TemporaryDirectory(prefix="ordeval-") as temporary:
+        folder = Path(temporary)
+        extra_gold = {"score": score_key} if gold_format == "ntcir_annotations" else {}
+        spec = {
+            "task": task,
+            "classes": list(classes),
+            "gold": _source(gold, "gold", gold_format, folder, "gold", task, classes, extra_gold),
+            "runs": [],
+        }
+        if isinstance(runs, Mapping):
+            for name, value in runs.items():
+                extra = {}
+                if run_format == "ntcir_submission":
+                    extra["score"] = score_key
+                if task == "classification" and run_format == "semeval_labels":
+                    extra["align"] = align
+                source = _source(value, "run", run_format, folder, name, task, classes, extra)
+                if source["type"] != "tsv":
+                    source["name"] = name
+                spec["runs"].append(source)
+        else:  # one canonical runs table (path or data frame) holding every run
+            spec["runs"].append(_source(runs, "run", "tsv", folder, "runs", task, classes, {}))
+        data = task_object.build("api", spec, folder, 0)
+        names = list(measures) if measures is not None else task_object.registry.names()
+        return task_object.score(data, names).stack
+
+
+def score(gold, runs, **options):
+    """Score every run on every topic with every measure; a tidy data frame ``topic, run, measure, score``.
+
+    ``gold``: a file (``gold_format``: for quantification semeval_dist, semeval_labels,
+    ntcir_annotations (with ``score_key`` A/E/S) or tsv; for classification semeval_labels or tsv), a
+    pandas DataFrame in the canonical long format (quantification: topic, class, prob; classification:
+    topic, item, label) or, for quantification, a topics x classes numpy array. ``runs``: a mapping
+    run name -> file / data frame / array (``run_format``), or one canonical runs table (with a ``run``
+    column). ``task``: quantification (default) or classification; ``classes``: the class labels in
+    ascending order (default -2..2); ``measures``: registry names (default every registered measure of
+    the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``.
+    Bad input raises :class:`ordeval.errors.InputError` naming the file, the line and the problem.
+    """
+    return tidy(score_stack(gold, runs, **options))
+
+
+def tidy(stack: ScoreStack):
+    """A ScoreStack as a tidy data frame: topic, run, measure, score (one row per cell)."""
+    import pandas as pd
+
+    measures, topics, runs = stack.values.shape
+    return pd.DataFrame(
+        {
+            "topic": np.tile(np.repeat(np.array(stack.topics, dtype=object), runs), measures),
+            "run": np.tile(np.array(stack.runs, dtype=object), measures * topics),
+            "measure": np.repeat(np.array(stack.measures, dtype=object), topics * runs),
+            "score": stack.values.ravel(),
+        }
+    )
+
+
+# --------------------------------------------------------------------------- from tidy scores back to matrices
+
+
+def as_stack(scores, lower_is_better: Mapping[str, bool] | None = None) -> ScoreStack:
+    """A ScoreStack from a ScoreStack, a tidy data frame (topic, run, measure, score) or a mapping
+    ``{measure: topics x runs matrix}`` (numpy arrays or data frames with runs as columns). A measure's
+    direction comes from ``lower_is_better``, else from its registry, else lower is better."""
+    if isinstance(scores, ScoreStack):
+        return scores
+    directions = dict(lower_is_better or {})
+    if isinstance(scores, Mapping):
+        measures, matrices, runs, topics = [], [], None, None
+        for measure, matrix in scores.items():
+            if hasattr(matrix, "columns"):
+                runs = list(matrix.columns) if runs is None else runs
+                topics = [str(t) for t in matrix.index] if topics is None else topics
+                matrix = matrix.to_numpy(dtype=float)
+            matrix = np.asarray(matrix, dtype=float)
+            measures.append(measure)
+            matrices.append(matrix)
+        values = np.stack(matrices)
+        runs = runs or [f"run{i + 1}" for i in range(values.shape[2])]
+        topics = topics or [f"t{i + 1}" for i in range(values.shape[1])]
+    else:
+        frame = scores
+        measures = list(dict.fromkeys(frame["measure"]))
+        topics = list(dict.fromkeys(frame["topic"]))
+        runs = list(dict.fromkeys(frame["run"]))
+        wide = frame.pivot_table(index=["measure", "topic"], columns="run", values="score", sort=False)
+        values = np.stack([wide.loc[m].loc[topics, runs].to_numpy(dtype=float) for m in measures])
+    for measure in measures:
+        if measure not in directions:
+            directions[measure] = _registered_direction(measure)
+    return ScoreStack(list(measures), [str(t) for t in topics], [str(r) for r in runs], values,
+                      [directions[m] for m in measures])  # fmt: skip
+
+
+def _registered_direction(measure: str) -> bool:
+    for task in ("quantification", "classification"):
+        registry = get_task(task).registry
+        if measure in registry:
+            return registry[measure].lower_is_better
+    return True
+
+
+# --------------------------------------------------------------------------- the meta-evaluation
+
+
+def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequence[str] | None = None,
+              lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+    """Kendall's tau between the run rankings of every pair of measures, with Long and Cliff CIs.
+
+    Runs are ranked by mean score, best first under each measure's direction; tau-b (``kendall="b"``)
+    or tau-a = (C - D) / (n(n-1)/2); CI = tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))).
+    Returns a data frame measure_a, measure_b, tau, ci_low, ci_high.
+    """
+    from .analysis.agreement import ranking_agreement
+
+    stack = as_stack(scores, lower_is_better)
+    stack = stack.subset(list(measures)) if measures else stack
+    result = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, kendall)
+    return result.pair_table().to_pandas()
+
+
+def hsd_pvalues(scores, *, measure: str | None = None, trials: int = 5000, seed: int = 0, threads: int | None = None,
+                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+    """Randomised Tukey HSD p-values of every pair of runs (SPEC 4.3).
+
+    In each of ``trials`` trials every topic's row of the topics x runs matrix is permuted across runs;
+    p(s, t) = #{trials with max_r mean*_r - min_r mean*_r >= |mean_s - mean_t|} / trials, the same
+    permutations for every measure. Returns a runs x runs data frame (``measure`` given, or one measure
+    only) or a dict of them per measure.
+    """
+    import pandas as pd
+
+    from .analysis.significance import pairwise_significance
+
+    stack = as_stack(scores, lower_is_better)
+    stack = stack.subset([measure]) if measure else stack
+    result = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
+    frames = {m: pd.DataFrame(result.matrix(m), index=stack.runs, columns=stack.runs) for m in stack.measures}
+    return frames[stack.measures[0]] if len(frames) == 1 else frames
+
+
+def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, seed: int = 0,
+                         threads: int | None = None, lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+    """Discriminative power per measure: S = #{run pairs with HSD p < alpha}, T = m(m-1)/2, 100 S/T.
+    Returns a data frame measure, significant, pairs, percent."""
+    import pandas as pd
+
+    from .analysis.significance import discriminative_power as power, pairwise_significance
+
+    stack = as_stack(scores, lower_is_better)
+    result = power(pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads), alpha)
+    return pd.DataFrame(
+        {"measure": result.measures, "significant": result.significant, "pairs": result.pairs, "percent": result.percent}
+    )
+
+
+def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, hsd_trials: int = 5000,
+                alpha: float = 0.05, seed: int = 0, kendall: str = "b", threads: int | None = None,
+                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+    """System ranking consistency (SPEC 4.2): over ``trials`` random splits of the topics into two
+    disjoint sets (halves; or two sets of ``subset_size`` topics), Kendall's tau between the run
+    rankings on the two sets, per measure; the measures compared by the randomised Tukey HSD on the
+    trials x measures taus (higher mean tau is better), VE2 = sum of squared residuals of the two-way
+    ANOVA / ((trials - 1)(measures - 1)). Returns (summary data frame: measure, mean_tau, outperforms,
+    ve2, trials; taus: trials x measures array)."""
+    from .analysis.consistency import compare_measures
+    from .splits import random_splits, split_taus
+
+    stack = as_stack(scores, lower_is_better)
+    topics = len(stack.topics)
+    first, second = (topics // 2, topics - topics // 2) if subset_size is None else (subset_size, subset_size)
+    splits = random_splits(topics, trials, first, second, stream(seed, "api", "splits"))
+    taus = split_taus(stack.values, splits, variant=kendall)
+    comparison = compare_measures(taus, stack.measures, hsd_trials, alpha, stream(seed, "api", "hsd"), threads)
+    return comparison.summary_table().to_pandas(), taus
+
+
+def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alpha: float = 0.05, trials: int = 5000,
+                seed: int = 0, threads: int | None = None, lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+    """Leaderboards: per measure, every run's mean, t interval, rank and significance group letters
+    (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data frame
+    measure, rank, run, mean, ci_low, ci_high, group, lower_is_better."""
+    import pandas as pd
+
+    from .analysis.leaderboard import leaderboard as board
+    from .analysis.significance import pairwise_significance
+
+    stack = as_stack(scores, lower_is_better)
+    stack = stack.subset([measure]) if measure else stack
+    significance = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
+    frames = [
+        board(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level).table().to_pandas()
+        for m in stack.measures
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def measures(task: str | None = None):
+    """The registered measures: a data frame task, name, display, direction, description, formula, reference."""
+    import pandas as pd
+
+    rows = []
+    for name in ([task] if task else ["quantification", "classification"]):
+        for measure in get_task(name).registry.values():
+            rows.append({"task": name, "name": measure.name, "display": measure.display,
+                         "direction": measure.direction, "description": measure.description,
+                         "formula": measure.formula, "reference": measure.reference})  # fmt: skip
+    return pd.DataFrame(rows)

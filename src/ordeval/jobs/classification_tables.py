@@ -1,0 +1,127 @@
+"""Rule classification_tables: the ordinal classification results laid out as in the ACL 2021 paper --
+its Table 2 (Kendall's tau between the OC measures per data set, shaded), Table 3 (consistency, halves
+and 10 vs 10, with VE2 and marks), Table 4 (the measures' properties) -- and the constant baselines'
+kappa, the official SemEval protocol (one confusion matrix per run) and the 0/0 conventions; CSV and LaTeX."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from ..analysis.agreement import mean_pair_table, tau_matrix
+from ..analysis.classification import constant_kappa_table, properties_table
+from ..analysis.consistency import read_summary
+from ..latex import measure_labels, write_latex
+from ..latex.agreement import paper_tau_latex
+from ..latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
+from ..latex.consistency import beaten_worst, paper_consistency_latex, split_heading
+from ..provenance import read_origins
+from ..scores import read_measure_table, read_stack
+from ..table import Table, read_csv, write_csv
+from . import Job
+
+log = logging.getLogger("classification_tables")
+
+
+def gold_single_class(gold_path: str, topics: list[str]) -> dict[str, str | None]:
+    """Per topic, its only gold label, or None when the gold has several (from the canonical gold)."""
+    labels: dict[str, set[str]] = {}
+    with open(gold_path, encoding="utf-8") as handle:
+        next(handle)
+        for line in handle:
+            topic, _, label = line.rstrip("\n").split("\t")
+            labels.setdefault(topic, set()).add(label)
+    return {topic: next(iter(labels[topic])) if len(labels[topic]) == 1 else None for topic in topics}
+
+
+def run(job: Job):
+    from ..tasks.classification.measures import REGISTRY  # the measures' property flags (Table 4)
+
+    params = job.params
+    datasets, measures, out = params["datasets"], params["measures"], job.output
+    origins = read_origins({name: files["provenance"] for name, files in datasets.items()})
+    labels = measure_labels(read_measure_table(next(iter(datasets.values()))["measures_tsv"]))
+
+    # Table 2: tau between the measures' rankings per data set
+    pairs = {name: read_csv(files["agreement"], numeric=["tau", "ci_low", "ci_high"]) for name, files in datasets.items()}
+    stacked = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in pairs.items()])
+    write_csv(Table({c: stacked[c] for c in ["dataset", "measure_a", "measure_b", "tau", "ci_low", "ci_high"]}),
+              out["agreement_csv"], origins)  # fmt: skip
+    write_latex(paper_tau_latex(pairs, measures, labels), out["agreement_tex"], origins,
+                f"Kendall's tau-{params['kendall']} between the system rankings of the ordinal classification measures "
+                "(the ACL 2021 paper's Table 2 layout); dark cells tau >= 0.8, light 0.6 <= tau < 0.8.")  # fmt: skip
+
+    # Table 3: consistency, halves and 10 vs 10
+    panels, rows = {}, []
+    headings = {}
+    for name, files in datasets.items():
+        panels[name] = {}
+        for condition, path in files["consistency"].items():
+            summary = read_summary(path)
+            panels[name][condition] = summary
+            headings[condition] = split_heading(condition, files["topics"], params["subset_size"])
+            marks = beaten_worst(summary)
+            for row, k in zip(summary.records(), marks, strict=True):
+                rows.append((name, condition, split_heading(condition, files["topics"], params["subset_size"]),
+                             row["measure"], row["mean_tau"], k, row["ve2"]))  # fmt: skip
+    columns = ["dataset", "condition", "split", "measure", "mean_tau", "beats_worst", "ve2"]
+    write_csv(Table({c: [row[i] for row in rows] for i, c in enumerate(columns)}), out["consistency_csv"], origins)
+    generic = {c: c.replace("half", "full split") for c in headings}
+    write_latex(paper_consistency_latex(panels, generic, labels), out["consistency_tex"], origins,
+                f"System ranking consistency of the ordinal classification measures (the paper's Table 3 layout): "
+                f"(a) full split, (b) {params['subset_size']} vs. {params['subset_size']}; mean tau over "
+                f"{params['trials']} splits, sorted; a mark says how many of the worst measures a measure "
+                f"significantly outperforms (randomised Tukey HSD, B = {params['hsd_trials']}, alpha = {params['alpha']}).")  # fmt: skip
+
+    # Table 4: properties
+    mean_taus = tau_matrix(mean_pair_table(list(pairs.values())), measures)
+    consistency = {m: float(np.mean([s.column("mean_tau", float)[list(s["measure"]).index(m)]
+                                     for panel in panels.values() for s in panel.values()])) for m in measures}  # fmt: skip
+    power_table = read_csv(params["power_csv"], numeric=["percent"], integer=["significant", "pairs"])
+    power = {row["measure"]: float(row["percent"]) for row in power_table.records() if row["dataset"] == "POOLED"}
+    flags = {m: dict(REGISTRY[m].properties) for m in measures}
+    properties = properties_table(measures, flags, mean_taus, consistency, power)
+    write_csv(properties, out["properties_csv"], origins)
+    write_latex(properties_latex(properties, labels), out["properties_tex"], origins,
+                "Properties of the ordinal classification measures (the paper's Table 4). (I) ordinal, (II) a run that "
+                "always returns one class scores no better than chance, (III) a majority-class run stays far from a "
+                "perfect score however imbalanced the gold (each checked by property tests); (IV) ranking-similarity "
+                "group: average-linkage clustering into two groups on 1 - tau (tau averaged over the OC data sets), A "
+                "holding alpha_ORD, A/B when a measure's mean tau with both groups differs by at most 0.05; (V) "
+                "consistency and (VI) discriminative power: good / fair / poor by thirds of the measures ranked by "
+                "mean tau over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
+
+    # the constant baselines' kappa; the official protocol; the conventions
+    kappa_tables, pooled, conventions = [], {}, []
+    for name, files in datasets.items():
+        stack = read_stack(files["stack"])
+        constants = files["constant_runs"]
+        if "kappa" in stack.measures and constants:
+            single = gold_single_class(files["gold"], stack.topics)
+            runs = list(constants)
+            kappa = stack.matrix("kappa")[:, [stack.runs.index(r) for r in runs]]
+            undefined = np.array([[single[t] == str(constants[r]) for r in runs] for t in stack.topics])
+            kappa_tables.append(constant_kappa_table(name, runs, [str(constants[r]) for r in runs], kappa, undefined))
+        pooled[name] = Table.read(files["pooled"], numeric=[m for m in measures])
+        table = Table.read(files["conventions"])
+        conventions.append(table.with_column("dataset", [name] * len(table)))
+    kappa_table = Table.concat(kappa_tables) if kappa_tables else constant_kappa_table("", [], [], np.zeros((0, 0)), np.zeros((0, 0)))
+    write_csv(kappa_table, out["kappa_csv"], origins)
+    write_latex(kappa_constant_latex(kappa_table), out["kappa_tex"], origins,
+                "Linear weighted kappa of the runs that always return one class: topics where kappa = 0 among those "
+                "where it is defined (undefined: the gold too is all in the run's class, where the documented "
+                "convention value 1 is used). The paper proves kappa = 0 on every topic where it is defined.")  # fmt: skip
+    pooled_table = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in pooled.items()])
+    write_csv(Table({c: pooled_table[c] for c in ["dataset", "run", *measures]}), out["pooled_csv"], origins)
+    write_latex(pooled_latex(pooled, measures, labels), out["pooled_tex"], origins,
+                "The official SemEval protocol: every measure computed on one confusion matrix over all items of the "
+                "test set, per run (the papers average per-topic scores instead).")  # fmt: skip
+    convention_table = Table.concat(conventions)
+    ordered = ["dataset", *[c for c in convention_table.columns if c != "dataset"]]
+    convention_table = Table({c: convention_table[c] for c in ordered})
+    write_csv(convention_table, out["conventions_csv"], origins)
+    write_latex(conventions_latex(convention_table, labels), out["conventions_tex"], origins,
+                "How often each documented 0/0 convention of the ordinal classification measures was applied "
+                "(topic x run cells, and the runs affected).")  # fmt: skip
+    log.info("%d OC data sets, %d measures", len(datasets), len(measures))
