@@ -172,6 +172,12 @@ class TestParsing:
         names, codes = fields.categories(1)
         assert names == ["RUN-LONG-NAME", "x", ""] and codes.tolist() == [0, 1, 1, 0, 2]
 
+    def test_categories_of_interleaved_values(self, tmp_path):
+        values = ["A", "CC", "LONG-NAME", "B"] * 5000  # too many blocks for the block path
+        path = write(tmp_path, "v.tsv", lines(*(f"{i}\t{value}" for i, value in enumerate(values))))
+        names, codes = read_fields(path, ["key", "value"]).categories(1)
+        assert names == ["A", "CC", "LONG-NAME", "B"] and codes[:8].tolist() == [0, 1, 2, 3, 0, 1, 2, 3]
+
     def test_json_duplicate_keys(self, tmp_path):
         path = write(tmp_path, "r.json", '[{"id": 1}, {"id": 2, "quality": {"A": {"0": 1}, "A": {"1": 1}}}]')
         with raises(r"r\.json, record 2\['quality'\]: duplicate key 'A'"):
@@ -692,6 +698,11 @@ class TestTask:
         assert scored.stack.measures == ["MAE_mu", "kappa"]
         assert scored.extras["conventions"]["measure"][0] == "MAE_mu"
         assert set(scored.extras["conventions"]["measure"]) == {"MAE_mu", "kappa"}
+
+    def test_score_no_measures(self, tmp_path):
+        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        scored = TASK.score(dataset, [])
+        assert scored.stack.values.shape == (0, 12, 6) and len(scored.extras["conventions"]) == 0
 
     def test_nan_scores_are_rejected(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)

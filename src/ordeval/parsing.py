@@ -362,9 +362,13 @@ class Fields:
                 distinct, inverse = values[block_starts], None
                 counts = np.diff(np.append(block_starts, values.size))
             else:
-                distinct, inverse = np.unique(values, return_inverse=True)
+                distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+                appearance = np.argsort(first, kind="stable")  # register the values in order of appearance
             as_bytes = [_unpack(value) if values.dtype == np.uint64 else bytes(value) for value in distinct]
-            mapped = np.array([names.setdefault(value, len(names)) for value in as_bytes], dtype=np.int64)
+            order = range(len(as_bytes)) if inverse is None else appearance
+            mapped = np.empty(len(as_bytes), dtype=np.int64)
+            for index in order:
+                mapped[index] = names.setdefault(as_bytes[index], len(names))
             codes[part] = np.repeat(mapped, counts) if inverse is None else mapped[inverse.ravel()]
         return [name.decode("utf-8") for name in names], codes
 

@@ -63,7 +63,12 @@ class ClassificationTask(Task):
         confusion = oc.confusion_matrices(
             dataset.gold, dataset.runs, dataset.item_topic, len(dataset.topics), len(dataset.classes)
         )
-        values = np.stack([self._checked(name, confusion, dataset.topics, dataset) for name in measures])
+        shape = (0, len(dataset.topics), len(dataset.run_names))
+        values = (
+            np.stack([self._checked(name, confusion, dataset.topics, dataset) for name in measures])
+            if measures
+            else np.zeros(shape)
+        )
         pooled_confusion = oc.pooled_confusion(confusion)
         if pooled_confusion.ndim == 3:  # runs x K x K: one "topic" per run
             pooled_confusion = pooled_confusion[:, None]
