@@ -533,6 +533,14 @@ class TestDatasets:
         assert provenance["runs"]["P"]["path"] == str(run_path)
         assert TASK.declared_runs(spec, tmp_path) == dataset.run_names
 
+    def test_tsv_run_against_simulated_gold(self, tmp_path):
+        write(tmp_path, "runs.tsv", lines("topic\titem\trun\tlabel", "t001\tt001-1\tA\t0"))
+        spec = {**synthetic_spec(), "runs": [{"type": "tsv", "path": "runs.tsv"}]}
+        with raises(
+            r"runs\.tsv: run 'A' misses \d+ item\(s\) of the gold, e\.g\. 't001-2' of topic 't001' \(item 2 of"
+        ):
+            data.build_dataset("Syn", spec, tmp_path, 7)
+
     def test_duplicate_run_names(self, tmp_path):
         spec = synthetic_spec()
         spec["runs"].append({"type": "constant_class", "name": "SIM02", "class": 1})

@@ -120,9 +120,7 @@ def build_gold(name: str, spec: Mapping, data_root, seed: int) -> tuple[readers.
     prefix = source.get("topic_prefix", "t")
     topics = [f"{prefix}{i:03d}" for i in range(1, parameters["topics"] + 1)]
     items = simulated_item_names(topics, item_topic)
-    gold = readers.Gold(
-        Path(f"<simulated gold of {name}>"), items, item_topic, labels, topics, np.arange(len(items)) + 1
-    )
+    gold = readers.Gold(Path(name), items, item_topic, labels, topics, np.arange(len(items)) + 1, simulated=True)
     return gold, {"source": "simulated", **source, "seed": seed}
 
 

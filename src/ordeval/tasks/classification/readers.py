@@ -82,6 +82,7 @@ class Gold:
     labels: np.ndarray  # class index per item
     topics: list[str]
     lines: np.ndarray  # physical line of each item
+    simulated: bool = False  # no file: messages name the item's position instead of a line
     _cache: dict = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -122,6 +123,8 @@ class Gold:
         return self._cache[key]
 
     def where(self, position: int) -> str:
+        if self.simulated:
+            return f"item {position + 1} of the simulated gold"
         return f"line {int(self.lines[position])} of {self.path}"
 
 
@@ -248,11 +251,13 @@ def _runs_in_gold_order(path, classes: list[str], gold: Gold) -> tuple[list[str]
 def tsv_run_names(path: str | Path) -> list[str]:
     """The run names of a canonical runs table in file order; none where the file cannot be read
     (building the data set then reports the problem)."""
+    names: dict[str, None] = {}
     try:
-        fields = read_fields(path, RUN_COLUMNS, header=True)
+        for piece in iter_fields(path, RUN_COLUMNS, header=True):
+            names.update(dict.fromkeys(piece.categories(2)[0]))
     except (InputError, OSError):
         return []
-    return fields.categories(2)[0]
+    return list(names)
 
 
 # --------------------------------------------------------------------------- gold
