@@ -1,0 +1,116 @@
+"""Ordinal classification (OC): one gold class per item, items grouped into topics, and one class per item
+from each run; measures score each topic's confusion matrix (SPEC section 3b)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ...table import Table
+from ..base import Scored, Task
+from . import data
+from .measures import REGISTRY, register
+
+__all__ = ["TASK", "REGISTRY", "register", "ClassificationTask", "ClassificationData"]
+
+ClassificationData = data.ClassificationData
+
+
+class ClassificationTask(Task):
+    name = "classification"
+    short = "OC"
+    description = "ordinal classification: a gold class per item (items grouped into topics), a class per item per run"
+    registry = REGISTRY
+    summary_suffix = "_oc"
+    file_types = data.FILE_SOURCES
+    baseline_types = data.BASELINE_SOURCES
+    extras = ("conventions", "pooled")
+
+    # ------------------------------------------------------------------ data
+    def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
+        return data.build_dataset(name, spec, data_root, seed)
+
+    def write_canonical(self, dataset: ClassificationData, folder) -> None:
+        data.write_canonical(dataset, folder)
+
+    def read_canonical(self, name: str, spec: Mapping, folder) -> ClassificationData:
+        return data.read_canonical(name, spec, folder)
+
+    def simulated_run_names(self, source: Mapping) -> list[str]:
+        return data.simulated_run_names(source)
+
+    def tsv_run_names(self, path: Path) -> list[str]:
+        return data.tsv_run_names(path)
+
+    def describe(self, dataset: ClassificationData) -> dict:
+        """Counts of topics, runs, classes, items, and of the topics with an empty gold class."""
+        return {
+            **super().describe(dataset),
+            "items": dataset.num_items,
+            "topics_with_empty_class": dataset.empty_class_topics(),
+        }
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, dataset: ClassificationData, measures: Sequence[str]) -> Scored:
+        """Every run scored on every topic's confusion matrix; extras: how often each measure's 0/0
+        conventions applied (``conventions``), and each measure on one confusion matrix over all items
+        per run (``pooled``, the official SemEval protocol)."""
+        from . import measures as oc
+
+        measures = list(measures)
+        confusion = oc.confusion_matrices(
+            dataset.gold, dataset.runs, dataset.item_topic, len(dataset.topics), len(dataset.classes)
+        )
+        shape = (0, len(dataset.topics), len(dataset.run_names))
+        values = (
+            np.stack([self._checked(name, confusion, dataset.topics, dataset) for name in measures])
+            if measures
+            else np.zeros(shape)
+        )
+        pooled_confusion = oc.pooled_confusion(confusion)
+        if pooled_confusion.ndim == 3:  # runs x K x K: one "topic" per run
+            pooled_confusion = pooled_confusion[:, None]
+        pooled = Table({"run": list(dataset.run_names)})
+        for name in measures:
+            pooled[name] = self._checked(name, pooled_confusion, ["all items"], dataset)[0]
+        extras = {"conventions": conventions_table(oc.convention_masks(confusion), measures), "pooled": pooled}
+        return Scored(self.stack(measures, dataset.topics, dataset.run_names, values), extras)
+
+    def _checked(self, name: str, confusion: np.ndarray, topics: Sequence[str], dataset) -> np.ndarray:
+        """Measure ``name`` on runs x topics confusion matrices, as topics x runs; NaN is an error."""
+        scores = np.asarray(self.registry[name](confusion), dtype=float)
+        expected = confusion.shape[:2]
+        if scores.shape != expected:
+            raise ValueError(f"{self.name} measure {name!r} returned shape {scores.shape}, expected {expected}")
+        missing = np.argwhere(~np.isfinite(scores))
+        if missing.size:
+            run, topic = missing[0]
+            raise ValueError(
+                f"data set {dataset.name!r}: {self.name} measure {name!r} gave {scores[run, topic]} for run "
+                f"{dataset.run_names[run]!r} on topic {topics[topic]!r} ({len(missing)} cell(s) not finite); "
+                "a measure must give a number on every topic (with a documented convention where it is 0/0)"
+            )
+        return scores.T
+
+
+def conventions_table(masks, measures: Sequence[str]) -> Table:
+    """Columns measure, case, value (None: the convention has no single value), cells (topic x run cells
+    where it applied), runs (runs with at least one such cell); one row per case of each scored measure,
+    including cases that never applied."""
+    wanted = set(measures)
+    rows = [(measure, case, value, mask) for measure, case, value, mask in masks if measure in wanted]
+    rows.sort(key=lambda row: list(measures).index(row[0]))
+    return Table(
+        {
+            "measure": [row[0] for row in rows],
+            "case": [row[1] for row in rows],
+            "value": [np.nan if row[2] is None else float(row[2]) for row in rows],
+            "cells": [int(np.count_nonzero(row[3])) for row in rows],
+            "runs": [int(np.asarray(row[3]).any(axis=1).sum()) for row in rows],
+        }
+    )
+
+
+TASK = ClassificationTask()

@@ -1,0 +1,302 @@
+"""Synthetic ordinal-classification data with the shapes of SemEval Task 4 subtask C (SPEC section 6).
+
+Everything here is simulated and deterministic given the numpy Generators passed in. The parameters come
+from the configuration: the keys of a ``simulate_items`` gold source and of a ``simulate`` run source are
+the keyword arguments of :func:`simulate_gold` and :func:`simulate_runs` (defaults in their
+docstrings); :func:`gold_parameters` and :func:`run_parameters` validate them (:class:`ConfigError`
+naming the key).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ...errors import ConfigError
+
+#: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
+DEFAULT_CLASS_SHARES_5 = (0.02, 0.12, 0.45, 0.35, 0.06)
+#: Dirichlet concentration of the topics' class proportions (calibrated so that about 70% of the topics
+#: have an empty gold class at the default sizes; the real gold: 64 of 100 topics in 2016, 103 of 125 in 2017).
+DEFAULT_CONCENTRATION = 10.0
+
+GOLD_DEFAULTS = {
+    "items_min": 20,
+    "items_max": 400,
+    "class_shares": None,
+    "concentration": DEFAULT_CONCENTRATION,
+}
+GOLD_KEYS = {"type", "topics", "corpus", "topic_prefix", *GOLD_DEFAULTS}
+
+#: The biases a simulated system may have (see :func:`simulate_runs`).
+BIASES = ("none", "neutral", "majority", "extremes")
+RUN_DEFAULTS = {
+    "skill_min": 0.3,
+    "skill_max": 0.85,
+    "spread_min": 0.05,
+    "spread_max": 0.6,
+    "biases": list(BIASES),
+    "bias_min": 0.15,
+    "bias_max": 0.6,
+    "topic_difficulty_sd": 0.08,
+    "interaction_sd": 0.05,
+}
+RUN_KEYS = {"type", "systems", "prefix", "corpus", *RUN_DEFAULTS}
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _fail(entry: str, key: str, problem: str) -> ConfigError:
+    return ConfigError(f"{entry}.{key}: {problem}" if entry else f"{key}: {problem}")
+
+
+def _number(source: Mapping, key: str, entry: str, low=None, high=None, integer=False, low_open=False):
+    value = source[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
+        raise _fail(entry, key, f"{value!r} is not {'an integer' if integer else 'a number'}")
+    if not math.isfinite(value):
+        raise _fail(entry, key, f"{value!r} is not finite")
+    if low is not None and (value < low or (low_open and value == low)):
+        raise _fail(entry, key, f"{value!r} must be {'>' if low_open else '>='} {low}")
+    if high is not None and value > high:
+        raise _fail(entry, key, f"{value!r} must be <= {high}")
+    return value
+
+
+def _unknown_keys(source: Mapping, known: set[str], entry: str) -> None:
+    unknown = sorted(set(source) - known)
+    if unknown:
+        raise _fail(entry, unknown[0], f"unknown key; known: {', '.join(sorted(known - {'type'}))}")
+
+
+def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> dict:
+    """The keyword arguments of :func:`simulate_gold` from a ``simulate_items`` source, validated."""
+    _unknown_keys(source, GOLD_KEYS, entry)
+    if "topics" not in source:
+        raise _fail(entry, "topics", "required")
+    merged = {
+        **GOLD_DEFAULTS,
+        **{key: source[key] for key in GOLD_DEFAULTS if key in source},
+        "topics": source["topics"],
+    }
+    _number(merged, "topics", entry, low=1, integer=True)
+    _number(merged, "items_min", entry, low=1, integer=True)
+    _number(merged, "items_max", entry, low=merged["items_min"], integer=True)
+    _number(merged, "concentration", entry, low=0, low_open=True)
+    shares = merged["class_shares"]
+    if shares is not None:
+        if not isinstance(shares, (list, tuple)) or len(shares) != num_classes:
+            raise _fail(entry, "class_shares", f"needs one share per class ({num_classes}), got {shares!r}")
+        for position, share in enumerate(shares):
+            _number({f"class_shares[{position}]": share}, f"class_shares[{position}]", entry, low=0, low_open=True)
+    return {key: merged[key] for key in ("topics", *GOLD_DEFAULTS)}
+
+
+def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> dict:
+    """The keyword arguments of :func:`simulate_runs` from a ``simulate`` source, validated."""
+    _unknown_keys(source, RUN_KEYS, entry)
+    if "systems" not in source:
+        raise _fail(entry, "systems", "required")
+    merged = {**RUN_DEFAULTS, **{key: source[key] for key in RUN_DEFAULTS if key in source}}
+    merged["systems"] = source["systems"]
+    _number(merged, "systems", entry, low=1, integer=True)
+    _number(merged, "skill_min", entry, low=0, high=1)
+    _number(merged, "skill_max", entry, low=merged["skill_min"], high=1)
+    _number(merged, "spread_min", entry, low=0, low_open=True, high=1)
+    _number(merged, "spread_max", entry, low=merged["spread_min"], high=1)
+    _number(merged, "bias_min", entry, low=0, high=1)
+    _number(merged, "bias_max", entry, low=merged["bias_min"], high=1)
+    _number(merged, "topic_difficulty_sd", entry, low=0)
+    _number(merged, "interaction_sd", entry, low=0)
+    biases = merged["biases"]
+    if not isinstance(biases, (list, tuple)) or not biases or any(bias not in BIASES for bias in biases):
+        raise _fail(entry, "biases", f"{biases!r} must be a non-empty list of {', '.join(BIASES)}")
+    if num_classes < 2:
+        raise _fail(entry, "systems", "simulating runs needs at least 2 classes")
+    return {key: merged[key] for key in ("systems", *RUN_DEFAULTS)}
+
+
+# --------------------------------------------------------------------------- gold
+
+
+def topic_sizes(rng: np.random.Generator, topics: int, items_min: int, items_max: int) -> np.ndarray:
+    """``round(exp(U(log items_min, log items_max)))`` items per topic (tens to hundreds)."""
+    sizes = np.rint(np.exp(rng.uniform(np.log(items_min), np.log(items_max), size=topics))).astype(np.int64)
+    return np.clip(sizes, items_min, items_max)
+
+
+def simulate_gold(
+    rng: np.random.Generator,
+    *,
+    topics: int,
+    num_classes: int,
+    items_min: int = 20,
+    items_max: int = 400,
+    class_shares: Sequence[float] | None = None,
+    concentration: float = DEFAULT_CONCENTRATION,
+) -> tuple[np.ndarray, np.ndarray]:
+    """SemEval-like gold: (topic index, class index) of every item, items grouped by topic.
+
+    * ``topics``: number of topics (required);
+    * ``items_min`` = 20, ``items_max`` = 400: a topic has ``n ~ round(exp(U(log items_min, log
+      items_max)))`` items;
+    * ``class_shares`` = [0.02, 0.12, 0.45, 0.35, 0.06] for 5 classes (uniform otherwise): the average
+      class proportions, skewed towards the positive classes as in SemEval;
+    * ``concentration`` = 10.0: each topic's proportions are Dirichlet(concentration * class_shares); the
+      smaller, the more the topics differ and the more of them have empty gold classes (about 70% of the
+      topics at the defaults).
+
+    Labels are multinomial with the topic's proportions.
+    """
+    if class_shares is None:
+        class_shares = DEFAULT_CLASS_SHARES_5 if num_classes == 5 else [1.0] * num_classes
+    shares = np.asarray(class_shares, dtype=float)
+    shares = shares / shares.sum()
+    sizes = topic_sizes(rng, topics, items_min, items_max)
+    proportions = rng.dirichlet(concentration * shares, size=topics)
+    counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=True)])
+    item_topic = np.repeat(np.arange(topics), sizes)
+    labels = np.concatenate([np.repeat(np.arange(num_classes), row) for row in counts])
+    # shuffle the items within each topic (the counts put them in class order)
+    order = np.lexsort((rng.random(item_topic.size), item_topic))
+    return item_topic, labels[order]
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def ordinal_kernel(num_classes: int, spread: float) -> np.ndarray:
+    """Row j: where an error on an item of gold class j goes; class i gets weight ``spread**(|i - j| - 1)``
+    (neighbours first), the diagonal 0; rows sum to 1."""
+    distance = np.abs(np.subtract.outer(np.arange(num_classes), np.arange(num_classes)))
+    weights = np.where(distance > 0, spread ** np.maximum(distance - 1, 0).astype(float), 0.0)
+    return weights / weights.sum(axis=1, keepdims=True)
+
+
+def bias_map(kind: str, num_classes: int, majority: int) -> np.ndarray:
+    """Row i: where a biased system moves a prediction of class i.
+
+    ``none`` keeps it; ``neutral`` moves it to the middle class; ``majority`` to the gold's most frequent
+    class; ``extremes`` one class further from the middle (the middle class to either neighbour)."""
+    matrix = np.zeros((num_classes, num_classes))
+    middle = (num_classes - 1) / 2
+    for i in range(num_classes):
+        if kind == "none":
+            matrix[i, i] = 1
+        elif kind == "neutral":
+            matrix[i, int(math.floor(middle))] += 0.5
+            matrix[i, int(math.ceil(middle))] += 0.5
+        elif kind == "majority":
+            matrix[i, majority] = 1
+        elif kind == "extremes":
+            if i < middle:
+                matrix[i, max(i - 1, 0)] = 1
+            elif i > middle:
+                matrix[i, min(i + 1, num_classes - 1)] = 1
+            else:
+                matrix[i, i - 1] = matrix[i, i + 1] = 0.5
+        else:
+            raise ValueError(f"unknown bias {kind!r}; known: {', '.join(BIASES)}")
+    return matrix
+
+
+def system_parameters(
+    rng: np.random.Generator,
+    systems: int,
+    *,
+    skill_min: float,
+    skill_max: float,
+    spread_min: float,
+    spread_max: float,
+    biases: Sequence[str],
+    bias_min: float,
+    bias_max: float,
+    **_,
+) -> dict:
+    """Per system: skill (evenly spaced in [skill_min, skill_max], shuffled), spread (U(spread_min,
+    spread_max)), bias kind (the ``biases`` in turn, shuffled) and bias strength (U(bias_min, bias_max);
+    0 for ``none``)."""
+    skills = rng.permutation(np.linspace(skill_max, skill_min, systems))
+    spreads = rng.uniform(spread_min, spread_max, size=systems)
+    kinds = [biases[i % len(biases)] for i in range(systems)]
+    kinds = [kinds[i] for i in rng.permutation(systems)]
+    strengths = rng.uniform(bias_min, bias_max, size=systems)
+    strengths[[i for i, kind in enumerate(kinds) if kind == "none"]] = 0.0
+    return {"skill": skills, "spread": spreads, "bias": kinds, "bias_strength": strengths}
+
+
+def simulate_runs(
+    system_rng: np.random.Generator,
+    noise_rng: np.random.Generator,
+    gold: np.ndarray,
+    item_topic: np.ndarray,
+    num_classes: int,
+    *,
+    systems: int,
+    skill_min: float = 0.3,
+    skill_max: float = 0.85,
+    spread_min: float = 0.05,
+    spread_max: float = 0.6,
+    biases: Sequence[str] = BIASES,
+    bias_min: float = 0.15,
+    bias_max: float = 0.6,
+    topic_difficulty_sd: float = 0.08,
+    interaction_sd: float = 0.05,
+) -> np.ndarray:
+    """Simulated systems of graded skill: class index per system and item, systems x items.
+
+    * ``systems``: number of systems (required);
+    * ``skill_min`` = 0.3, ``skill_max`` = 0.85: system skills, evenly spaced, shuffled; a system of skill
+      s keeps the gold class of an item with probability s (before its bias), on average over topics;
+    * ``spread_min`` = 0.05, ``spread_max`` = 0.6: a system's spread s ~ U(spread_min, spread_max); its
+      error on an item of gold class j moves it to class i with weight s^(|i - j| - 1): mostly to the
+      neighbouring classes (ordinal confusion), farther for a larger spread; the worse the system (lower
+      skill), the more errors;
+    * ``biases`` = [none, neutral, majority, extremes]: the systems take these biases in turn (then
+      shuffled); a biased system then moves each prediction, with probability its bias strength, to the
+      middle class (neutral), the gold's most frequent class (majority), or one class further from the
+      middle (extremes) -- so measures that weigh rare classes differently (MAE_M vs MAE_mu, Accuracy)
+      rank the systems differently;
+    * ``bias_min`` = 0.15, ``bias_max`` = 0.6: bias strengths, U(bias_min, bias_max) per biased system;
+    * ``topic_difficulty_sd`` = 0.08: per-topic shift of every system's error rate (hard and easy topics);
+    * ``interaction_sd`` = 0.05: per system-and-topic shift of the error rate.
+
+    System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
+    effects and the predictions from ``noise_rng``.
+    """
+    parameters = system_parameters(
+        system_rng,
+        systems,
+        skill_min=skill_min,
+        skill_max=skill_max,
+        spread_min=spread_min,
+        spread_max=spread_max,
+        biases=list(biases),
+        bias_min=bias_min,
+        bias_max=bias_max,
+    )
+    num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
+    majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
+    difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
+    identity = np.eye(num_classes)
+    predictions = np.empty((systems, gold.size), dtype=np.int64)
+    for system in range(systems):
+        strength = parameters["bias_strength"][system]
+        bias = (1 - strength) * identity + strength * bias_map(parameters["bias"][system], num_classes, majority)
+        kernel = ordinal_kernel(num_classes, parameters["spread"][system])
+        keep, err = bias[gold], (kernel @ bias)[gold]  # items x classes: after a kept / a wrong base prediction
+        interaction = noise_rng.normal(0.0, interaction_sd, size=num_topics)
+        error = np.clip(1 - parameters["skill"][system] + difficulty + interaction, 0.0, 1.0)[item_topic]
+        probabilities = (1 - error)[:, None] * keep + error[:, None] * err
+        cumulative = np.cumsum(probabilities, axis=1)
+        draws = noise_rng.random(gold.size)[:, None] * cumulative[:, -1:]
+        predictions[system] = np.minimum((draws >= cumulative).sum(axis=1), num_classes - 1)
+    return predictions
+
+
+def constant_class(num_items: int, class_index: int) -> np.ndarray:
+    """The constant baseline: every item gets class ``class_index``."""
+    return np.full(num_items, class_index, dtype=np.int64)
