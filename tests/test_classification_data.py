@@ -666,7 +666,7 @@ class TestTask:
         facts = TASK.describe(dataset)
         assert facts["topics"] == 12 and facts["runs"] == 6 and facts["classes"] == 5
         assert facts["items"] == len(dataset.items)
-        assert facts["topics_with_empty_class"] == int((dataset.gold_counts() == 0).any(axis=1).sum())
+        assert facts["topics_with_empty_gold_class"] == int((dataset.gold_counts() == 0).any(axis=1).sum())
 
     def test_score(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
@@ -790,7 +790,7 @@ class TestRealData:
         }
         dataset = TASK.build("Sem16T4C", spec, RAW, 1)
         assert dataset.provenance["origin"] == "real"
-        assert TASK.describe(dataset)["topics_with_empty_class"] == 64
+        assert TASK.describe(dataset)["topics_with_empty_gold_class"] == 64
         scored = TASK.score(dataset, ["MAE_M", "MAE_mu", "Accuracy"])
         pooled = dict(zip(scored.extras["pooled"]["run"], scored.extras["pooled"]["MAE_M"], strict=True))
         per_topic = dict(zip(dataset.run_names, scored.stack.means()[0], strict=True))

@@ -11,22 +11,39 @@ import numpy as np
 from ...table import Table
 from ..base import Scored, Task
 from . import data
-from .measures import REGISTRY, register
 
 __all__ = ["TASK", "REGISTRY", "register", "ClassificationTask", "ClassificationData"]
 
 ClassificationData = data.ClassificationData
 
 
+def __getattr__(name: str):
+    """``REGISTRY`` and ``register`` come from :mod:`.measures`, imported on first use, so that jobs
+    that only read or write data (and do not score) do not depend on the measures' code."""
+    if name in ("REGISTRY", "register"):
+        from . import measures
+
+        return getattr(measures, name)
+    raise AttributeError(name)
+
+
 class ClassificationTask(Task):
     name = "classification"
     short = "OC"
     description = "ordinal classification: a gold class per item (items grouped into topics), a class per item per run"
-    registry = REGISTRY
     summary_suffix = "_oc"
+    data_modules = ("ordeval.tasks.classification.data",)
+    scoring_modules = ("ordeval.tasks.classification.measures",)
+    gold_topic_column = {"semeval_labels": 1, "tsv": 0}
     file_types = data.FILE_SOURCES
     baseline_types = data.BASELINE_SOURCES
     extras = ("conventions", "pooled")
+
+    @property
+    def registry(self):
+        from .measures import REGISTRY
+
+        return REGISTRY
 
     # ------------------------------------------------------------------ data
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
@@ -49,7 +66,7 @@ class ClassificationTask(Task):
         return {
             **super().describe(dataset),
             "items": dataset.num_items,
-            "topics_with_empty_class": dataset.empty_class_topics(),
+            "topics_with_empty_gold_class": dataset.empty_class_topics(),
         }
 
     # ------------------------------------------------------------------ scoring

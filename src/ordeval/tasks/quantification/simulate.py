@@ -9,6 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 
+#: System biases of :func:`simulate_runs`.
+BIASES = ("none", "flatten", "sharpen", "shift", "majority")
+
+
 def simulate_annotator_gold(
     rng: np.random.Generator,
     *,
@@ -96,14 +100,23 @@ def simulate_runs(
     noise_concentration_max: float = 80.0,
     english_noise_concentration: float = 25.0,
     floor: float = 0.01,
+    biases: tuple[str, ...] | list[str] = BIASES,
+    bias_min: float = 0.1,
+    bias_max: float = 0.6,
 ) -> np.ndarray:
     """Simulated systems of graded skill, array (systems + english_variants) x topics x classes.
 
     System r has a skill s_r (evenly spaced in [skill_min, skill_max], shuffled), a prior
     pi_r ~ Dirichlet(prior_concentration), and for every topic estimates
-        p = Dirichlet(kappa_r * ((1 - w_r) g + w_r pi_r) C_r + floor)
+        p = Dirichlet(kappa_r * B_r(((1 - w_r) g + w_r pi_r) C_r) + floor)
     with pull w_r = (1 - s_r) max_prior_pull, ordinal confusion C_r moving (1 - s_r) max_confusion
-    of each class's mass to its neighbours, and concentration kappa_r growing with skill.
+    of each class's mass to its neighbours, concentration kappa_r growing with skill, and a
+    system-specific bias B_r of strength b_r ~ U(bias_min, bias_max), drawn from ``biases``:
+    ``none``; ``flatten`` (towards the uniform distribution: (1 - b) p + b/K); ``sharpen`` (towards the
+    mode: p^(1 + 4b), renormalised); ``shift`` (b of every class's mass moves one class up or, for
+    half the systems, down: an ordinal error that nominal measures barely see); ``majority``
+    (towards the gold's most probable class: (1 - b) p + b e_argmax(g)). The biases make measures
+    that weigh the class order, the mode or the spread differently disagree about the ranking.
     The first ``english_variants`` systems also get an English run, a noisier variant of their
     (Chinese) run: Dirichlet(english_noise_concentration * p + floor). System parameters come
     from ``system_rng`` (shareable across the A/E/S data sets of one corpus), noise from ``noise_rng``.
@@ -113,15 +126,47 @@ def simulate_runs(
     num_classes = gold.shape[1]
     skills = system_rng.permutation(np.linspace(skill_max, skill_min, systems))
     priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=systems)
+    unknown = [bias for bias in biases if bias not in BIASES]
+    if unknown or not len(biases):
+        raise ValueError(f"biases must be a non-empty list of {', '.join(BIASES)}, got {list(biases)}")
+    kinds = [biases[i] for i in system_rng.integers(0, len(biases), size=systems)]
+    strengths = system_rng.uniform(bias_min, bias_max, size=systems)
+    directions = system_rng.choice([-1, 1], size=systems)
     runs = []
-    for skill, prior in zip(skills, priors, strict=False):
+    for r, (skill, prior) in enumerate(zip(skills, priors, strict=True)):
         pull = (1 - skill) * max_prior_pull
         target = ((1 - pull) * gold + pull * prior) @ ordinal_confusion(num_classes, (1 - skill) * max_confusion)
+        target = biased(target, gold, kinds[r], strengths[r], int(directions[r]))
         kappa = noise_concentration_min + skill * (noise_concentration_max - noise_concentration_min)
         runs.append(_dirichlet_rows(noise_rng, kappa * target + floor))
     for chinese in runs[:english_variants]:
         runs.append(_dirichlet_rows(noise_rng, english_noise_concentration * chinese + floor))
     return np.stack(runs)
+
+
+def biased(target: np.ndarray, gold: np.ndarray, kind: str, strength: float, direction: int) -> np.ndarray:
+    """``target`` (topics x K distributions) under one system's bias (see :func:`simulate_runs`)."""
+    num_classes = target.shape[-1]
+    if kind == "none":
+        return target
+    if kind == "flatten":
+        return (1 - strength) * target + strength / num_classes
+    if kind == "sharpen":
+        powered = np.power(target, 1 + 4 * strength)
+        return powered / powered.sum(axis=-1, keepdims=True)
+    if kind == "shift":
+        moved = np.zeros_like(target)
+        if direction > 0:
+            moved[:, 1:] += target[:, :-1]
+            moved[:, -1] += target[:, -1]
+        else:
+            moved[:, :-1] += target[:, 1:]
+            moved[:, 0] += target[:, 0]
+        return (1 - strength) * target + strength * moved
+    if kind == "majority":
+        mode = np.eye(num_classes)[np.argmax(gold, axis=-1)]
+        return (1 - strength) * target + strength * mode
+    raise ValueError(f"unknown bias {kind!r}; known: {', '.join(BIASES)}")
 
 
 def _dirichlet_rows(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
