@@ -150,11 +150,11 @@ _BLOCK_BYTES = 1 << 18
 
 
 def trial_block(num_trials: int, num_systems: int, num_measures: int, threads: int) -> int:
-    """Trials per block of :func:`_null_ranges`: sums of about 256 KiB (at most 64 trials), and at least
+    """Trials per block of :func:`_null_ranges`: sums of about 256 KiB (at most 32 trials), and at least
     4 blocks per thread for the load balance. Does not change the result, only the speed."""
     by_cache = _BLOCK_BYTES // (8 * num_systems * num_measures)
     by_balance = -(-num_trials // (4 * max(1, threads)))
-    return int(max(1, min(64, by_cache, by_balance)))
+    return int(max(1, min(32, by_cache, by_balance)))
 
 
 @dataclass(frozen=True)
