@@ -1,4 +1,4 @@
-"""Statistics core: Kendall's tau-b, its CI, the randomised Tukey HSD test and VE2 (SPEC 4.1-4.3)."""
+"""numpy statistics (ordeval.stats): Kendall's tau-a / tau-b, its CI, VE2, Pearson r."""
 
 import numpy as np
 import pytest
@@ -6,21 +6,29 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from ordeval.stats import kendall_tau_b, randomised_tukey_hsd, residual_variance, tau_confidence_interval
+from ordeval.stats import (
+    kendall_tau,
+    kendall_tau_a,
+    kendall_tau_b,
+    pearson_with_ci,
+    residual_variance,
+    tau_confidence_interval,
+)
 
 # --------------------------------------------------------------------------- Kendall's tau
 
 
 def test_tau_of_identical_rankings_is_one_and_of_reversed_rankings_minus_one():
     x = np.array([0.3, 0.1, 0.7, 0.5, 0.2])
-    assert kendall_tau_b(x, x) == pytest.approx(1.0)
-    assert kendall_tau_b(x, 2 * x + 1) == pytest.approx(1.0)
-    assert kendall_tau_b(x, -x) == pytest.approx(-1.0)
+    for variant in ("a", "b"):
+        assert kendall_tau(x, x, variant) == pytest.approx(1.0)
+        assert kendall_tau(x, 2 * x + 1, variant) == pytest.approx(1.0)
+        assert kendall_tau(x, -x, variant) == pytest.approx(-1.0)
 
 
 @pytest.mark.parametrize("levels", [None, 3])  # continuous values, or only 3 distinct values (ties)
 @pytest.mark.parametrize("seed", range(5))
-def test_tau_matches_scipy_with_and_without_ties(levels, seed):
+def test_tau_b_matches_scipy_with_and_without_ties(levels, seed):
     rng = np.random.default_rng(seed)
     x, y = rng.random((2, 15))
     if levels:
@@ -37,6 +45,23 @@ def test_tau_matches_scipy_on_arbitrary_tied_data(pairs):
         assert np.isnan(kendall_tau_b(x, y))
     else:
         assert kendall_tau_b(x, y) == pytest.approx(expected, abs=1e-12)
+    # tau-a = tau-b x sqrt((n0 - T_x)(n0 - T_y)) / n0 (scipy gives tau-b only)
+    n0 = len(x) * (len(x) - 1) / 2
+    tied_x = sum(np.count_nonzero(x == value) * (np.count_nonzero(x == value) - 1) / 2 for value in set(x))
+    tied_y = sum(np.count_nonzero(y == value) * (np.count_nonzero(y == value) - 1) / 2 for value in set(y))
+    expected_a = 0.0 if np.isnan(expected) else expected * np.sqrt((n0 - tied_x) * (n0 - tied_y)) / n0
+    assert kendall_tau_a(x, y) == pytest.approx(expected_a, abs=1e-12)
+
+
+def test_tau_a_of_the_papers_ntcir_tables_is_a_multiple_of_one_over_231():
+    """22 runs, the identical -C/-E copies tied in one ranking and swapped pairs elsewhere."""
+    x = np.arange(22.0)
+    y = x.copy()
+    y[21] = y[20]
+    y[[3, 4]] = y[[4, 3]]
+    tau_a = kendall_tau_a(x, y)
+    assert tau_a * 231 == pytest.approx(round(tau_a * 231))
+    assert tau_a == pytest.approx((230 - 1 - 1) / 231)  # 229 concordant, 1 discordant, 1 tied
 
 
 def test_tau_is_batched_over_leading_axes():
@@ -53,8 +78,11 @@ def test_tau_treats_means_equal_up_to_rounding_as_tied():
     assert kendall_tau_b(x, np.array([1.0, 3.0, 3.0, 2.0])) == pytest.approx(1.0)
 
 
-def test_tau_of_an_all_tied_ranking_is_nan():
+def test_tau_of_an_all_tied_ranking_is_nan_for_b_and_zero_for_a():
     assert np.isnan(kendall_tau_b(np.ones(5), np.arange(5.0)))
+    assert kendall_tau_a(np.ones(5), np.arange(5.0)) == 0.0
+    with pytest.raises(ValueError, match="variant"):
+        kendall_tau(np.ones(5), np.ones(5), "c")
 
 
 # --------------------------------------------------------------------------- confidence interval
@@ -82,61 +110,7 @@ def test_tau_interval_needs_more_than_four_systems():
         tau_confidence_interval(0.5, 4)
 
 
-# --------------------------------------------------------------------------- randomised Tukey HSD
-
-
-def _scores(seed=0, topics=30, systems=5):
-    rng = np.random.default_rng(seed)
-    return rng.random((topics, systems))
-
-
-def test_hsd_p_values_are_probabilities_and_a_system_is_never_different_from_itself():
-    result = randomised_tukey_hsd(_scores(), 300, np.random.default_rng(1))
-    assert result.p_values.shape == (5, 5)
-    assert ((result.p_values >= 0) & (result.p_values <= 1)).all()
-    np.testing.assert_array_equal(np.diag(result.p_values), 1.0)
-    np.testing.assert_array_equal(result.p_values, result.p_values.T)
-    assert not np.diag(result.significant(0.05)).any()
-
-
-def test_hsd_finds_clearly_separated_systems_and_never_identical_ones():
-    scores = _scores(2, topics=40, systems=4)
-    scores[:, 0] += 1.0  # system 0 far better than the others
-    scores[:, 3] = scores[:, 2]  # systems 2 and 3 identical
-    result = randomised_tukey_hsd(scores, 500, np.random.default_rng(3))
-    assert (result.p_values[0, 1:] < 0.01).all()
-    assert result.p_values[2, 3] == 1.0
-
-
-def test_hsd_same_seed_same_p_values_and_independent_of_threads():
-    stack = np.stack([_scores(4), _scores(5)])
-    one = randomised_tukey_hsd(stack, 400, np.random.default_rng(9), threads=1)
-    two = randomised_tukey_hsd(stack, 400, np.random.default_rng(9), threads=2)
-    again = randomised_tukey_hsd(stack, 400, np.random.default_rng(9), threads=2)
-    np.testing.assert_array_equal(one.p_values, two.p_values)
-    np.testing.assert_array_equal(one.null_ranges, two.null_ranges)
-    np.testing.assert_array_equal(two.p_values, again.p_values)
-    other = randomised_tukey_hsd(stack, 400, np.random.default_rng(10), threads=2)
-    assert not np.array_equal(one.null_ranges, other.null_ranges)
-
-
-def test_hsd_shares_permutations_across_measures():
-    """A stack of one matrix and that matrix doubled: the permuted ranges differ by exactly a factor 2,
-    so the same permutations served both measures, and their p-values agree."""
-    scores = _scores(6)
-    result = randomised_tukey_hsd(np.stack([scores, 2 * scores]), 300, np.random.default_rng(0))
-    np.testing.assert_allclose(result.null_ranges[1], 2 * result.null_ranges[0])
-    np.testing.assert_array_equal(result.p_values[0], result.p_values[1])
-
-
-def test_hsd_rejects_missing_scores():
-    scores = _scores()
-    scores[0, 0] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
-        randomised_tukey_hsd(scores, 10, np.random.default_rng(0))
-
-
-# --------------------------------------------------------------------------- VE2
+# --------------------------------------------------------------------------- VE2 and Pearson
 
 
 def test_residual_variance_on_hand_computed_matrices():
@@ -148,3 +122,13 @@ def test_residual_variance_on_hand_computed_matrices():
     # Additive matrix (row effect + column effect): no residual.
     additive = np.add.outer([0.0, 1.0, 4.0], [2.0, 3.0, 7.0, 1.0])
     assert residual_variance(additive) == pytest.approx(0.0, abs=1e-15)
+
+
+def test_pearson_with_ci_matches_scipy_and_brackets_r():
+    rng = np.random.default_rng(0)
+    x = rng.random(30)
+    y = x + rng.random(30)
+    result = pearson_with_ci(x, y)
+    assert result.r == pytest.approx(scipy_stats.pearsonr(x, y).statistic)
+    assert result.low < result.r < result.high and result.n == 30
+    assert np.isnan(pearson_with_ci(np.ones(5), np.arange(5.0)).r)

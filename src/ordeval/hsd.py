@@ -1,6 +1,14 @@
 """Randomised Tukey HSD test (SPEC 4.3), its trial loop compiled with numba.
 
-Importing this module imports numba (~0.5 s): only the jobs that run the test do.
+The kernel: every trial has its own SplitMix64 stream, seeded from the caller's numpy Generator, so the
+result depends on the seed only (not on the number of threads or the blocking); each topic's permutation
+is a Fisher-Yates shuffle whose swap indices are unbiased bounded integers drawn in batches (several
+swaps from one 32-bit word, Lemire's method on the product of their bounds); the trials are tiled in
+blocks so that a topic's row is applied to a block of trials while it is in cache.
+
+Importing this module imports numba (~0.5 s): only the jobs that run the test do. The kernel is compiled
+on first use (a few seconds) and cached on disk (``cache=True``: ``__pycache__`` beside this file, or
+``NUMBA_CACHE_DIR``).
 """
 
 from __future__ import annotations
@@ -9,7 +17,6 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -27,52 +34,127 @@ def _splitmix64(state):
     return state, z ^ (z >> np.uint64(31))
 
 
+#: Bounded integers are drawn in batches: one 32-bit random word gives the indices of several Fisher-Yates
+#: swaps whose bounds multiply to at most this (so that Lemire's rejection test runs with probability
+#: <= 1/16 and rejects with probability <= 1/16).
+_BATCH_PRODUCT_LIMIT = 1 << 28
+
+
+def draw_plan(num_systems: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How one Fisher-Yates shuffle of ``num_systems`` items draws its swap indices.
+
+    The swap at position ``last`` (num_systems - 1 down to 1) needs a uniform integer in [0, last].
+    Consecutive swaps are grouped into chunks whose bounds multiply to at most 2^28; chunk c takes
+    the high (c even) or low (c odd) 32 bits of the (c // 2)-th 64-bit draw. Returns the chunks'
+    first positions, lengths and products of bounds.
+    """
+    if num_systems > 1 << 31:
+        raise ValueError(f"too many systems for 32-bit bounded integers: {num_systems}")
+    starts, lengths, products = [], [], []
+    last = num_systems - 1
+    while last >= 1:
+        starts.append(last)
+        product, length = 1, 0
+        while last >= 1 and (length == 0 or product * (last + 1) <= _BATCH_PRODUCT_LIMIT):
+            product *= last + 1
+            last -= 1
+            length += 1
+        lengths.append(length)
+        products.append(product)
+    return (np.array(starts, dtype=np.int64), np.array(lengths, dtype=np.int64), np.array(products, dtype=np.uint64))
+
+
 @numba.njit(cache=True, inline="always")
-def _below(state, bits32, bound):
-    """(state, uniform integer in [0, bound)) from the 32 random bits ``bits32``, by Lemire's
-    multiply-and-reject method: unbiased, and the division runs only in the rare rejection zone."""
-    bound = np.uint64(bound)
-    product = bits32 * bound
-    low = product & _LOW32
-    if low < bound:
-        threshold = ((_LOW32 + np.uint64(1)) - bound) % bound
-        while low < threshold:
+def _swap_indices(state, starts, lengths, products, indices):
+    """Fill indices[last] (last = n - 1 .. 1) with independent uniform integers in [0, last]: batched
+    Lemire (Brackett-Rozinsky and Lemire 2024, "Batched ranged random integer generation"). For a chunk
+    with bounds b1..bk and product P, the 32-bit word r gives r * b1 = a1 2^32 + l1, l1 * b2 = a2 2^32 + l2,
+    ...: r * P = (mixed-radix a1..ak) 2^32 + lk, so rejecting lk < 2^32 mod P makes a1..ak unbiased
+    exactly as Lemire's single bounded integer. Returns the new generator state."""
+    bits = np.uint64(0)
+    for chunk in range(starts.shape[0]):
+        if chunk % 2 == 0:
             state, bits = _splitmix64(state)
-            product = (bits >> np.uint64(32)) * bound
-            low = product & _LOW32
-    return state, np.int64(product >> np.uint64(32))
+            word = bits >> np.uint64(32)
+        else:
+            word = bits & _LOW32
+        first = starts[chunk]
+        product = products[chunk]
+        while True:
+            low = word
+            for step in range(lengths[chunk]):
+                last = first - step
+                wide = low * np.uint64(last + 1)
+                indices[last] = np.int64(wide >> np.uint64(32))
+                low = wide & _LOW32
+            if low >= product:  # cannot be in the rejection zone (2^32 mod P < P)
+                break
+            if low >= ((_LOW32 + np.uint64(1)) - product) % product:
+                break
+            state, fresh = _splitmix64(state)  # rare: redraw this chunk
+            word = fresh >> np.uint64(32)
+    return state
 
 
 @numba.njit(cache=True, parallel=True)
-def _null_ranges(scores, seeds, ranges):
+def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
     """For trial b (seeded by seeds[b]), permute every topic's row of ``scores`` (topics x systems x
-    measures) across systems (Fisher-Yates), sum per system and store max - min per measure."""
+    measures) across systems (Fisher-Yates, the same permutation for every measure), sum per system and
+    store (max - min) / topics per measure in ranges[b].
+
+    Tiled for the cache: the trials are processed in blocks of ``block``, and each topic's row
+    (systems x measures) is applied to all the trials of a block while it is in L1, the block's sums
+    (block x systems x measures) staying in L2; so the whole matrix is read once per block instead of
+    once per trial (2,000 topics x 100 systems x 13 measures is 21 MB). Blocks run in parallel. Each
+    trial has its own random stream and its sums run over the topics in order, so the result depends
+    on ``seeds`` only: not on the blocking or the number of threads.
+    """
     num_topics, num_systems, num_measures = scores.shape
-    for trial in numba.prange(seeds.shape[0]):
-        state = seeds[trial]
-        permutation = np.arange(num_systems)
-        sums = np.zeros((num_systems, num_measures))
-        for topic in range(num_topics):
-            # Shuffling the previous arrangement again gives a fresh uniform permutation.
-            # Fisher-Yates; each 64-bit draw serves two swaps (32 bits each).
-            for last in range(num_systems - 1, 0, -2):
-                state, bits = _splitmix64(state)
-                state, other = _below(state, bits >> np.uint64(32), last + 1)
-                permutation[last], permutation[other] = permutation[other], permutation[last]
-                if last > 1:
-                    state, other = _below(state, bits & _LOW32, last)
-                    permutation[last - 1], permutation[other] = permutation[other], permutation[last - 1]
+    num_trials = seeds.shape[0]
+    num_blocks = (num_trials + block - 1) // block
+    for block_index in numba.prange(num_blocks):
+        first_trial = block_index * block
+        size = min(block, num_trials - first_trial)
+        states = seeds[first_trial : first_trial + size].copy()
+        permutations = np.empty((size, num_systems), dtype=np.int64)
+        for trial in range(size):
             for system in range(num_systems):
-                source = permutation[system]
-                for measure in range(num_measures):
-                    sums[system, measure] += scores[topic, source, measure]
-        for measure in range(num_measures):
-            highest = sums[0, measure]
-            lowest = sums[0, measure]
-            for system in range(1, num_systems):
-                highest = max(highest, sums[system, measure])
-                lowest = min(lowest, sums[system, measure])
-            ranges[trial, measure] = (highest - lowest) / num_topics
+                permutations[trial, system] = system
+        sums = np.zeros((size, num_systems, num_measures))
+        indices = np.zeros(num_systems, dtype=np.int64)
+        for topic in range(num_topics):
+            for trial in range(size):
+                states[trial] = _swap_indices(states[trial], starts, lengths, products, indices)
+                # Shuffling the previous arrangement again gives a fresh uniform permutation.
+                for last in range(num_systems - 1, 0, -1):
+                    other = indices[last]
+                    swapped = permutations[trial, last]
+                    permutations[trial, last] = permutations[trial, other]
+                    permutations[trial, other] = swapped
+                for system in range(num_systems):
+                    source = permutations[trial, system]
+                    for measure in range(num_measures):
+                        sums[trial, system, measure] += scores[topic, source, measure]
+        for trial in range(size):
+            for measure in range(num_measures):
+                highest = sums[trial, 0, measure]
+                lowest = highest
+                for system in range(1, num_systems):
+                    highest = max(highest, sums[trial, system, measure])
+                    lowest = min(lowest, sums[trial, system, measure])
+                ranges[first_trial + trial, measure] = (highest - lowest) / num_topics
+
+
+#: Bytes of one block's sums (block x systems x measures doubles) the tiling aims at: within L2.
+_BLOCK_BYTES = 1 << 18
+
+
+def trial_block(num_trials: int, num_systems: int, num_measures: int, threads: int) -> int:
+    """Trials per block of :func:`_null_ranges`: sums of about 256 KiB (at most 32 trials), and at least
+    4 blocks per thread for the load balance. Does not change the result, only the speed."""
+    by_cache = _BLOCK_BYTES // (8 * num_systems * num_measures)
+    by_balance = -(-num_trials // (4 * max(1, threads)))
+    return int(max(1, min(32, by_cache, by_balance)))
 
 
 @dataclass(frozen=True)
@@ -99,8 +181,8 @@ def randomised_tukey_hsd(
     recorded. The p-value of systems (s, t) is the fraction of trials whose range is >= |mean_s - mean_t|.
 
     The trial loop runs compiled (numba) and in parallel over ``threads``; each trial draws its own
-    random stream from a seed taken from ``rng``, so the result depends on ``rng`` only, not on the
-    number of threads. Memory is O(trials x measures).
+    random stream from a seed taken from ``rng`` (``trials`` 64-bit integers), so the result depends on
+    ``rng`` only, not on the number of threads. Memory is O(trials x measures) plus a copy of ``scores``.
     """
     scores = np.asarray(scores, dtype=float)
     single = scores.ndim == 2
@@ -115,7 +197,8 @@ def randomised_tukey_hsd(
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        _null_ranges(np.ascontiguousarray(stack.transpose(1, 2, 0)), seeds, ranges)
+        block = trial_block(trials, stack.shape[2], stack.shape[0], numba.get_num_threads())
+        _null_ranges(np.ascontiguousarray(stack.transpose(1, 2, 0)), seeds, *draw_plan(stack.shape[2]), block, ranges)
     finally:
         numba.set_num_threads(previous_threads)
     means = stack.mean(axis=1)

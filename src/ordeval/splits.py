@@ -2,8 +2,8 @@
 
 In trial b the topics are split at random into two disjoint sets T1_b and T2_b (halves of sizes
 floor(n/2) and ceil(n/2), or two subsets of a fixed size); for every measure m the runs are ranked by
-their mean score on T1_b and on T2_b, and tau_bm = tau_b(ranking on T1_b, ranking on T2_b). All
-measures share each trial's split.
+their mean score on T1_b and on T2_b, and tau_bm = tau(ranking on T1_b, ranking on T2_b) (tau-b by
+default, or tau-a). All measures share each trial's split.
 """
 
 from __future__ import annotations
@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
-from .stats import kendall_tau
 
 #: The two conditions: halves of the topics, and two disjoint subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
@@ -64,16 +62,61 @@ def split_means(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
     mean[b, m, r] = sum_t mask[b, t] values[m, t, r] / sum_t mask[b, t]; one matrix product for all.
     """
+    values = np.asarray(values, dtype=float)
+    measures, _, runs = values.shape
+    return _means(_topics_first(values), mask, measures, runs)
+
+
+def _topics_first(values: np.ndarray) -> np.ndarray:
+    """The measures x topics x runs stack as a topics x (measures * runs) matrix (one copy)."""
     measures, topics, runs = values.shape
+    return values.transpose(1, 0, 2).reshape(topics, measures * runs)
+
+
+def _means(flat: np.ndarray, mask: np.ndarray, measures: int, runs: int) -> np.ndarray:
     weights = mask / mask.sum(axis=1, keepdims=True)
-    flat = values.transpose(1, 0, 2).reshape(topics, measures * runs)
     return (weights @ flat).reshape(mask.shape[0], measures, runs)
 
 
-def split_taus(values: np.ndarray, splits: Splits, variant: str = "b") -> np.ndarray:
-    """tau_b between the run rankings on the two topic sets of every trial: trials x measures.
+#: Default number of doubles in one chunk's trials x measures x runs array of means (32 MiB).
+CHUNK_ELEMENTS = 1 << 22
 
-    ``values`` is the measures x topics x runs score stack. NaN where one ranking is all ties.
+
+def split_taus(
+    values: np.ndarray,
+    splits: Splits,
+    variant: str = "b",
+    chunk: int | None = None,
+    threads: int | None = None,
+) -> np.ndarray:
+    """Kendall's tau (``variant`` "b" or "a") between the run rankings on the two topic sets of every
+    trial: trials x measures.
+
+    ``values`` is the measures x topics x runs score stack. NaN where one ranking is all ties (tau-b).
+    The trials are processed ``chunk`` at a time (default: as many as make 2^22 means per topic set):
+    per chunk, the means on both topic sets (one matrix product each) and their taus with the
+    O(n log n) kernel of :mod:`ordeval.kendall`, so memory is O(chunk x measures x runs + values), not
+    O(trials x measures x runs^2). Values within a relative 1e-12 of each other are tied
+    (:data:`ordeval.stats.RANK_TIE_TOLERANCE`, chain rule).
     """
+    from .kendall import kendall_tau  # numba: imported only by the jobs that need it
+
     values = np.asarray(values, dtype=float)
-    return kendall_tau(split_means(values, splits.first), split_means(values, splits.second), variant=variant)
+    if values.ndim != 3:
+        raise ValueError(f"expected a measures x topics x runs stack, got shape {values.shape}")
+    measures, topics, runs = values.shape
+    if splits.first.shape[1] != topics or splits.second.shape[1] != topics:
+        raise ValueError(f"the splits are over {splits.first.shape[1]} topics, the scores have {topics}")
+    if chunk is None:
+        chunk = max(1, CHUNK_ELEMENTS // max(1, measures * runs))
+    if chunk < 1:
+        raise ValueError(f"chunk must be a positive number of trials, got {chunk}")
+    flat = _topics_first(values)
+    taus = np.empty((splits.trials, measures))
+    for start in range(0, splits.trials, chunk):
+        stop = min(start + chunk, splits.trials)
+        first = _means(flat, splits.first[start:stop], measures, runs)
+        second = _means(flat, splits.second[start:stop], measures, runs)
+        taus[start:stop] = kendall_tau(first, second, variant, threads=threads)
+        del first, second
+    return taus

@@ -1,6 +1,8 @@
 """Statistics of the meta-evaluation (SPEC sections 4.1, 4.2 and 4.6), numpy only.
 
-* :func:`kendall_tau_b` and :func:`tau_confidence_interval` -- agreement of two system rankings;
+* :func:`kendall_tau` (tau-a or tau-b), :func:`kendall_tau_a`, :func:`kendall_tau_b` and
+  :func:`tau_confidence_interval` -- agreement of two system rankings (small inputs: O(n^2) pairs; the
+  batched O(n log n) numba version is :mod:`ordeval.kendall`);
 * :func:`residual_variance` -- VE2 of a two-way ANOVA without replication;
 * :func:`pearson_with_ci` -- Pearson r with a Fisher-z interval.
 
@@ -10,15 +12,13 @@ The randomised Tukey HSD test, compiled with numba, is in :mod:`ordeval.hsd`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
-from statistics import NormalDist
 
 #: Means closer than this (relative to their magnitude) are tied when ranking systems: identical
 #: runs (the -C/-E baseline copies) can get means that differ in the last bit after a matrix product.
 RANK_TIE_TOLERANCE = 1e-12
-
-
 
 
 def normal_quantile(probability: float) -> float:
@@ -37,19 +37,40 @@ def _pair_signs(values: np.ndarray, tolerance: float) -> np.ndarray:
     return np.where(np.abs(difference) <= tolerance * scale, 0, np.sign(difference))
 
 
-def kendall_tau_b(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """Kendall's tau-b between the rankings that ``x`` and ``y`` induce (last axis), batched.
+def kendall_tau(x: np.ndarray, y: np.ndarray, variant: str = "b", tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
+    """Kendall's tau between the rankings that ``x`` and ``y`` induce (last axis), batched; O(n^2) pairs.
 
-    tau_b = (C - D) / sqrt((n0 - T_x)(n0 - T_y)), n0 = n(n-1)/2, T_x the pairs tied in x;
-    without ties it equals tau-a. Values within ``tolerance`` (relative) of each other are tied.
-    Returns NaN where one ranking is all ties. Leading axes broadcast (e.g. trials x measures).
+    With C and D the concordant and discordant pairs, n0 = n(n-1)/2 and T_x, T_y the pairs tied in x, y:
+
+    * ``variant="b"``: tau_b = (C - D) / sqrt((n0 - T_x)(n0 - T_y)); NaN where one ranking is all ties;
+    * ``variant="a"``: tau_a = (C - D) / n0: tied pairs count as neither concordant nor discordant but
+      stay in the denominator (the papers' NTCIR tables: multiples of 1/171 or 1/231).
+
+    Without ties both equal (C - D) / n0. A pair is tied when its values differ by at most ``tolerance``
+    x max(1, max |value|) (pairwise rule). Leading axes broadcast (e.g. trials x measures); NaN for n < 2.
+    For large batches or long rankings use :func:`ordeval.kendall.kendall_tau` (numba, O(n log n)).
     """
+    if variant not in ("a", "b"):
+        raise ValueError(f"unknown Kendall's tau variant {variant!r}; known: a, b")
     x_signs = _pair_signs(np.asarray(x, dtype=float), tolerance)
     y_signs = _pair_signs(np.asarray(y, dtype=float), tolerance)
     numerator = (x_signs * y_signs).sum(axis=-1)
-    denominator = np.sqrt(np.count_nonzero(x_signs, axis=-1) * np.count_nonzero(y_signs, axis=-1))
+    if variant == "a":
+        denominator = np.full(numerator.shape, x_signs.shape[-1], dtype=float)
+    else:
+        denominator = np.sqrt(np.count_nonzero(x_signs, axis=-1) * np.count_nonzero(y_signs, axis=-1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)[()]
+
+
+def kendall_tau_a(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
+    """tau-a, see :func:`kendall_tau`."""
+    return kendall_tau(x, y, "a", tolerance)
+
+
+def kendall_tau_b(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
+    """tau-b, see :func:`kendall_tau`."""
+    return kendall_tau(x, y, "b", tolerance)
 
 
 def kendall_tau(x: np.ndarray, y: np.ndarray, variant: str = "b", tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:

@@ -1,0 +1,58 @@
+"""Helpers shared by the benchmark scripts of this folder (timing, results files, machine description).
+
+The scripts run as ``python benchmarks/<name>.py`` from the repository root with ``ordeval`` importable:
+installed (``pip install -e .``) or on the path (``PYTHONPATH=$PWD/src``); Python puts this folder on
+the import path itself, so they import this module and :mod:`baselines` by name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numba
+import numpy as np
+
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def median_seconds(function: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
+    """Median wall time of ``repeats`` calls (and all of them)."""
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds), seconds
+
+
+def machine() -> dict:
+    """What the numbers were measured on."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "cpus": os.cpu_count(),
+        "processor": platform.processor() or platform.machine(),
+        "load_average_1min_at_start": load,
+    }
+
+
+def write_results(name: str, payload: dict) -> Path:
+    """``results/<name>.json`` (pretty-printed), returning its path."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=2, sort_keys=False) + "\n")
+    return path
+
+
+def key_values(pairs: dict) -> str:
+    """The machine-readable last line: ``key=value`` pairs separated by spaces."""
+    formatted = (f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}" for key, value in pairs.items())
+    return " ".join(formatted)

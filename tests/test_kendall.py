@@ -1,0 +1,130 @@
+"""Batched O(n log n) Kendall's tau (ordeval.kendall) against scipy, direct definitions and the O(n^2) numpy
+version in ordeval.stats."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats as scipy_stats
+
+from ordeval import stats
+from ordeval.kendall import kendall_tau, kendall_tau_a, kendall_tau_b
+
+
+def direct_tau(x, y, variant):
+    """tau-a / tau-b by the definition, one pair at a time (exact ties)."""
+    n = len(x)
+    concordant = discordant = tied_x = tied_y = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+            tied_x += sx == 0
+            tied_y += sy == 0
+            concordant += sx * sy > 0
+            discordant += sx * sy < 0
+    pairs = n * (n - 1) / 2
+    if variant == "a":
+        return (concordant - discordant) / pairs
+    denominator = np.sqrt((pairs - tied_x) * (pairs - tied_y))
+    return (concordant - discordant) / denominator if denominator else np.nan
+
+
+@pytest.mark.parametrize("levels", [None, 2, 3, 7])  # continuous values or few distinct values (ties)
+@pytest.mark.parametrize("n", [2, 3, 10, 40])
+def test_tau_b_matches_scipy_and_tau_a_the_definition(levels, n):
+    rng = np.random.default_rng(n * 10 + (levels or 0))
+    x, y = rng.random((2, 30, n))
+    if levels:
+        x, y = np.floor(x * levels), np.floor(y * levels)
+    tau_b, tau_a = kendall_tau_b(x, y), kendall_tau_a(x, y)
+    assert tau_b.shape == tau_a.shape == (30,)
+    for row in range(30):
+        expected = scipy_stats.kendalltau(x[row], y[row]).statistic
+        np.testing.assert_allclose(tau_b[row], expected, atol=1e-12, equal_nan=True)
+        np.testing.assert_allclose(tau_a[row], direct_tau(x[row], y[row], "a"), atol=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=0, max_size=30),
+    st.sampled_from(["a", "b"]),
+)
+def test_tau_matches_the_definition_and_numpy_on_arbitrary_tied_data(pairs, variant):
+    x, y = np.array(pairs, dtype=float).reshape(-1, 2).T
+    result = kendall_tau(x, y, variant)
+    if len(pairs) < 2:
+        assert np.isnan(result)
+        return
+    np.testing.assert_allclose(result, direct_tau(x, y, variant), atol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(result, stats.kendall_tau(x, y, variant), atol=1e-12, equal_nan=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4), st.integers(-3, 3)), min_size=2, max_size=25),
+    st.sampled_from([1e-3, 0.3, 1.0, 1e6]),
+    st.sampled_from(["a", "b"]),
+)
+def test_values_equal_up_to_last_bits_are_tied_as_in_numpy(triples, scale, variant):
+    """Means of identical runs differ in the last bits: x = level * scale, nudged by a few ulps."""
+    levels_x, levels_y, nudges = np.array(triples, dtype=float).T
+    x = levels_x * scale
+    x = x + nudges * np.spacing(np.maximum(np.abs(x), 1.0))
+    y = (levels_y + 0.5) * scale
+    exact = kendall_tau(levels_x, levels_y, variant)
+    np.testing.assert_allclose(kendall_tau(x, y, variant), exact, atol=1e-12, equal_nan=True)
+    np.testing.assert_allclose(stats.kendall_tau(x, y, variant), exact, atol=1e-12, equal_nan=True)
+
+
+def test_tau_a_keeps_ties_in_the_denominator_like_the_papers_tables():
+    """19 runs, two identical baseline copies tied in one ranking: tau-a is a multiple of 1/171."""
+    x = np.arange(19.0)
+    y = x.copy()
+    y[18] = y[17]  # the -C/-E copies
+    tau_a = kendall_tau_a(x, y)
+    assert tau_a == pytest.approx(170 / 171)
+    assert kendall_tau_b(x, y) == pytest.approx(170 / np.sqrt(171 * 170))
+    assert stats.kendall_tau_a(x, y) == pytest.approx(tau_a)
+
+
+def test_batches_broadcast_and_do_not_depend_on_threads():
+    rng = np.random.default_rng(5)
+    x = rng.random((7, 4, 25))
+    y = rng.random((4, 25))
+    one, two = kendall_tau(x, y, threads=1), kendall_tau(x, y, threads=2)
+    assert one.shape == (7, 4)
+    np.testing.assert_array_equal(one, two)
+    np.testing.assert_allclose(one, stats.kendall_tau_b(x, y), atol=1e-12)
+    assert np.ndim(kendall_tau(x[0, 0], y[0])) == 0
+
+
+def test_nan_for_all_ties_nan_inputs_and_too_short_rankings():
+    assert np.isnan(kendall_tau_b(np.ones(5), np.arange(5.0)))
+    assert kendall_tau_a(np.ones(5), np.arange(5.0)) == 0.0
+    assert np.isnan(kendall_tau_b(np.array([1.0, np.nan, 2.0]), np.arange(3.0)))
+    assert np.isnan(kendall_tau_b(np.array([1.0]), np.array([2.0])))
+    assert kendall_tau(np.empty((3, 0)), np.empty((3, 0))).shape == (3,)
+    with pytest.raises(ValueError, match="variant"):
+        kendall_tau(np.arange(3.0), np.arange(3.0), "c")
+
+
+def test_long_rankings_match_scipy():
+    rng = np.random.default_rng(11)
+    x, y = rng.random((2, 3, 2000))
+    y = 0.5 * x + y  # correlated
+    x[0, :100] = x[0, 0]  # a big tie group
+    for row in range(3):
+        expected = scipy_stats.kendalltau(x[row], y[row]).statistic
+        assert kendall_tau_b(x[row], y[row]) == pytest.approx(expected, abs=1e-12)
+
+
+def test_chain_rule_is_the_one_documented_difference_from_the_pairwise_rule():
+    """a, a + 0.6 eps, a + 1.2 eps (eps the tie threshold): the numpy pairwise rule ties two of the three
+    pairs, the sort-based chain rule ties all three."""
+    eps = 1e-6
+    x = np.array([0.0, 0.6 * eps, 1.2 * eps, 1.0])
+    y = np.array([2.0, 1.0, 0.0, 3.0])
+    chain = kendall_tau_a(x, y, tolerance=eps)  # one tie group {0, 1, 2}: C = 3, D = 0
+    pairwise = stats.kendall_tau_a(x, y, tolerance=eps)  # pair (0, 2) discordant: C = 3, D = 1
+    assert chain == pytest.approx(3 / 6)
+    assert pairwise == pytest.approx(2 / 6)
