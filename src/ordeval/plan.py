@@ -10,6 +10,7 @@ library files a job's code depends on. The ``.smk`` files only turn those answer
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from .errors import ConfigError
 from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
-from .tasks import get_task
+from .tasks import KNOWN_TASKS, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
 #: Consistency conditions (SPEC 4.2): topic halves, and two subsets of ``subset_size`` topics.
@@ -281,6 +282,9 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     registered = task.registry.names()
     listed = config.get("measures")
     if listed:
+        unknown = [measure for measure in listed if not _registered(measure)]
+        if unknown:
+            raise ConfigError(f"config key measures: unknown measure(s) {', '.join(unknown)}")
         measures = [measure for measure in listed if measure in registered]
         if not measures:
             raise ConfigError(
@@ -313,6 +317,13 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     )
 
 
+def _registered(measure: str) -> bool:
+    """Whether some task ordeval has registers ``measure`` (a task whose module is absent has none)."""
+    return any(
+        measure in get_task(name).registry for name, module in KNOWN_TASKS.items() if importlib.util.find_spec(module)
+    )
+
+
 def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:
     listed = config[analysis].get("measures")
     task = get_task(task_name)
@@ -320,7 +331,7 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
         return paper.default_measures(task_name, analysis, scored)
     known = set(task.registry.names())
     mine = [measure for measure in listed if measure in known]
-    unknown = [m for m in listed if not any(m in get_task(t).registry for t in ("quantification", "classification"))]
+    unknown = [m for m in listed if not _registered(m)]
     if unknown:
         raise ConfigError(f"config key {analysis}.measures: unknown measure(s) {', '.join(unknown)}")
     unscored = [measure for measure in mine if measure not in scored]
