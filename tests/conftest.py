@@ -1,4 +1,6 @@
-"""Shared fixtures: paths, the real data in ../shared, and running the workflow on a tiny config."""
+"""Shared helpers: paths, the real data in ../shared, a tiny configuration, and running the workflow on it.
+
+The package is imported as installed (``pip install -e .``, or ``PYTHONPATH=src``): no path edits here."""
 
 from __future__ import annotations
 
@@ -11,8 +13,6 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_RAW = REPO.parent / "shared" / "data" / "raw"
-
-sys.path.insert(0, str(REPO / "scripts"))
 
 
 def shared_file(relative: str) -> Path:

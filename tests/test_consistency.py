@@ -1,30 +1,19 @@
-"""System ranking consistency (SPEC 4.2): splits, taus, the measures' comparison and the rule scripts."""
+"""System ranking consistency (SPEC 4.2): splits, taus, the measures' comparison, and the consistency jobs."""
 
-import consistency_dataset
-import consistency_figure
-import consistency_mean
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import stats as scipy_stats
 from tabular_check import check_tabular
 
-from ordeval.consistency import (
-    compare_measures,
-    comparison_latex,
-    condition_splits,
-    effect_size_latex,
-    mean_summary,
-    mean_summary_latex,
-    random_splits,
-    read_taus,
-    split_means,
-    split_taus,
-    symbols,
-)
+from ordeval.analysis.consistency import compare_measures, mean_summary, read_pairs, read_summary, read_taus
 from ordeval.files import write_json
-from ordeval.scoring import ScoreStack, write_scores
+from ordeval.jobs import Job, consistency_figures, consistency_tables, consistency_taus
+from ordeval.latex import measure_label
+from ordeval.latex.consistency import comparison_latex, effect_size_latex, mean_summary_latex, symbols
+from ordeval.scores import ScoreStack, write_scores
+from ordeval.splits import condition_splits, random_splits, split_means, split_taus
 from ordeval.stats import residual_variance
+from ordeval.table import Table
 
 # --------------------------------------------------------------------------- splits
 
@@ -100,6 +89,7 @@ def _taus(seed=0, trials=300):
 
 
 MEASURES = ["NMD", "RNOD", "JSD", "NVD"]
+LABELS = {name: measure_label(name) for name in MEASURES}
 
 
 def test_comparison_sorts_measures_and_finds_the_clearly_better_one():
@@ -122,14 +112,14 @@ def test_comparison_tables_have_the_documented_columns_and_balanced_latex():
     comparison = compare_measures(_taus(1), MEASURES, 300, 0.05, np.random.default_rng(0))
     summary = comparison.summary_table()
     assert list(summary.columns[:3]) == ["measure", "mean_tau", "outperforms"] and "ve2" in summary.columns
-    assert summary.outperforms.iloc[0].split() == comparison.outperforms()[0]
+    assert summary["outperforms"][0].split() == comparison.outperforms()[0]
     pairs = comparison.pair_table()
     assert list(pairs.columns) == ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"]
-    assert len(pairs) == 6 and (pairs.difference >= 0).all()
-    fragment = comparison_latex(comparison, symbols(MEASURES))
+    assert len(pairs) == 6 and (pairs.column("difference", float) >= 0).all()
+    fragment = comparison_latex(summary, symbols(MEASURES), LABELS)
     assert check_tabular(fragment) == 1 + 4
     assert r"\heartsuit" in fragment  # RNOD's symbol
-    assert check_tabular(effect_size_latex(comparison)) == 1 + 3
+    assert check_tabular(effect_size_latex(pairs, comparison.measures, LABELS)) == 1 + 3
 
 
 def test_comparison_is_reproducible_and_leaves_out_undefined_trials():
@@ -144,25 +134,26 @@ def test_comparison_is_reproducible_and_leaves_out_undefined_trials():
 
 def test_mean_summary_averages_over_data_sets_and_sorts():
     tables = {
-        "A": pd.DataFrame({"measure": ["NMD", "RNOD"], "mean_tau": [0.9, 0.8]}),
-        "B": pd.DataFrame({"measure": ["RNOD", "NMD"], "mean_tau": [0.95, 0.7]}),
+        "A": Table({"measure": ["NMD", "RNOD"], "mean_tau": [0.9, 0.8]}),
+        "B": Table({"measure": ["RNOD", "NMD"], "mean_tau": [0.95, 0.7]}),
     }
     summary = mean_summary(tables)
-    assert summary.measure.tolist() == ["RNOD", "NMD"]
+    assert list(summary["measure"]) == ["RNOD", "NMD"]
     np.testing.assert_allclose(summary["mean"], [0.875, 0.8])
     assert list(summary.columns) == ["measure", "A", "B", "mean"]
-    assert check_tabular(mean_summary_latex(summary)) == 1 + 2
+    assert check_tabular(mean_summary_latex(summary, LABELS)) == 1 + 2
 
 
-# --------------------------------------------------------------------------- rule scripts
+# --------------------------------------------------------------------------- the consistency jobs
+
+CONDITIONS = ["half", "10v10"]
 
 
 def _setup(tmp_path, measures):
     stack = ScoreStack(
         measures, [f"t{i}" for i in range(21)], [f"run{i}" for i in range(8)], _values(3, len(measures), 21, 8)
     )
-    paths = {m: tmp_path / "scores" / f"{m}.tsv" for m in measures}
-    write_scores(stack, paths, tmp_path / "scores" / "means.tsv")
+    paths = write_scores(stack, tmp_path / "scores")
     write_json({"origin": "synthetic"}, tmp_path / "provenance.json")
     return paths, tmp_path / "provenance.json"
 
@@ -171,51 +162,74 @@ def _outputs(folder):
     return {
         condition: {
             "taus": folder / f"{condition}.tsv",
-            "csv": folder / f"X_{condition}.csv",
+            "summary": folder / f"X_{condition}.csv",
             "tex": folder / f"X_{condition}.tex",
-            "pairs_csv": folder / f"X_{condition}_pairs.csv",
+            "pairs": folder / f"X_{condition}_pairs.csv",
             "pairs_tex": folder / f"X_{condition}_pairs.tex",
+            "pdf": folder / f"X_{condition}.pdf",
+            "png": folder / f"X_{condition}.png",
         }
-        for condition in ["half", "10v10"]
+        for condition in CONDITIONS
     }
 
 
-def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
+def _taus_job(dataset, measures, settings, threads, paths, provenance, outputs) -> Job:
+    return Job(
+        "consistency_taus",
+        input={"stack": str(paths["stack"]), "provenance": str(provenance)},
+        output={part: [str(outputs[c][part]) for c in CONDITIONS] for part in ("taus", "summary", "pairs")},
+        params={"dataset": dataset, "measures": measures, **settings, "kendall": "b", "conditions": CONDITIONS},
+        threads=threads,
+    )
+
+
+def _dataset_files(measures, paths, provenance, outputs) -> dict:
+    conditions = {c: {part: str(path) for part, path in files.items()} for c, files in outputs.items()}
+    return {"provenance": str(provenance), "measures_tsv": str(paths["measures"]), "measures": measures,
+            "conditions": conditions}  # fmt: skip
+
+
+def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
     measures = ["NMD", "RNOD", "JSD"]
     paths, provenance = _setup(tmp_path, measures)
     settings = {"trials": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
     runs = [tmp_path / "one", tmp_path / "two"]
-    for folder, threads in zip(runs, [1, 2], strict=True):
-        consistency_dataset.main("X", measures, settings, threads, paths, provenance, _outputs(folder))
+    datasets = {}
+    for name, folder, threads in zip(["X", "Y"], runs, [1, 2], strict=True):
+        consistency_taus.run(_taus_job("X", measures, settings, threads, paths, provenance, _outputs(folder)))
+        datasets[name] = _dataset_files(measures, paths, provenance, _outputs(folder))
+    groups = [
+        {
+            "task": "quantification",
+            "datasets": ["X", "Y"],
+            "measures_tsv": str(paths["measures"]),
+            "provenance": {"X": str(provenance), "Y": str(provenance)},
+            "conditions": {c: {"csv": str(tmp_path / f"mean_{c}.csv"), "tex": str(tmp_path / f"mean_{c}.tex")}
+                           for c in CONDITIONS},  # fmt: skip
+        }
+    ]
+    consistency_tables.run(
+        Job("consistency_tables", params={"datasets": datasets, "groups": groups, "trials": 40, "hsd_trials": 100,
+                                          "alpha": 0.05})  # fmt: skip
+    )
     for condition, files in _outputs(runs[0]).items():
         names, taus = read_taus(files["taus"])
         assert names == measures and taus.shape == (40, 3)
-        table = pd.read_csv(files["csv"])
+        table = Table.read(files["summary"], sep=",")
         assert list(table.columns) == ["measure", "mean_tau", "outperforms", "ve2", "trials", "data_origin"]
+        assert list(read_summary(files["summary"]).columns) == ["measure", "mean_tau", "outperforms", "ve2", "trials"]
+        assert len(read_pairs(files["pairs"])) == 3
         for part in ["tex", "pairs_tex"]:
             check_tabular(files[part].read_text())
-        for part, path in files.items():  # same seed, same bytes (whatever the threads)
-            assert path.read_bytes() == _outputs(runs[1])[condition][part].read_bytes(), part
-    summaries = {
-        condition: {
-            "tables": {"X": _outputs(runs[0])[condition]["csv"], "Y": _outputs(runs[1])[condition]["csv"]},
-            "csv": tmp_path / f"mean_{condition}.csv",
-            "tex": tmp_path / f"mean_{condition}.tex",
-        }
-        for condition in ["half", "10v10"]
-    }
-    consistency_mean.main({"X": provenance, "Y": provenance}, summaries)
-    mean = pd.read_csv(tmp_path / "mean_half.csv")
+        for part in ["taus", "summary", "pairs"]:  # same seed, same bytes (whatever the threads)
+            assert files[part].read_bytes() == _outputs(runs[1])[condition][part].read_bytes(), part
+        for part in ["tex", "pairs_tex"]:  # the same but for the data set's name
+            other = _outputs(runs[1])[condition][part].read_text().replace("Y, condition", "X, condition")
+            assert files[part].read_text() == other, part
+    mean = Table.read(tmp_path / "mean_half.csv", sep=",")
     assert list(mean.columns) == ["measure", "X", "Y", "mean", "data_origin"]
     check_tabular((tmp_path / "mean_10v10.tex").read_text())
-    figures = {
-        condition: {
-            "taus": _outputs(runs[0])[condition]["taus"],
-            "pdf": tmp_path / f"{condition}.pdf",
-            "png": tmp_path / f"{condition}.png",
-        }
-        for condition in ["half", "10v10"]
-    }
-    consistency_figure.main("X", provenance, figures)
-    assert (tmp_path / "half.pdf").read_bytes().startswith(b"%PDF")
-    assert (tmp_path / "10v10.png").stat().st_size > 1000
+
+    consistency_figures.run(Job("consistency_figures", params={"datasets": {"X": datasets["X"]}}))
+    assert _outputs(runs[0])["half"]["pdf"].read_bytes().startswith(b"%PDF")
+    assert _outputs(runs[0])["10v10"]["png"].stat().st_size > 1000

@@ -1,34 +1,31 @@
 """Popularity vs Uniform (SPEC 4.6): baselines, deltas, win/loss counts, scatter statistics, outputs."""
 
-import json
-
 import numpy as np
-import pandas as pd
-import popularity_examples
-import popularity_scatter
-import popularity_table
 import pytest
-from conftest import run_workflow, tiny_config
 
-from ordeval import baselines
-from ordeval.datasets import declared_run_names, origin_of_runs
-from ordeval.files import write_json, write_table
-from ordeval.measures import get_measure
-from ordeval.popularity import (
+from ordeval.analysis.popularity import (
     Deltas,
     compute_deltas,
     count_preferences,
     deltas_table,
     most_negative_d,
-    preference_latex,
     preference_table,
     quadrant_counts,
     scatter_pairs,
     scatter_panels,
 )
-from ordeval.scoring import ScoreStack, score_table
+from ordeval.files import write_json
+from ordeval.jobs import Job, popularity_figures, popularity_tables
+from ordeval.latex import measure_label
+from ordeval.latex.popularity import preference_latex
+from ordeval.provenance import origin_of_runs
+from ordeval.scores import ScoreStack, write_scores
+from ordeval.table import Table
+from ordeval.tasks.quantification import TASK, baselines
+from ordeval.tasks.quantification.measures import get_measure
 
 MEASURES = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
+LABELS = {name: measure_label(name) for name in [*MEASURES, "HIGH"]}
 
 
 # --------------------------------------------------------------------------- baselines
@@ -78,11 +75,11 @@ def test_an_exact_tie_that_rounding_breaks_counts_as_a_tie():
 # --------------------------------------------------------------------------- deltas and counts
 
 
-def _stack(values_by_run: dict[str, list[list[float]]], measures=("NMD", "RNOD")) -> ScoreStack:
+def _stack(values_by_run: dict[str, list[list[float]]], measures=("NMD", "RNOD"), lower_is_better=()) -> ScoreStack:
     """measures x topics x runs from {run: [per-measure topic scores]}."""
     runs = list(values_by_run)
     values = np.stack([np.array(values_by_run[run], dtype=float) for run in runs], axis=-1)
-    return ScoreStack(list(measures), [f"t{i}" for i in range(values.shape[1])], runs, values)
+    return ScoreStack(list(measures), [f"t{i}" for i in range(values.shape[1])], runs, values, list(lower_is_better))
 
 
 def test_deltas_subtract_uniform_from_popularity():
@@ -110,7 +107,8 @@ def test_preference_table_has_a_total_row_per_measure():
     }
     table = preference_table(deltas, ["NMD", "RNOD"], 1e-12)
     assert list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties"]
-    rows = {(row.dataset, row.measure): (row.uniform, row.popularity, row.ties) for row in table.itertuples()}
+    rows = {(row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"])
+            for row in table.records()}  # fmt: skip
     assert rows[("A", "NMD")] == (1, 2, 0)
     assert rows[("A", "RNOD")] == (2, 0, 1)
     assert rows[("B", "NMD")] == (0, 1, 1)
@@ -122,7 +120,7 @@ def test_preference_table_has_a_total_row_per_measure():
 def test_preference_latex_bolds_the_larger_count_and_puts_total_last():
     deltas = {"A_1": Deltas(["NMD", "RNOD"], ["t1", "t2"], np.array([[-1.0, -1.0], [1.0, -1.0]]))}
     table = preference_table(deltas, ["NMD", "RNOD"], 1e-12)
-    latex = preference_latex(table, ["NMD", "RNOD"], "unused")
+    latex = preference_latex(table, ["NMD", "RNOD"], LABELS, "unused")
     assert r"A\_1 & 0 & \textbf{2} & 1 & 1 \\" in latex
     assert latex.index(r"\midrule", latex.index(r"A\_1")) < latex.index("TOTAL")
     assert "T &" not in latex  # no tie column when nothing ties
@@ -130,8 +128,8 @@ def test_preference_latex_bolds_the_larger_count_and_puts_total_last():
 
 def test_preference_latex_of_an_empty_table_says_why():
     table = preference_table({}, MEASURES, 1e-12)
-    assert table.empty and list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties"]
-    latex = preference_latex(table, MEASURES, "No data set has both runs P and U.")
+    assert len(table) == 0 and list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties"]
+    latex = preference_latex(table, MEASURES, LABELS, "No data set has both runs P and U.")
     assert "No data set has both runs P and U." in latex and latex.startswith(r"\begin{tabular}")
 
 
@@ -181,8 +179,8 @@ def test_most_negative_d_picks_the_smallest_nmd_minus_rnod():
 
 
 def test_declared_run_names_cover_every_source_type(tmp_path):
-    table = pd.DataFrame({"topic": ["t1", "t1"], "run": ["R1", "R2"], "class": [0, 0], "prob": [1.0, 1.0]})
-    write_table(table, tmp_path / "runs.tsv")
+    table = Table({"topic": ["t1", "t1"], "run": ["R1", "R2"], "class": [0, 0], "prob": [1.0, 1.0]})
+    table.write(tmp_path / "runs.tsv")
     spec = {
         "runs": [
             {"type": "popularity", "name": "BL-popularity-C"},
@@ -193,7 +191,7 @@ def test_declared_run_names_cover_every_source_type(tmp_path):
             {"type": "semeval_dist", "path": "x.txt", "name": "TEAM"},
         ]
     }
-    assert declared_run_names(spec, tmp_path) == [
+    assert TASK.declared_runs(spec, tmp_path) == [
         "BL-popularity-C",
         "S01-C",
         "S02-C",
@@ -215,97 +213,91 @@ def test_origin_of_baselines_on_real_gold_is_real():
     assert origin_of_runs({**provenance, "gold": {"source": "simulated"}}, ["P", "U"]) == "synthetic"
 
 
-# --------------------------------------------------------------------------- rule scripts
+# --------------------------------------------------------------------------- directions
 
 
-def _write_scores(directory, dataset: str, stack: ScoreStack, gold_source="simulated") -> tuple[dict, str]:
-    paths = {}
-    for measure in stack.measures:
-        paths[measure] = str(directory / dataset / f"{measure}.tsv")
-        write_table(score_table(stack, measure), paths[measure])
+def test_a_higher_is_better_measure_prefers_the_baseline_it_scores_higher():
+    """HIGH scores Popularity higher than Uniform on two topics: it prefers Popularity there."""
+    stack = _stack(
+        {"U": [[0.3, 0.2, 0.1], [0.5, 0.5, 0.5]], "P": [[0.1, 0.4, 0.2], [0.7, 0.6, 0.4]]},
+        measures=("NMD", "HIGH"),
+        lower_is_better=(True, False),
+    )
+    deltas = compute_deltas(stack, "P", "U")
+    np.testing.assert_allclose(deltas.of("HIGH"), [0.2, 0.1, -0.1])  # the table of deltas keeps the raw delta
+    np.testing.assert_allclose(deltas.oriented("HIGH"), [-0.2, -0.1, 0.1])  # < 0: prefers Popularity
+    table = preference_table({"A": deltas}, ["NMD", "HIGH"], 1e-12)
+    rows = {(row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"])
+            for row in table.records()}  # fmt: skip
+    assert rows[("A", "HIGH")] == (1, 2, 0)
+    assert rows[("A", "NMD")] == (2, 1, 0)
+    assert rows[("TOTAL", "HIGH")] == (1, 2, 0)
+    assert count_preferences(np.array([0.2, 0.1, -0.1]), 1e-12, lower_is_better=False) == count_preferences(
+        np.array([-0.2, -0.1, 0.1]), 1e-12
+    )
+
+
+def test_scatter_panels_use_oriented_deltas():
+    """A measure and its negation (higher is better) prefer the same baseline on every topic."""
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=20)
+    deltas = Deltas(["NMD", "HIGH"], [f"t{i}" for i in range(20)], np.stack([x, -x]), [True, False])
+    (panel,) = [panel for panel in scatter_panels(deltas, 1e-12, 0.95) if panel.y == "HIGH"]
+    assert panel.correlation.r == pytest.approx(1.0)
+    assert (panel.quadrants.second, panel.quadrants.fourth) == (0, 0)
+
+
+# --------------------------------------------------------------------------- the popularity jobs
+
+
+def _write_scores(directory, dataset: str, stack: ScoreStack, gold_source="simulated") -> tuple[str, str]:
+    paths = write_scores(stack, directory / dataset)
     provenance = str(directory / dataset / "provenance.json")
     runs = {run: {"source": "baseline"} for run in stack.runs}
     write_json({"origin": "synthetic", "gold": {"source": gold_source}, "runs": runs}, provenance)
-    return paths, provenance
+    return str(paths["stack"]), provenance
 
 
-def test_table_script_without_a_qualifying_data_set_writes_empty_tables_with_a_note(tmp_path):
+def _params(out, datasets, provenance, skipped, measures) -> dict:
+    return {"popularity_run": "P", "uniform_run": "U", "tie_tolerance": 1e-12, "ci_level": 0.95,
+            "measures": measures, "skipped": skipped, "provenance": provenance, "datasets": datasets}  # fmt: skip
+
+
+def test_tables_job_without_a_qualifying_data_set_writes_empty_tables_with_a_note(tmp_path):
     _, provenance = _write_scores(tmp_path, "Sem", _stack({"X": [[0.1], [0.2]], "Y": [[0.3], [0.4]]}))
     out = tmp_path / "out"
-    popularity_table.main(
-        {}, {"Sem": provenance}, {"Sem": "no run P"}, ["NMD", "RNOD"], "P", "U", 1e-12,
-        out / "t.csv", out / "t.tex", out / "d.csv",
-    )  # fmt: skip
-    table = pd.read_csv(out / "t.csv")
-    assert table.empty and list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
+    params = _params(out, {}, {"Sem": provenance}, {"Sem": "no run P"}, ["NMD", "RNOD"])
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    popularity_tables.run(Job("popularity_tables", output=output, params=params))
+    table = Table.read(out / "t.csv", sep=",")
+    assert len(table) == 0
+    assert table.columns == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
     latex = (out / "t.tex").read_text()
-    assert "No data set has both runs P and U." in latex and "Sem" in latex
+    assert "No data set has both P and U." in latex and "Sem: no run P" in latex
     assert "SYNTHETIC" in latex
-    assert list(pd.read_csv(out / "d.csv").columns)[:2] == ["dataset", "topic"]
-    popularity_examples.main({}, {"Sem": provenance}, {"Sem": "no run P"}, "P", "U", out / "e.pdf", out / "e.png")
+    assert Table.read(out / "d.csv", sep=",").columns[:2] == ["dataset", "topic"]
+    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png")}
+    popularity_figures.run(Job("popularity_figures", output=output, params=params))
     assert (out / "e.pdf").stat().st_size > 0 and (out / "e.png").stat().st_size > 0
 
 
-def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
+def test_jobs_on_real_gold_say_the_numbers_are_real(tmp_path):
     stack = _stack({"U": [[0.3, 0.2, 0.1, 0.2, 0.3]] * 2, "P": [[0.1, 0.4, 0.2, 0.1, 0.5], [0.2, 0.1, 0.3, 0.1, 0.6]]})
-    paths, provenance = _write_scores(tmp_path, "Real", stack, gold_source="file")
+    stack_path, provenance = _write_scores(tmp_path, "Real", stack, gold_source="file")
     out = tmp_path / "out"
-    table = popularity_table.main(
-        {"Real": paths}, {"Real": provenance}, {}, ["NMD", "RNOD"], "P", "U", 1e-12,
-        out / "t.csv", out / "t.tex", out / "d.csv",
-    )  # fmt: skip
-    assert set(pd.read_csv(out / "t.csv")["data_origin"]) == {"real"}
+    files = {"stack": stack_path, "scatter_csv": str(out / "s.csv"), "scatter_tex": str(out / "s.tex"),
+             "scatter_pdf": str(out / "s.pdf"), "scatter_png": str(out / "s.png")}  # fmt: skip
+    params = _params(out, {"Real": files}, {"Real": provenance}, {}, ["NMD", "RNOD"])
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    table = popularity_tables.run(Job("popularity_tables", output=output, params=params))
+    assert set(Table.read(out / "t.csv", sep=",")["data_origin"]) == {"real"}
     assert "Real data" in (out / "t.tex").read_text()
-    assert table.query("dataset == 'TOTAL' and measure == 'NMD'")[["uniform", "popularity"]].values.tolist() == [[3, 2]]
-    panels = popularity_scatter.main(
-        "Real", paths, provenance, "P", "U", 1e-12, 0.95,
-        out / "s.pdf", out / "s.png", out / "s.csv", out / "s.tex",
-    )  # fmt: skip
-    assert [(panel.x, panel.y) for panel in panels] == [("NMD", "RNOD")]
-    assert list(pd.read_csv(out / "s.csv")["data_origin"]) == ["real"]
-
-
-# --------------------------------------------------------------------------- the workflow
-
-
-def test_workflow_writes_the_popularity_outputs(tmp_path):
-    config = tiny_config(popularity={"measures": MEASURES})
-    run_workflow(tmp_path, config)
-    results = tmp_path / "results" / "tiny"
-    table = pd.read_csv(results / "tables" / "popularity_vs_uniform.csv")
-    assert list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
-    assert set(table["dataset"]) == {"TinyDQ", "TOTAL"}  # TinySem has no baselines
-    assert (table[["uniform", "popularity", "ties"]].sum(axis=1) == 14).all()
-    assert set(table["data_origin"]) == {"synthetic"}
-    deltas = pd.read_csv(results / "tables" / "popularity_deltas.csv")
-    assert list(deltas.columns) == ["dataset", "topic", *[f"delta_{m}" for m in MEASURES], "d", "data_origin"]
-    assert len(deltas) == 14
-    panels = pd.read_csv(results / "tables" / "popularity_scatter" / "TinyDQ.csv")
-    assert list(panels.columns) == [
-        "dataset", "x", "y", "second_quadrant", "fourth_quadrant", "r", "r_low", "r_high", "n", "data_origin",
-    ]  # fmt: skip
-    assert len(panels) == 8
-    for path in [
-        "figures/popularity_scatter/TinyDQ.pdf",
-        "figures/popularity_scatter/TinyDQ.png",
-        "tables/popularity_scatter/TinyDQ.tex",
-        "tables/popularity_vs_uniform.tex",
-        "figures/popularity_examples.pdf",
-        "figures/popularity_examples.png",
-    ]:
-        assert (results / path).stat().st_size > 0, path
-    assert not (results / "figures" / "popularity_scatter" / "TinySem.pdf").exists()
-    log = (results / "logs" / "popularity_table.log").read_text()
-    assert "TinySem skipped" in log
-
-
-def test_workflow_without_baselines_still_writes_the_tables(tmp_path):
-    config = tiny_config(popularity={"measures": ["NMD", "RNOD"]})
-    config["datasets"] = {"TinySem": config["datasets"]["TinySem"]}
-    run_workflow(tmp_path, config)
-    results = tmp_path / "results" / "tiny"
-    assert pd.read_csv(results / "tables" / "popularity_vs_uniform.csv").empty
-    assert "No data set has both runs" in (results / "tables" / "popularity_vs_uniform.tex").read_text()
-    assert (results / "figures" / "popularity_examples.png").stat().st_size > 0
-    provenance = json.loads((results / "data" / "TinySem" / "provenance.json").read_text())
-    assert provenance["origin"] == "synthetic"
+    total = [row for row in table.records() if row["dataset"] == "TOTAL" and row["measure"] == "NMD"]
+    assert [[row["uniform"], row["popularity"]] for row in total] == [[3, 2]]
+    panels = Table.read(out / "s.csv", sep=",")
+    assert list(zip(panels["x"], panels["y"], strict=True)) == [("NMD", "RNOD")]
+    assert list(panels["data_origin"]) == ["real"]
+    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png")}
+    popularity_figures.run(Job("popularity_figures", output=output, params=params))
+    assert (out / "s.pdf").stat().st_size > 0 and (out / "s.png").stat().st_size > 0
+    assert (out / "e.png").stat().st_size > 0

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from ordeval import readers
 from ordeval.errors import InputError
-from ordeval.measures import get_measure
+from ordeval.tasks.quantification import readers
+from ordeval.tasks.quantification.measures import get_measure
 
 CLASSES = [-2, -1, 0, 1, 2]
 

@@ -1,16 +1,23 @@
 """The replication configuration on the real gold data of ../shared/data/raw (skipped where absent)."""
 
-import numpy as np
-import pandas as pd
-import pytest
-import yaml
-from conftest import REPO, SHARED_RAW, run_workflow, shared_file
-from snakemake.utils import validate
+import copy
+import csv
+from collections import Counter
 
-from ordeval import readers
-from ordeval.datasets import build_dataset, check_files_exist
+import numpy as np
+import pytest
+from conftest import REPO, SHARED_RAW, shared_file
+
+from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
-from ordeval.measures import get_measure
+from ordeval.jobs import Job, popularity_tables, prepare_data, score_runs
+from ordeval.plan import plan as make_plan
+from ordeval.table import Table
+from ordeval.tasks.base import check_files_exist
+from ordeval.tasks.quantification import readers
+from ordeval.tasks.quantification.data import build_dataset
+from ordeval.tasks.quantification.measures import get_measure
+from ordeval.workflow import Specs
 
 CLASSES = [-2, -1, 0, 1, 2]
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
@@ -20,9 +27,8 @@ STC3_GOLD = "STC3-DQ/stc3-nddq-test-annotations.json"
 
 
 def load(name: str) -> dict:
-    config = yaml.safe_load((REPO / "config" / name).read_text())
-    validate(config, str(REPO / "workflow" / "schemas" / "config.schema.yaml"))
-    return config
+    """The configuration file, validated against the schema (defaults filled in)."""
+    return load_config(REPO / "config" / name)
 
 
 @pytest.fixture(scope="module")
@@ -47,10 +53,12 @@ def test_sem16_gold_counts_tweet_labels_per_topic():
     gold = readers.read_semeval_labels(shared_file(SEM16_GOLD), CLASSES)
     assert len(gold.topics) == 100
     np.testing.assert_allclose(gold.values.sum(axis=1), 1.0)
-    lines = pd.read_csv(shared_file(SEM16_GOLD), sep="\t", header=None, names=["id", "topic", "label"], dtype=str)
+    with open(shared_file(SEM16_GOLD), encoding="utf-8", newline="") as handle:
+        lines = [row for row in csv.reader(handle, delimiter="\t") if row]
     first = gold.topics[0]
-    shares = lines[lines["topic"] == first]["label"].value_counts(normalize=True)
-    np.testing.assert_allclose(gold.values[0], [shares.get(str(c), 0.0) for c in CLASSES])
+    labels = Counter(label for _, topic, label in lines if topic == first)
+    shares = [labels[str(c)] / sum(labels.values()) for c in CLASSES]
+    np.testing.assert_allclose(gold.values[0], shares)
 
 
 def test_sem17_gold_has_125_topics():
@@ -145,29 +153,54 @@ def test_missing_file_error_names_the_file_and_the_config_entry(replication, tmp
         build_dataset("Sem17T4E", replication["datasets"]["Sem17T4E"], tmp_path, 1)
 
 
-def test_workflow_on_a_data_root_lacking_a_file_names_it(replication, tmp_path):
+def test_a_data_root_lacking_a_file_is_named_before_any_job(replication, tmp_path):
+    """The planner (what the Snakefile runs first) names every missing file with its config entry."""
     config = {**replication, "data_root": str(tmp_path / "empty")}
     config["datasets"] = {"Sem16T4E": replication["datasets"]["Sem16T4E"]}
     (tmp_path / "empty").mkdir()
-    result = run_workflow(tmp_path / "work", config, check=False)
-    assert result.returncode != 0
-    assert str(tmp_path / "empty" / SEM16_GOLD) in result.stderr
-    assert "datasets.Sem16T4E.gold" in result.stderr
-    assert "datasets.Sem16T4E.runs[0]" in result.stderr
+    with pytest.raises(ConfigError) as error:
+        make_plan(config)
+    message = str(error.value)
+    assert str(tmp_path / "empty" / SEM16_GOLD) in message
+    assert "datasets.Sem16T4E.gold" in message
+    assert "datasets.Sem16T4E.runs[0]" in message
 
 
-def test_workflow_on_real_stc3_gold_marks_popularity_outputs_real(replication, tmp_path):
+def _run(module, spec, params: dict, dataset: str = "") -> None:
+    """Run a job module on a job spec as its rule would, the ``{dataset}`` wildcard filled in."""
+
+    def fill(paths):
+        if isinstance(paths, str):
+            return paths.format(dataset=dataset)
+        return [path.format(dataset=dataset) for path in paths]
+
+    job = Job(spec.name, input={name: fill(paths) for name, paths in spec.inputs.items()},
+              output={name: fill(paths) for name, paths in spec.outputs.items()}, params=params)  # fmt: skip
+    module.run(job)
+
+
+def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monkeypatch):
+    """The data, scoring and Popularity vs Uniform jobs of the plan, on the real STC3 gold (baselines
+    computed from it: real) and the simulated DialEval-1 (synthetic)."""
     shared_file(STC3_GOLD)
-    config = {**replication, "data_root": str(SHARED_RAW)}
+    config = copy.deepcopy({**replication, "data_root": str(SHARED_RAW)})
     config["datasets"] = {name: replication["datasets"][name] for name in ("STC3-DQ-A", "DialEval1-DQ-A")}
-    run_workflow(tmp_path, config, "--until", "popularity_table", "popularity_scatter")
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(config, workdir=tmp_path)
+    specs = Specs(plan)
+    for dataset in plan.datasets:
+        _run(prepare_data, specs.prepare_data(), specs.prepare_data_params(dataset), dataset)
+        _run(score_runs, specs.score_runs("quantification"), specs.score_runs_params(dataset), dataset)
+    spec = specs.popularity_tables()
+    _run(popularity_tables, spec, spec.params)
     results = tmp_path / "results" / "replication"
-    table = pd.read_csv(results / "tables" / "popularity_vs_uniform.csv")
+    counts = ["uniform", "popularity", "ties"]
+    table = Table.read(results / "tables" / "popularity_vs_uniform.csv", sep=",", integer=counts)
     origins = dict(zip(table["dataset"], table["data_origin"], strict=False))
     assert origins["STC3-DQ-A"] == "real" and origins["DialEval1-DQ-A"] == "synthetic"
     assert "STC3-DQ-A: real" in origins["TOTAL"]
     assert (
         "STC3-DQ-A: real; DialEval1-DQ-A: synthetic" in (results / "tables" / "popularity_vs_uniform.tex").read_text()
     )
-    counts = table[table["dataset"] == "STC3-DQ-A"][["uniform", "popularity", "ties"]].sum(axis=1)
-    assert (counts == 390).all()
+    stc3 = table.select([name == "STC3-DQ-A" for name in table["dataset"]])
+    assert len(stc3) == 6 and ((stc3["uniform"] + stc3["popularity"] + stc3["ties"]) == 390).all()

@@ -1,16 +1,15 @@
 """The LaTeX report compiles with a real TeX engine (skipped only where none is installed)."""
 
+import copy
 import os
 import shutil
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pytest
+from conftest import tiny_config
 
-from ordeval import report
-from ordeval.outputs import bold, escape, number, save_figure, tabular, write_latex
+from ordeval.figures import new_figure, save_figure
+from ordeval.latex import bold, escape, number, report, tabular, write_latex
+from ordeval.plan import plan as make_plan
 
 # CI installs TeX and sets ORDEVAL_REQUIRE_TEX=1: there a missing engine fails instead of skipping.
 needs_tex = pytest.mark.skipif(
@@ -31,8 +30,8 @@ def make_outputs(folder):
         tables.append(path)
     wide = tabular(["x"] * 30, [["0.123"] * 30], "l" * 30)
     write_latex(wide, folder / "tables" / "wide.tex", ORIGINS)
-    figure, axis = plt.subplots()
-    axis.plot([0, 1], [1, 0])
+    figure = new_figure(4, 3)
+    figure.add_subplot().plot([0, 1], [1, 0])
     save_figure(figure, folder / "figures" / "line.pdf", folder / "figures" / "line.png", ORIGINS, "A line.")
     return tables, folder / "tables" / "wide.tex", folder / "figures" / "line.pdf"
 
@@ -45,11 +44,12 @@ def test_report_with_generated_fragments_compiles_to_the_expected_pages(tmp_path
                                         for i, path in enumerate(tables)]),  # fmt: skip
         report.ReportSection("Figure & wide table", [
             report.ReportItem("figure", str(figure), "A line; 50% synthetic_data"),
-            report.ReportItem("table", str(wide), "A wide table", landscape=True)]),
+            report.ReportItem("table", str(wide), "A wide table")]),  # wider than 1.4 text widths: landscape
     ]  # fmt: skip
     tex = tmp_path / "report" / "ordeval.tex"
     tex.parent.mkdir()
-    tex.write_text(report.latex_document(sections, "ordeval test report", "Intro with _ and %.", tex))
+    # The introduction is LaTeX already: its text parts are escaped by the caller.
+    tex.write_text(report.latex_document(sections, "ordeval test report", escape("Intro with _ and %."), tex))
     pdf = report.compile_pdf(tex)
     assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
     # title + contents, the three tables, the figure, the wide table on a landscape page
@@ -73,24 +73,33 @@ def test_missing_engine_names_the_packages(monkeypatch):
         report.tex_engine()
 
 
-def test_without_tex_the_main_job_skips_the_pdf_and_asking_for_it_names_the_packages(tmp_path, monkeypatch):
-    import subprocess
-    import sys
-
-    import yaml
-    from conftest import REPO, tiny_config
-
-    (tmp_path / "config.yaml").write_text(yaml.safe_dump(tiny_config(), sort_keys=False))
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory",
-               str(tmp_path), "--configfile", str(tmp_path / "config.yaml"), "--cores", "1"]  # fmt: skip
-    no_tex = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # no pdflatex, no latexmk
-    plan = subprocess.run([*command, "--dry-run"], capture_output=True, text=True, env=no_tex)
-    assert plan.returncode == 0, plan.stderr[-3000:]
-    assert "report_tex" in plan.stdout and "report_pdf" not in plan.stdout
-    explicit = subprocess.run(
-        [*command, "--dry-run", "results/tiny/report/ordeval.pdf"], capture_output=True, text=True, env=no_tex
+def test_sections_follow_the_catalogue_with_captions_from_the_outputs(tmp_path):
+    tables, wide, figure = make_outputs(tmp_path)
+    items = [("popularity", str(figure)), ("agreement", str(tables[1])), ("agreement", str(tables[0])),
+             ("data", str(wide)), ("agreement", str(tmp_path / "figures" / "line.png"))]  # fmt: skip
+    sections = report.report_sections(items, seed=7)
+    assert [section.title for section in sections] == ["Data sets", "Ranking agreement", "Popularity vs Uniform"]
+    agreement = sections[1]
+    assert [item.path for item in agreement.items] == [str(tables[1]), str(tables[0])]  # a PNG is no item
+    assert agreement.items[0].caption == (
+        "test table 1 SYNTHETIC data: simulated gold and simulated runs (baselines computed from the simulated gold)."
+        " Seed 7."
     )
-    assert explicit.returncode == 0 and "report_pdf" in explicit.stdout  # planned; its job then fails with:
-    monkeypatch.setenv("PATH", no_tex["PATH"])
+    assert sections[2].items[0].kind == "figure" and sections[2].items[0].caption.startswith("A line. SYNTHETIC")
+    assert report.fragment_caption(wide).startswith("SYNTHETIC data")
+
+
+def test_without_tex_the_plan_skips_the_pdf_and_asking_for_it_names_the_packages(monkeypatch):
+    """report.pdf: auto plans the PDF only where a TeX engine is installed; true always plans it, and its
+    job then fails with an error naming the packages to install."""
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # no pdflatex, no latexmk
+    config = copy.deepcopy(tiny_config())
+    automatic = make_plan(config)
+    assert not automatic.pdf_wanted()
+    assert "results/tiny/report/ordeval.tex" in automatic.targets("report")
+    assert "results/tiny/report/ordeval.pdf" not in automatic.targets()
+    assert "report/pdf" not in automatic.reported_keys()
+    config["report"] = {"pdf": True}
+    assert "results/tiny/report/ordeval.pdf" in make_plan(config).targets("report")
     with pytest.raises(report.ReportError, match="texlive-latex-base"):
         report.tex_engine()

@@ -3,24 +3,17 @@
 import re
 
 import numpy as np
-import pandas as pd
 import pytest
-from conftest import run_workflow, tiny_config
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ordeval import seeding
-from ordeval.outputs import write_csv
-from ordeval.scoring import ScoreStack
-from ordeval.significance import (
+from ordeval.analysis.significance import (
     PairwiseSignificance,
     brace_name,
     contradiction_counts,
-    contradiction_counts_latex,
     contradiction_table,
-    contradictions_latex,
     discriminative_power,
-    discriminative_power_latex,
     discriminative_power_table,
     dp_curve,
     grouped_contradictions,
@@ -32,14 +25,31 @@ from ordeval.significance import (
     read_run_groups,
     run_group_table,
     significance_overlap,
+)
+from ordeval.latex import measure_label
+from ordeval.latex.significance import (
+    contradiction_counts_latex,
+    contradictions_latex,
+    discriminative_power_latex,
     sso_latex,
 )
+from ordeval.scores import ScoreStack
+from ordeval.table import Table, write_csv
 
 ORIGINS = {"D1": "synthetic", "D2": "synthetic"}
+LABELS = {name: measure_label(name) for name in ["NMD", "RNOD", "JSD", "M1", "M2"]}
 
 
-def hand_made(measures, runs, means, p_values) -> PairwiseSignificance:
-    return PairwiseSignificance(list(measures), list(runs), np.asarray(means, float), np.asarray(p_values, float))
+def hand_made(measures, runs, means, p_values, lower_is_better=()) -> PairwiseSignificance:
+    return PairwiseSignificance(
+        list(measures), list(runs), np.asarray(means, float), np.asarray(p_values, float), list(lower_is_better)
+    )
+
+
+def rows(table: Table, columns=None) -> list[list]:
+    """The table's rows as lists (of ``columns``, default all)."""
+    columns = columns or table.columns
+    return [list(row) for row in zip(*(table[name] for name in columns), strict=True)]
 
 
 def assert_balanced_tabular(fragment: str, columns: int) -> None:
@@ -77,8 +87,8 @@ def test_sso_of_an_empty_union_is_undefined_not_a_crash(tmp_path):
 
     significance = hand_made(["NMD", "RNOD", "JSD"], ["A", "B", "C"], np.zeros((3, 3)), np.ones((3, 3)))
     table = overlap_table(significance, 0.05)
-    assert table["sso"].isna().all()
-    fragment = sso_latex(table, significance.measures)
+    assert np.isnan(table.column("sso", float)).all()
+    fragment = sso_latex(table, significance.measures, LABELS)
     assert "- (0/0/0)" in fragment
     assert_balanced_tabular(fragment, 3)
     write_csv(table, tmp_path / "sso.csv", {"D1": "synthetic"})
@@ -94,14 +104,14 @@ def test_sso_table_covers_every_pair_of_measures_with_emphasis():
     ]
     significance = hand_made(["NMD", "RNOD", "JSD"], "ABCD", np.zeros((3, 4)), p)
     table = overlap_table(significance, 0.05)
-    assert table[["measure_a", "measure_b"]].values.tolist() == [["NMD", "RNOD"], ["NMD", "JSD"], ["RNOD", "JSD"]]
-    assert table[["a", "b", "c"]].values.tolist() == [[1, 5, 0], [5, 1, 0], [4, 1, 0]]
-    assert table["sso"].tolist() == pytest.approx([500 / 6, 100 / 6, 20.0])
-    fragment = sso_latex(table, significance.measures)
+    assert rows(table, ["measure_a", "measure_b"]) == [["NMD", "RNOD"], ["NMD", "JSD"], ["RNOD", "JSD"]]
+    assert rows(table, ["a", "b", "c"]) == [[1, 5, 0], [5, 1, 0], [4, 1, 0]]
+    assert list(table["sso"]) == pytest.approx([500 / 6, 100 / 6, 20.0])
+    fragment = sso_latex(table, significance.measures, LABELS)
     assert r"\underline{16.667} (5/1/0)" in fragment
     assert_balanced_tabular(fragment, 3)
     high = hand_made(["NMD", "RNOD"], "ABC", np.zeros((2, 3)), [[0.01] * 3, [0.01] * 3])
-    assert r"\textbf{100.000} (0/3/0)" in sso_latex(overlap_table(high, 0.05), high.measures)
+    assert r"\textbf{100.000} (0/3/0)" in sso_latex(overlap_table(high, 0.05), high.measures, LABELS)
 
 
 @given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=40))
@@ -124,33 +134,37 @@ def test_contradictions_list_the_exact_run_pairs_in_the_direction_of_measure_a()
     significance = hand_made(["NMD", "RNOD", "JSD"], "ABC", means, p)
     table = contradiction_table(significance, 0.05, "D1")
     assert list(table.columns) == ["dataset", "measure_a", "measure_b", "run_x", "run_y"]
-    assert table.values.tolist() == [
+    assert rows(table) == [
         ["D1", "NMD", "RNOD", "A", "B"],
         ["D1", "NMD", "RNOD", "A", "C"],
         ["D1", "RNOD", "JSD", "B", "A"],
         ["D1", "RNOD", "JSD", "C", "A"],
     ]
     counts = contradiction_counts(table, ["D1", "D2"], significance.measures)
-    assert counts["contradictions"].tolist() == [2, 0, 2, 0, 0, 0]
-    assert counts["dataset"].tolist() == ["D1"] * 3 + ["D2"] * 3
-    assert_balanced_tabular(contradiction_counts_latex(counts), 5)
-    assert_balanced_tabular(contradictions_latex(table), 5)
+    assert list(counts["contradictions"]) == [2, 0, 2, 0, 0, 0]
+    assert list(counts["dataset"]) == ["D1"] * 3 + ["D2"] * 3
+    assert_balanced_tabular(contradiction_counts_latex(counts, LABELS), 5)
+    assert_balanced_tabular(contradictions_latex(table, LABELS), 5)
 
 
 def test_a_higher_is_better_measure_reverses_the_winner():
-    significance = hand_made(["M1", "M2"], "AB", [[0.1, 0.2], [0.1, 0.2]], [[0.01], [0.01]])
-    assert contradiction_table(significance, 0.05, "D", lower_is_better=[True, True]).empty
-    table = contradiction_table(significance, 0.05, "D", lower_is_better=[True, False])
-    assert table[["run_x", "run_y"]].values.tolist() == [["A", "B"]]
+    means, p = [[0.1, 0.2], [0.1, 0.2]], [[0.01], [0.01]]
+    assert len(contradiction_table(hand_made(["M1", "M2"], "AB", means, p, [True, True]), 0.05, "D")) == 0
+    significance = hand_made(["M1", "M2"], "AB", means, p, [True, False])
+    assert significance.winners().tolist() == [[1.0], [-1.0]]  # M1: A better; M2 (higher is better): B
+    table = contradiction_table(significance, 0.05, "D")
+    assert rows(table, ["run_x", "run_y"]) == [["A", "B"]]
+    # The direction survives taking a subset of the measures.
+    assert significance.subset(["M2", "M1"]).lower_is_better == [False, True]
 
 
 def test_no_contradictions_gives_empty_tables_that_still_render():
     significance = hand_made(["NMD", "RNOD"], "AB", [[0.1, 0.2], [0.1, 0.2]], [[0.01], [0.01]])
     table = contradiction_table(significance, 0.05, "D1")
-    assert table.empty and list(table.columns) == ["dataset", "measure_a", "measure_b", "run_x", "run_y"]
+    assert len(table) == 0 and list(table.columns) == ["dataset", "measure_a", "measure_b", "run_x", "run_y"]
     grouped = grouped_contradictions(table, {"D1": {"A": "A", "B": "B"}})
-    assert grouped.empty and "run_pairs" in grouped.columns
-    for fragment in (contradictions_latex(table), contradictions_latex(grouped)):
+    assert len(grouped) == 0 and "run_pairs" in grouped.columns
+    for fragment in (contradictions_latex(table, LABELS), contradictions_latex(grouped, LABELS)):
         assert "no contradictions" in fragment
         assert_balanced_tabular(fragment, 5 + ("Pairs" in fragment))
 
@@ -188,11 +202,11 @@ def test_pooled_dp_is_sum_s_over_sum_t_and_the_table_is_emphasised():
     powers = {"D1": discriminative_power(first, 0.05), "D2": discriminative_power(second, 0.05)}
     table = discriminative_power_table(powers)
     assert list(table.columns) == ["dataset", "measure", "significant", "pairs", "percent"]
-    pooled = table[table["dataset"] == "POOLED"].set_index("measure")
-    assert pooled.loc["NMD", "significant"] == 8 and pooled.loc["NMD", "pairs"] == 9
-    assert pooled.loc["NMD", "percent"] == pytest.approx(100 * 8 / 9)
-    assert pooled.loc["RNOD", "percent"] == pytest.approx(100 * 2 / 9)
-    fragment = discriminative_power_latex(table)
+    pooled = {row["measure"]: row for row in table.records() if row["dataset"] == "POOLED"}
+    assert pooled["NMD"]["significant"] == 8 and pooled["NMD"]["pairs"] == 9
+    assert pooled["NMD"]["percent"] == pytest.approx(100 * 8 / 9)
+    assert pooled["RNOD"]["percent"] == pytest.approx(100 * 2 / 9)
+    fragment = discriminative_power_latex(table, LABELS)
     assert r"\textbf{88.889} (8)" in fragment and r"\underline{22.222} (2)" in fragment
     assert "$T = 9$" in fragment
     assert_balanced_tabular(fragment, 4)
@@ -224,18 +238,18 @@ def test_identical_baseline_copies_are_never_significant_and_are_grouped():
     groups = identical_run_groups(stack)
     assert groups == [["BL-popularity-C", "BL-popularity-E"], ["BL-uniform-C", "BL-uniform-E"], ["SIM01"]]
     group_table = run_group_table(stack.runs, groups)
-    assert group_table["run"].tolist() == runs
-    assert group_table["group"].tolist()[:3] == ["BL-popularity-{C,E}", "BL-uniform-{C,E}", "SIM01"]
+    assert list(group_table["run"]) == runs
+    assert list(group_table["group"])[:3] == ["BL-popularity-{C,E}", "BL-uniform-{C,E}", "SIM01"]
 
     detail = contradiction_table(significance, 0.05, "D")
     assert len(detail) == 4 + 2 + 2  # popularity x uniform (2 x 2), popularity x SIM01, SIM01 x uniform
     grouped = grouped_contradictions(detail, {"D": dict(zip(group_table["run"], group_table["group"], strict=True))})
-    assert grouped[["run_x", "run_y", "run_pairs"]].values.tolist() == [
+    assert rows(grouped, ["run_x", "run_y", "run_pairs"]) == [
         ["BL-popularity-{C,E}", "BL-uniform-{C,E}", 4],
         ["BL-popularity-{C,E}", "SIM01", 2],
         ["SIM01", "BL-uniform-{C,E}", 2],
     ]
-    fragment = contradictions_latex(grouped)
+    fragment = contradictions_latex(grouped, LABELS)
     assert r"BL-popularity-\{C,E\}" in fragment
     assert_balanced_tabular(fragment, 6)
 
@@ -259,63 +273,96 @@ def test_pvalue_table_round_trips_and_is_reproducible(tmp_path):
     table = pvalue_table(once)
     assert list(table.columns) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
     assert len(table) == 3 * 10
-    table.to_csv(tmp_path / "pvalues.tsv", sep="\t", index=False)
+    table.write(tmp_path / "pvalues.tsv")
     back = read_pvalue_table(tmp_path / "pvalues.tsv")
     assert back.measures == once.measures and back.runs == once.runs
     np.testing.assert_array_equal(back.p_values, once.p_values)
     np.testing.assert_allclose(back.means, once.means, rtol=0, atol=1e-15)
-    run_group_table(stack.runs, identical_run_groups(stack)).to_csv(tmp_path / "groups.tsv", sep="\t", index=False)
+    run_group_table(stack.runs, identical_run_groups(stack)).write(tmp_path / "groups.tsv")
     assert read_run_groups(tmp_path / "groups.tsv") == {run: run for run in stack.runs}
 
 
 def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
     significance = hand_made(["NMD"], "ABC", np.zeros((1, 3)), [[0.1, 0.2, 0.3]])
-    pvalue_table(significance).iloc[:2].to_csv(tmp_path / "pvalues.tsv", sep="\t", index=False)
+    pvalue_table(significance).select([True, True, False]).write(tmp_path / "pvalues.tsv")
     with pytest.raises(Exception, match="run pair"):
         read_pvalue_table(tmp_path / "pvalues.tsv")
 
 
-# --------------------------------------------------------------------------- workflow
 
 
-def test_workflow_writes_significance_outputs(tmp_path):
-    config = tiny_config("tinysig", significance={"hsd_trials": 100, "measures": ["NMD", "RNOD", "JSD"]})
-    run_workflow(tmp_path, config)
-    results = tmp_path / "results" / "tinysig"
-    datasets = list(config["datasets"])
+# --------------------------------------------------------------------------- the significance jobs
 
-    def columns(path):
-        return list(pd.read_csv(path, nrows=0, sep="\t" if path.suffix == ".tsv" else ",").columns)
 
-    for dataset in datasets:
-        pvalues = results / "significance" / dataset / "pvalues.tsv"
-        assert columns(pvalues) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
-        assert set(pd.read_csv(pvalues, sep="\t")["measure"]) == set(config["measures"])
-        assert columns(results / "tables" / "sso" / f"{dataset}.csv") == [
-            *["measure_a", "measure_b", "a", "b", "c", "sso", "data_origin"]
-        ]
-        assert (results / "tables" / "sso" / f"{dataset}.tex").is_file()
-        for ext in ("pdf", "png"):
-            assert (results / "figures" / "dp_curves" / f"{dataset}.{ext}").stat().st_size > 0
-    tables = results / "tables"
-    power = pd.read_csv(tables / "discriminative_power.csv")
-    assert list(power.columns) == ["dataset", "measure", "significant", "pairs", "percent", "data_origin"]
-    assert list(dict.fromkeys(power["dataset"])) == [*datasets, "POOLED"]
-    assert (power["data_origin"] == "synthetic").all()
-    assert columns(tables / "contradictions.csv") == [
-        *["dataset", "measure_a", "measure_b", "run_x", "run_y", "data_origin"]
-    ]
-    assert columns(tables / "contradiction_counts.csv")[:4] == ["dataset", "measure_a", "measure_b", "contradictions"]
-    groups = pd.read_csv(results / "significance" / "TinyDQ" / "run_groups.tsv", sep="\t")
-    assert set(groups.loc[groups["run"].str.startswith("BL-popularity"), "group"]) == {"BL-popularity-{C,E}"}
-    for name in ("discriminative_power", "contradiction_counts", "contradictions", "contradictions_grouped"):
-        assert (tables / f"{name}.tex").read_text().count(r"\begin{tabular}") == 1
+def _significance_files(folder, dataset) -> dict:
+    names = {"sso_csv": "sso.csv", "sso_tex": "sso.tex", "curves_pdf": "curves.pdf", "curves_png": "curves.png"}
+    files = {key: str(folder / "tables" / dataset / name) for key, name in names.items()}
+    inputs = {"pvalues": "pvalues.tsv", "groups": "run_groups.tsv", "measures_tsv": "measures.tsv",
+              "provenance": "provenance.json"}  # fmt: skip
+    files.update({key: str(folder / dataset / name) for key, name in inputs.items()})
+    return files
+
+
+def test_significance_jobs_write_the_documented_files(tmp_path):
+    """p-values per data set, then discriminative power, SSO, contradictions (CSV and LaTeX) and DP curves;
+    a higher-is-better measure (HIGH = -NMD) never contradicts NMD: its direction comes from measures.tsv."""
+    from ordeval.files import write_json
+    from ordeval.jobs import Job, significance_figures, significance_pvalues, significance_tables
+    from ordeval.scores import write_scores
+
+    rng = np.random.default_rng(5)
+    runs = ["BL-popularity-C", "BL-uniform-C", "SIM01", "SIM02", "BL-popularity-E", "BL-uniform-E"]
+    datasets = {}
+    for dataset in ["D1", "D2"]:
+        base = rng.uniform(size=(30, 4)) + np.array([0.0, 0.6, 0.3, 0.35])
+        reverse = base[:, ::-1] + rng.normal(0, 0.05, size=base.shape)
+        nmd, rnod = (np.hstack([matrix, matrix[:, :2]]) for matrix in (base, reverse))  # -E copies of -C baselines
+        stack = ScoreStack(["NMD", "RNOD", "HIGH"], [f"t{i}" for i in range(30)], runs, np.stack([nmd, rnod, -nmd]),
+                           [True, True, False])  # fmt: skip
+        write_scores(stack, tmp_path / dataset)
+        write_json({"origin": "synthetic"}, tmp_path / dataset / "provenance.json")
+        files = _significance_files(tmp_path, dataset)
+        job = Job("significance_pvalues", input={"stack": str(tmp_path / dataset / "stack.npz")},
+                  output={"pvalues": files["pvalues"], "groups": files["groups"]},
+                  params={"dataset": dataset, "seed": 3, "trials": 200})  # fmt: skip
+        significance_pvalues.run(job)
+        datasets[dataset] = files
+    outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
+               for stem in ("power", "counts", "contradictions", "grouped") for ext in ("csv", "tex")}  # fmt: skip
+    group = {"task": "quantification", "datasets": ["D1", "D2"], "measures": ["NMD", "RNOD", "HIGH"],
+             "outputs": outputs, "pdf": str(tmp_path / "all.pdf"), "png": str(tmp_path / "all.png")}  # fmt: skip
+    params = {"datasets": datasets, "groups": [group], "alpha": 0.05, "trials": 200}
+    significance_tables.run(Job("significance_tables", params=params))
+    significance_figures.run(Job("significance_figures", params=params))
+
+    def header(path):
+        return Table.read(path, sep="\t" if str(path).endswith(".tsv") else ",").columns
+
+    for files in datasets.values():
+        assert header(files["pvalues"]) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
+        assert set(Table.read(files["pvalues"])["measure"]) == {"NMD", "RNOD", "HIGH"}
+        assert header(files["sso_csv"]) == ["measure_a", "measure_b", "a", "b", "c", "sso", "data_origin"]
+        assert_balanced_tabular(open(files["sso_tex"]).read(), 3)
+        for part in ("curves_pdf", "curves_png"):
+            assert (tmp_path / files[part]).stat().st_size > 0
+    power = Table.read(outputs["power_csv"], sep=",")
+    assert power.columns == ["dataset", "measure", "significant", "pairs", "percent", "data_origin"]
+    assert list(dict.fromkeys(power["dataset"])) == ["D1", "D2", "POOLED"]
+    assert set(power["data_origin"]) == {"synthetic"}
+    contradictions = Table.read(outputs["contradictions_csv"], sep=",")
+    assert contradictions.columns == ["dataset", "measure_a", "measure_b", "run_x", "run_y", "data_origin"]
+    assert len(contradictions) > 0  # RNOD reverses NMD's ranking
+    assert not any({a, b} == {"NMD", "HIGH"} for a, b in zip(contradictions["measure_a"], contradictions["measure_b"],
+                                                                  strict=True))  # fmt: skip
+    counts = Table.read(outputs["counts_csv"], sep=",")
+    assert counts.columns[:4] == ["dataset", "measure_a", "measure_b", "contradictions"]
+    groups = Table.read(datasets["D1"]["groups"])
+    assert {g for r, g in zip(groups["run"], groups["group"], strict=True) if r.startswith("BL-popularity")} == {
+        "BL-popularity-{C,E}"
+    }
+    grouped = Table.read(outputs["grouped_csv"], sep=",")
+    assert "BL-popularity-{C,E}" in {*grouped["run_x"], *grouped["run_y"]}
+    for stem in ("power", "counts", "contradictions", "grouped"):
+        assert open(outputs[f"{stem}_tex"]).read().count(r"\begin{tabular}") == 1
     for ext in ("pdf", "png"):
-        assert (results / "figures" / "dp_curves" / f"all.{ext}").stat().st_size > 0
-
-
-def test_significance_measures_must_be_scored(tmp_path):
-    config = tiny_config(measures=["NMD", "RNOD"], significance={"measures": ["NMD", "JSD"]})
-    result = run_workflow(tmp_path, config, "--dry-run", check=False)
-    assert result.returncode != 0
-    assert "measure(s) JSD are not scored" in result.stdout + result.stderr
+        assert (tmp_path / f"all.{ext}").stat().st_size > 0

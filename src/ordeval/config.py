@@ -30,11 +30,12 @@ class _StrictLoader(yaml.SafeLoader):
 
 
 def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    loader.flatten_mapping(node)  # resolves YAML merge keys (<<) first; explicit keys may override them
+    # Only the keys written in this mapping count: those a merge key (<<) brings in may be overridden.
+    explicit = {id(key_node) for key_node, _ in node.value if key_node.tag != "tag:yaml.org,2002:merge"}
+    loader.flatten_mapping(node)  # resolves the merge keys, putting the merged entries first
     seen: dict[Any, int] = {}
-    merged_from = {id(value) for _, value in getattr(node, "merged_values", [])}
     for key_node, _ in node.value:
-        if id(key_node) in merged_from:
+        if id(key_node) not in explicit:
             continue
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:

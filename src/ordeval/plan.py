@@ -285,6 +285,10 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     registered = task.registry.names()
     listed = config.get("measures")
     own = task.dataset_measures(spec)
+    if listed:
+        unknown = [measure for measure in listed if measure not in set(_all_measures(config))]
+        if unknown:
+            raise ConfigError(f"config key measures: unknown measure(s) {', '.join(unknown)}")
     if own is not None:
         for measure in own:
             check_name(measure, kind="measure", key=f"datasets.{name}.scores")

@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "ordeval.plugins"
-_loaded: dict[str, str] = {}  # plugin as configured -> module name
+_loaded: dict[str, str] = {}  # plugin file (resolved) or module name -> module name
 
 
 def is_file(plugin: str) -> bool:
@@ -42,7 +42,8 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
     files = []
     for index, plugin in enumerate(plugins):
         path = plugin_file(plugin, base)
-        if plugin in _loaded:
+        loaded_as = str(path) if path is not None else plugin  # a file by where it is, not how it is named
+        if loaded_as in _loaded:
             pass
         elif path is not None:
             if not path.is_file():
@@ -57,13 +58,13 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
             except Exception as error:
                 del sys.modules[name]
                 raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} failed: {error}") from error
-            _loaded[plugin] = name
+            _loaded[loaded_as] = name
         else:
             try:
                 module = importlib.import_module(plugin)
             except ImportError as error:
                 raise ConfigError(f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}") from None
-            _loaded[plugin] = plugin
+            _loaded[loaded_as] = plugin
             path = Path(module.__file__).resolve() if getattr(module, "__file__", None) else None
         if path is not None:
             files.append(str(path))

@@ -134,7 +134,7 @@ class Specs:
         }
 
     def consistency_taus(self) -> JobSpec:
-        return JobSpec(
+        spec = JobSpec(
             "consistency_taus",
             inputs={"stack": self.plan.path("scores/stack"), "provenance": self.plan.path("data/provenance")},
             outputs={
@@ -143,6 +143,9 @@ class Specs:
                 "pairs": [self.plan.path("consistency/pairs", "csv", condition=c) for c in CONDITIONS],
             },
         )
+        self.report(spec, "consistency/summary", spec.outputs["summary"], "{dataset}")
+        self.report(spec, "consistency/pairs", spec.outputs["pairs"], "{dataset}")
+        return spec
 
     def consistency_taus_params(self, dataset: str) -> dict:
         settings = self.plan.config["consistency"]

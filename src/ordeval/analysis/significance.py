@@ -25,7 +25,7 @@ from os.path import commonprefix
 import numpy as np
 
 from ..errors import InputError
-from ..scores import ScoreStack
+from ..scores import ScoreStack, read_measure_table
 from ..table import Table
 
 #: Columns of the p-value table of one data set (``significance/<dataset>/pvalues.tsv``).
@@ -158,6 +158,14 @@ def read_pvalue_table(
     means[:, second] = table["mean_b"].reshape(shape)
     directions = [True if lower_is_better is None else bool(lower_is_better[m]) for m in measures]
     return PairwiseSignificance(measures, runs, means, table["p"].reshape(shape), directions, trials)
+
+
+def read_significance(pvalues_path, measures_path, measures: Sequence[str], trials: int = 0) -> PairwiseSignificance:
+    """A data set's p-values (``pvalues.tsv``) restricted to ``measures``, each measure with its direction
+    from the data set's ``measures.tsv``."""
+    info = read_measure_table(measures_path)
+    directions = dict(zip(info["measure"], info["lower_is_better"], strict=True))
+    return read_pvalue_table(pvalues_path, directions, trials).subset(measures)
 
 
 # --------------------------------------------------------------------------- discriminative power

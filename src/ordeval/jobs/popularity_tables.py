@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 
 from ..analysis.popularity import compared_origins, compute_deltas, deltas_table, panels_table, preference_table, scatter_panels
-from ..latex import measure_labels, write_latex
+from ..latex import measure_label, measure_labels, write_latex
 from ..latex.popularity import panels_latex, preference_latex
 from ..scores import read_stack
 from ..table import write_csv
@@ -23,7 +23,8 @@ def run(job: Job):
     params = job.params
     runs = [params["popularity_run"], params["uniform_run"]]
     tolerance, level, measures = params["tie_tolerance"], params["ci_level"], params["measures"]
-    deltas, labels = {}, {}
+    # Labels from the scores' measure tables; a measure's escaped name where no data set is compared.
+    deltas, labels = {}, {measure: measure_label(measure) for measure in measures}
     for dataset, files in params["datasets"].items():
         stack = read_stack(files["stack"], measures)
         labels.update(measure_labels(stack))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 
+from ..analysis.significance import read_significance
 from ..figures import save_figure
 from ..figures.significance import dp_curves_figure, dp_curves_grid
 from ..provenance import read_origins
 from ..scores import read_measure_table
 from . import Job
-from .significance_tables import load_significance
 
 log = logging.getLogger("significance_figures")
 
@@ -29,7 +29,7 @@ def run(job: Job):
         panels, names = {}, {}
         for dataset in group["datasets"]:
             files = params["datasets"][dataset]
-            panels[dataset], _ = load_significance(files, measures, trials)
+            panels[dataset] = read_significance(files["pvalues"], files["measures_tsv"], measures, trials)
             names[dataset] = _names(files, measures)
             origins = read_origins({dataset: files["provenance"]})
             figure = dp_curves_figure(panels[dataset], names[dataset], alpha, f"{dataset}: discriminative power curves")

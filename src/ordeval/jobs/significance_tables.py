@@ -13,8 +13,8 @@ from ..analysis.significance import (
     discriminative_power_table,
     grouped_contradictions,
     overlap_table,
-    read_pvalue_table,
     read_run_groups,
+    read_significance,
 )
 from ..latex import measure_labels, write_latex
 from ..latex.significance import (
@@ -32,10 +32,9 @@ log = logging.getLogger("significance_tables")
 
 
 def load_significance(files: dict, measures: list[str], trials: int):
-    """A data set's p-values restricted to ``measures``, each with its direction from measures.tsv."""
-    info = read_measure_table(files["measures_tsv"])
-    directions = dict(zip(info["measure"], info["lower_is_better"], strict=True))
-    return read_pvalue_table(files["pvalues"], directions, trials).subset(measures), measure_labels(info)
+    """A data set's p-values restricted to ``measures`` (with their directions) and the measures' LaTeX labels."""
+    significance = read_significance(files["pvalues"], files["measures_tsv"], measures, trials)
+    return significance, measure_labels(read_measure_table(files["measures_tsv"]))
 
 
 def run(job: Job):

@@ -110,7 +110,7 @@ class Task(ABC):
         except (OSError, UnicodeDecodeError):
             return None
         start = 1 if gold["type"] == "tsv" else 0
-        topics = {fields[column] for line in lines[start:] if len(fields := line.split("\t")) > column}
+        topics = {fields[column] for line in lines[start:] if line.strip() and len(fields := line.split("\t")) > column}
         return len(topics) or None
 
     #: For line-based gold formats, the tab-separated column holding the topic.

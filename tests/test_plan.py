@@ -1,0 +1,368 @@
+"""The planner: from a configuration to the data sets, measures, outputs and library files of every job,
+before any job runs; every problem it finds is a ConfigError naming the configuration key."""
+
+import copy
+
+import numpy as np
+import pytest
+from conftest import REPO, SHARED_RAW, tiny_config
+
+from ordeval import paper
+from ordeval.config import load
+from ordeval.errors import ConfigError
+from ordeval.plan import ANALYSES
+from ordeval.plan import plan as make_plan
+from ordeval.tasks.quantification import TASK
+from ordeval.tasks.quantification.measures import REGISTRY
+
+ALL_MEASURES = ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
+                "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
+#: The papers' defaults, in the papers' order.
+AGREEMENT = ["NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD"]
+SIGNIFICANCE = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
+DATASETS = ["Sem16T4E", "Sem17T4E", *(f"STC3-DQ-{s}" for s in "AES"), *(f"DialEval1-DQ-{s}" for s in "AES")]
+RUNS = {"Sem16T4E": 12, "Sem17T4E": 14, **{f"STC3-DQ-{s}": 19 for s in "AES"},
+        **{f"DialEval1-DQ-{s}": 22 for s in "AES"}}  # fmt: skip
+TOPICS = {"Sem16T4E": 100, "Sem17T4E": 125, **{f"STC3-DQ-{s}": 390 for s in "AES"},
+          **{f"DialEval1-DQ-{s}": 300 for s in "AES"}}  # fmt: skip
+NO_BASELINES = "it has no run BL-popularity-C or BL-uniform-C"
+
+
+@pytest.fixture(scope="module")
+def default():
+    return make_plan(load(REPO / "config" / "config.yaml"), workdir=REPO)
+
+
+@pytest.fixture(scope="module")
+def replication():
+    config = load(REPO / "config" / "replication.yaml")
+    if SHARED_RAW.is_dir():
+        return make_plan({**config, "data_root": str(SHARED_RAW)}, workdir=REPO)
+    return make_plan(config, workdir=REPO, check_files=False)
+
+
+# --------------------------------------------------------------------------- the default configuration
+
+
+def test_default_plan_has_the_eight_data_sets_of_one_task(default):
+    assert default.name == "synthetic" and default.results == "results/synthetic"
+    assert list(default.datasets) == DATASETS
+    assert default.tasks == ["quantification"]
+    assert default.task_datasets("quantification") == DATASETS
+    for name, dataset in default.datasets.items():
+        assert dataset.task == "quantification"
+        assert dataset.classes == ["-2", "-1", "0", "1", "2"]
+        assert len(dataset.runs) == RUNS[name] and dataset.topics == TOPICS[name], name
+        assert dataset.files == []  # all simulated
+    assert default.datasets["STC3-DQ-A"].runs[:2] == ["BL-popularity-C", "BL-uniform-C"]
+    assert default.data_root == REPO / "resources"
+
+
+def test_every_registered_measure_is_scored_by_default(default):
+    assert list(REGISTRY) == ALL_MEASURES
+    assert default.scored("quantification") == ALL_MEASURES
+    assert all(dataset.measures == ALL_MEASURES for dataset in default.datasets.values())
+
+
+def test_analyses_use_the_papers_measures_in_the_papers_order(default):
+    assert default.measures("agreement", "quantification") == AGREEMENT
+    assert default.measures("significance", "quantification") == SIGNIFICANCE
+    assert default.measures("popularity", "quantification") == SIGNIFICANCE
+    assert default.measures("consistency", "quantification") == ALL_MEASURES
+    assert default.measures("leaderboard", "quantification") == ALL_MEASURES
+    assert default.dataset_measures("agreement", "Sem16T4E") == AGREEMENT
+    assert default.dnkt_combinations == ["JSD", "NMD", "RNOD"]
+    assert (paper.OQ_AGREEMENT, paper.OQ_SIGNIFICANCE) == (AGREEMENT, SIGNIFICANCE)
+
+
+def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_the_others(default):
+    assert default.popularity_datasets == DATASETS[2:]
+    assert default.popularity_skipped == {"Sem16T4E": NO_BASELINES, "Sem17T4E": NO_BASELINES}
+    assert default.stage_datasets("popularity") == DATASETS[2:]
+    assert default.stage_datasets("agreement") == DATASETS
+
+
+def test_targets_of_each_stage(default):
+    results = "results/synthetic"
+    agreement = default.targets("agreement")
+    for path in ["tables/agreement/mean.csv", "tables/agreement/mean.tex", "tables/agreement/similarity.csv",
+                 "tables/agreement/Sem16T4E.csv", "tables/agreement/DialEval1-DQ-S.tex",
+                 "tables/agreement/dnkt_JSD.csv", "figures/agreement/mean_heatmap.pdf",
+                 "figures/agreement/mean_heatmap.png"]:  # fmt: skip
+        assert f"{results}/{path}" in agreement, path
+    assert f"{results}/scores/Sem16T4E/RNADW2.tsv" in default.targets("scores")
+    assert f"{results}/scores/STC3-DQ-E/stack.npz" in default.targets("scores")
+    assert f"{results}/data/Sem17T4E/provenance.json" in default.targets("data")
+    assert f"{results}/tables/datasets.tex" in default.targets("data")
+    consistency = default.targets("consistency")
+    assert f"{results}/tables/consistency/Sem16T4E_10v10_pairs.csv" in consistency
+    assert f"{results}/tables/consistency/mean_half.tex" in consistency
+    assert f"{results}/consistency/STC3-DQ-A/half.tsv" in consistency
+    significance = default.targets("significance")
+    assert f"{results}/significance/Sem17T4E/pvalues.tsv" in significance
+    assert f"{results}/tables/discriminative_power.csv" in significance
+    assert f"{results}/figures/dp_curves/all.png" in significance
+    popularity = default.targets("popularity")
+    assert f"{results}/tables/popularity_vs_uniform.csv" in popularity
+    assert f"{results}/figures/popularity_scatter/STC3-DQ-A.pdf" in popularity
+    assert not any("Sem16T4E" in path for path in popularity)  # left out: no baselines
+    assert f"{results}/manifest.json" in default.targets("report")
+    assert default.targets("leaderboard") == []
+    everything = default.targets()
+    assert len(everything) == len(set(everything))
+    assert all(path.startswith(f"{results}/") for path in everything)
+    stages = ["data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
+              "classification", "report"]  # fmt: skip
+    assert sorted(everything) == sorted(path for stage in stages for path in default.targets(stage))
+
+
+def test_paths_of_catalogue_entries(default):
+    assert default.paths("consistency/summary", dataset="Sem16T4E") == [
+        "results/synthetic/tables/consistency/Sem16T4E_half.csv",
+        "results/synthetic/tables/consistency/Sem16T4E_half.tex",
+        "results/synthetic/tables/consistency/Sem16T4E_10v10.csv",
+        "results/synthetic/tables/consistency/Sem16T4E_10v10.tex",
+    ]
+    assert default.paths("significance/power", ("csv",)) == ["results/synthetic/tables/discriminative_power.csv"]
+    assert len(default.paths("scores/matrix")) == 8 * 13
+    assert default.path("scores/stack") == "results/synthetic/scores/{dataset}/stack.npz"
+    assert default.path("consistency/taus", condition="half") == "results/synthetic/consistency/{dataset}/half.tsv"
+    assert default.path("agreement/dataset", "tex", dataset="X") == "results/synthetic/tables/agreement/X.tex"
+    assert default.dataset_regex().split("|")[2] == r"STC3\-DQ\-A"
+
+
+def test_captions_are_filled_from_the_configuration(default):
+    assert default.caption("agreement/dataset") == (
+        "each data set: Kendall's tau-b between the run rankings of every pair of measures, with 95% CIs "
+        "(Long and Cliff)."
+    )
+    mean = default.caption("agreement/mean", task="quantification")
+    assert "averaged over the ordinal quantification data sets" in mean
+    summary = default.caption("consistency/summary", dataset="Sem16T4E", condition="half")
+    assert summary.startswith("Sem16T4E, half: mean tau over 1000 splits")
+    assert "B = 5000, alpha = 0.05" in summary
+    assert "prefers BL-uniform-C or BL-popularity-C" in default.caption("popularity/table")
+    assert default.caption_path("agreement/dataset") == "results/synthetic/report/captions/agreement-dataset.rst"
+    keys = default.reported_keys()
+    assert keys[:3] == ["data/table", "scores/means", "agreement/dataset"] and "report/manifest" in keys
+    assert "scores/conventions" not in keys and "report/captions" not in keys  # classification only; itself
+
+
+LATEX = "latex/__init__.py"
+MEASURES_MODULE = "tasks/quantification/measures.py"
+
+
+def _library(plan, job, dataset=None) -> list[str]:
+    return [path.replace("\\", "/") for path in plan.library(job, dataset)]
+
+
+@pytest.mark.parametrize(
+    "job", ["datasets_table", "agreement_tables", "consistency_tables", "significance_tables", "popularity_tables"]
+)
+def test_editing_the_latex_helpers_reruns_the_table_jobs(default, job):
+    assert any(path.endswith(LATEX) for path in _library(default, job))
+    assert any(path.endswith(f"jobs/{job}.py") for path in _library(default, job))
+
+
+@pytest.mark.parametrize(
+    "job",
+    ["score_runs", "consistency_taus", "significance_pvalues", "agreement_figures", "consistency_figures",
+     "significance_figures", "popularity_figures", "prepare_data", "manifest"],
+)  # fmt: skip
+def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(default, job):
+    dataset = "Sem16T4E" if job in ("score_runs", "prepare_data") else None
+    assert not any(path.endswith(LATEX) for path in _library(default, job, dataset))
+
+
+def test_editing_a_measure_reruns_scoring_not_data_preparation(default):
+    scoring = _library(default, "score_runs", "Sem16T4E")
+    preparing = _library(default, "prepare_data", "Sem16T4E")
+    assert any(path.endswith(MEASURES_MODULE) for path in scoring)
+    assert not any(path.endswith(MEASURES_MODULE) for path in preparing)
+    for library in (scoring, preparing):
+        assert any(path.endswith("tasks/quantification/data.py") for path in library)
+    for job in ("consistency_taus", "agreement_tables", "popularity_figures"):  # they read the scores
+        assert not any(path.endswith(MEASURES_MODULE) for path in _library(default, job))
+
+
+# --------------------------------------------------------------------------- the replication configuration
+
+
+def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replication):
+    assert replication.name == "replication"
+    assert list(replication.datasets) == DATASETS
+    assert replication.measures("agreement", "quantification") == AGREEMENT
+    assert replication.measures("significance", "quantification") == SIGNIFICANCE
+    sem16 = replication.datasets["Sem16T4E"]
+    assert [path.split("/")[-1] for path in sem16.files] == ["twitter-2016test-CE.txt",
+                                                             "PotTS.SubtaskE.res.official.txt"]  # fmt: skip
+    assert sem16.runs == ["PotTS", *(f"SIM{i:02d}" for i in range(1, 12))]
+    assert replication.datasets["STC3-DQ-A"].files[0].endswith("STC3-DQ/stc3-nddq-test-annotations.json")
+    assert replication.datasets["DialEval1-DQ-A"].files == []
+    for name, dataset in replication.datasets.items():
+        assert len(dataset.runs) == RUNS[name], name
+    assert replication.popularity_datasets == DATASETS[2:]
+    assert replication.popularity_skipped == {"Sem16T4E": NO_BASELINES, "Sem17T4E": NO_BASELINES}
+    assert "results/replication/tables/agreement/mean.csv" in replication.targets("agreement")
+    if SHARED_RAW.is_dir():  # topics counted from the gold files, before any job
+        assert (sem16.topics, replication.datasets["Sem17T4E"].topics) == (100, 125)
+        assert replication.datasets["STC3-DQ-A"].topics is None  # JSON: known once read
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def _attempt(change, **keywords):
+    config = copy.deepcopy(tiny_config())
+    change(config)
+    with pytest.raises(ConfigError) as error:
+        make_plan(config, check_files=False, **keywords)
+    return str(error.value)
+
+
+def _rename(config, old, new):
+    config["datasets"] = {new if name == old else name: spec for name, spec in config["datasets"].items()}
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda c: c["agreement"].update(measures=["NMD", "RNOD3"]),
+         "config key agreement.measures: unknown measure(s) RNOD3"),
+        (lambda c: c.update(popularity={"measures": ["NMD", "RNOD", "MAXD"]}),
+         "config key popularity.measures: unknown measure(s) MAXD"),
+        (lambda c: c.update(measures=["NMD", "RNOD3"]), "config key measures: unknown measure(s) RNOD3"),
+        (lambda c: (c.update(measures=["NMD", "RNOD"]), c["significance"].update(measures=["NMD", "JSD"])),
+         "config key significance.measures: JSD not scored"),
+        (lambda c: c["datasets"]["TinySem"]["runs"].__setitem__(1, {"type": "simulate", "systems": 3}),
+         "config key datasets.TinySem.runs: 4 runs; the analyses need at least 5"),
+        (lambda c: c["consistency"].update(subset_size=7),
+         "config key consistency.subset_size: 7, but data set TinySem has 12 topics"),
+        (lambda c: c["datasets"]["TinyDQ"]["runs"].append({"type": "uniform", "name": "BL-popularity-C"}),
+         "config key datasets.TinyDQ.runs: run name(s) BL-popularity-C used twice"),
+        (lambda c: c["consistency"].update(trails=3), "config key consistency: unexpected key(s) 'trails'"),
+        (lambda c: c.update(sed=3), "config key (top level): unexpected key(s) 'sed'"),
+        (lambda c: c.update(seed="abc"), "config key seed: 'abc' is not of type 'integer'"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2),
+         "config key datasets.TinySem.runs[1]: unexpected key(s) 'sytems'"),
+        (lambda c: c["datasets"]["TinySem"]["gold"].update(type="simulate_tweet"),
+         "config key datasets.TinySem.gold.type: 'simulate_tweet' is not one of"),
+        (lambda c: _rename(c, "TinySem", ".."), "datasets...: data set '..' is a relative path"),
+        (lambda c: _rename(c, "TinySem", "all"), "datasets.all: data set 'all' is a reserved word"),
+        (lambda c: _rename(c, "TinySem", "mean_half"), "datasets.mean_half: data set 'mean_half' starts like"),
+        (lambda c: _rename(c, "TinySem", "Tiny\nSem"), "config key datasets: 'Tiny\\nSem' does not match"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="BL\npositive"),
+         "datasets.TinySem.runs: run 'BL\\npositive' contains whitespace or a control character"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="TOTAL"),
+         "datasets.TinySem.runs: run 'TOTAL' is a reserved word"),
+        (lambda c: c.update(name=".."), "name: configuration name '..' is a relative path"),
+        (lambda c: c.update(plugins=["no_such_plugin.py"]),
+         "config key plugins[0]: plugin file 'no_such_plugin.py' does not exist"),
+    ],
+)  # fmt: skip
+def test_config_errors_name_the_key(change, expected):
+    message = _attempt(change)
+    assert expected in message
+    assert "\n" not in message  # one line
+
+
+def test_missing_files_are_listed_with_the_entries_that_ask_for_them(tmp_path):
+    config = tiny_config(data_root=str(tmp_path))
+    config["datasets"]["Files"] = {
+        "classes": [-2, -1, 0, 1, 2],
+        "gold": {"type": "semeval_dist", "path": "gold.txt"},
+        "runs": [{"type": "semeval_dist", "path": "run.txt", "name": "R1"}, {"type": "simulate", "systems": 4}],
+    }
+    with pytest.raises(ConfigError) as error:
+        make_plan(config)
+    message = str(error.value)
+    assert f"{tmp_path / 'gold.txt'} (asked for by datasets.Files.gold)" in message
+    assert f"{tmp_path / 'run.txt'} (asked for by datasets.Files.runs[0])" in message
+    planned = make_plan(config, check_files=False)  # e.g. to list the targets
+    assert planned.datasets["Files"].runs == ["R1", "SIM01", "SIM02", "SIM03", "SIM04"]
+    assert planned.datasets["Files"].topics is None
+
+
+# --------------------------------------------------------------------------- plugins
+
+
+PLUGIN = '''
+import numpy as np
+
+from ordeval.tasks.quantification import register
+
+
+@register("{low}", display="MaxDiff", description="largest absolute difference of one class")
+def max_difference(estimate, gold):
+    """max_i |p_i - p*_i| (lower is better)."""
+    return np.abs(estimate - gold).max(axis=-1)
+
+
+@register("{high}", lower_is_better=False, description="probability mass the estimate shares with the gold")
+def shared_mass(estimate, gold):
+    """sum_i min(p_i, p*_i) (higher is better)."""
+    return np.minimum(estimate, gold).sum(axis=-1)
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path):
+    """A plugin file registering MAXDIFF (lower is better) and HIGHGOOD (higher is better); both are
+    unregistered afterwards (the registry is module state, shared by every test of the process)."""
+    path = tmp_path / "my_measures.py"
+    path.write_text(PLUGIN.format(low="MAXDIFF", high="HIGHGOOD"))
+    yield path
+    for name in ("MAXDIFF", "HIGHGOOD"):
+        REGISTRY._measures.pop(name, None)
+
+
+def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(plugin, tmp_path):
+    config = tiny_config(plugins=[plugin.name])
+    del config["measures"]  # the default: every registered measure
+    planned = make_plan(config, workdir=tmp_path)
+    assert planned.plugin_files == [str(plugin.resolve())]
+    assert planned.scored("quantification") == [*ALL_MEASURES, "MAXDIFF", "HIGHGOOD"]
+    for analysis in ANALYSES:
+        measures = planned.measures(analysis, "quantification")
+        assert measures[-2:] == ["MAXDIFF", "HIGHGOOD"], analysis  # after the papers' measures
+    assert planned.measures("agreement", "quantification")[:-2] == AGREEMENT
+    assert planned.measures("significance", "quantification")[:-2] == SIGNIFICANCE
+    assert "results/tiny/scores/TinyDQ/HIGHGOOD.tsv" in planned.targets("scores")
+    # Editing the plugin re-runs scoring.
+    assert str(plugin.resolve()) in planned.library("score_runs", "TinyDQ")
+    assert str(plugin.resolve()) not in planned.library("prepare_data", "TinyDQ")
+    # Planning again (as every Snakemake job does) does not register the measures twice.
+    assert make_plan(config, workdir=tmp_path).scored("quantification") == planned.scored("quantification")
+
+
+def test_a_plugin_measure_is_scored_with_its_direction(plugin, tmp_path):
+    make_plan(tiny_config(plugins=[str(plugin)]), workdir=tmp_path)
+    dataset = TASK.build("TinyDQ", tiny_config()["datasets"]["TinyDQ"], tmp_path, 7)
+    stack = TASK.score(dataset, ["NMD", "MAXDIFF", "HIGHGOOD"]).stack
+    assert stack.lower_is_better == [True, True, False]
+    assert stack.display == ["NMD", "MaxDiff", "HIGHGOOD"]
+    # sum_i min(p_i, p*_i) = 1 - NVD
+    np.testing.assert_allclose(stack.matrix("HIGHGOOD"), 1 - REGISTRY["NVD"](dataset.runs, dataset.gold).T)
+
+
+def test_a_broken_plugin_is_a_config_error_naming_it(tmp_path):
+    (tmp_path / "broken.py").write_text("raise RuntimeError('boom')\n")
+    message = _attempt(lambda c: c.update(plugins=["broken.py"]), workdir=tmp_path)
+    assert "config key plugins[0]: plugin 'broken.py' failed: boom" in message
+
+
+def test_plugins_of_the_same_name_in_two_folders_are_both_loaded(tmp_path):
+    names = {"first": "PLUGIN_A", "second": "PLUGIN_B"}
+    try:
+        for folder, name in names.items():
+            (tmp_path / folder).mkdir()
+            (tmp_path / folder / "extra.py").write_text(PLUGIN.format(low=name, high=f"{name}_HIGH"))
+            config = tiny_config(plugins=["extra.py"])
+            del config["measures"]
+            planned = make_plan(config, workdir=tmp_path / folder)
+            assert planned.plugin_files == [str((tmp_path / folder / "extra.py").resolve())]
+            assert name in planned.measures("agreement", "quantification")
+    finally:
+        for name in names.values():
+            for registered in (name, f"{name}_HIGH"):
+                REGISTRY._measures.pop(registered, None)
