@@ -31,6 +31,7 @@ def default_datasets():
     return {
         name: build_dataset(name, spec, DEFAULT["data_root"], DEFAULT["seed"])
         for name, spec in DEFAULT["datasets"].items()
+        if spec.get("task", "quantification") == "quantification"
     }
 
 

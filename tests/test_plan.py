@@ -21,10 +21,12 @@ ALL_MEASURES = ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS
 AGREEMENT = ["NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD"]
 SIGNIFICANCE = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
 DATASETS = ["Sem16T4E", "Sem17T4E", *(f"STC3-DQ-{s}" for s in "AES"), *(f"DialEval1-DQ-{s}" for s in "AES")]
+OC_DATASETS = ["Sem16T4C", "Sem17T4C"]
+OC_ORDER = ["alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu"]
 RUNS = {"Sem16T4E": 12, "Sem17T4E": 14, **{f"STC3-DQ-{s}": 19 for s in "AES"},
-        **{f"DialEval1-DQ-{s}": 22 for s in "AES"}}  # fmt: skip
+        **{f"DialEval1-DQ-{s}": 22 for s in "AES"}, "Sem16T4C": 12, "Sem17T4C": 20}  # fmt: skip
 TOPICS = {"Sem16T4E": 100, "Sem17T4E": 125, **{f"STC3-DQ-{s}": 390 for s in "AES"},
-          **{f"DialEval1-DQ-{s}": 300 for s in "AES"}}  # fmt: skip
+          **{f"DialEval1-DQ-{s}": 300 for s in "AES"}, "Sem16T4C": 100, "Sem17T4C": 125}  # fmt: skip
 NO_BASELINES = "it has no run BL-popularity-C or BL-uniform-C"
 
 
@@ -44,13 +46,14 @@ def replication():
 # --------------------------------------------------------------------------- the default configuration
 
 
-def test_default_plan_has_the_eight_data_sets_of_one_task(default):
+def test_default_plan_has_the_ten_data_sets_of_two_tasks(default):
     assert default.name == "synthetic" and default.results == "results/synthetic"
-    assert list(default.datasets) == DATASETS
-    assert default.tasks == ["quantification"]
+    assert list(default.datasets) == DATASETS + OC_DATASETS
+    assert default.tasks == ["quantification", "classification"]
     assert default.task_datasets("quantification") == DATASETS
+    assert default.task_datasets("classification") == OC_DATASETS
     for name, dataset in default.datasets.items():
-        assert dataset.task == "quantification"
+        assert dataset.task == ("classification" if name in OC_DATASETS else "quantification")
         assert dataset.classes == ["-2", "-1", "0", "1", "2"]
         assert len(dataset.runs) == RUNS[name] and dataset.topics == TOPICS[name], name
         assert dataset.files == []  # all simulated
@@ -61,7 +64,8 @@ def test_default_plan_has_the_eight_data_sets_of_one_task(default):
 def test_every_registered_measure_is_scored_by_default(default):
     assert list(REGISTRY) == ALL_MEASURES
     assert default.scored("quantification") == ALL_MEASURES
-    assert all(dataset.measures == ALL_MEASURES for dataset in default.datasets.values())
+    assert all(default.datasets[name].measures == ALL_MEASURES for name in DATASETS)
+    assert all(default.datasets[name].measures == OC_ORDER for name in OC_DATASETS)
 
 
 def test_analyses_use_the_papers_measures_in_the_papers_order(default):
@@ -69,7 +73,9 @@ def test_analyses_use_the_papers_measures_in_the_papers_order(default):
     assert default.measures("significance", "quantification") == SIGNIFICANCE
     assert default.measures("popularity", "quantification") == SIGNIFICANCE
     assert default.measures("consistency", "quantification") == ALL_MEASURES
-    assert default.measures("leaderboard", "quantification") == ALL_MEASURES
+    assert default.measures("leaderboard", "quantification") == SIGNIFICANCE
+    for analysis in ("agreement", "consistency", "significance", "leaderboard"):
+        assert default.measures(analysis, "classification") == OC_ORDER
     assert default.dataset_measures("agreement", "Sem16T4E") == AGREEMENT
     assert default.dnkt_combinations == ["JSD", "NMD", "RNOD"]
     assert (paper.OQ_AGREEMENT, paper.OQ_SIGNIFICANCE) == (AGREEMENT, SIGNIFICANCE)
@@ -77,9 +83,10 @@ def test_analyses_use_the_papers_measures_in_the_papers_order(default):
 
 def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_the_others(default):
     assert default.popularity_datasets == DATASETS[2:]
-    assert default.popularity_skipped == {"Sem16T4E": NO_BASELINES, "Sem17T4E": NO_BASELINES}
+    assert default.popularity_skipped == {name: NO_BASELINES for name in ["Sem16T4E", "Sem17T4E", *OC_DATASETS]}
     assert default.stage_datasets("popularity") == DATASETS[2:]
-    assert default.stage_datasets("agreement") == DATASETS
+    assert default.stage_datasets("agreement") == DATASETS + OC_DATASETS
+    assert default.stage_datasets("classification") == OC_DATASETS
 
 
 def test_targets_of_each_stage(default):
@@ -101,13 +108,17 @@ def test_targets_of_each_stage(default):
     significance = default.targets("significance")
     assert f"{results}/significance/Sem17T4E/pvalues.tsv" in significance
     assert f"{results}/tables/discriminative_power.csv" in significance
+    assert f"{results}/tables/discriminative_power_oc.csv" in significance
+    assert f"{results}/tables/agreement/mean_oc.csv" in agreement
     assert f"{results}/figures/dp_curves/all.png" in significance
     popularity = default.targets("popularity")
     assert f"{results}/tables/popularity_vs_uniform.csv" in popularity
     assert f"{results}/figures/popularity_scatter/STC3-DQ-A.pdf" in popularity
     assert not any("Sem16T4E" in path for path in popularity)  # left out: no baselines
     assert f"{results}/manifest.json" in default.targets("report")
-    assert default.targets("leaderboard") == []
+    assert f"{results}/tables/leaderboard/Sem17T4C.md" in default.targets("leaderboard")
+    assert f"{results}/tables/oc/properties.tex" in default.targets("classification")
+    assert f"{results}/scores/Sem16T4C/pooled.tsv" in default.targets("scores")
     everything = default.targets()
     assert len(everything) == len(set(everything))
     assert all(path.startswith(f"{results}/") for path in everything)
@@ -123,8 +134,11 @@ def test_paths_of_catalogue_entries(default):
         "results/synthetic/tables/consistency/Sem16T4E_10v10.csv",
         "results/synthetic/tables/consistency/Sem16T4E_10v10.tex",
     ]
-    assert default.paths("significance/power", ("csv",)) == ["results/synthetic/tables/discriminative_power.csv"]
-    assert len(default.paths("scores/matrix")) == 8 * 13
+    assert default.paths("significance/power", ("csv",)) == [
+        "results/synthetic/tables/discriminative_power.csv",
+        "results/synthetic/tables/discriminative_power_oc.csv",
+    ]
+    assert len(default.paths("scores/matrix")) == 8 * 13 + 2 * 9
     assert default.path("scores/stack") == "results/synthetic/scores/{dataset}/stack.npz"
     assert default.path("consistency/taus", condition="half") == "results/synthetic/consistency/{dataset}/half.tsv"
     assert default.path("agreement/dataset", "tex", dataset="X") == "results/synthetic/tables/agreement/X.tex"
@@ -144,8 +158,8 @@ def test_captions_are_filled_from_the_configuration(default):
     assert "prefers BL-uniform-C or BL-popularity-C" in default.caption("popularity/table")
     assert default.caption_path("agreement/dataset") == "results/synthetic/report/captions/agreement-dataset.rst"
     keys = default.reported_keys()
-    assert keys[:3] == ["data/table", "scores/means", "agreement/dataset"] and "report/manifest" in keys
-    assert "scores/conventions" not in keys and "report/captions" not in keys  # classification only; itself
+    assert keys[:2] == ["data/table", "scores/means"] and {"agreement/dataset", "report/manifest"} <= set(keys)
+    assert "scores/conventions" in keys and "report/captions" not in keys  # the caption files themselves
 
 
 LATEX = "latex/__init__.py"
@@ -190,8 +204,11 @@ def test_editing_a_measure_reruns_scoring_not_data_preparation(default):
 
 def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replication):
     assert replication.name == "replication"
-    assert list(replication.datasets) == DATASETS
+    assert list(replication.datasets) == DATASETS + OC_DATASETS
     assert replication.measures("agreement", "quantification") == AGREEMENT
+    sem16c = replication.datasets["Sem16T4C"]
+    assert sem16c.runs == ["PotTS", "BL-neutral", *(f"SIM{i:02d}" for i in range(1, 11))]
+    assert sem16c.files[1].endswith("PotTS.SubtaskC.res.official.txt")
     assert replication.measures("significance", "quantification") == SIGNIFICANCE
     sem16 = replication.datasets["Sem16T4E"]
     assert [path.split("/")[-1] for path in sem16.files] == ["twitter-2016test-CE.txt",
@@ -202,10 +219,11 @@ def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replicatio
     for name, dataset in replication.datasets.items():
         assert len(dataset.runs) == RUNS[name], name
     assert replication.popularity_datasets == DATASETS[2:]
-    assert replication.popularity_skipped == {"Sem16T4E": NO_BASELINES, "Sem17T4E": NO_BASELINES}
+    assert replication.popularity_skipped == {name: NO_BASELINES for name in ["Sem16T4E", "Sem17T4E", *OC_DATASETS]}
     assert "results/replication/tables/agreement/mean.csv" in replication.targets("agreement")
     if SHARED_RAW.is_dir():  # topics counted from the gold files, before any job
         assert (sem16.topics, replication.datasets["Sem17T4E"].topics) == (100, 125)
+        assert (sem16c.topics, replication.datasets["Sem17T4C"].topics) == (100, 125)
         assert replication.datasets["STC3-DQ-A"].topics is None  # JSON: known once read
 
 

@@ -10,14 +10,14 @@ from conftest import REPO, SHARED_RAW, shared_file
 
 from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
-from ordeval.jobs import Job, popularity_tables, prepare_data, score_runs
+from ordeval.jobs import Job
 from ordeval.plan import plan as make_plan
 from ordeval.table import Table
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification.data import build_dataset
 from ordeval.tasks.quantification.measures import get_measure
-from ordeval.workflow import Specs
+from ordeval.workflow import Specs, all_jobs
 
 CLASSES = [-2, -1, 0, 1, 2]
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
@@ -166,19 +166,6 @@ def test_a_data_root_lacking_a_file_is_named_before_any_job(replication, tmp_pat
     assert "datasets.Sem16T4E.runs[0]" in message
 
 
-def _run(module, spec, params: dict, dataset: str = "") -> None:
-    """Run a job module on a job spec as its rule would, the ``{dataset}`` wildcard filled in."""
-
-    def fill(paths):
-        if isinstance(paths, str):
-            return paths.format(dataset=dataset)
-        return [path.format(dataset=dataset) for path in paths]
-
-    job = Job(spec.name, input={name: fill(paths) for name, paths in spec.inputs.items()},
-              output={name: fill(paths) for name, paths in spec.outputs.items()}, params=params)  # fmt: skip
-    module.run(job)
-
-
 def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monkeypatch):
     """The data, scoring and Popularity vs Uniform jobs of the plan, on the real STC3 gold (baselines
     computed from it: real) and the simulated DialEval-1 (synthetic)."""
@@ -187,12 +174,11 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
     config["datasets"] = {name: replication["datasets"][name] for name in ("STC3-DQ-A", "DialEval1-DQ-A")}
     monkeypatch.chdir(tmp_path)
     plan = make_plan(config, workdir=tmp_path)
-    specs = Specs(plan)
-    for dataset in plan.datasets:
-        _run(prepare_data, specs.prepare_data(), specs.prepare_data_params(dataset), dataset)
-        _run(score_runs, specs.score_runs("quantification"), specs.score_runs_params(dataset), dataset)
-    spec = specs.popularity_tables()
-    _run(popularity_tables, spec, spec.params)
+    jobs = all_jobs(Specs(plan))
+    for (rule, _), spec in jobs.items():
+        if rule.startswith(("prepare_data", "score_runs")):
+            spec.run()
+    jobs[("popularity_tables", None)].run()
     results = tmp_path / "results" / "replication"
     counts = ["uniform", "popularity", "ties"]
     table = Table.read(results / "tables" / "popularity_vs_uniform.csv", sep=",", integer=counts)

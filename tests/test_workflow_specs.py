@@ -10,32 +10,13 @@ from conftest import REPO, SHARED_RAW, tiny_config
 from ordeval import catalogue
 from ordeval.config import load
 from ordeval.plan import plan as make_plan
-from ordeval.workflow import JobSpec, Specs
-
-#: Rules with a ``{dataset}`` wildcard: one job per data set (of the rule's task).
-PER_DATASET = ("prepare_data", "score_runs", "consistency_taus", "significance_pvalues")
-OVER_ALL = ("datasets_table", "agreement_tables", "agreement_figures", "consistency_tables", "consistency_figures",
-            "significance_tables", "significance_figures", "popularity_tables", "popularity_figures",
-            "report_captions", "report_tex")  # fmt: skip
-
-
-def _paths(value, dataset: str | None) -> list[str]:
-    paths = [value] if isinstance(value, str) else list(value)
-    return [path.format(dataset=dataset) if dataset else path for path in paths]
-
+from ordeval.workflow import JobSpec, Specs, all_jobs
 
 def jobs(plan) -> dict[tuple[str, str | None], JobSpec]:
-    """Every job of the plan: (rule, data set or None) -> its spec, as the Snakefile defines them."""
-    specs = Specs(plan)
-    found = {}
-    for dataset, data in plan.datasets.items():
-        for rule in PER_DATASET:
-            found[(rule, dataset)] = specs.score_runs(data.task) if rule == "score_runs" else getattr(specs, rule)()
-    for rule in OVER_ALL:
-        found[(rule, None)] = getattr(specs, rule)()
-    found[("manifest", None)] = specs.manifest("0123abc")
-    if plan.pdf_wanted():
-        found[("report_pdf", None)] = specs.report_pdf()
+    """Every job of the plan (the PDF job only where the plan wants the PDF)."""
+    found = all_jobs(Specs(plan), "0123abc")
+    if not plan.pdf_wanted():
+        del found[("report_pdf", None)]
     return found
 
 
@@ -44,10 +25,10 @@ def graph(plan):
     made, read = {}, {}
     for (rule, dataset), spec in jobs(plan).items():
         for value in spec.outputs.values():
-            for path in _paths(value, dataset):
+            for path in ([value] if isinstance(value, str) else value):
                 made.setdefault(path, []).append((rule, dataset))
         for value in spec.inputs.values():
-            for path in _paths(value, dataset):
+            for path in ([value] if isinstance(value, str) else value):
                 read.setdefault(path, []).append((rule, dataset))
     return made, read
 
@@ -101,7 +82,7 @@ def test_every_input_is_made_by_a_job_or_is_a_source_file(plan):
 
 def test_reported_outputs_are_outputs_with_a_report_category(plan):
     for (rule, _), spec in jobs(plan).items():
-        outputs = {path for value in spec.outputs.values() for path in _paths(value, None)}
+        outputs = {path for value in spec.outputs.values() for path in ([value] if isinstance(value, str) else value)}
         assert set(spec.reports) <= outputs, rule
         for path, (key, _) in spec.reports.items():
             entry = catalogue.ENTRIES[key]

@@ -235,7 +235,8 @@ def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, see
     Returns a data frame measure, significant, pairs, percent."""
     import pandas as pd
 
-    from .analysis.significance import discriminative_power as power, pairwise_significance
+    from .analysis.significance import discriminative_power as power
+    from .analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     result = power(pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads), alpha)

@@ -73,20 +73,6 @@ def kendall_tau_b(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLE
     return kendall_tau(x, y, "b", tolerance)
 
 
-def kendall_tau(x: np.ndarray, y: np.ndarray, variant: str = "b", tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """Kendall's tau-b (``variant="b"``) or tau-a (``"a"``) between the rankings of ``x`` and ``y``
-    (last axis), batched. tau_a = (C - D) / (n(n-1)/2): pairs tied in either ranking count as neither
-    concordant nor discordant but stay in the denominator (the papers' NTCIR tables)."""
-    if variant == "b":
-        return kendall_tau_b(x, y, tolerance)
-    if variant != "a":
-        raise ValueError(f"Kendall's tau variant must be 'a' or 'b', not {variant!r}")
-    x_signs = _pair_signs(np.asarray(x, dtype=float), tolerance)
-    y_signs = _pair_signs(np.asarray(y, dtype=float), tolerance)
-    pairs = x_signs.shape[-1]
-    return (x_signs * y_signs).sum(axis=-1) / pairs if pairs else np.full(x_signs.shape[:-1], np.nan)
-
-
 @dataclass(frozen=True)
 class ConfidenceInterval:
     low: float | np.ndarray

@@ -23,6 +23,17 @@ class JobSpec:
     params: dict = field(default_factory=dict)
     #: output path -> (catalogue key, HTML report subcategory)
     reports: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: the job module (``ordeval.jobs.<job>``) that runs it; default: the rule's name
+    job: str = ""
+
+    def run(self, threads: int = 1):
+        """Run the job in this process (what the rule's adapter does in a Snakemake job)."""
+        import importlib
+
+        from .jobs import Job
+
+        module = importlib.import_module(f"ordeval.jobs.{self.job or self.name}")
+        return module.run(Job(self.name, dict(self.inputs), dict(self.outputs), dict(self.params), threads=threads))
 
 
 def _one(plan: Plan, entry_key: str, ext: str | None = None, **fields) -> str:
@@ -80,7 +91,9 @@ class Specs:
         """The canonical files of a data set of ``task`` (named by the entry: gold, runs, scores, provenance)."""
         entries = get_task(task).canonical_entries
         return JobSpec(
-            f"prepare_data_{task}", outputs={key.split("/")[1]: self.plan.path(key) for key in entries}
+            f"prepare_data_{task}",
+            outputs={key.split("/")[1]: self.plan.path(key) for key in entries},
+            job="prepare_data",
         )
 
     def prepare_data_params(self, dataset: str) -> dict:
@@ -118,7 +131,7 @@ class Specs:
         }
         for extra in get_task(task).extras:
             outputs[extra] = self.plan.path(f"scores/{extra}")
-        spec = JobSpec("score_runs", inputs=canonical, outputs=outputs)
+        spec = JobSpec("score_runs", inputs=canonical, outputs=outputs, job="score_runs")
         for key in ("scores/means", *(f"scores/{extra}" for extra in get_task(task).extras)):
             self.report(spec, key, self.plan.path(key), "{dataset}")
         return spec
@@ -703,6 +716,53 @@ class Specs:
         )
         self.report(spec, "report/pdf", spec.outputs["pdf"])
         return spec
+
+
+def _concrete(value, dataset: str):
+    if isinstance(value, str):
+        return value.format(dataset=dataset)
+    return [path.format(dataset=dataset) for path in value]
+
+
+def _expanded(spec: JobSpec, dataset: str) -> JobSpec:
+    """A per-data-set spec with its ``{dataset}`` wildcard filled in."""
+    return JobSpec(
+        spec.name,
+        {name: _concrete(value, dataset) for name, value in spec.inputs.items()},
+        {name: _concrete(value, dataset) for name, value in spec.outputs.items()},
+        spec.params,
+        {path.format(dataset=dataset): (key, sub.format(dataset=dataset)) for path, (key, sub) in spec.reports.items()},
+        spec.job,
+    )
+
+
+def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | None], JobSpec]:
+    """Every job of the plan, as the Snakefile defines them: (rule, data set or None) -> its spec with
+    concrete paths (and, for per-data-set rules, the params of that data set)."""
+    plan = specs.plan
+    found: dict[tuple[str, str | None], JobSpec] = {}
+    for rule_name, task, measures, datasets in specs.score_groups():
+        for dataset in datasets:
+            prepare = specs.prepare_data(task)
+            prepare.params = specs.prepare_data_params(dataset)
+            found[(f"prepare_data_{task}", dataset)] = _expanded(prepare, dataset)
+            score = specs.score_runs(task, measures)
+            score.params = specs.score_runs_params(dataset)
+            found[(rule_name, dataset)] = _expanded(score, dataset)
+    for dataset in plan.datasets:
+        for rule in ("consistency_taus", "significance_pvalues"):
+            spec = getattr(specs, rule)()
+            spec.params = getattr(specs, f"{rule}_params")(dataset)
+            found[(rule, dataset)] = _expanded(spec, dataset)
+    rules = ["datasets_table", "agreement_tables", "agreement_figures", "consistency_tables", "consistency_figures",
+             "significance_tables", "significance_figures", "popularity_tables", "popularity_figures",
+             "leaderboard_tables", "leaderboard_figures", "report_captions", "report_tex", "report_pdf"]  # fmt: skip
+    if "classification" in plan.tasks:
+        rules += ["classification_tables", "classification_figures"]
+    for rule in rules:
+        found[(rule, None)] = getattr(specs, rule)()
+    found[("manifest", None)] = specs.manifest(commit)
+    return found
 
 
 def log_path(plan: Plan, job: str, wildcard: bool = False) -> str:

@@ -7,11 +7,11 @@ import logging
 
 from ..analysis.leaderboard import leaderboard
 from ..analysis.significance import read_pvalue_table
+from ..files import write_text
 from ..latex import measure_labels, write_latex
 from ..latex.leaderboard import leaderboard_latex, leaderboard_markdown
 from ..provenance import origin_sentence, read_origins
 from ..scores import read_stack
-from ..files import write_text
 from ..table import Table, write_csv
 from . import Job
 

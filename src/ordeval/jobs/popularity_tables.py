@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import logging
 
-from ..analysis.popularity import compared_origins, compute_deltas, deltas_table, panels_table, preference_table, scatter_panels
+from ..analysis.popularity import (
+    compared_origins,
+    compute_deltas,
+    deltas_table,
+    panels_table,
+    preference_table,
+    scatter_panels,
+)
 from ..latex import measure_label, measure_labels, write_latex
 from ..latex.popularity import panels_latex, preference_latex
 from ..scores import read_stack

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-
 from ..table import Table
 from . import bold, escape, number, tabular, upper_triangle_tabular
 

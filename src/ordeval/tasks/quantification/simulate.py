@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")
 
