@@ -57,9 +57,11 @@ def save_figure(
         ".pdf": {"metadata": {"CreationDate": None, "ModDate": None, "Subject": caption, "Creator": "ordeval"}},
         ".png": {"dpi": 150, "metadata": {"Description": caption, "Software": "ordeval"}},
     }
-    for path in (pdf_path, png_path):
+    for index, path in enumerate((png_path, pdf_path)):
         suffix = Path(path).suffix
         write_atomically(path, lambda temporary, s=suffix: figure.savefig(temporary, format=s[1:], **metadata[s]))
+        if index == 0:  # the layout is done: keep it for the second format instead of computing it again
+            figure.set_layout_engine("none")
 
 
 def figure_caption(png_path: str | Path) -> str:
