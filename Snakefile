@@ -34,6 +34,21 @@ include: "workflow/rules/classification.smk"
 include: "workflow/rules/report.smk"
 
 
+# The target rules only gather outputs: they run in the Snakemake process, never on a cluster node.
+# Every other rule declares threads and resources (mem_mb, runtime) from the size of its data.
+localrules:
+    all,
+    data,
+    scores,
+    agreement,
+    consistency,
+    significance,
+    popularity,
+    leaderboard,
+    classification,
+    report,
+
+
 rule all:
     default_target: True
     input:

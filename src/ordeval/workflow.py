@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from . import catalogue
 from .plan import CONDITIONS, Plan
+from .resources import UNKNOWN_TOPICS, DataSize, estimate
 from .tasks import get_task
 
 
@@ -25,6 +26,8 @@ class JobSpec:
     reports: dict[str, tuple[str, str]] = field(default_factory=dict)
     #: the job module (``ordeval.jobs.<job>``) that runs it; default: the rule's name
     job: str = ""
+    #: what the job asks a scheduler for: threads, mem_mb, runtime (minutes); see ordeval.resources
+    resources: dict[str, int] = field(default_factory=dict)
 
     def run(self, threads: int = 1):
         """Run the job in this process (what the rule's adapter does in a Snakemake job)."""
@@ -85,6 +88,31 @@ class Specs:
         """(task, suffix, data sets, measures) of every task group."""
         for task in self.plan.tasks:
             yield task, self.plan.suffix(task), self.plan.task_datasets(task), self.plan.measures(analysis, task)
+
+    # ------------------------------------------------------------------ resources
+    def data_size(self, dataset: str) -> DataSize:
+        """The size of a data set as the plan knows it (topics unknown before it is built: UNKNOWN_TOPICS)."""
+        data = self.plan.datasets[dataset]
+        return DataSize(
+            topics=data.topics or UNKNOWN_TOPICS,
+            runs=max(1, len(data.runs)),
+            measures=max(1, len(data.measures)),
+            classes=max(2, len(data.classes)),
+        )
+
+    def resources(self, job: str, dataset: str | None = None) -> dict[str, int]:
+        """threads, mem_mb and runtime (minutes) of ``job`` (its job module's name) on ``dataset``, or
+        over every data set (jobs without a data set wildcard)."""
+        config = self.plan.config
+        settings = {
+            "consistency_trials": config["consistency"]["trials"],
+            "consistency_hsd_trials": config["consistency"]["hsd_trials"],
+            "significance_hsd_trials": config["significance"]["hsd_trials"],
+            "conditions": len(CONDITIONS),
+        }
+        names = [dataset] if dataset is not None else list(self.plan.datasets)
+        sizes = [self.data_size(name) for name in names]
+        return estimate(job, sizes, settings, threads=config["threads"]).as_dict()
 
     # ------------------------------------------------------------------ per-data-set rules (wildcards)
     def prepare_data(self, task: str) -> JobSpec:
@@ -775,6 +803,7 @@ def _expanded(spec: JobSpec, dataset: str) -> JobSpec:
         spec.params,
         {path.format(dataset=dataset): (key, sub.format(dataset=dataset)) for path, (key, sub) in spec.reports.items()},
         spec.job,
+        spec.resources,
     )
 
 
@@ -787,14 +816,17 @@ def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | Non
         for dataset in datasets:
             prepare = specs.prepare_data(task)
             prepare.params = specs.prepare_data_params(dataset)
+            prepare.resources = specs.resources("prepare_data", dataset)
             found[(f"prepare_data_{task}", dataset)] = _expanded(prepare, dataset)
             score = specs.score_runs(task, measures)
             score.params = specs.score_runs_params(dataset)
+            score.resources = specs.resources("score_runs", dataset)
             found[(rule_name, dataset)] = _expanded(score, dataset)
     for dataset in plan.datasets:
         for rule in ("consistency_taus", "significance_pvalues"):
             spec = getattr(specs, rule)()
             spec.params = getattr(specs, f"{rule}_params")(dataset)
+            spec.resources = specs.resources(rule, dataset)
             found[(rule, dataset)] = _expanded(spec, dataset)
     rules = ["datasets_table", "agreement_tables", "agreement_figures", "consistency_tables", "consistency_figures",
              "significance_tables", "significance_figures", "popularity_tables", "popularity_figures",
@@ -804,6 +836,9 @@ def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | Non
     for rule in rules:
         found[(rule, None)] = getattr(specs, rule)()
     found[("manifest", None)] = specs.manifest(commit)
+    for (_, dataset), spec in found.items():
+        if dataset is None:
+            spec.resources = specs.resources(spec.job or spec.name)
     return found
 
 

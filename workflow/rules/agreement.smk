@@ -15,6 +15,9 @@ rule agreement_tables:
         log("agreement_tables"),
     conda:
         ENV
+    threads: job_threads("agreement_tables")
+    resources:
+        **job_resources("agreement_tables"),
     params:
         job=AGREEMENT_TABLES.params,
     script:
@@ -31,6 +34,9 @@ rule agreement_figures:
         log("agreement_figures"),
     conda:
         ENV
+    threads: job_threads("agreement_figures")
+    resources:
+        **job_resources("agreement_figures"),
     params:
         job=AGREEMENT_FIGURES.params,
     script:

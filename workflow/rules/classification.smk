@@ -16,6 +16,9 @@ if "classification" in PLAN.tasks:
             log("classification_tables"),
         conda:
             ENV
+        threads: job_threads("classification_tables")
+        resources:
+            **job_resources("classification_tables"),
         params:
             job=CLASSIFICATION_TABLES.params,
         script:
@@ -31,6 +34,9 @@ if "classification" in PLAN.tasks:
             log("classification_figures"),
         conda:
             ENV
+        threads: job_threads("classification_figures")
+        resources:
+            **job_resources("classification_figures"),
         params:
             job=CLASSIFICATION_FIGURES.params,
         script:

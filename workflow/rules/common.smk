@@ -42,3 +42,25 @@ def reported(spec):
 
 def log(job, wildcard=False):
     return log_path(PLAN, job, wildcard)
+
+
+def job_threads(job):
+    """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels, else 1)."""
+    return SPECS.resources(job)["threads"]
+
+
+def job_resources(job, wildcard=False):
+    """mem_mb and runtime (minutes) of ``job`` from the size of its data (ordeval.resources), of the
+    data set of the job's wildcard or of every data set; multiplied by the attempt (``--retries``).
+    """
+
+    def get(key):
+        if wildcard:
+            return (
+                lambda wildcards, attempt: SPECS.resources(job, wildcards.dataset)[key]
+                * attempt
+            )
+        value = SPECS.resources(job)[key]
+        return lambda wildcards, attempt: value * attempt
+
+    return {"mem_mb": get("mem_mb"), "runtime": get("runtime")}

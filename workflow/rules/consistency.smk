@@ -16,7 +16,9 @@ rule consistency_taus:
         log("consistency_taus", wildcard=True),
     conda:
         ENV
-    threads: PLAN.config["threads"]
+    threads: job_threads("consistency_taus")
+    resources:
+        **job_resources("consistency_taus", wildcard=True),
     params:
         job=lambda w: SPECS.consistency_taus_params(w.dataset),
     script:
@@ -33,6 +35,9 @@ rule consistency_tables:
         log("consistency_tables"),
     conda:
         ENV
+    threads: job_threads("consistency_tables")
+    resources:
+        **job_resources("consistency_tables"),
     params:
         job=CONSISTENCY_TABLES.params,
     script:
@@ -49,6 +54,9 @@ rule consistency_figures:
         log("consistency_figures"),
     conda:
         ENV
+    threads: job_threads("consistency_figures")
+    resources:
+        **job_resources("consistency_figures"),
     params:
         job=CONSISTENCY_FIGURES.params,
     script:

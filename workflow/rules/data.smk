@@ -17,6 +17,9 @@ for task in PLAN.tasks:
             dataset=PLAN.dataset_regex(PLAN.task_datasets(task)),
         conda:
             ENV
+        threads: job_threads("prepare_data")
+        resources:
+            **job_resources("prepare_data", wildcard=True),
         params:
             job=lambda w: SPECS.prepare_data_params(w.dataset),
         script:
@@ -36,6 +39,9 @@ rule datasets_table:
         log("datasets_table"),
     conda:
         ENV
+    threads: job_threads("datasets_table")
+    resources:
+        **job_resources("datasets_table"),
     params:
         job=DATASETS_TABLE.params,
     script:

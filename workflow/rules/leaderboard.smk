@@ -15,6 +15,9 @@ rule leaderboard_tables:
         log("leaderboard_tables"),
     conda:
         ENV
+    threads: job_threads("leaderboard_tables")
+    resources:
+        **job_resources("leaderboard_tables"),
     params:
         job=LEADERBOARD_TABLES.params,
     script:
@@ -31,6 +34,9 @@ rule leaderboard_figures:
         log("leaderboard_figures"),
     conda:
         ENV
+    threads: job_threads("leaderboard_figures")
+    resources:
+        **job_resources("leaderboard_figures"),
     params:
         job=LEADERBOARD_FIGURES.params,
     script:

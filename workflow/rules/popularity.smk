@@ -15,6 +15,9 @@ rule popularity_tables:
         log("popularity_tables"),
     conda:
         ENV
+    threads: job_threads("popularity_tables")
+    resources:
+        **job_resources("popularity_tables"),
     params:
         job=POPULARITY_TABLES.params,
     script:
@@ -31,6 +34,9 @@ rule popularity_figures:
         log("popularity_figures"),
     conda:
         ENV
+    threads: job_threads("popularity_figures")
+    resources:
+        **job_resources("popularity_figures"),
     params:
         job=POPULARITY_FIGURES.params,
     script:

@@ -17,6 +17,9 @@ rule manifest:
         log("manifest"),
     conda:
         ENV
+    threads: job_threads("manifest")
+    resources:
+        **job_resources("manifest"),
     params:
         job=MANIFEST.params,
     script:
@@ -32,6 +35,9 @@ rule report_captions:
         log("report_captions"),
     conda:
         ENV
+    threads: job_threads("report_captions")
+    resources:
+        **job_resources("report_captions"),
     params:
         job=REPORT_CAPTIONS.params,
     script:
@@ -48,6 +54,9 @@ rule report_tex:
         log("report_tex"),
     conda:
         ENV
+    threads: job_threads("report_tex")
+    resources:
+        **job_resources("report_tex"),
     params:
         job=REPORT_TEX.params,
     script:
@@ -64,6 +73,9 @@ rule report_pdf:
         log("report_pdf"),
     conda:
         ENV
+    threads: job_threads("report_pdf")
+    resources:
+        **job_resources("report_pdf"),
     script:
         "../../scripts/report_pdf.py"
 

@@ -19,6 +19,9 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             dataset=PLAN.dataset_regex(datasets),
         conda:
             ENV
+        threads: job_threads("score_runs")
+        resources:
+            **job_resources("score_runs", wildcard=True),
         params:
             job=lambda w: SPECS.score_runs_params(w.dataset),
         script:

@@ -16,7 +16,9 @@ rule significance_pvalues:
         log("significance_pvalues", wildcard=True),
     conda:
         ENV
-    threads: PLAN.config["threads"]
+    threads: job_threads("significance_pvalues")
+    resources:
+        **job_resources("significance_pvalues", wildcard=True),
     params:
         job=lambda w: SPECS.significance_pvalues_params(w.dataset),
     script:
@@ -33,6 +35,9 @@ rule significance_tables:
         log("significance_tables"),
     conda:
         ENV
+    threads: job_threads("significance_tables")
+    resources:
+        **job_resources("significance_tables"),
     params:
         job=SIGNIFICANCE_TABLES.params,
     script:
@@ -49,6 +54,9 @@ rule significance_figures:
         log("significance_figures"),
     conda:
         ENV
+    threads: job_threads("significance_figures")
+    resources:
+        **job_resources("significance_figures"),
     params:
         job=SIGNIFICANCE_FIGURES.params,
     script:

@@ -1,0 +1,109 @@
+"""Every job declares threads and resources (mem_mb, runtime in minutes) for a scheduler, computed from the
+size of its data by ordeval.resources, and they grow with that size; every rule of the Snakefile uses them."""
+
+import copy
+import re
+
+import pytest
+from conftest import REPO, tiny_config
+
+from ordeval.config import load
+from ordeval.plan import plan as make_plan
+from ordeval.resources import DataSize, estimate
+from ordeval.workflow import Specs, all_jobs
+
+KEYS = {"threads", "mem_mb", "runtime"}
+
+
+def _jobs(config):
+    return all_jobs(Specs(make_plan(config, workdir=REPO)))
+
+
+def _grown(config, topics=1, runs=1, trials=1):
+    config = copy.deepcopy(config)
+    for spec in config["datasets"].values():
+        if "topics" in spec["gold"]:
+            spec["gold"]["topics"] = spec["gold"]["topics"] * topics
+        for source in spec["runs"]:
+            if source["type"] == "simulate":
+                source["systems"] = source["systems"] * runs
+    config["consistency"]["trials"] *= trials
+    config["consistency"]["hsd_trials"] *= trials
+    config["significance"]["hsd_trials"] *= trials
+    return config
+
+
+@pytest.fixture(scope="module")
+def small():
+    return _jobs(tiny_config(classification=True))
+
+
+def test_every_job_has_threads_and_resources(small):
+    for key, spec in small.items():
+        assert set(spec.resources) == KEYS, key
+        assert all(isinstance(value, int) and value >= 1 for value in spec.resources.values()), key
+        assert spec.resources["mem_mb"] >= 400 and spec.resources["runtime"] >= 5, key
+
+
+def test_only_the_kernels_use_the_configured_threads():
+    config = tiny_config(classification=True)
+    config["threads"] = 4
+    for (rule, _), spec in _jobs(config).items():
+        assert spec.resources["threads"] == (4 if rule in ("consistency_taus", "significance_pvalues") else 1)
+
+
+@pytest.fixture(scope="module")
+def default():
+    config = load(REPO / "config" / "config.yaml")
+    return config, _jobs(config)
+
+
+@pytest.mark.parametrize("growth", [{"topics": 30}, {"runs": 3}, {"trials": 10}], ids=lambda g: next(iter(g)))
+def test_resources_grow_with_the_data(default, growth):
+    """The default data sets grown: no job asks for less, the heavy ones ask for more."""
+    config, jobs = default
+    big = _jobs(_grown(config, **growth))
+    grew = []
+    for key, spec in jobs.items():
+        before, after = spec.resources, big[key].resources
+        assert after["mem_mb"] >= before["mem_mb"] and after["runtime"] >= before["runtime"], key
+        if after["mem_mb"] > before["mem_mb"] or after["runtime"] > before["runtime"]:
+            grew.append(key[0])
+    heavy = {"topics": {"score_runs_quantification", "consistency_taus", "significance_pvalues",
+                        "leaderboard_figures", "popularity_figures"},
+             "runs": {"score_runs_quantification", "consistency_taus", "significance_pvalues"},
+             "trials": {"consistency_taus", "significance_pvalues"}}[next(iter(growth))]  # fmt: skip
+    assert heavy <= set(grew)
+
+
+def test_the_cost_model_at_scale():
+    """1,000 runs x 300 topics x 13 measures x 1,000 trials: chunked taus stay bounded in memory; 30,000
+    topics x 20 runs scoring asks for more than the default data sets but well under a node."""
+    settings = {"consistency_trials": 1000, "consistency_hsd_trials": 5000, "conditions": 2}
+    taus = estimate("consistency_taus", [DataSize(300, 1000, 13, 5)], settings, threads=8)
+    assert taus.threads == 8 and taus.mem_mb <= 4000
+    small = estimate("consistency_taus", [DataSize(300, 20, 13, 5)], settings, threads=8)
+    assert taus.runtime > small.runtime
+    scoring = estimate("score_runs", [DataSize(30000, 20, 13, 5)])
+    assert 1000 <= scoring.mem_mb <= 8000 and scoring.threads == 1
+
+
+def test_every_rule_declares_threads_and_resources():
+    """The .smk files: every rule that runs a job script declares both, from ordeval (job_threads and
+    job_resources of common.smk); the target rules are local rules."""
+    local = _local_rules()
+    for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
+        text = path.read_text()
+        for block in re.split(r"\n\s*rule\b", text)[1:]:
+            if "script:" in block:
+                job = re.search(r'scripts/(\w+)\.py"', block).group(1)
+                assert f'threads: job_threads("{job}")' in block, (path.name, job)
+                assert f'**job_resources("{job}"' in block, (path.name, job)
+            else:
+                name = re.match(r"\s*(\w+):", block).group(1)
+                assert name in local, (path.name, name)
+
+
+def _local_rules() -> set[str]:
+    block = (REPO / "Snakefile").read_text().split("localrules:", 1)[1].split("\n\n", 1)[0]
+    return set(re.findall(r"\w+", block))
