@@ -1,0 +1,59 @@
+"""The Snakemake profiles (profiles/local, profiles/slurm): their options exist in the installed Snakemake,
+a small configuration runs through the local profile with every job's resources, and through the Slurm
+profile where ``sbatch`` and snakemake-executor-plugin-slurm are installed (skipped otherwise)."""
+
+import importlib.util
+import re
+import shutil
+
+import pytest
+import yaml
+from conftest import REPO, run_workflow, tiny_config
+
+PROFILES = REPO / "profiles"
+
+
+def _options() -> set[str]:
+    from snakemake.cli import get_argument_parser
+
+    return {option[2:] for action in get_argument_parser()._actions for option in action.option_strings}
+
+
+@pytest.mark.parametrize("name", ["local", "slurm"])
+def test_profile_options_exist_in_the_installed_snakemake(name):
+    profile = yaml.safe_load((PROFILES / name / "config.yaml").read_text())
+    unknown = sorted(set(profile) - _options())
+    assert unknown == []
+    if name == "slurm":
+        assert profile["executor"] == "slurm"
+        assert {"slurm_partition", "runtime", "mem_mb"} <= set(profile["default-resources"])
+        assert profile["rerun-incomplete"] is True and profile["latency-wait"] >= 30
+
+
+def _small_config(name: str) -> dict:
+    config = tiny_config(name)
+    del config["datasets"]["TinyDQ"]
+    config["datasets"]["TinySem"]["runs"][1]["systems"] = 5
+    return config
+
+
+def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
+    config = _small_config("profile_local")
+    result = run_workflow(tmp_path, config, "--profile", str(PROFILES / "local"), "scores", "consistency", "-p")
+    results = tmp_path / "results" / "profile_local"
+    assert (results / "consistency" / "TinySem" / "half.tsv").is_file()
+    # every job ran with the resources its rule computed (threads, mem_mb, runtime)
+    log = result.stdout + result.stderr
+    jobs = re.findall(r"rule (\w+):", log)
+    assert {"prepare_data_quantification", "score_runs_quantification", "consistency_taus"} <= set(jobs)
+    assert len(re.findall(r"resources: .*mem_mb=\d+.*runtime=\d+|resources: .*runtime=\d+.*mem_mb=\d+", log)) >= 3
+
+
+@pytest.mark.skipif(
+    not shutil.which("sbatch") or importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
+    reason="needs Slurm (sbatch) and snakemake-executor-plugin-slurm",
+)
+def test_a_small_configuration_runs_through_the_slurm_profile(tmp_path):
+    config = _small_config("profile_slurm")
+    run_workflow(tmp_path, config, "--profile", str(PROFILES / "slurm"), "scores", "consistency")
+    assert (tmp_path / "results" / "profile_slurm" / "consistency" / "TinySem" / "half.tsv").is_file()
