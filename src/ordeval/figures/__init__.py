@@ -25,6 +25,8 @@ matplotlib.rcParams.update(
     }
 )
 
+from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
+from matplotlib.backends.backend_pdf import FigureCanvasPdf  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
 from ..files import png_description, write_atomically  # noqa: E402
@@ -57,11 +59,16 @@ def save_figure(
         ".pdf": {"metadata": {"CreationDate": None, "ModDate": None, "Subject": caption, "Creator": "ordeval"}},
         ".png": {"dpi": 150, "metadata": {"Description": caption, "Software": "ordeval"}},
     }
-    for index, path in enumerate((png_path, pdf_path)):
-        suffix = Path(path).suffix
-        write_atomically(path, lambda temporary, s=suffix: figure.savefig(temporary, format=s[1:], **metadata[s]))
-        if index == 0:  # the layout is done: keep it for the second format instead of computing it again
-            figure.set_layout_engine("none")
+    # One layout for both formats, done once at the PNG's resolution (savefig would draw the figure once
+    # without rendering to lay it out, for each format), then each canvas draws it once.
+    figure.dpi = metadata[".png"]["dpi"]
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        engine.execute(figure)
+    figure.set_layout_engine("none")
+    png = {"metadata": metadata[".png"]["metadata"]}
+    write_atomically(png_path, lambda temporary: FigureCanvasAgg(figure).print_png(temporary, **png))
+    write_atomically(pdf_path, lambda temporary: FigureCanvasPdf(figure).print_pdf(temporary, **metadata[".pdf"]))
 
 
 def figure_caption(png_path: str | Path) -> str:
