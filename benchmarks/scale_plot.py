@@ -6,8 +6,8 @@ Reads every ``results/*_scale.json`` (one per analysis) and draws one row of two
 memory; log-log) per analysis, with the targets as dashed lines. ``consistency_scale.py`` calls it after
 writing ``results/consistency_scale.json``.
 
-Adding an analysis (the scoring benchmark at 100, 3,000 and 30,000 topics is planned as
-``benchmarks/scoring_scale.py``): write ``results/<analysis>_scale.json`` with the same schema and it is
+Adding an analysis (``scoring_scale.py`` writes ``results/scoring_scale.json`` and
+``results/popularity_examples_scale.json``): write ``results/<analysis>_scale.json`` with the same schema and it is
 drawn too::
 
     {"analysis": "scoring", "size_name": "topics",

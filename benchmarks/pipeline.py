@@ -1,0 +1,112 @@
+"""Benchmark: the default pipeline, cold (``snakemake --cores 2`` with no results) and a no-op re-run.
+
+    python benchmarks/pipeline.py [--cores 2] [--keep DIR] [-- extra snakemake arguments]
+
+Run from the repository root. The repository (without ``results/``, ``.snakemake/`` and ``.git/``) is
+copied to a temporary folder, and Snakemake runs there with ``PYTHONPATH`` set to the copy's ``src``
+(so that the copy's code runs, whatever ``pip install -e`` points at). The numba cache beside the
+sources (``__pycache__``) is copied too: the cold run measures the pipeline, not the compilation of the
+kernels (run it once before, or expect a few seconds more). Each job's time comes from Snakemake's
+own records: the wall time of the whole run, the number of jobs, and per rule the sum of the job
+wall times recorded in ``.snakemake/metadata``. On a shared machine, compare runs made one after the other.
+
+Targets (issue): cold under 40 s, no-op re-run under 2 s. Writes ``results/pipeline.json`` and prints,
+as its last line, ``key=value`` pairs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TARGETS = {"cold_seconds": 40.0, "noop_seconds": 2.0}
+IGNORE = shutil.ignore_patterns("results", ".snakemake", ".git", ".pytest_cache", ".ruff_cache", "*.egg-info")
+
+
+def snakemake(copy: Path, cores: int, extra: list[str]) -> tuple[float, subprocess.CompletedProcess]:
+    environment = dict(os.environ, PYTHONPATH=str(copy / "src"))
+    command = [sys.executable, "-m", "snakemake", "--cores", str(cores), *extra]
+    start = time.perf_counter()
+    completed = subprocess.run(command, cwd=copy, env=environment, capture_output=True, text=True, check=False)
+    return time.perf_counter() - start, completed
+
+
+def job_times(copy: Path) -> dict[str, dict]:
+    """Per rule: jobs and the sum of their wall times, from Snakemake's metadata (one record per output
+    file, with the job's hash, start and end time)."""
+    jobs: dict[tuple[str, int], list[float]] = {}
+    for path in (copy / ".snakemake" / "metadata").glob("*"):
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        rule, start, end = record.get("rule"), record.get("starttime"), record.get("endtime")
+        if rule is None or start is None or end is None:
+            continue
+        span = jobs.setdefault((rule, record.get("job_hash")), [start, end])
+        span[0], span[1] = min(span[0], start), max(span[1], end)
+    rules: dict[str, dict] = {}
+    for (rule, _), (start, end) in jobs.items():
+        entry = rules.setdefault(rule, {"jobs": 0, "seconds": 0.0})
+        entry["jobs"] += 1
+        entry["seconds"] = round(entry["seconds"] + end - start, 2)
+    return dict(sorted(rules.items()))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument("--keep", help="copy the repository here (and keep it) instead of a temporary folder")
+    parser.add_argument("extra", nargs="*", help="further snakemake arguments (after --)")
+    arguments = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _common import key_values, machine, write_results
+
+    root = Path(arguments.keep) if arguments.keep else Path(tempfile.mkdtemp(prefix="ordeval-pipeline-"))
+    copy = root / "ordeval"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(REPO, copy, ignore=IGNORE)
+    print(f"default pipeline, --cores {arguments.cores}, in {copy}")
+    cold, completed = snakemake(copy, arguments.cores, arguments.extra)
+    if completed.returncode != 0:
+        print(completed.stderr[-4000:], file=sys.stderr)
+        return 1
+    jobs = completed.stderr.count("Finished job")  # Snakemake 8/9: "Finished jobid: N (Rule: ...)"
+    jobs = jobs or completed.stderr.count("Finished jobid")
+    noop, again = snakemake(copy, arguments.cores, arguments.extra)
+    if again.returncode != 0 or "Nothing to be done" not in again.stdout + again.stderr:
+        print(again.stderr[-4000:], file=sys.stderr)
+        return 1
+    per_rule = job_times(copy)
+    print(f"cold: {cold:.1f} s ({jobs} jobs); no-op re-run: {noop:.2f} s")
+    for rule, entry in sorted(per_rule.items(), key=lambda item: -item[1]["seconds"]):
+        print(f"  {rule:<32} {entry['jobs']:>3} jobs {entry['seconds']:>7.1f} s")
+    checks = {f"{key.replace('_seconds', '')}_target_met": int(value < TARGETS[key])
+              for key, value in (("cold_seconds", cold), ("noop_seconds", noop))}  # fmt: skip
+    payload = {
+        "analysis": "pipeline",
+        "setting": {"cores": arguments.cores, "extra": arguments.extra, "config": "config/config.yaml"},
+        "machine": machine(),
+        "cold_seconds": cold,
+        "noop_seconds": noop,
+        "jobs": jobs,
+        "rules": per_rule,
+        "targets": TARGETS,
+    }
+    path = write_results("pipeline", payload)
+    print(f"wrote {path}")
+    print(key_values({"cold_s": cold, "noop_s": noop, "jobs": jobs, **checks}))
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
