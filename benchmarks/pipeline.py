@@ -80,13 +80,12 @@ def main(argv=None) -> int:
     if completed.returncode != 0:
         print(completed.stderr[-4000:], file=sys.stderr)
         return 1
-    jobs = completed.stderr.count("Finished job")  # Snakemake 8/9: "Finished jobid: N (Rule: ...)"
-    jobs = jobs or completed.stderr.count("Finished jobid")
     noop, again = snakemake(copy, arguments.cores, arguments.extra)
     if again.returncode != 0 or "Nothing to be done" not in again.stdout + again.stderr:
         print(again.stderr[-4000:], file=sys.stderr)
         return 1
     per_rule = job_times(copy)
+    jobs = sum(entry["jobs"] for entry in per_rule.values())  # jobs with outputs (not the target rule)
     print(f"cold: {cold:.1f} s ({jobs} jobs); no-op re-run: {noop:.2f} s")
     for rule, entry in sorted(per_rule.items(), key=lambda item: -item[1]["seconds"]):
         print(f"  {rule:<32} {entry['jobs']:>3} jobs {entry['seconds']:>7.1f} s")
@@ -96,6 +95,7 @@ def main(argv=None) -> int:
         "analysis": "pipeline",
         "setting": {"cores": arguments.cores, "extra": arguments.extra, "config": "config/config.yaml"},
         "machine": machine(),
+        "load_average_1min_at_end": os.getloadavg()[0],
         "cold_seconds": cold,
         "noop_seconds": noop,
         "jobs": jobs,
