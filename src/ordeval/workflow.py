@@ -14,6 +14,9 @@ from . import catalogue
 from .plan import CONDITIONS, Plan
 from .tasks import get_task
 
+#: Rows of a table shown in the HTML report (the whole table is attached as CSV).
+REPORT_TABLE_ROWS = 200
+
 
 @dataclass
 class JobSpec:
@@ -706,9 +709,17 @@ class Specs:
         return spec
 
     def report_captions(self) -> JobSpec:
+        """Rule report_captions: the caption of every reported entry, and of every reported table its own
+        caption with the table's contents (so that the HTML report shows the table, not only a download)."""
         plan = self.plan
         captions = {plan.caption_path(key): plan.caption(key) for key in plan.reported_keys()}
-        return JobSpec("report_captions", outputs={"captions": list(captions)}, params={"captions": captions})
+        tables = plan.table_captions()
+        return JobSpec(
+            "report_captions",
+            inputs={"tables": [path for table in tables.values() for path in table["tables"].values()]},
+            outputs={"captions": list(captions), "tables": list(tables)},
+            params={"captions": captions, "tables": tables, "max_rows": REPORT_TABLE_ROWS},
+        )
 
     def report_items(self) -> list[tuple[str, str]]:
         """(section, path) of every table fragment and figure, in catalogue order."""
