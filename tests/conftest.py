@@ -1,4 +1,6 @@
-"""Shared helpers: paths, the real data in ../shared, a tiny configuration, and running the workflow on it.
+"""Shared helpers: paths, the real data in ../shared, a tiny configuration, running the workflow on it, and
+the workflow tier (tests under tests/workflow/, marked ``workflow``), whose default tiny pipeline runs once
+per test session (fixture ``pipeline``).
 
 The package is imported as installed (``pip install -e .``, or ``PYTHONPATH=src``): no path edits here."""
 
@@ -6,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,8 +26,12 @@ def shared_file(relative: str) -> Path:
     return path
 
 
-def tiny_config(name: str = "tiny", **overrides) -> dict:
-    """A small configuration: two synthetic data sets (SemEval-like and NTCIR-like), few trials."""
+OC_MEASURES = ["alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu"]
+
+
+def tiny_config(name: str = "tiny", classification: bool = False, **overrides) -> dict:
+    """A small configuration: two synthetic OQ data sets (SemEval-like and NTCIR-like), few trials;
+    with ``classification``, also a small OC data set (tweets of 14 topics, a constant baseline)."""
     config = {
         "name": name,
         "seed": 7,
@@ -69,6 +76,17 @@ def tiny_config(name: str = "tiny", **overrides) -> dict:
             },
         },
     }
+    if classification:
+        config["measures"] = config["measures"] + OC_MEASURES
+        config["datasets"]["TinyOC"] = {
+            "task": "classification",
+            "classes": [-2, -1, 0, 1, 2],
+            "gold": {"type": "simulate_items", "topics": 14, "items_min": 10, "items_max": 60},
+            "runs": [
+                {"type": "constant_class", "name": "BL-neutral", "class": 0},
+                {"type": "simulate", "systems": 6},
+            ],
+        }
     config.update(overrides)
     return config
 
@@ -97,3 +115,54 @@ def run_workflow(workdir: Path, config: dict, *arguments: str, check: bool = Tru
         output = f"{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
         raise AssertionError(f"snakemake failed ({result.returncode}):\n{output}")
     return result
+
+
+# --------------------------------------------------------------------------- the workflow tier
+
+#: A user module registering two measures, one where lower and one where higher is better: they must
+#: be scored and analysed everywhere with no other configuration.
+PLUGIN = '''
+import numpy as np
+
+from ordeval.tasks.quantification import register
+
+
+@register("MAXDIFF", display="MaxDiff", description="largest absolute difference of one class")
+def max_difference(estimate, gold):
+    """MAXDIFF = max_i |p_i - p*_i|."""
+    return np.abs(estimate - gold).max(axis=-1)
+
+
+@register("OVERLAP", lower_is_better=False, description="shared probability mass")
+def overlap(estimate, gold):
+    """OVERLAP = sum_i min(p_i, p*_i) (1 - NVD): higher is better."""
+    return np.minimum(estimate, gold).sum(axis=-1)
+'''
+
+
+@dataclass
+class Run:
+    workdir: Path
+    config: dict
+    results: Path
+
+    def again(self, *arguments: str, check: bool = True):
+        return run_workflow(self.workdir, self.config, *arguments, check=check)
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/workflow/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.workflow)
+
+
+@pytest.fixture(scope="session")
+def pipeline(tmp_path_factory) -> Run:
+    """The whole pipeline on the tiny configuration (two OQ data sets, one OC data set, a plugin with
+    two measures, every default), run once per session."""
+    workdir = tmp_path_factory.mktemp("pipeline")
+    (workdir / "my_measures.py").write_text(PLUGIN)
+    config = tiny_config(classification=True, plugins=["my_measures.py"])
+    config["measures"] = config["measures"] + ["MAXDIFF", "OVERLAP"]
+    run_workflow(workdir, config)
+    return Run(workdir, config, workdir / "results" / config["name"])

@@ -17,12 +17,14 @@ def check_tabular(fragment: str) -> int:
     assert begins == ["tabular"] and ends == ["tabular"], (begins, ends)
     assert text.count("{") - text.count(r"\{") == text.count("}") - text.count(r"\}"), "unbalanced braces"
     assert text.count("$") % 2 == 0 and "$$" not in text, "unbalanced math"
-    spec = re.search(r"\\begin\{tabular\}\{([^}]*)\}", text).group(1)
-    columns = len(re.findall(r"[lcrp]", spec))
+    spec = re.search(r"\\begin\{tabular\}\{((?:[^{}]|\{[^{}]*\})*)\}", text).group(1)
+    columns = len(re.findall(r"[lcrp]", re.sub(r"\{[^{}]*\}", "", spec)))
     rows = [line for line in lines if line.rstrip().endswith(r"\\")]
     assert rows, "no table rows"
     for row in rows:
-        assert len(CELL_SEPARATOR.findall(row)) == columns - 1, f"{columns} columns expected: {row}"
+        spans = [int(n) for n in re.findall(r"\\multicolumn\{(\d+)\}", row)]
+        cells = len(CELL_SEPARATOR.findall(row)) + 1 - len(spans) + sum(spans)
+        assert cells == columns, f"{columns} columns expected: {row}"
     for rule in (r"\toprule", r"\midrule", r"\bottomrule"):
         assert rule in text
     return len(rows)

@@ -204,13 +204,16 @@ def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
             "datasets": ["X", "Y"],
             "measures_tsv": str(paths["measures"]),
             "provenance": {"X": str(provenance), "Y": str(provenance)},
-            "conditions": {c: {"csv": str(tmp_path / f"mean_{c}.csv"), "tex": str(tmp_path / f"mean_{c}.tex")}
-                           for c in CONDITIONS},  # fmt: skip
+            "conditions": {
+                c: {"csv": str(tmp_path / f"mean_{c}.csv"), "tex": str(tmp_path / f"mean_{c}.tex")} for c in CONDITIONS
+            },  # fmt: skip
         }
     ]
     consistency_tables.run(
-        Job("consistency_tables", params={"datasets": datasets, "groups": groups, "trials": 40, "hsd_trials": 100,
-                                          "alpha": 0.05})  # fmt: skip
+        Job(
+            "consistency_tables",
+            params={"datasets": datasets, "groups": groups, "trials": 40, "hsd_trials": 100, "alpha": 0.05},
+        )  # fmt: skip
     )
     for condition, files in _outputs(runs[0]).items():
         names, taus = read_taus(files["taus"])

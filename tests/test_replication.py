@@ -10,7 +10,6 @@ from conftest import REPO, SHARED_RAW, shared_file
 
 from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
-from ordeval.jobs import Job
 from ordeval.plan import plan as make_plan
 from ordeval.table import Table
 from ordeval.tasks.base import check_files_exist

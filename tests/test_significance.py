@@ -289,8 +289,6 @@ def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
         read_pvalue_table(tmp_path / "pvalues.tsv")
 
 
-
-
 # --------------------------------------------------------------------------- the significance jobs
 
 

@@ -12,6 +12,7 @@ from ordeval.config import load
 from ordeval.plan import plan as make_plan
 from ordeval.workflow import JobSpec, Specs, all_jobs
 
+
 def jobs(plan) -> dict[tuple[str, str | None], JobSpec]:
     """Every job of the plan (the PDF job only where the plan wants the PDF)."""
     found = all_jobs(Specs(plan), "0123abc")
@@ -25,10 +26,10 @@ def graph(plan):
     made, read = {}, {}
     for (rule, dataset), spec in jobs(plan).items():
         for value in spec.outputs.values():
-            for path in ([value] if isinstance(value, str) else value):
+            for path in [value] if isinstance(value, str) else value:
                 made.setdefault(path, []).append((rule, dataset))
         for value in spec.inputs.values():
-            for path in ([value] if isinstance(value, str) else value):
+            for path in [value] if isinstance(value, str) else value:
                 read.setdefault(path, []).append((rule, dataset))
     return made, read
 

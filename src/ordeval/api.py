@@ -34,7 +34,9 @@ FORMATS = {
 # --------------------------------------------------------------------------- scoring
 
 
-def _source(value, kind: str, file_format: str | None, folder: Path, name: str, task: str, classes, extra: dict) -> dict:
+def _source(
+    value, kind: str, file_format: str | None, folder: Path, name: str, task: str, classes, extra: dict
+) -> dict:
     """A data set source for ``value``: a path (in ``file_format``), a data frame or an array (written to
     ``folder`` as the canonical long table)."""
     if isinstance(value, (str, Path)):
@@ -55,7 +57,9 @@ def _source(value, kind: str, file_format: str | None, folder: Path, name: str, 
             }
         )
     if not isinstance(value, pd.DataFrame):
-        raise TypeError(f"{name}: expected a file path, a pandas DataFrame or a numpy array, got {type(value).__name__}")
+        raise TypeError(
+            f"{name}: expected a file path, a pandas DataFrame or a numpy array, got {type(value).__name__}"
+        )
     columns = {
         ("quantification", "gold"): ["topic", "class", "prob"],
         ("quantification", "run"): ["topic", "run", "class", "prob"],
@@ -241,7 +245,12 @@ def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, see
     stack = as_stack(scores, lower_is_better)
     result = power(pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads), alpha)
     return pd.DataFrame(
-        {"measure": result.measures, "significant": result.significant, "pairs": result.pairs, "percent": result.percent}
+        {
+            "measure": result.measures,
+            "significant": result.significant,
+            "pairs": result.pairs,
+            "percent": result.percent,
+        }
     )
 
 
@@ -267,7 +276,8 @@ def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, h
 
 
 def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alpha: float = 0.05, trials: int = 5000,
-                seed: int = 0, threads: int | None = None, lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+                seed: int = 0, threads: int | None = None,
+                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
     """Leaderboards: per measure, every run's mean, t interval, rank and significance group letters
     (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data frame
     measure, rank, run, mean, ci_low, ci_high, group, lower_is_better."""
@@ -280,7 +290,9 @@ def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alph
     stack = stack.subset([measure]) if measure else stack
     significance = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
     frames = [
-        board(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level).table().to_pandas()
+        board(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level)
+        .table()
+        .to_pandas()
         for m in stack.measures
     ]
     return pd.concat(frames, ignore_index=True)
@@ -291,7 +303,7 @@ def measures(task: str | None = None):
     import pandas as pd
 
     rows = []
-    for name in ([task] if task else ["quantification", "classification"]):
+    for name in [task] if task else ["quantification", "classification"]:
         for measure in get_task(name).registry.values():
             rows.append({"task": name, "name": measure.name, "display": measure.display,
                          "direction": measure.direction, "description": measure.description,

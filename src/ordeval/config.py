@@ -40,8 +40,7 @@ def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, d
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
             raise ConfigError(
-                f"{loader.name}, line {key_node.start_mark.line + 1}: duplicate key {key!r} "
-                f"(first at line {seen[key]})"
+                f"{loader.name}, line {key_node.start_mark.line + 1}: duplicate key {key!r} (first at line {seen[key]})"
             )
         seen[key] = key_node.start_mark.line + 1
     return loader.construct_mapping(node, deep=deep)

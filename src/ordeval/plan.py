@@ -303,7 +303,7 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     else:
         measures = registered
     runs = task.declared_runs(spec, data_root)
-    for index, run in enumerate(runs):
+    for run in runs:
         check_name(run, kind="run", key=f"datasets.{name}.runs")
     duplicates = sorted({run for run in runs if runs.count(run) > 1})
     if duplicates:

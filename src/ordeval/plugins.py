@@ -63,7 +63,9 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
             try:
                 module = importlib.import_module(plugin)
             except ImportError as error:
-                raise ConfigError(f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}") from None
+                raise ConfigError(
+                    f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}"
+                ) from None
             _loaded[loaded_as] = plugin
             path = Path(module.__file__).resolve() if getattr(module, "__file__", None) else None
         if path is not None:

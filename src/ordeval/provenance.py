@@ -17,7 +17,11 @@ class Origin(StrEnum):
     SYNTHETIC = "synthetic"  #: simulated gold (and so everything computed from it)
 
 
-ORIGIN_REAL, ORIGIN_PARTLY_SYNTHETIC, ORIGIN_SYNTHETIC = Origin.REAL.value, Origin.PARTLY_SYNTHETIC.value, Origin.SYNTHETIC.value
+ORIGIN_REAL, ORIGIN_PARTLY_SYNTHETIC, ORIGIN_SYNTHETIC = (
+    Origin.REAL.value,
+    Origin.PARTLY_SYNTHETIC.value,
+    Origin.SYNTHETIC.value,
+)
 ORIGINS = tuple(origin.value for origin in Origin)
 
 

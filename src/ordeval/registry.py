@@ -73,9 +73,7 @@ class Registry(Mapping[str, Measure]):
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator adding ``function`` to the registry under ``name``; returns ``function`` unchanged."""
         if not MEASURE_NAME.match(name):
-            raise ValueError(
-                f"measure name {name!r}: use a letter, then up to 63 letters, digits, '_', '+' or '-'"
-            )
+            raise ValueError(f"measure name {name!r}: use a letter, then up to 63 letters, digits, '_', '+' or '-'")
 
         def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
             if name in self._measures:

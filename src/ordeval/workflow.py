@@ -178,7 +178,10 @@ class Specs:
         return JobSpec(
             "significance_pvalues",
             inputs={"stack": self.plan.path("scores/stack")},
-            outputs={"pvalues": self.plan.path("significance/pvalues"), "groups": self.plan.path("significance/groups")},
+            outputs={
+                "pvalues": self.plan.path("significance/pvalues"),
+                "groups": self.plan.path("significance/groups"),
+            },
         )
 
     def significance_pvalues_params(self, dataset: str) -> dict:
@@ -217,8 +220,11 @@ class Specs:
                 "task": task,
                 "datasets": names,
                 "measures": measures,
-                **{f"{table}_{ext}": _one(plan, f"agreement/{table}", ext, suffix=suffix)
-                   for table in ("mean", "similarity") for ext in ("csv", "tex")},
+                **{
+                    f"{table}_{ext}": _one(plan, f"agreement/{table}", ext, suffix=suffix)
+                    for table in ("mean", "similarity")
+                    for ext in ("csv", "tex")
+                },
             }  # fmt: skip
             for task, suffix, names, measures in self.groups("agreement")
         ]
@@ -241,12 +247,17 @@ class Specs:
         }
         outputs = {
             "datasets": [files[k] for files in datasets.values() for k in ("csv", "tex")],
-            "groups": [group[k] for group in groups for k in ("mean_csv", "mean_tex", "similarity_csv", "similarity_tex")],
+            "groups": [
+                group[k] for group in groups for k in ("mean_csv", "mean_tex", "similarity_csv", "similarity_tex")
+            ],
             "dnkt": [item[k] for item in dnkt for k in ("csv", "tex")],
         }
         spec = JobSpec(
             "agreement_tables",
-            inputs={"stacks": [self.stack(n) for n in plan.datasets], "provenance": list(self.provenances(plan.datasets).values())},
+            inputs={
+                "stacks": [self.stack(n) for n in plan.datasets],
+                "provenance": list(self.provenances(plan.datasets).values()),
+            },
             outputs={name: paths for name, paths in outputs.items() if paths},
             params=params,
         )
@@ -327,7 +338,9 @@ class Specs:
             }
             for task, suffix, names, _ in self.groups("consistency")
         ]
-        read = [f for files in datasets.values() for c in files["conditions"].values() for f in (c["summary"], c["pairs"])]
+        read = [
+            f for files in datasets.values() for c in files["conditions"].values() for f in (c["summary"], c["pairs"])
+        ]
         spec = JobSpec(
             "consistency_tables",
             inputs={
@@ -336,7 +349,12 @@ class Specs:
                 "provenance": list(self.provenances(plan.datasets).values()),
             },
             outputs={
-                "tex": [c[k] for files in datasets.values() for c in files["conditions"].values() for k in ("tex", "pairs_tex")],
+                "tex": [
+                    c[k]
+                    for files in datasets.values()
+                    for c in files["conditions"].values()
+                    for k in ("tex", "pairs_tex")
+                ],
                 "means": [c[k] for group in groups for c in group["conditions"].values() for k in ("csv", "tex")],
             },
             params={
@@ -362,7 +380,11 @@ class Specs:
                 "measures": [files["measures_tsv"] for files in datasets.values()],
                 "provenance": list(self.provenances(plan.datasets).values()),
             },
-            outputs={"figures": [c[k] for files in datasets.values() for c in files["conditions"].values() for k in ("pdf", "png")]},
+            outputs={
+                "figures": [
+                    c[k] for files in datasets.values() for c in files["conditions"].values() for k in ("pdf", "png")
+                ]
+            },
             params={"datasets": datasets},
         )
         for name, files in datasets.items():
@@ -388,8 +410,12 @@ class Specs:
         groups = []
         for task, suffix, names, measures in self.groups("significance"):
             outputs = {}
-            for key, stem in (("significance/power", "power"), ("significance/counts", "counts"),
-                              ("significance/contradictions", "contradictions"), ("significance/grouped", "grouped")):
+            for key, stem in (
+                ("significance/power", "power"),
+                ("significance/counts", "counts"),
+                ("significance/contradictions", "contradictions"),
+                ("significance/grouped", "grouped"),
+            ):
                 for ext in ("csv", "tex"):
                     outputs[f"{stem}_{ext}"] = _one(plan, key, ext, suffix=suffix)
             groups.append({
@@ -424,8 +450,12 @@ class Specs:
         for name, files in datasets.items():
             self.report(spec, "significance/sso", files["sso_csv"], name)
         for group in groups:
-            for key, stem in (("significance/power", "power"), ("significance/counts", "counts"),
-                              ("significance/contradictions", "contradictions"), ("significance/grouped", "grouped")):
+            for key, stem in (
+                ("significance/power", "power"),
+                ("significance/counts", "counts"),
+                ("significance/contradictions", "contradictions"),
+                ("significance/grouped", "grouped"),
+            ):
                 self.report(spec, key, group["outputs"][f"{stem}_csv"], group["task"])  # fmt: skip
         return spec
 
@@ -484,7 +514,10 @@ class Specs:
         scatter = [f[k] for f in datasets.values() for k in ("scatter_csv", "scatter_tex")]
         spec = JobSpec(
             "popularity_tables",
-            inputs={"stacks": [f["stack"] for f in datasets.values()], "provenance": list(self.provenances(plan.datasets).values())},
+            inputs={
+                "stacks": [f["stack"] for f in datasets.values()],
+                "provenance": list(self.provenances(plan.datasets).values()),
+            },
             outputs={**outputs, **({"scatter": scatter} if scatter else {})},
             params={**self._popularity_common(), "datasets": datasets},
         )
@@ -584,7 +617,9 @@ class Specs:
             spec = plan.datasets[name].spec
             datasets[name] = {
                 "agreement": _one(plan, "agreement/dataset", "csv", dataset=name),
-                "consistency": {c: _one(plan, "consistency/summary", "csv", dataset=name, condition=c) for c in CONDITIONS},
+                "consistency": {
+                    c: _one(plan, "consistency/summary", "csv", dataset=name, condition=c) for c in CONDITIONS
+                },
                 "pvalues": _one(plan, "significance/pvalues", dataset=name),
                 "stack": self.stack(name),
                 "measures_tsv": self.measures_tsv(name),
@@ -614,12 +649,19 @@ class Specs:
         plan = self.plan
         params = self._classification_params()
         outputs = {}
-        for key, stem in (("agreement", "agreement"), ("consistency", "consistency"), ("properties", "properties"),
-                          ("kappa", "kappa"), ("pooled", "pooled"), ("conventions", "conventions")):
+        for key, stem in (
+            ("agreement", "agreement"),
+            ("consistency", "consistency"),
+            ("properties", "properties"),
+            ("kappa", "kappa"),
+            ("pooled", "pooled"),
+            ("conventions", "conventions"),
+        ):
             for ext in ("csv", "tex"):
                 outputs[f"{stem}_{ext}"] = _one(plan, f"classification/{key}", ext)  # fmt: skip
         read = [f[k] for f in params["datasets"].values()
-                for k in ("agreement", "stack", "measures_tsv", "provenance", "gold", "pooled", "conventions")]  # fmt: skip
+                for k in ("agreement", "stack", "measures_tsv", "provenance", "gold", "pooled",
+                          "conventions")]  # fmt: skip
         read += [p for f in params["datasets"].values() for p in f["consistency"].values()] + [params["power_csv"]]
         spec = JobSpec("classification_tables", inputs={"files": read}, outputs=outputs, params=params)
         for key in ("agreement", "consistency", "properties", "kappa", "pooled", "conventions"):
@@ -768,4 +810,3 @@ def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | Non
 def log_path(plan: Plan, job: str, wildcard: bool = False) -> str:
     """The log file of a job (``results/<name>/logs/<job>[/<dataset>].log``)."""
     return f"{plan.results}/logs/{job}/{{dataset}}.log" if wildcard else f"{plan.results}/logs/{job}.log"
-

@@ -1,13 +1,19 @@
 # The plan of this configuration (ordeval.plan: validated configuration, data sets, measures, outputs)
 # and the job specs of every rule (ordeval.workflow). Everything below only turns them into rules.
 import os
+import sys
 
 from ordeval.catalogue import CATEGORIES, ENTRIES
 from ordeval.manifest import git_commit
 from ordeval.plan import plan as make_plan
 from ordeval.workflow import Specs, log_path
 
-PLAN = make_plan(config, workdir=os.getcwd())
+try:
+    PLAN = make_plan(config, workdir=os.getcwd())
+except (
+    ValueError
+) as error:  # ConfigError, InputError: one line naming the key or the file and line
+    sys.exit(f"ordeval: configuration error: {error}")
 SPECS = Specs(PLAN)
 RESULTS = PLAN.results
 ENV = "../../environment.yml"

@@ -1,1 +1,4 @@
-"""Computations of the meta-evaluation: they return arrays and tables; writing them is the jobs' and presentation modules' business."""
+"""Computations of the meta-evaluation.
+
+They return arrays and tables; writing them is the business of the jobs and the presentation modules.
+"""

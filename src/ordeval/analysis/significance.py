@@ -137,9 +137,7 @@ def pvalue_table(significance: PairwiseSignificance) -> Table:
     return table
 
 
-def read_pvalue_table(
-    path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0
-) -> PairwiseSignificance:
+def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0) -> PairwiseSignificance:
     """The inverse of :func:`pvalue_table`, from a TSV file; checks that every pair is present once.
     ``lower_is_better`` gives each measure's direction (default: lower is better)."""
     table = Table.read(path, numeric=["mean_a", "mean_b", "p"])

@@ -26,7 +26,9 @@ def _delta_label(deltas: Deltas, measure: str, names: Mapping[str, str]) -> str:
     return f"{'' if lower else '-'}\u0394{names[measure]}"
 
 
-def scatter_figure(title: str, deltas: Deltas, panels: Sequence[Panel], names: Mapping[str, str], level: float) -> Figure:
+def scatter_figure(
+    title: str, deltas: Deltas, panels: Sequence[Panel], names: Mapping[str, str], level: float
+) -> Figure:
     """A grid of scatter plots, one per panel: the oriented delta of x against that of y per topic
     (negative: prefers Popularity), with the axes through 0, the quadrant counts and Pearson r.
     The points are rasterised, so that the PDF stays small and fast with many topics."""

@@ -10,7 +10,9 @@ from ..analysis.significance import PairwiseSignificance, dp_curve
 from . import Figure, new_figure
 
 
-def draw_dp_curves(axes, significance: PairwiseSignificance, names: Sequence[str], alpha: float, title: str = "") -> None:
+def draw_dp_curves(
+    axes, significance: PairwiseSignificance, names: Sequence[str], alpha: float, title: str = ""
+) -> None:
     """The DP curve of every measure of ``significance`` (labelled by ``names``) on ``axes``, with the
     alpha level as a dashed horizontal line."""
     ranks = np.arange(1, significance.pair_count + 1)
@@ -34,7 +36,10 @@ def dp_curves_figure(significance: PairwiseSignificance, names: Sequence[str], a
 
 
 def dp_curves_grid(
-    panels: Mapping[str, PairwiseSignificance], names: Mapping[str, Sequence[str]], alpha: float, title: str,
+    panels: Mapping[str, PairwiseSignificance],
+    names: Mapping[str, Sequence[str]],
+    alpha: float,
+    title: str,
     counts: Mapping[str, Sequence[int]] | None = None,
 ) -> Figure:
     """One panel per data set (two to a row), the legend in the first; with ``counts``, each panel's

@@ -21,7 +21,8 @@ def run(job: Job):
         display = dict(zip(info["measure"], info["display"], strict=True))
         measures = group["measures"]
         names = [display[m] for m in measures]
-        title = f"Kendall's tau-{job.params['kendall']} between run rankings, mean over {len(group['provenance'])} data sets"
+        count = len(group["provenance"])
+        title = f"Kendall's tau-{job.params['kendall']} between run rankings, mean over {count} data sets"
         description = (
             f"Kendall's tau between the measures' run rankings, averaged over {', '.join(group['provenance'])}."
         )

@@ -38,9 +38,16 @@ def run(job: Job):
             f"{dataset}: Kendall's tau-{variant} between the rankings of {agreement.runs} runs by mean score, "
             f"for every pair of measures, with {level:.0%} CIs (Long and Cliff, 1997) below the taus."
         )
-        write_latex(tau_matrix_latex(pairs[dataset], stack.measures, labels), files["tex"], {dataset: origins[dataset]}, description)
+        write_latex(
+            tau_matrix_latex(pairs[dataset], stack.measures, labels),
+            files["tex"],
+            {dataset: origins[dataset]},
+            description,
+        )
         low = min(pairs[dataset].column("tau", float)) if len(pairs[dataset]) else float("nan")
-        log.info("%s: %d measure pairs over %d runs, lowest tau %.3f", dataset, len(pairs[dataset]), agreement.runs, low)
+        log.info(
+            "%s: %d measure pairs over %d runs, lowest tau %.3f", dataset, len(pairs[dataset]), agreement.runs, low
+        )
 
     for group in params["groups"]:
         names = group["datasets"]
@@ -48,7 +55,9 @@ def run(job: Job):
         listing = ", ".join(names)
         mean = mean_pair_table([pairs[name] for name in names])
         write_csv(mean, group["mean_csv"], group_origins)
-        description = f"Kendall's tau-{variant} between the measures' run rankings, averaged over the data sets {listing}."
+        description = (
+            f"Kendall's tau-{variant} between the measures' run rankings, averaged over the data sets {listing}."
+        )
         write_latex(tau_matrix_latex(mean, group["measures"], labels), group["mean_tex"], group_origins, description)
         similarity = similarity_table({name: pairs[name] for name in names}, group["measures"])
         write_csv(similarity, group["similarity_csv"], group_origins)

@@ -44,7 +44,9 @@ def run(job: Job):
     labels = measure_labels(read_measure_table(next(iter(datasets.values()))["measures_tsv"]))
 
     # Table 2: tau between the measures' rankings per data set
-    pairs = {name: read_csv(files["agreement"], numeric=["tau", "ci_low", "ci_high"]) for name, files in datasets.items()}
+    pairs = {
+        name: read_csv(files["agreement"], numeric=["tau", "ci_low", "ci_high"]) for name, files in datasets.items()
+    }
     stacked = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in pairs.items()])
     write_csv(Table({c: stacked[c] for c in ["dataset", "measure_a", "measure_b", "tau", "ci_low", "ci_high"]}),
               out["agreement_csv"], origins)  # fmt: skip
@@ -72,12 +74,14 @@ def run(job: Job):
                 f"System ranking consistency of the ordinal classification measures (the paper's Table 3 layout): "
                 f"(a) full split, (b) {params['subset_size']} vs. {params['subset_size']}; mean tau over "
                 f"{params['trials']} splits, sorted; a mark says how many of the worst measures a measure "
-                f"significantly outperforms (randomised Tukey HSD, B = {params['hsd_trials']}, alpha = {params['alpha']}).")  # fmt: skip
+                f"significantly outperforms (randomised Tukey HSD, B = {params['hsd_trials']}, "
+                f"alpha = {params['alpha']}).")  # fmt: skip
 
     # Table 4: properties
     mean_taus = tau_matrix(mean_pair_table(list(pairs.values())), measures)
     consistency = {m: float(np.mean([s.column("mean_tau", float)[list(s["measure"]).index(m)]
-                                     for panel in panels.values() for s in panel.values()])) for m in measures}  # fmt: skip
+                                     for panel in panels.values() for s in panel.values()]))
+                   for m in measures}  # fmt: skip
     power_table = read_csv(params["power_csv"], numeric=["percent"], integer=["significant", "pairs"])
     power = {row["measure"]: float(row["percent"]) for row in power_table.records() if row["dataset"] == "POOLED"}
     flags = {m: dict(REGISTRY[m].properties) for m in measures}
@@ -106,12 +110,17 @@ def run(job: Job):
         pooled[name] = Table.read(files["pooled"], numeric=[m for m in measures])
         table = Table.read(files["conventions"])
         conventions.append(table.with_column("dataset", [name] * len(table)))
-    kappa_table = Table.concat(kappa_tables) if kappa_tables else constant_kappa_table("", [], [], np.zeros((0, 0)), np.zeros((0, 0)))
+    kappa_table = (
+        Table.concat(kappa_tables)
+        if kappa_tables
+        else constant_kappa_table("", [], [], np.zeros((0, 0)), np.zeros((0, 0)))
+    )
     write_csv(kappa_table, out["kappa_csv"], origins)
     write_latex(kappa_constant_latex(kappa_table), out["kappa_tex"], origins,
                 "Linear weighted kappa of the runs that always return one class: topics where kappa = 0 among those "
                 "where it is defined (undefined: the gold too is all in the run's class, where the documented "
-                "convention value 1 is used). The paper proves kappa = 0 on every topic where it is defined.")  # fmt: skip
+                "convention value 1 is used). The paper proves kappa = 0 on every topic where it is "
+                "defined.")  # fmt: skip
     pooled_table = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in pooled.items()])
     write_csv(Table({c: pooled_table[c] for c in ["dataset", "run", *measures]}), out["pooled_csv"], origins)
     write_latex(pooled_latex(pooled, measures, labels), out["pooled_tex"], origins,

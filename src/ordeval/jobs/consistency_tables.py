@@ -52,7 +52,10 @@ def run(job: Job):
             write_csv(table, paths["csv"], origins)
             description = (
                 f"System ranking consistency, condition {condition}: mean Kendall's tau between the rankings on "
-                "the two topic sets per data set, and their mean; sorted by the mean, the highest of each column in bold."
+                "the two topic sets per data set, and their mean; sorted by the mean, the highest of each column "
+                "in bold."
             )
             write_latex(mean_summary_latex(table, labels), paths["tex"], origins, description)
-            log.info("%s %s: %d measures over %d data sets", group["task"], condition, len(table), len(group["datasets"]))
+            log.info(
+                "%s %s: %d measures over %d data sets", group["task"], condition, len(table), len(group["datasets"])
+            )

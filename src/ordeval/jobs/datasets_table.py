@@ -32,7 +32,16 @@ def datasets_table(provenance: dict[str, dict]) -> Table:
 
 
 def latex(table: Table) -> str:
-    header = ["Data set", "Venue", "Type", "Language", "Classes", "Topics", "Items", "Runs (files / baselines / simulated)"]
+    header = [
+        "Data set",
+        "Venue",
+        "Type",
+        "Language",
+        "Classes",
+        "Topics",
+        "Items",
+        "Runs (files / baselines / simulated)",
+    ]
     rows = [
         [escape(row["dataset"]), escape(row["venue"]), row["type"], escape(row["language"]), str(row["classes"]),
          str(row["topics"]), str(row["items"]) if row["items"] != "" else "--",

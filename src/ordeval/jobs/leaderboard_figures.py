@@ -22,7 +22,8 @@ def run(job: Job):
         info = read_measure_table(files["measures_tsv"])
         names = dict(zip(info["measure"], info["display"], strict=True))
         description = (
-            f"{dataset}: every run's mean score with its {job.params['ci_level']:.0%} interval per measure, best first; "
+            f"{dataset}: every run's mean score with its {job.params['ci_level']:.0%} interval per measure, "
+            "best first; "
             "runs sharing a letter do not differ significantly (randomised Tukey HSD)."
         )
         figure = leaderboard_figure(boards, names, f"{dataset}: leaderboards")

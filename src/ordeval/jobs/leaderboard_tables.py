@@ -27,7 +27,9 @@ def run(job: Job):
         significance = read_pvalue_table(files["pvalues"], directions, trials)
         stack = scored.subset(files["measures"])
         boards = [
-            leaderboard(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level).table()
+            leaderboard(
+                stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level
+            ).table()
             for m in stack.measures
         ]
         origins = read_origins({dataset: files["provenance"]})
@@ -39,5 +41,7 @@ def run(job: Job):
         write_csv(Table.concat(boards), files["csv"], origins)
         write_latex(leaderboard_latex(boards, measure_labels(stack), level), files["tex"], origins, setting)
         names = dict(zip(stack.measures, stack.display, strict=True))
-        write_text(leaderboard_markdown(dataset, boards, names, level, f"{setting} {origin_sentence(origins)}"), files["md"])
+        write_text(
+            leaderboard_markdown(dataset, boards, names, level, f"{setting} {origin_sentence(origins)}"), files["md"]
+        )
         log.info("%s: %d measures x %d runs", dataset, len(boards), len(stack.runs))

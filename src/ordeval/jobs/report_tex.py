@@ -38,6 +38,8 @@ def run(job: Job):
     sections = report_sections([tuple(item) for item in params["items"]], params["seed"])
     title = f"ordeval: meta-evaluation of ordinal classification and quantification measures ({params['name']})"
     tex_path = job.output["tex"]
-    write_text(latex_document(sections, title, introduction(params, origins, manifest["git_commit"]), tex_path), tex_path)
+    write_text(
+        latex_document(sections, title, introduction(params, origins, manifest["git_commit"]), tex_path), tex_path
+    )
     log.info("%d sections, %d items", len(sections), sum(len(section.items) for section in sections))
     return sections

@@ -52,7 +52,9 @@ def measure_labels(measures) -> dict[str, str]:
     """``{measure: LaTeX label}`` from a data set's measure table (``scores/<dataset>/measures.tsv``)
     or a ScoreStack."""
     if hasattr(measures, "values"):  # a ScoreStack
-        return {m: measure_label(d, x) for m, d, x in zip(measures.measures, measures.display, measures.latex, strict=True)}
+        return {
+            m: measure_label(d, x) for m, d, x in zip(measures.measures, measures.display, measures.latex, strict=True)
+        }
     return {
         m: measure_label(d, x)
         for m, d, x in zip(measures["measure"], measures["display"], measures["latex"], strict=True)

@@ -22,7 +22,11 @@ def tau_matrix_latex(pairs: Table, measures: Sequence[str], labels: Mapping[str,
     index = {name: i for i, name in enumerate(measures)}
     cells = [[""] * len(measures) for _ in measures]
     for row in pairs.records():
-        ci = "" if math.isnan(row["ci_low"]) else "\n" + rf"{{\scriptsize [{number(row['ci_low'])}, {number(row['ci_high'])}]}}"
+        ci = (
+            ""
+            if math.isnan(row["ci_low"])
+            else "\n" + rf"{{\scriptsize [{number(row['ci_low'])}, {number(row['ci_high'])}]}}"
+        )
         cells[index[row["measure_a"]]][index[row["measure_b"]]] = number(row["tau"]) + ci
     return upper_triangle_tabular([labels[name] for name in measures], cells, escaped=True)
 

@@ -124,5 +124,3 @@ def split_heading(condition: str, topics: int, subset_size: int) -> str:
     if condition == "half":
         return f"{topics // 2} vs. {topics - topics // 2}"
     return f"{subset_size} vs. {subset_size}"
-
-

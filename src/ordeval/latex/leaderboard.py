@@ -18,7 +18,12 @@ def leaderboard_latex(boards: Sequence[Table], labels: Mapping[str, str], level:
     rows, rules = [], []
     for board in boards:
         first = board.records()[0]
-        rows.append([rf"\multicolumn{{5}}{{l}}{{\textbf{{{labels[first['measure']]}}} ({_direction(first['lower_is_better'])})}}"])
+        rows.append(
+            [
+                rf"\multicolumn{{5}}{{l}}{{\textbf{{{labels[first['measure']]}}} "
+                rf"({_direction(first['lower_is_better'])})}}"
+            ]
+        )
         for row in board.records():
             interval = f"[{number(row['ci_low'])}, {number(row['ci_high'])}]"
             rows.append([str(row["rank"]), escape(row["run"]), number(row["mean"]), interval, row["group"]])
@@ -30,7 +35,9 @@ def _markdown_cell(text: str) -> str:
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
-def leaderboard_markdown(dataset: str, boards: Sequence[Table], names: Mapping[str, str], level: float, note: str) -> str:
+def leaderboard_markdown(
+    dataset: str, boards: Sequence[Table], names: Mapping[str, str], level: float, note: str
+) -> str:
     """A Markdown document: one table per measure (rank, run, mean, interval, group)."""
     lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, ""]
     for board in boards:
@@ -39,6 +46,8 @@ def leaderboard_markdown(dataset: str, boards: Sequence[Table], names: Mapping[s
         lines += [f"| Rank | Run | Mean | {level:.0%} CI | Group |", "|---:|:---|---:|:---|:---|"]
         for row in board.records():
             interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
-            lines.append(f"| {row['rank']} | {_markdown_cell(row['run'])} | {row['mean']:.3f} | {interval} | {row['group']} |")
+            lines.append(
+                f"| {row['rank']} | {_markdown_cell(row['run'])} | {row['mean']:.3f} | {interval} | {row['group']} |"
+            )
         lines.append("")
     return "\n".join(lines)

@@ -60,7 +60,9 @@ def sso_latex(table: Table, measures: Sequence[str], labels: Mapping[str, str], 
                 continue
             cell = cells[(first, second)]
             sso = float(cell["sso"])
-            row.append(f"{emphasised(sso, SSO_EMPHASIS, decimals)} ({int(cell['a'])}/{int(cell['b'])}/{int(cell['c'])})")
+            row.append(
+                f"{emphasised(sso, SSO_EMPHASIS, decimals)} ({int(cell['a'])}/{int(cell['b'])}/{int(cell['c'])})"
+            )
         rows.append(row)
     return tabular(header, rows, "l" + "r" * (len(measures) - 1))
 
@@ -69,7 +71,9 @@ def contradiction_counts_latex(counts: Table, labels: Mapping[str, str]) -> str:
     """Pairs of measures x data sets: number of contradicting run pairs, and the total."""
     datasets = list(dict.fromkeys(counts["dataset"]))
     pairs = list(dict.fromkeys(zip(counts["measure_a"], counts["measure_b"], strict=True)))
-    value = {(row["dataset"], row["measure_a"], row["measure_b"]): int(row["contradictions"]) for row in counts.records()}
+    value = {
+        (row["dataset"], row["measure_a"], row["measure_b"]): int(row["contradictions"]) for row in counts.records()
+    }
     header = ["Measure 1", "Measure 2", *(escape(dataset) for dataset in datasets), "Total"]
     rows = []
     for first, second in pairs:

@@ -106,12 +106,16 @@ class ScoresTask(Task):
                 order = {topic: i for i, topic in enumerate(these_topics)}
                 values = values[[order[topic] for topic in topics]]
             if source["measure"] in measures:
-                raise ConfigError(f"config key datasets.{name}.scores[{index}]: measure {source['measure']!r} given twice")
+                raise ConfigError(
+                    f"config key datasets.{name}.scores[{index}]: measure {source['measure']!r} given twice"
+                )
             measures.append(source["measure"])
             matrices.append(values)
             records[source["measure"]] = {"path": str(path), "sha256": sha256(path)}
         directions = self.directions(spec)
-        stack = ScoreStack(measures, topics, runs, np.stack(matrices), [directions[m] for m in measures], task=self.name)
+        stack = ScoreStack(
+            measures, topics, runs, np.stack(matrices), [directions[m] for m in measures], task=self.name
+        )
         provenance = {
             "dataset": name,
             "origin": origin,

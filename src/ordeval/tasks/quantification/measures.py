@@ -115,14 +115,24 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- the measures
 
 
-@register("NMD", display="NMD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))", description="Normalised Match Distance (SemEval EMD / (K-1))")
+@register(
+    "NMD",
+    display="NMD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))",
+    description="Normalised Match Distance (SemEval EMD / (K-1))",
+)
 def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
     difference = np.cumsum(estimate, axis=-1) - np.cumsum(gold, axis=-1)
     return np.abs(difference).sum(axis=-1) / (_num_classes(gold) - 1)
 
 
-@register("RSNOD", display="RSNOD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Symmetric Normalised Order-aware Divergence")
+@register(
+    "RSNOD",
+    display="RSNOD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Root Symmetric Normalised Order-aware Divergence",
+)
 def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
 
@@ -133,52 +143,83 @@ def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold:
     return _root_normalised(symmetric, _num_classes(gold))
 
 
-@register("RNOD", display="RNOD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Order-aware Divergence")
+@register(
+    "RNOD",
+    display="RNOD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Root Normalised Order-aware Divergence",
+)
 def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD = sqrt(OD(p || p*) / (K-1))."""
     return _root_normalised(order_aware_divergence(estimate, gold), _num_classes(gold))
 
 
-@register("RNADW", display="RNADW", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="Root Normalised Average Distance-Weighted sum of squares")
+@register(
+    "RNADW",
+    display="RNADW",
+    reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+    description="Root Normalised Average Distance-Weighted sum of squares",
+)
 def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
     dw = distance_weighted(estimate, gold, absolute_distance(_num_classes(gold)))
     return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
 
 
-@register("RNOD2", display="RNOD2", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="RNOD with the gold-mass class distance")
+@register(
+    "RNOD2",
+    display="RNOD2",
+    reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+    description="RNOD with the gold-mass class distance",
+)
 def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
     divergence = order_aware_divergence(estimate, gold, gold_mass_distance(gold))
     return _root_normalised(divergence, _num_classes(gold))
 
 
-@register("RNADW2", display="RNADW2", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="RNADW with the gold-mass class distance")
+@register(
+    "RNADW2",
+    display="RNADW2",
+    reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+    description="RNADW with the gold-mass class distance",
+)
 def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
     dw = distance_weighted(estimate, gold, gold_mass_distance(gold))
     return _root_normalised(dw.mean(axis=-1), _num_classes(gold))
 
 
-@register("NVD", display="NVD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Normalised Variational Distance")
+@register(
+    "NVD", display="NVD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Normalised Variational Distance"
+)
 def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NVD = (1/2) sum_i |p_i - p*_i|."""
     return np.abs(estimate - gold).sum(axis=-1) / 2
 
 
-@register("RNSS", display="RNSS", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Sum of Squares")
+@register(
+    "RNSS", display="RNSS", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Sum of Squares"
+)
 def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
     return np.sqrt(((estimate - gold) ** 2).sum(axis=-1) / 2)
 
 
-@register("JSD", display="JSD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Jensen-Shannon divergence (base 2)")
+@register(
+    "JSD", display="JSD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Jensen-Shannon divergence (base 2)"
+)
 def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
     return _jensen_shannon(estimate, gold)
 
 
-@register("DNKT", display="DNKT", reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)", description="Distance based on Normalised Kendall's Tau")
+@register(
+    "DNKT",
+    display="DNKT",
+    reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+    description="Distance based on Normalised Kendall's Tau",
+)
 def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """DNKT = (1 - tau_b) / 2 over the K(K-1)/2 pairs of bins.
 

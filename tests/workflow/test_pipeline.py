@@ -1,0 +1,223 @@
+"""The whole pipeline on the tiny configuration (run once per session): every stage's outputs, their
+formats, the plugin measures everywhere, directions honoured, the reports, and nothing to do afterwards."""
+
+import os
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import OC_MEASURES
+from tabular_check import check_tabular
+
+from ordeval.files import png_description
+from ordeval.scores import read_score_matrix, read_stack
+
+OQ = {"TinySem": (12, 7), "TinyDQ": (14, 10)}  # topics, runs
+OC = {"TinyOC": (14, 7)}
+SHAPES = {**OQ, **OC}
+PLUGIN = ["MAXDIFF", "OVERLAP"]
+#: The papers' agreement list, then the measures the papers do not know.
+OQ_AGREEMENT = ["NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD", *PLUGIN]
+OQ_SIGNIFICANCE = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD", *PLUGIN]
+
+
+def csv(path, columns):
+    """A CSV whose columns are ``columns`` then ``data_origin``."""
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+    assert list(frame.columns) == [*columns, "data_origin"], path
+    return frame
+
+
+def test_every_run_is_scored_on_every_topic_and_a_second_run_has_nothing_to_do(pipeline):
+    for dataset, (topics, runs) in SHAPES.items():
+        stack = read_stack(pipeline.results / "scores" / dataset / "stack.npz")
+        expected = OC_MEASURES if dataset in OC else [m for m in pipeline.config["measures"] if m not in OC_MEASURES]
+        assert stack.measures == expected and stack.values.shape == (len(expected), topics, runs)
+        for measure in expected:
+            these_topics, these_runs, values = read_score_matrix(
+                pipeline.results / "scores" / dataset / f"{measure}.tsv"
+            )
+            assert (these_topics, these_runs) == (stack.topics, stack.runs)
+            np.testing.assert_array_equal(values, stack.matrix(measure))
+        means = pd.read_csv(pipeline.results / "scores" / dataset / "means.tsv", sep="\t")
+        np.testing.assert_allclose(means[expected].to_numpy().T, stack.means(), rtol=1e-12)
+    directions = pd.read_csv(pipeline.results / "scores" / "TinyDQ" / "measures.tsv", sep="\t", keep_default_na=False)
+    assert dict(zip(directions.measure, directions.lower_is_better, strict=True))["OVERLAP"] == False  # noqa: E712
+    second = pipeline.again("--dry-run")
+    assert "Nothing to be done" in second.stdout + second.stderr
+
+
+def test_agreement_outputs_rank_by_each_measures_direction(pipeline):
+    tables = pipeline.results / "tables" / "agreement"
+    columns = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
+    for name in [*OQ, "mean"]:
+        frame = csv(tables / f"{name}.csv", columns)
+        assert len(frame) == len(OQ_AGREEMENT) * (len(OQ_AGREEMENT) - 1) // 2
+        assert frame.measure_a.iloc[0] == "NMD" and frame.measure_b.iloc[0] == "RNADW"
+        assert frame.tau.between(-1, 1).all() and frame.ci_low.isna().all() == (name == "mean")
+        check_tabular((tables / f"{name}.tex").read_text())
+    # OVERLAP = 1 - NVD, higher is better: ranked best first it agrees perfectly with NVD
+    pair = csv(tables / "TinyDQ.csv", columns).query("measure_a == 'NVD' and measure_b == 'OVERLAP'")
+    assert pair.tau.iloc[0] == pytest.approx(1.0)
+    assert csv(tables / "similarity.csv", ["measure", *OQ, "mean"]).measure.tolist() == OQ_AGREEMENT
+    for measure in ["JSD", "NMD", "RNOD"]:
+        frame = csv(tables / f"dnkt_{measure}.csv", ["dataset", *columns])
+        assert frame.dataset.tolist() == [d for d in [*OQ, "mean"] for _ in range(3)]
+    oc = csv(tables / "mean_oc.csv", columns)
+    assert len(oc) == 36 and oc.measure_a.iloc[0] == "alpha_ORD"
+    for suffix in ("", "_oc"):
+        assert (pipeline.results / "figures" / "agreement" / f"mean_heatmap{suffix}.png").stat().st_size > 0
+
+
+def test_consistency_outputs(pipeline):
+    config = pipeline.config
+    for dataset in SHAPES:
+        expected = OC_MEASURES if dataset in OC else [m for m in config["measures"] if m not in OC_MEASURES]
+        for condition in ["half", "10v10"]:
+            taus = pd.read_csv(pipeline.results / "consistency" / dataset / f"{condition}.tsv", sep="\t")
+            assert list(taus.columns) == expected and len(taus) == config["consistency"]["trials"]
+            stem = pipeline.results / "tables" / "consistency" / f"{dataset}_{condition}"
+            table = csv(f"{stem}.csv", ["measure", "mean_tau", "outperforms", "ve2", "trials"])
+            assert sorted(table.measure) == sorted(expected) and table.mean_tau.is_monotonic_decreasing
+            csv(f"{stem}_pairs.csv", ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"])
+            for suffix in ["", "_pairs"]:
+                check_tabular(open(f"{stem}{suffix}.tex").read())
+            assert (pipeline.results / "figures" / "consistency" / f"{dataset}_{condition}.pdf").stat().st_size > 0
+    for condition in ["half", "10v10"]:
+        mean = csv(pipeline.results / "tables" / "consistency" / f"mean_{condition}.csv", ["measure", *OQ, "mean"])
+        assert mean["mean"].is_monotonic_decreasing
+        csv(pipeline.results / "tables" / "consistency" / f"mean_{condition}_oc.csv", ["measure", *OC, "mean"])
+
+
+def test_significance_outputs(pipeline):
+    results, tables = pipeline.results, pipeline.results / "tables"
+    for dataset in SHAPES:
+        pvalues = pd.read_csv(results / "significance" / dataset / "pvalues.tsv", sep="\t")
+        assert list(pvalues.columns) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
+        assert pvalues.p.between(0, 1).all()
+        csv(tables / "sso" / f"{dataset}.csv", ["measure_a", "measure_b", "a", "b", "c", "sso"])
+        assert (results / "figures" / "dp_curves" / f"{dataset}.png").stat().st_size > 0
+    power = csv(tables / "discriminative_power.csv", ["dataset", "measure", "significant", "pairs", "percent"])
+    assert list(dict.fromkeys(power.dataset)) == [*OQ, "POOLED"]
+    assert list(dict.fromkeys(power.measure)) == OQ_SIGNIFICANCE
+    power_oc = csv(tables / "discriminative_power_oc.csv", ["dataset", "measure", "significant", "pairs", "percent"])
+    assert (
+        list(dict.fromkeys(power_oc.dataset)) == [*OC, "POOLED"]
+        and list(dict.fromkeys(power_oc.measure)) == OC_MEASURES
+    )
+    csv(tables / "contradictions.csv", ["dataset", "measure_a", "measure_b", "run_x", "run_y"])
+    groups = pd.read_csv(results / "significance" / "TinyDQ" / "run_groups.tsv", sep="\t")
+    assert set(groups.loc[groups.run.str.startswith("BL-popularity"), "group"]) == {"BL-popularity-{C,E}"}
+    for suffix in ("", "_oc"):
+        assert (results / "figures" / "dp_curves" / f"all{suffix}.png").stat().st_size > 0
+
+
+def test_popularity_outputs_follow_each_measures_direction(pipeline):
+    results = pipeline.results
+    table = csv(
+        results / "tables" / "popularity_vs_uniform.csv", ["dataset", "measure", "uniform", "popularity", "ties"]
+    )
+    assert set(table.dataset) == {"TinyDQ", "TOTAL"}  # the others have no baselines
+    assert (table[["uniform", "popularity", "ties"]].sum(axis=1) == 14).all()
+    counts = table.set_index(["dataset", "measure"])
+    # OVERLAP = 1 - NVD with the opposite direction: the same preferences
+    assert counts.loc[("TinyDQ", "OVERLAP")].tolist()[:3] == counts.loc[("TinyDQ", "NVD")].tolist()[:3]
+    deltas = csv(
+        results / "tables" / "popularity_deltas.csv",
+        ["dataset", "topic", *[f"delta_{m}" for m in OQ_SIGNIFICANCE], "d"],
+    )
+    assert len(deltas) == 14
+    for path in ["figures/popularity_scatter/TinyDQ.png", "tables/popularity_scatter/TinyDQ.tex",
+                 "figures/popularity_examples.png"]:  # fmt: skip
+        assert (results / path).stat().st_size > 0, path
+    assert not (results / "figures" / "popularity_scatter" / "TinySem.pdf").exists()
+    assert (
+        "TinySem: it has no run BL-popularity-C or BL-uniform-C"
+        in (results / "logs" / "popularity_tables.log").read_text()
+    )
+
+
+def test_leaderboards_agree_with_the_scores_and_the_hsd_pvalues(pipeline):
+    results = pipeline.results
+    alpha = 0.05
+    for dataset in SHAPES:
+        board = csv(results / "tables" / "leaderboard" / f"{dataset}.csv",
+                    ["measure", "rank", "run", "mean", "ci_low", "ci_high", "group", "lower_is_better"])  # fmt: skip
+        means = pd.read_csv(results / "scores" / dataset / "means.tsv", sep="\t").set_index("run")
+        pvalues = pd.read_csv(results / "significance" / dataset / "pvalues.tsv", sep="\t")
+        for measure, rows in board.groupby("measure", sort=False):
+            np.testing.assert_allclose(rows.set_index("run")["mean"], means.loc[rows.run, measure], rtol=1e-12)
+            assert (rows.ci_low <= rows["mean"]).all() and (rows["mean"] <= rows.ci_high).all()
+            letters = dict(zip(rows.run, rows.group, strict=True))
+            for pair in pvalues[pvalues.measure == measure].itertuples():
+                shares = bool(set(letters[pair.run_a]) & set(letters[pair.run_b]))
+                assert shares == (pair.p >= alpha), (dataset, measure, pair.run_a, pair.run_b, pair.p)
+        assert (
+            (results / "tables" / "leaderboard" / f"{dataset}.md").read_text().startswith(f"# Leaderboard: {dataset}")
+        )
+        assert (results / "figures" / "leaderboard" / f"{dataset}.png").stat().st_size > 0
+
+
+def test_classification_outputs(pipeline):
+    tables = pipeline.results / "tables" / "oc"
+    columns = ["measure", "ordinal", "handles_constant", "handles_imbalance", "similarity_group", "consistency",
+               "mean_tau", "discriminative_power", "pooled_dp_percent"]  # fmt: skip
+    properties = csv(tables / "properties.csv", columns)
+    assert properties.measure.tolist() == OC_MEASURES
+    assert set(properties.consistency) <= {"good", "fair", "poor"} and set(properties.similarity_group) <= {
+        "A",
+        "B",
+        "A/B",
+    }
+    kappa = csv(
+        tables / "kappa_constant.csv", ["dataset", "run", "class", "topics", "defined", "kappa_zero", "kappa_not_zero"]
+    )
+    assert kappa.run.tolist() == ["BL-neutral"] and (kappa.kappa_zero == kappa.defined).all()
+    pooled = csv(tables / "pooled.csv", ["dataset", "run", *OC_MEASURES])
+    assert len(pooled) == 7
+    conventions = pd.read_csv(pipeline.results / "scores" / "TinyOC" / "conventions.tsv", sep="\t")
+    assert {"measure", "case", "cells"} <= set(conventions.columns)
+    for name in ["agreement", "consistency", "properties", "kappa_constant", "pooled", "conventions"]:
+        check_tabular((tables / f"{name}.tex").read_text())
+    assert (pipeline.results / "figures" / "oc" / "dp_curves.png").stat().st_size > 0
+    data = csv(pipeline.results / "tables" / "datasets.csv",
+               ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
+                "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"])  # fmt: skip
+    assert data.type.tolist() == ["OQ", "OQ", "OC"]
+
+
+def test_report_inputs_every_table_and_includes_every_figure(pipeline):
+    results = pipeline.results
+    document = (results / "report" / "ordeval.tex").read_text()
+    fragments = sorted(results.glob("tables/**/*.tex"))
+    figures = sorted(results.glob("figures/**/*.pdf"))
+    assert fragments and figures
+    for path in fragments:
+        assert f"{{{os.path.relpath(path, results / 'report')}}}" in document, path
+    for path in figures:
+        assert f"{{{os.path.relpath(path, results / 'report')}}}" in document, path
+        assert "SYNTHETIC data" in png_description(path.with_suffix(".png")), path
+    assert f"Seed {pipeline.config['seed']}." in document and "SYNTHETIC" in document
+    assert r"\section{Ordinal classification}" in document
+    if shutil.which("pdflatex"):  # report: pdf: auto
+        assert (results / "report" / "ordeval.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_html_report_has_every_figure_and_table_with_captions(pipeline):
+    pipeline.again("--report", f"results/{pipeline.config['name']}/report.html")
+    html = (pipeline.results / "report.html").read_text(errors="replace")
+    for category in ["2 Ranking agreement", "7 Popularity vs Uniform", "8 Leaderboards", "9 Ordinal classification"]:
+        assert category in html
+    for path in [*pipeline.results.glob("figures/**/*.png"), *pipeline.results.glob("tables/**/*.csv")]:
+        assert path.name in html, path
+    assert "Kendall" in html  # a caption from the catalogue
+
+
+def test_manifest_records_the_inputs_and_the_configuration(pipeline):
+    import json
+
+    manifest = json.loads((pipeline.results / "manifest.json").read_text())
+    assert manifest["configuration"]["name"] == pipeline.config["name"]
+    assert manifest["seeds"]["seed"] == pipeline.config["seed"]
+    assert "numpy" in manifest["dependencies"]
