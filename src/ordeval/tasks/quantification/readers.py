@@ -114,9 +114,7 @@ def checked_distributions(
     totals = array.sum(axis=1)
     row = _first_row(np.abs(totals - 1) > SUM_TOLERANCE, order)
     if row is not None:
-        raise InputError(
-            path, where(row), f"probabilities sum to {totals[row]:.6g}, not 1 (tolerance {SUM_TOLERANCE})"
-        )
+        raise InputError(path, where(row), f"probabilities sum to {totals[row]:.6g}, not 1 (tolerance {SUM_TOLERANCE})")
     return array / totals[:, None]
 
 
