@@ -352,13 +352,14 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
             )
     else:
         measures = registered
+    task.check_settings(name, spec)
     runs = task.declared_runs(spec, data_root)
     for run in runs:
         check_name(run, kind="run", key=f"datasets.{name}.runs")
     duplicates = sorted({run for run in runs if runs.count(run) > 1})
     if duplicates:
         raise ConfigError(f"config key datasets.{name}.runs: run name(s) {', '.join(duplicates)} used twice")
-    if len(runs) < MIN_RUNS and all(source["type"] != "tsv" or source.get("runs") for source in spec["runs"]):
+    if len(runs) < MIN_RUNS and all(_runs_known(task, source, data_root) for source in spec["runs"]):
         raise ConfigError(
             f"config key datasets.{name}.runs: {len(runs)} runs; the analyses need at least {MIN_RUNS} "
             "(Kendall's tau and its confidence interval need more than 4 systems)"
@@ -374,6 +375,15 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
         files=[str(path) for path, _ in source_files(name, spec, data_root)],
         topics=task.topic_count(spec, data_root),
     )
+
+
+def _runs_known(task, source: dict, data_root: Path) -> bool:
+    """Whether the run names of ``source`` are known before the data set is built (a canonical runs
+    table that cannot be read yet is reported when it is built, not as too few runs)."""
+    if source["type"] != "tsv" or source.get("runs"):
+        return True
+    path = resolve_path(source["path"], data_root)
+    return path.is_file() and bool(task.tsv_run_names(path))
 
 
 def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:

@@ -690,6 +690,15 @@ class Specs:
         return spec
 
     # ------------------------------------------------------------------ provenance and reports
+    def hashed_outputs(self) -> list[str]:
+        """Every output the manifest records the SHA-256 of: those of all jobs but the manifest and the
+        LaTeX report built from it (sorted)."""
+        jobs = all_jobs(self, with_manifest=False)
+        skipped = {"report_tex", "report_pdf"}
+        return sorted(
+            {path for (rule, _), spec in jobs.items() if rule not in skipped for path in _flatten(spec.outputs)}
+        )
+
     def manifest(self, commit: str) -> JobSpec:
         plan = self.plan
         spec = JobSpec(
@@ -697,6 +706,7 @@ class Specs:
             inputs={
                 "sources": [path for data in plan.datasets.values() for path in data.files],
                 "provenance": list(self.provenances(plan.datasets).values()),
+                "outputs": self.hashed_outputs(),
             },
             outputs={"manifest": _one(plan, "report/manifest")},
             params={
@@ -789,7 +799,9 @@ def _expanded(spec: JobSpec, dataset: str) -> JobSpec:
     )
 
 
-def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | None], JobSpec]:
+def all_jobs(
+    specs: Specs, commit: str = "unknown", *, with_manifest: bool = True
+) -> dict[tuple[str, str | None], JobSpec]:
     """Every job of the plan, as the Snakefile defines them: (rule, data set or None) -> its spec with
     concrete paths (and, for per-data-set rules, the params of that data set)."""
     plan = specs.plan
@@ -814,7 +826,8 @@ def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | Non
         rules += ["classification_tables", "classification_figures"]
     for rule in rules:
         found[(rule, None)] = getattr(specs, rule)()
-    found[("manifest", None)] = specs.manifest(commit)
+    if with_manifest:
+        found[("manifest", None)] = specs.manifest(commit)
     return found
 
 
