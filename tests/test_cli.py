@@ -243,9 +243,8 @@ def test_leaderboard_user_errors(tmp_path, capsys):
     assert "no score tables" in _one_error_line(capsys.readouterr().err)
     (tmp_path / "NMD.tsv").write_text("topic\tA\tB\nt1\t0.1\t0.2\nt2\t0.3\toops\n")
     assert main(["leaderboard", str(tmp_path)]) == 2
-    assert (
-        _one_error_line(capsys.readouterr().err) == f"ordeval: error: {tmp_path / 'NMD.tsv'}:3: score is not a number"
-    )
+    expected = f"ordeval: error: {tmp_path / 'NMD.tsv'}:3: score of run 'B' 'oops' is not a number"
+    assert _one_error_line(capsys.readouterr().err) == expected
 
 
 # --------------------------------------------------------------------------- run

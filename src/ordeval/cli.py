@@ -535,7 +535,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     started = time.monotonic()
     print(f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
           f"log: {os.path.relpath(log_path)}", file=sys.stderr)  # fmt: skip
-    with open(log_path, "w", encoding="utf-8") as log:
+    with open(log_path, "w", encoding="utf-8") as log:  # not an output: the live log of the run
         log.write("$ " + " ".join(command) + "\n")
         log.flush()
         try:

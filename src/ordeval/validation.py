@@ -190,7 +190,7 @@ class _Copy:
         if not self.blanked:
             return self.path
         lines = [b"" if number + 1 in self.blanked else line for number, line in enumerate(self.lines)]
-        self.copy.write_bytes(b"\n".join(lines))
+        self.copy.write_bytes(b"\n".join(lines))  # not an output: a scratch copy in a temporary folder
         return self.copy
 
     def fields(self, number: int) -> list[str]:
@@ -324,7 +324,8 @@ def _json_loop(copy: _Copy, read, limit: int) -> tuple[list[Problem], dict | Non
             return problems, None, True, left_out
         left_out.add(_record_id(text[slice(*spans[original])]))
         active.remove(original)
-        copy.copy.write_text("[" + ",\n".join(text[slice(*spans[index])] for index in active) + "]", encoding="utf-8")
+        remaining = "[" + ",\n".join(text[slice(*spans[index])] for index in active) + "]"
+        copy.copy.write_text(remaining, encoding="utf-8")  # not an output: a scratch copy in a temporary folder
         try:
             return problems, read(copy.copy), False, left_out
         except InputError as again:
