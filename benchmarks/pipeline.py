@@ -65,6 +65,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--keep", help="copy the repository here (and keep it) instead of a temporary folder")
+    parser.add_argument("--repo", default=str(REPO), help="the repository to copy (default: this one)")
+    parser.add_argument("--name", default="pipeline", help="results/<name>.json")
     parser.add_argument("extra", nargs="*", help="further snakemake arguments (after --)")
     arguments = parser.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -74,7 +76,7 @@ def main(argv=None) -> int:
     copy = root / "ordeval"
     if copy.exists():
         shutil.rmtree(copy)
-    shutil.copytree(REPO, copy, ignore=IGNORE)
+    shutil.copytree(arguments.repo, copy, ignore=IGNORE)
     print(f"default pipeline, --cores {arguments.cores}, in {copy}")
     cold, completed = snakemake(copy, arguments.cores, arguments.extra)
     if completed.returncode != 0:
@@ -93,7 +95,7 @@ def main(argv=None) -> int:
               for key, value in (("cold_seconds", cold), ("noop_seconds", noop))}  # fmt: skip
     payload = {
         "analysis": "pipeline",
-        "setting": {"cores": arguments.cores, "extra": arguments.extra, "config": "config/config.yaml"},
+        "setting": {"repo": arguments.repo, "cores": arguments.cores, "extra": arguments.extra},
         "machine": machine(),
         "load_average_1min_at_end": os.getloadavg()[0],
         "cold_seconds": cold,
@@ -102,7 +104,7 @@ def main(argv=None) -> int:
         "rules": per_rule,
         "targets": TARGETS,
     }
-    path = write_results("pipeline", payload)
+    path = write_results(arguments.name, payload)
     print(f"wrote {path}")
     print(key_values({"cold_s": cold, "noop_s": noop, "jobs": jobs, **checks}))
     return 0 if all(checks.values()) else 1

@@ -127,3 +127,16 @@ def test_rejects_missing_scores_and_bad_shapes():
         randomised_tukey_hsd(scores, 10, np.random.default_rng(0))
     with pytest.raises(ValueError, match="expected"):
         randomised_tukey_hsd(np.ones((3, 1)), 10, np.random.default_rng(0))
+
+
+def test_progress_callback_reports_chunks_and_does_not_change_the_result():
+    stack = np.stack([_scores(6, topics=23, systems=7), _scores(7, topics=23, systems=7)])
+    plain = randomised_tukey_hsd(stack, 333, np.random.default_rng(5), threads=2)
+    calls = []
+    chunked = randomised_tukey_hsd(stack, 333, np.random.default_rng(5), threads=2,
+                                   progress=lambda done, total: calls.append((done, total)))  # fmt: skip
+    np.testing.assert_array_equal(plain.null_ranges, chunked.null_ranges)
+    np.testing.assert_array_equal(plain.p_values, chunked.p_values)
+    done = [d for d, _ in calls]
+    assert calls[0] == (0, 333) and calls[-1] == (333, 333) and len(calls) > 3
+    assert done == sorted(done) and {t for _, t in calls} == {333}

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+from pathlib import Path
 
 from conftest import REPO, tiny_config
 
@@ -9,7 +10,7 @@ from ordeval.jobs import Job
 from ordeval.jobs import manifest as manifest_job
 from ordeval.manifest import build_manifest, git_commit, pinned_packages
 from ordeval.plan import plan as make_plan
-from ordeval.workflow import Specs
+from ordeval.workflow import Specs, _flatten, _one, all_jobs
 
 
 def _line(topic: str, probabilities) -> str:
@@ -42,7 +43,8 @@ def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
     spec = Specs(plan).manifest(git_commit(REPO))
     assert spec.outputs == {"manifest": "results/tiny/manifest.json"}
     assert sorted(spec.inputs["sources"]) == sorted(str(data / name) for name in ("gold.txt", "run1.txt", "run2.txt"))
-    job = Job("manifest", input={**spec.inputs, "requirements": str(REPO / "requirements.txt")},
+    inputs = {key: value for key, value in spec.inputs.items() if key != "outputs"}  # not made here
+    job = Job("manifest", input={**inputs, "requirements": str(REPO / "requirements.txt")},
               output=spec.outputs, params=spec.params)  # fmt: skip
     manifest_job.run(job)
     manifest = json.loads((work / "results" / "tiny" / "manifest.json").read_text())
@@ -67,3 +69,28 @@ def test_build_manifest_without_input_files(tmp_path):
     manifest = build_manifest({"name": "x", "seed": 3}, {}, REPO / "requirements.txt", "unknown")
     assert manifest["input_files"] == []
     assert manifest["git_commit"] == "unknown"
+
+
+def test_manifest_records_the_hash_of_every_output_of_the_other_jobs(tmp_path, monkeypatch):
+    """The manifest job reads every output of the other jobs (so it runs after them) and records each
+    one's SHA-256; the LaTeX report, built from the manifest, is left out."""
+    monkeypatch.chdir(tmp_path)
+    plan = make_plan(tiny_config(), workdir=tmp_path, check_files=False)
+    specs = Specs(plan)
+    spec = specs.manifest("unknown")
+    outputs = spec.inputs["outputs"]
+    produced = {p for (rule, _), s in all_jobs(specs).items() if rule != "manifest" for p in _flatten(s.outputs)}
+    assert set(outputs) == produced - {_one(plan, "report/tex"), _one(plan, "report/pdf")}
+    assert outputs == sorted(outputs) and len(outputs) > 50
+    for index, path in enumerate(outputs):  # stand-ins for the outputs
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        Path(path).write_bytes(str(index).encode())
+    job = Job("manifest", input={**spec.inputs, "requirements": str(REPO / "requirements.txt")},
+              output=spec.outputs, params=spec.params)  # fmt: skip
+    manifest_job.run(job)
+    manifest = json.loads(Path(spec.outputs["manifest"]).read_text())
+    assert [entry["path"] for entry in manifest["output_files"]] == outputs
+    for index, entry in enumerate(manifest["output_files"]):
+        assert entry["sha256"] == hashlib.sha256(str(index).encode()).hexdigest()
+        assert entry["bytes"] == len(str(index))
+    assert not any(Path(entry["path"]).is_absolute() for entry in manifest["output_files"])

@@ -85,10 +85,10 @@ ROW = "\t0.2\t0.2\t0.2\t0.2\t0.2"
     [
         ("a" + ROW + "\nb\t0.2\t0.2\t0.2\t0.2\t1.2\n", "line 2", "outside [0, 1]"),
         ("a" + ROW + "\nb\t0.2\t-0.01\t0.2\t0.2\t0.41\n", "line 2", "outside [0, 1]"),
-        ("a\tnan\t0.2\t0.2\t0.2\t0.2\n", "line 1", "NaN"),
+        ("a\tnan\t0.2\t0.2\t0.2\t0.2\n", "line 1", "probability 'nan' is not a number"),
         ("a\t0.2\t0.2\t0.2\t0.2\t0.1\n", "line 1", "sum to 0.9"),
         ("a" + ROW + "\na" + ROW + "\n", "line 2", "duplicate topic 'a' (first at line 1)"),
-        ("a\t0.2\t0.2\t0.2\t0.4\n", "line 1", "expected 6 tab-separated columns"),
+        ("a\t0.2\t0.2\t0.2\t0.4\n", "line 1", "expected 6 tab-separated fields"),
         ("a\t0.2\t0.2\tabc\t0.2\t0.2\n", "line 1", "'abc' is not a number"),
         ("", None, "file is empty"),
         ("\n  \n", None, "file is empty"),
@@ -131,7 +131,7 @@ def test_ntcir_errors_name_record(tmp_path):
     with pytest.raises(InputError, match=r"record 1 \(id d1\): probabilities sum to 0.5"):
         readers.read_ntcir_submission(write(tmp_path, "t.json", json.dumps(bad_sum)), CLASSES, "A")
     nan = '[{"id": "d1", "quality": {"A": {"0": NaN, "1": 1}}}]'
-    with pytest.raises(InputError, match=r"record 1 \(id d1\): probability is NaN"):
+    with pytest.raises(InputError, match=r"n.json: invalid JSON: NaN is not a JSON number"):
         readers.read_ntcir_submission(write(tmp_path, "n.json", nan), CLASSES, "A")
     with pytest.raises(InputError, match=r"line 1 column \d+: invalid JSON"):
         readers.read_ntcir_submission(write(tmp_path, "broken.json", '[{"id": 1,'), CLASSES, "A")
@@ -147,7 +147,7 @@ def test_canonical_table_errors(tmp_path):
         readers.read_canonical_runs(write(tmp_path, "a.tsv", "topic\tclass\tprob\nt\t0\t1\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 3: duplicate topic 't': run 'A', class 0 already given at line 2"):
         readers.read_canonical_runs(write(tmp_path, "b.tsv", header + "t\tA\t0\t0.5\nt\tA\t0\t0.5\n"), CLASSES)
-    with pytest.raises(InputError, match=r"line 2: expected 4 tab-separated columns"):
+    with pytest.raises(InputError, match=r"line 2: expected 4 tab-separated fields \(topic, run, class, prob\)"):
         readers.read_canonical_runs(write(tmp_path, "c.tsv", header + "t\tA\t0\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 2 \(topic 't', run 'A'\): probabilities sum to 0.5"):
         readers.read_canonical_runs(write(tmp_path, "d.tsv", header + "t\tA\t0\t0.5\n"), CLASSES)

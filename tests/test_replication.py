@@ -11,6 +11,7 @@ from conftest import REPO, SHARED_RAW, shared_file
 from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
 from ordeval.plan import plan as make_plan
+from ordeval.provenance import ORIGINS
 from ordeval.table import Table
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import readers
@@ -183,7 +184,16 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
     table = Table.read(results / "tables" / "popularity_vs_uniform.csv", sep=",", integer=counts)
     origins = dict(zip(table["dataset"], table["data_origin"], strict=False))
     assert origins["STC3-DQ-A"] == "real" and origins["DialEval1-DQ-A"] == "synthetic"
-    assert "STC3-DQ-A: real" in origins["TOTAL"]
+    # real counts are never added to synthetic ones: one TOTAL per origin, origins from the enumeration
+    assert "TOTAL" not in origins
+    assert origins["TOTAL (real)"] == "real" and origins["TOTAL (synthetic)"] == "synthetic"
+    assert set(table["data_origin"]) <= set(ORIGINS)
+    rows = {(row["dataset"], row["measure"]): [row[k] for k in counts] for row in table.records()}
+    for (name, measure), values in rows.items():
+        if name == "STC3-DQ-A":
+            assert rows[("TOTAL (real)", measure)] == values
+        if name == "DialEval1-DQ-A":
+            assert rows[("TOTAL (synthetic)", measure)] == values
     assert (
         "STC3-DQ-A: real; DialEval1-DQ-A: synthetic" in (results / "tables" / "popularity_vs_uniform.tex").read_text()
     )

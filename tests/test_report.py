@@ -103,3 +103,49 @@ def test_without_tex_the_plan_skips_the_pdf_and_asking_for_it_names_the_packages
     assert "results/tiny/report/ordeval.pdf" in make_plan(config).targets("report")
     with pytest.raises(report.ReportError, match="texlive-latex-base"):
         report.tex_engine()
+
+
+def test_a_table_caption_shows_the_table_escaped_and_shortened():
+    docutils = pytest.importorskip("docutils.core")
+    publish_parts = docutils.publish_parts
+
+    from ordeval.jobs.report_captions import table_caption
+
+    text = "measure,tau,note\nMAE_M,0.123456789,*x*\nkappa,1,`y`\nF1_M,0.5,z\n"
+    caption = table_caption("Kendall's tau of MAE_M", {"": text}, max_rows=2)
+    html = publish_parts(caption, writer="html")["body"]
+    assert "<table" in html and "0.1235" in html and "0.123456789" not in html
+    assert "<em>" not in html and "*x*" in html and "`y`" in html  # literal, not markup
+    assert "F1_M" not in html and "first 2 of 3 rows" in html
+    assert "MAE_M" in html and "problematic" not in html  # no reST errors
+
+
+def test_a_per_dataset_caption_shows_the_table_of_the_outputs_wildcard():
+    jinja2 = pytest.importorskip("jinja2")
+    publish_parts = pytest.importorskip("docutils.core").publish_parts
+
+    from ordeval.jobs.report_captions import table_caption
+
+    tables = {"A": "measure,tau\nNMD,0.25\n", "B": "measure,tau\nRNOD,{{ x }} {% y %}\n"}
+    caption = table_caption("Consistency of each data set.", tables, max_rows=10, by_dataset=True)
+    for dataset, shown, hidden in [("A", "NMD", "RNOD"), ("B", "RNOD", "NMD")]:
+        wildcards = type("W", (), {"dataset": dataset})
+        rendered = jinja2.Template(caption).render(snakemake=type("S", (), {"wildcards": wildcards}))
+        html = publish_parts(rendered, writer="html")["body"]
+        assert "<table" in html and shown in html and hidden not in html
+    assert "{{ x }} {% y %}" in html  # table contents stay literal
+
+
+def test_the_html_report_refuses_another_configuration_than_the_run(tmp_path):
+    import json
+
+    from ordeval.manifest import report_configuration_problem
+
+    config = {"name": "x", "seed": 1, "consistency": {"trials": 10}}
+    manifest = tmp_path / "manifest.json"
+    assert "is missing" in report_configuration_problem(config, manifest)
+    manifest.write_text(json.dumps({"configuration": config}))
+    assert report_configuration_problem(config, manifest) is None
+    other = {**config, "seed": 2, "consistency": {"trials": 20}}
+    problem = report_configuration_problem(other, manifest)
+    assert "differs in consistency.trials, seed" in problem and "--configfile" in problem and "\n" not in problem

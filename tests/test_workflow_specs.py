@@ -117,3 +117,21 @@ def test_per_dataset_job_params(plan):
         assert specs.score_runs_params(name)["measures"] == data.measures
         assert specs.consistency_taus_params(name)["measures"] == plan.dataset_measures("consistency", name)
         assert specs.significance_pvalues_params(name)["trials"] == plan.config["significance"]["hsd_trials"]
+
+
+def test_every_reported_table_gets_its_own_caption_and_the_report_marks_exactly_those(plan):
+    found = jobs(plan)
+    marked = {path: key for spec in found.values() for path, (key, _) in spec.reports.items() if path.endswith(".csv")}
+    assert marked == plan.reported_tables()
+    # the rules as the Snakefile defines them: per-data-set rules report {dataset} patterns
+    specs = Specs(plan)
+    rules = [specs.consistency_taus(), specs.significance_pvalues()]
+    rules += [getattr(specs, rule)() for (rule, dataset) in found if dataset is None and rule != "manifest"]
+    reported = {path: key for spec in rules for path, (key, _) in spec.reports.items() if path.endswith(".csv")}
+    patterns = {path: key for path, key in reported.items() if "{dataset}" in path}
+    assert patterns and set(patterns.values()) <= catalogue.WILDCARD_ENTRIES
+    assert not {key for path, key in reported.items() if path not in patterns} & catalogue.WILDCARD_ENTRIES
+    captions = found[("report_captions", None)]
+    assert set(captions.inputs["tables"]) == set(marked)
+    assert {plan.caption_of(path, key) for path, key in reported.items()} == set(captions.outputs["tables"])
+    assert set(captions.outputs["tables"]) <= set(plan.targets("report"))

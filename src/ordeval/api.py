@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .files import write_atomically
 from .scores import ScoreStack
 from .seeding import stream
 from .tasks import get_task
@@ -72,7 +73,9 @@ def _source(
     if missing:
         raise ValueError(f"{name}: the data frame lacks column(s) {', '.join(missing)} (expected {', '.join(columns)})")
     path = folder / f"{kind}-{len(list(folder.iterdir()))}.tsv"
-    value[columns].to_csv(path, sep="\t", index=False, lineterminator="\n")
+    write_atomically(
+        path, lambda temporary: value[columns].to_csv(temporary, sep="\t", index=False, lineterminator="\n")
+    )
     return {"type": "tsv", "path": str(path)}
 
 

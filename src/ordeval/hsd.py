@@ -13,6 +13,7 @@ on first use (a few seconds) and cached on disk (``cache=True``: ``__pycache__``
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba
@@ -170,8 +171,16 @@ class TukeyHSDResult:
         return self.p_values < alpha
 
 
+#: With a progress callback, the trials run in about this many chunks (one call per chunk).
+PROGRESS_CHUNKS = 50
+
+
 def randomised_tukey_hsd(
-    scores: np.ndarray, trials: int, rng: np.random.Generator, threads: int | None = None
+    scores: np.ndarray,
+    trials: int,
+    rng: np.random.Generator,
+    threads: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TukeyHSDResult:
     """Randomised Tukey HSD test (SPEC 4.3) for every pair of systems, for several measures at once.
 
@@ -183,6 +192,10 @@ def randomised_tukey_hsd(
     The trial loop runs compiled (numba) and in parallel over ``threads``; each trial draws its own
     random stream from a seed taken from ``rng`` (``trials`` 64-bit integers), so the result depends on
     ``rng`` only, not on the number of threads. Memory is O(trials x measures) plus a copy of ``scores``.
+
+    ``progress(done, trials)``, if given, is called after each chunk of trials (about
+    :data:`PROGRESS_CHUNKS` chunks) and once before the first; the trials keep their seeds, so the
+    result is the same with or without it.
     """
     scores = np.asarray(scores, dtype=float)
     single = scores.ndim == 2
@@ -198,7 +211,18 @@ def randomised_tukey_hsd(
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
         block = trial_block(trials, stack.shape[2], stack.shape[0], numba.get_num_threads())
-        _null_ranges(np.ascontiguousarray(stack.transpose(1, 2, 0)), seeds, *draw_plan(stack.shape[2]), block, ranges)
+        arranged = np.ascontiguousarray(stack.transpose(1, 2, 0))
+        plan = draw_plan(stack.shape[2])
+        if progress is None:
+            _null_ranges(arranged, seeds, *plan, block, ranges)
+        else:
+            # Chunks of whole blocks: each trial keeps its own seed, so the ranges are those of one call.
+            chunk = max(block, -(-trials // PROGRESS_CHUNKS) // block * block)
+            progress(0, trials)
+            for start in range(0, trials, chunk):
+                stop = min(trials, start + chunk)
+                _null_ranges(arranged, seeds[start:stop], *plan, block, ranges[start:stop])
+                progress(stop, trials)
     finally:
         numba.set_num_threads(previous_threads)
     means = stack.mean(axis=1)

@@ -72,3 +72,40 @@ def build_manifest(config: dict, input_files: dict[str, list[str]], requirements
         "git_commit": commit,
         "input_files": files,
     }
+
+
+def _differences(made: object, asked: object, prefix: str = "") -> list[str]:
+    """Dotted keys where two JSON-like configurations differ."""
+    if isinstance(made, dict) and isinstance(asked, dict):
+        found = []
+        for key in sorted(set(made) | set(asked), key=str):
+            found += _differences(made.get(key), asked.get(key), f"{prefix}{key}.")
+        return found
+    return [] if made == asked else [prefix.rstrip(".") or "(whole configuration)"]
+
+
+def report_configuration_problem(config: dict, manifest_path: str | Path) -> str | None:
+    """Why an HTML report of ``config`` would not describe the results in its folder, or None.
+
+    ``snakemake --report`` without the run's ``--configfile``/``--config`` would read the default
+    configuration and describe other results (or none); the manifest records the configuration that
+    made the results, so the report can refuse instead."""
+    import json
+
+    path = Path(manifest_path)
+    advice = "give `snakemake --report` the same --configfile and --config as the run"
+    if not path.is_file():
+        return (
+            f"no results of configuration {config.get('name')!r} ({path} is missing): run the pipeline "
+            f"first, or {advice}"
+        )
+    try:
+        made = json.loads(path.read_text(encoding="utf-8"))["configuration"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return f"{path}: not a readable manifest ({error}); run the pipeline again"
+    asked = json.loads(json.dumps(config, default=str))
+    differences = _differences(made, asked)
+    if differences:
+        shown = ", ".join(differences[:5]) + (f" and {len(differences) - 5} more" if len(differences) > 5 else "")
+        return f"{path.parent} was made with a different configuration (differs in {shown}): {advice}"
+    return None

@@ -66,9 +66,14 @@ def name_problem(name: object, *, kind: str = "name") -> str | None:
     return None
 
 
+def printable(text: str) -> str:
+    """``text`` on one line: every non-printable character as its Python escape (``\\n``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def check_name(name: object, *, kind: str, key: str) -> str:
     """``name`` if it follows the policy; otherwise a ConfigError naming the configuration ``key``."""
     problem = name_problem(name, kind=kind)
-    if problem:
-        raise ConfigError(f"{key}: {problem}")
+    if problem:  # the key may hold the name itself: shown with its control characters escaped
+        raise ConfigError(f"{printable(key)}: {problem}")
     return name  # type: ignore[return-value]

@@ -224,6 +224,42 @@ def _packed(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: in
     return matrix.view(np.uint64).ravel()
 
 
+def _byte_columns(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
+    """Fields as the columns of a ``width`` x records uint8 matrix (row ``i``: byte ``i`` of every field),
+    zero-padded; fields must fit in ``width``. The transpose of :func:`_byte_matrix`, built row by row."""
+    columns = np.zeros((max(width, 1), starts.size), dtype=np.uint8)
+    clip = bool(starts.size) and int(starts.max()) + width > data.size
+    for position in range(width):
+        index = starts + position
+        if clip:
+            np.minimum(index, data.size - 1, out=index)
+        row = columns[position]
+        np.take(data, index, out=row)
+        row[lengths <= position] = 0
+    return columns
+
+
+def _to_floats(joined: np.ndarray, columns: np.ndarray, width: int) -> np.ndarray:
+    """Numbers checked by the automaton as floats: from their text, one per line (``joined``), which
+    numpy's text parser reads fastest (correctly rounded, locale-independent); from the byte columns
+    should it ever read another count."""
+    count = columns.shape[1]
+    values = np.fromstring(joined.tobytes(), dtype=np.float64, sep="\n") if count else np.zeros(0)
+    if values.size != count:
+        values = np.ascontiguousarray(columns.T).view(f"S{width}").ravel().astype(np.float64)
+    return values
+
+
+# The number automaton over zero-padded fields: class 5 (the padding byte 0, never in a field: NUL bytes
+# are rejected when the file is read) leaves the state as it is.
+_CLASSES = 6
+_PADDED_CLASS = _CHAR_CLASS.astype(np.uint8)
+_PADDED_CLASS[0] = 5
+_NUMBER_FLAT = np.concatenate(
+    [_NUMBER_TABLE.astype(np.uint8), np.arange(_NUMBER_TABLE.shape[0], dtype=np.uint8)[:, None]], axis=1
+).ravel()
+
+
 # --------------------------------------------------------------------------- tables
 
 #: Files are split in pieces of about this many bytes, and columns handled this many records at a time:
@@ -351,25 +387,30 @@ class Fields:
 
     def categories(self, field: int) -> tuple[list[str], np.ndarray]:
         """The distinct values of field ``field`` in order of first appearance, and each record's index
-        among them (for columns of few values, such as run names)."""
-        names: dict[bytes, int] = {}
-        codes = np.zeros(len(self), dtype=np.int64)
+        among them (for columns of few values, such as run names, or of values that come in blocks,
+        such as the topics of a long table: equal neighbours are handled once)."""
+        lengths = self.lengths(field)
+        width = int(lengths.max()) if lengths.size else 0
+        starts, blocks = [], []
         for part in _pieces(len(self)):
-            values, lengths = self._values(part, field)
-            changes = np.flatnonzero(values[1:] != values[:-1]) + 1
-            if changes.size < 10_000:  # values come in blocks (e.g. a runs table sorted by run)
-                block_starts = np.concatenate(([0], changes))
-                distinct, inverse = values[block_starts], None
-                counts = np.diff(np.append(block_starts, values.size))
-            else:
-                distinct, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-                appearance = np.argsort(first, kind="stable")  # register the values in order of appearance
-            as_bytes = [_unpack(value) if values.dtype == np.uint64 else bytes(value) for value in distinct]
-            order = range(len(as_bytes)) if inverse is None else appearance
-            mapped = np.empty(len(as_bytes), dtype=np.int64)
-            for index in order:
-                mapped[index] = names.setdefault(as_bytes[index], len(names))
-            codes[part] = np.repeat(mapped, counts) if inverse is None else mapped[inverse.ravel()]
+            values, _ = self._values(part, field, width)
+            first = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
+            starts.append(first + part.start)
+            blocks.append(values[first])
+        if not blocks:
+            return [], np.zeros(0, dtype=np.int64)
+        block_starts = np.concatenate(starts)
+        blocks = np.concatenate(blocks)
+        # neighbouring pieces may end and start with one value: merge such blocks
+        keep = np.concatenate(([True], blocks[1:] != blocks[:-1]))
+        block_starts, blocks = block_starts[keep], blocks[keep]
+        counts = np.diff(np.append(block_starts, len(self)))
+        distinct, first, inverse = np.unique(blocks, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")  # number the values in order of first appearance
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size)
+        names = [(_unpack(value) if blocks.dtype == np.uint64 else bytes(value)) for value in distinct[order]]
+        codes = np.repeat(rank[inverse.ravel()], counts)
         return [name.decode("utf-8") for name in names], codes
 
     # ------------------------------------------------------------------ numbers
@@ -413,15 +454,25 @@ class Fields:
     def floats(self, field: int, what: str | None = None) -> np.ndarray:
         """Field ``field`` as finite floats, in the strict number grammar (:data:`NUMBER`)."""
         what = what or self.names[field]
-        record = self._first_rejected(field, _NUMBER_TABLE, _NUMBER_ACCEPT, MAX_NUMBER_LENGTH)
-        if record is not None:
-            raise self.error(record, f"{what} {quoted(self.field(record, field))} is not a number")
-        values = self._converted(field, np.float64)
-        infinite = np.flatnonzero(~np.isfinite(values))
+        out = np.empty(len(self), dtype=np.float64)
+        for part in _pieces(len(self)):
+            starts, lengths = self._span(part, field, field)
+            ok = (lengths > 0) & (lengths <= MAX_NUMBER_LENGTH)
+            width = int(lengths[ok].max()) if ok.any() else 1
+            columns = _byte_columns(self.data, starts, np.minimum(lengths, width), width)
+            state = np.zeros(starts.size, dtype=np.uint8)
+            for position in range(width):  # the automaton, one byte position of every field at a time
+                state = _NUMBER_FLAT[state * _CLASSES + _PADDED_CLASS[columns[position]]]
+            bad = np.flatnonzero(~(_NUMBER_ACCEPT[state] & ok))
+            if bad.size:
+                record = part.start + int(bad[0])
+                raise self.error(record, f"{what} {quoted(self.field(record, field))} is not a number")
+            out[part] = _to_floats(self.take(part).joined(field), columns, width)
+        infinite = np.flatnonzero(~np.isfinite(out))
         if infinite.size:
             record = int(infinite[0])
             raise self.error(record, f"{what} {quoted(self.field(record, field))} is out of range")
-        return values
+        return out
 
 
 def iter_fields(path: str | Path, names: Sequence[str], *, header: bool = False, layout: str = "") -> Iterator[Fields]:
@@ -433,6 +484,8 @@ def iter_fields(path: str | Path, names: Sequence[str], *, header: bool = False,
     count = len(names)
     layout = layout or ", ".join(names)
     raw, _ = read_bytes(path)
+    if not raw or raw.isspace():
+        raise InputError(path, None, "file is empty")
     if not raw.endswith(b"\n"):
         raw += b"\n"
     data = np.frombuffer(raw, dtype=np.uint8)

@@ -168,6 +168,8 @@ class Plan:
             combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
             combinations = [{"key": key.replace("/", "-")} for key in self.reported_keys()]
+            keys = dict.fromkeys(self._table_caption_key(path, key) for path, key in self.reported_tables().items())
+            combinations += [{"key": key} for key in keys]
         else:
             combinations = [{}]
         if "condition" in entry.per:
@@ -225,7 +227,55 @@ class Plan:
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
 
     def caption_path(self, key: str) -> str:
-        return self.paths("report/captions", key=key.replace("/", "-"))[0]
+        return self.path("report/captions", key=key.replace("/", "-"))
+
+    def reported_tables(self) -> dict[str, str]:
+        """Every CSV table of the HTML report -> its catalogue key; each gets its own caption that
+        shows the table (Snakemake's report would otherwise offer the CSV as a download only)."""
+        tables = {}
+        for key in self.reported_keys():
+            if catalogue.ENTRIES[key].reported_format == "csv":
+                tables.update(dict.fromkeys(self.paths(key, ("csv",)), key))
+        return tables
+
+    def _table_caption_key(self, path: str, key: str) -> str:
+        if key in catalogue.WILDCARD_ENTRIES:  # one caption for the rule's pattern, a table per data set
+            path = self.path(key, "csv", dataset="by-dataset", **self._fields_of(path, key))
+        relative = path[len(self.results) + 1 : -len(".csv")]
+        return "table-" + relative.replace("/", "-")
+
+    def _fields_of(self, path: str, key: str) -> dict:
+        """The pattern fields other than the data set of ``path`` (a path or pattern of entry ``key``)."""
+        entry = catalogue.ENTRIES[key]
+        for values in self._values(entry):
+            for candidate in (path, path.replace("{dataset}", values.get("dataset", ""))):
+                if self.path(key, "csv", **values) == candidate:
+                    return {name: value for name, value in values.items() if name not in ("dataset", "task")}
+        raise ValueError(f"{path} is not an output of {key}")
+
+    def table_captions(self) -> dict[str, dict]:
+        """The caption file of every reported table -> {caption, tables: {data set or "": CSV path}}. A
+        table made by a per-data-set rule (a ``{dataset}`` wildcard) shares one caption file with the
+        other data sets' tables; the caption picks its table by the wildcard when the report is built."""
+        found: dict[str, dict] = {}
+        for path, key in self.reported_tables().items():
+            caption = self.caption_of(path, key)
+            entry = found.setdefault(caption, {"caption": self.caption(key), "tables": {}, "by_dataset": False})
+            if key in catalogue.WILDCARD_ENTRIES:
+                entry["by_dataset"] = True
+                dataset = next(v["dataset"] for v in self._values(catalogue.ENTRIES[key])
+                               if self.path(key, "csv", **v) == path)  # fmt: skip
+                entry["tables"][dataset] = path
+            else:
+                entry["tables"][""] = path
+        return found
+
+    def caption_of(self, path: str, key: str) -> str:
+        """The caption file of reported output ``path`` (or pattern) of catalogue entry ``key``: a
+        table's own caption (the entry's text and the table), else the entry's caption."""
+        if path.endswith(".csv"):
+            return self.path("report/captions", key=self._table_caption_key(path, key))
+        return self.caption_path(key)
 
     def pdf_wanted(self) -> bool:
         """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
@@ -302,13 +352,14 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
             )
     else:
         measures = registered
+    task.check_settings(name, spec)
     runs = task.declared_runs(spec, data_root)
     for run in runs:
         check_name(run, kind="run", key=f"datasets.{name}.runs")
     duplicates = sorted({run for run in runs if runs.count(run) > 1})
     if duplicates:
         raise ConfigError(f"config key datasets.{name}.runs: run name(s) {', '.join(duplicates)} used twice")
-    if len(runs) < MIN_RUNS and all(source["type"] != "tsv" or source.get("runs") for source in spec["runs"]):
+    if len(runs) < MIN_RUNS and all(_runs_known(task, source, data_root) for source in spec["runs"]):
         raise ConfigError(
             f"config key datasets.{name}.runs: {len(runs)} runs; the analyses need at least {MIN_RUNS} "
             "(Kendall's tau and its confidence interval need more than 4 systems)"
@@ -324,6 +375,15 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
         files=[str(path) for path, _ in source_files(name, spec, data_root)],
         topics=task.topic_count(spec, data_root),
     )
+
+
+def _runs_known(task, source: dict, data_root: Path) -> bool:
+    """Whether the run names of ``source`` are known before the data set is built (a canonical runs
+    table that cannot be read yet is reported when it is built, not as too few runs)."""
+    if source["type"] != "tsv" or source.get("runs"):
+        return True
+    path = resolve_path(source["path"], data_root)
+    return path.is_file() and bool(task.tsv_run_names(path))
 
 
 def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:

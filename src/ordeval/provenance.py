@@ -63,6 +63,15 @@ def origin_label(origins: Mapping[str, str]) -> str:
     return "; ".join(f"{name}: {origin}" for name, origin in origins.items())
 
 
+def combined_origin(origins: Mapping[str, str]) -> str:
+    """The origin (an :class:`Origin` value) of numbers combining data sets of ``origins``: their
+    common origin, else partly synthetic (some of the numbers come from simulated data)."""
+    distinct = {Origin(origin).value for origin in origins.values()}
+    if len(distinct) == 1:
+        return distinct.pop()
+    return ORIGIN_PARTLY_SYNTHETIC if distinct else ORIGIN_REAL
+
+
 def origin_sentence(origins: Mapping[str, str]) -> str:
     """A caption sentence such as 'SYNTHETIC data: simulated gold and runs.'"""
     label = origin_label(origins)

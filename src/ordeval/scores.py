@@ -170,29 +170,46 @@ def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> Score
     return stack.subset(measures) if measures is not None else stack
 
 
+def score_matrix_header(path: str | Path) -> tuple[int, list[str]]:
+    """(physical line number, fields) of the header of a score table: its first non-empty line."""
+    from .parsing import physical_lines, read_text
+
+    for number, line in enumerate(physical_lines(read_text(path)), start=1):
+        if line:
+            return number, line.split("\t")
+    raise InputError(path, None, "file is empty")
+
+
 def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarray]:
-    """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    if not lines:
-        raise InputError(path, None, "file is empty")
-    header = lines[0].split("\t")
+    """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``: a header
+    ``topic<TAB>run...`` (run names follow the name policy, each once), one line per topic (non-empty,
+    each once), scores in the strict number grammar (:mod:`ordeval.parsing`)."""
+    from .names import name_problem
+    from .parsing import read_fields
+
+    number, header = score_matrix_header(path)
+    where = f"line {number}"
     if header[0] != "topic" or len(header) < 2:
-        raise InputError(path, "line 1", "a score table starts with a 'topic' column followed by one column per run")
-    topics, rows = [], []
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != len(header):
-            raise InputError(path, f"line {number}", f"{len(fields)} fields, the header has {len(header)}")
-        topics.append(fields[0])
-        try:
-            rows.append([float(value) for value in fields[1:]])
-        except ValueError:
-            raise InputError(path, f"line {number}", "score is not a number") from None
-    values = np.array(rows, dtype=float).reshape(len(rows), len(header) - 1)
-    if np.isnan(values).any():
-        row = int(np.argwhere(np.isnan(values))[0, 0])
-        raise InputError(path, f"line {row + 2}", "score is NaN or missing")
-    return topics, header[1:], values
+        raise InputError(path, where, "a score table starts with a 'topic' column followed by one column per run")
+    runs = header[1:]
+    for run in runs:
+        problem = name_problem(run, kind="run")
+        if problem:
+            raise InputError(path, where, f"{problem} (run names from files follow the configuration's name policy)")
+    repeated = [run for index, run in enumerate(runs) if run in runs[:index]]
+    if repeated:
+        raise InputError(path, where, f"run {repeated[0]!r} has two columns")
+    fields = read_fields(path, header, header=True, layout="topic, then one score per run")
+    fields.require_nonempty(0)
+    columns = [fields.floats(k, f"score of run {header[k]!r}") for k in range(1, len(header))]
+    topics = fields.column(0)
+    if len(set(topics)) < len(topics):
+        seen: dict[str, int] = {}
+        for record, topic in enumerate(topics):
+            if topic in seen:
+                raise fields.error(record, f"duplicate topic {topic!r} (first at {fields.where(seen[topic])})")
+            seen[topic] = record
+    return topics, runs, np.column_stack(columns)
 
 
 def read_measure_table(path: str | Path) -> Table:

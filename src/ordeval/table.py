@@ -153,14 +153,15 @@ def _take(values, index: np.ndarray):
 
 def write_csv(table: Table, path: str | Path, origins: Mapping[str, str]) -> None:
     """Write ``table`` (unrounded numbers) as CSV with a trailing ``data_origin`` column: the origin
-    of each row's ``dataset`` where the table has that column, else the common label."""
-    from .provenance import origin_label
+    of each row's ``dataset`` where the table has that column, else the combined origin of
+    ``origins``. Every value is one of :class:`~ordeval.provenance.Origin` (never free text)."""
+    from .provenance import Origin, combined_origin
 
-    label = origin_label(origins)
+    common = combined_origin(origins)
     if "dataset" in table:
-        column = [origins.get(name, label) for name in table["dataset"]]
+        column = [Origin(origins.get(name, common)).value for name in table["dataset"]]
     else:
-        column = [label] * len(table)
+        column = [common] * len(table)
     table.with_column("data_origin", column).write(path, sep=",")
 
 

@@ -15,6 +15,9 @@ from .plan import CONDITIONS, Plan
 from .resources import UNKNOWN_TOPICS, DataSize, estimate
 from .tasks import get_task
 
+#: Rows of a table shown in the HTML report (the whole table is attached as CSV).
+REPORT_TABLE_ROWS = 200
+
 
 @dataclass
 class JobSpec:
@@ -715,6 +718,15 @@ class Specs:
         return spec
 
     # ------------------------------------------------------------------ provenance and reports
+    def hashed_outputs(self) -> list[str]:
+        """Every output the manifest records the SHA-256 of: those of all jobs but the manifest and the
+        LaTeX report built from it (sorted)."""
+        jobs = all_jobs(self, with_manifest=False)
+        skipped = {"report_tex", "report_pdf"}
+        return sorted(
+            {path for (rule, _), spec in jobs.items() if rule not in skipped for path in _flatten(spec.outputs)}
+        )
+
     def manifest(self, commit: str) -> JobSpec:
         plan = self.plan
         spec = JobSpec(
@@ -722,6 +734,7 @@ class Specs:
             inputs={
                 "sources": [path for data in plan.datasets.values() for path in data.files],
                 "provenance": list(self.provenances(plan.datasets).values()),
+                "outputs": self.hashed_outputs(),
             },
             outputs={"manifest": _one(plan, "report/manifest")},
             params={
@@ -734,9 +747,17 @@ class Specs:
         return spec
 
     def report_captions(self) -> JobSpec:
+        """Rule report_captions: the caption of every reported entry, and of every reported table its own
+        caption with the table's contents (so that the HTML report shows the table, not only a download)."""
         plan = self.plan
         captions = {plan.caption_path(key): plan.caption(key) for key in plan.reported_keys()}
-        return JobSpec("report_captions", outputs={"captions": list(captions)}, params={"captions": captions})
+        tables = plan.table_captions()
+        return JobSpec(
+            "report_captions",
+            inputs={"tables": [path for table in tables.values() for path in table["tables"].values()]},
+            outputs={"captions": list(captions), "tables": list(tables)},
+            params={"captions": captions, "tables": tables, "max_rows": REPORT_TABLE_ROWS},
+        )
 
     def report_items(self) -> list[tuple[str, str]]:
         """(section, path) of every table fragment and figure, in catalogue order."""
@@ -807,7 +828,9 @@ def _expanded(spec: JobSpec, dataset: str) -> JobSpec:
     )
 
 
-def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | None], JobSpec]:
+def all_jobs(
+    specs: Specs, commit: str = "unknown", *, with_manifest: bool = True
+) -> dict[tuple[str, str | None], JobSpec]:
     """Every job of the plan, as the Snakefile defines them: (rule, data set or None) -> its spec with
     concrete paths (and, for per-data-set rules, the params of that data set)."""
     plan = specs.plan
@@ -835,7 +858,8 @@ def all_jobs(specs: Specs, commit: str = "unknown") -> dict[tuple[str, str | Non
         rules += ["classification_tables", "classification_figures"]
     for rule in rules:
         found[(rule, None)] = getattr(specs, rule)()
-    found[("manifest", None)] = specs.manifest(commit)
+    if with_manifest:
+        found[("manifest", None)] = specs.manifest(commit)
     for (_, dataset), spec in found.items():
         if dataset is None:
             spec.resources = specs.resources(spec.job or spec.name)

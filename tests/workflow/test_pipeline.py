@@ -212,6 +212,18 @@ def test_html_report_has_every_figure_and_table_with_captions(pipeline):
     for path in [*pipeline.results.glob("figures/**/*.png"), *pipeline.results.glob("tables/**/*.csv")]:
         assert path.name in html, path
     assert "Kendall" in html  # a caption from the catalogue
+    # every table is shown as a table (its own caption holds it), not only offered as a download
+    captions = sorted((pipeline.results / "report" / "captions").glob("table-*.rst"))
+    assert len(captions) > 20 and all(".. csv-table::" in path.read_text() for path in captions)
+    assert html.count('<table border=\\"1\\" class=\\"docutils') >= len(captions)
+
+
+def test_html_report_of_another_configuration_is_refused_in_one_line(pipeline):
+    other_seed = f"seed={pipeline.config['seed'] + 1}"
+    result = pipeline.again("--report", "elsewhere.html", "--config", other_seed, check=False)
+    assert result.returncode != 0 and not (pipeline.workdir / "elsewhere.html").exists()
+    line = [line for line in result.stderr.splitlines() if line.startswith("ordeval: report:")]
+    assert len(line) == 1 and "differs in seed" in line[0] and "--configfile" in line[0]
 
 
 def test_manifest_records_the_inputs_and_the_configuration(pipeline):

@@ -4,7 +4,7 @@ import os
 import sys
 
 from ordeval.catalogue import CATEGORIES, ENTRIES
-from ordeval.manifest import git_commit
+from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import plan as make_plan
 from ordeval.workflow import Specs, log_path
 
@@ -15,6 +15,13 @@ except (
 ) as error:  # ConfigError, InputError: one line naming the key or the file and line
     sys.exit(f"ordeval: configuration error: {error}")
 SPECS = Specs(PLAN)
+# `snakemake --report` must describe the results of the run: refuse another configuration.
+if any(
+    argument == "--report" or argument.startswith("--report=") for argument in sys.argv
+):
+    problem = report_configuration_problem(PLAN.config, PLAN.path("report/manifest"))
+    if problem:
+        sys.exit(f"ordeval: report: {problem}")
 RESULTS = PLAN.results
 ENV = "../../environment.yml"
 
@@ -29,7 +36,7 @@ def reported(spec):
         key, subcategory = spec.reports[path]
         return report(
             path,
-            caption=os.path.abspath(PLAN.caption_path(key)),
+            caption=os.path.abspath(PLAN.caption_of(path, key)),
             category=CATEGORIES[ENTRIES[key].category],
             subcategory=subcategory or None,
         )

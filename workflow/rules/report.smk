@@ -28,6 +28,7 @@ rule manifest:
 
 rule report_captions:
     input:
+        **REPORT_CAPTIONS.inputs,
         library=PLAN.library("report_captions"),
     output:
         **REPORT_CAPTIONS.outputs,

@@ -101,20 +101,52 @@ PREFERENCE_COLUMNS = ["dataset", "measure", "uniform", "popularity", "ties"]
 TOTAL = "TOTAL"
 
 
-def preference_table(deltas: Mapping[str, Deltas], measures: Sequence[str], tolerance: float) -> Table:
+def total_label(origin: str | None = None) -> str:
+    """The name of a TOTAL row: ``TOTAL``, or ``TOTAL (real)`` etc. for the total of one origin."""
+    return TOTAL if origin is None else f"{TOTAL} ({origin})"
+
+
+def preference_table(
+    deltas: Mapping[str, Deltas], measures: Sequence[str], tolerance: float, origins: Mapping[str, str] | None = None
+) -> Table:
     """Rows (dataset, measure, uniform, popularity, ties) for every data set, then one ``TOTAL``
-    row per measure summing the counts over the data sets. No data set gives no rows."""
+    row per measure summing the counts over the data sets. No data set gives no rows.
+
+    With ``origins`` ({data set: origin}) of more than one kind, real counts are never added to
+    synthetic ones: one ``TOTAL (<origin>)`` row per origin and measure instead (in the order of
+    :class:`~ordeval.provenance.Origin`)."""
+    from ..provenance import ORIGINS
+
     rows = []
     for name, values in deltas.items():
         for measure in measures:
             direction = values.lower_is_better[values.measures.index(measure)]
             counts = count_preferences(values.of(measure), tolerance, direction)
             rows.append((name, measure, counts.uniform, counts.popularity, counts.ties))
+    kinds = sorted({origins[name] for name in deltas}, key=ORIGINS.index) if origins else []
+    groups = [(total_label(kind), [n for n in deltas if origins[n] == kind]) for kind in kinds]
+    if len(groups) < 2:
+        groups = [(TOTAL, list(deltas))]
     if rows:
-        for measure in measures:
-            mine = [row for row in rows if row[1] == measure]
-            rows.append((TOTAL, measure, *(sum(row[k] for row in mine) for k in (2, 3, 4))))
+        for label, names in groups:
+            for measure in measures:
+                mine = [row for row in rows if row[1] == measure and row[0] in names]
+                rows.append((label, measure, *(sum(row[k] for row in mine) for k in (2, 3, 4))))
     return Table({name: [row[k] for row in rows] for k, name in enumerate(PREFERENCE_COLUMNS)})
+
+
+def total_origins(table: Table, origins: Mapping[str, str]) -> dict[str, str]:
+    """``origins`` with the origin of each TOTAL row of a :func:`preference_table` (for its CSV)."""
+    from ..provenance import ORIGINS, combined_origin
+
+    result = dict(origins)
+    for name in dict.fromkeys(table["dataset"]):
+        if name == TOTAL:
+            result[name] = combined_origin(origins)
+        for kind in ORIGINS:
+            if name == total_label(kind):
+                result[name] = kind
+    return result
 
 
 def deltas_table(deltas: Mapping[str, Deltas]) -> Table:

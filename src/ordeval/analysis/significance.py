@@ -98,13 +98,14 @@ class PairwiseSignificance:
 
 
 def pairwise_significance(
-    stack: ScoreStack, trials: int, rng: np.random.Generator, threads: int | None = None
+    stack: ScoreStack, trials: int, rng: np.random.Generator, threads: int | None = None, progress=None
 ) -> PairwiseSignificance:
     """p-values of every run pair for every measure of ``stack`` by the randomised Tukey HSD test
-    with ``trials`` trials; one call on the whole stack, so all measures share the permutations."""
+    with ``trials`` trials; one call on the whole stack, so all measures share the permutations.
+    ``progress(done, trials)``: see :func:`ordeval.hsd.randomised_tukey_hsd` (the result is the same)."""
     from ..hsd import randomised_tukey_hsd  # numba: only the p-value job pays for it
 
-    result = randomised_tukey_hsd(stack.values, trials, rng, threads)
+    result = randomised_tukey_hsd(stack.values, trials, rng, threads, progress)
     first, second = np.triu_indices(len(stack.runs), k=1)
     return PairwiseSignificance(
         list(stack.measures),

@@ -13,6 +13,7 @@ from ..analysis.popularity import (
     panels_table,
     preference_table,
     scatter_panels,
+    total_origins,
 )
 from ..latex import measure_label, measure_labels, write_latex
 from ..latex.popularity import panels_latex, preference_latex
@@ -47,13 +48,13 @@ def run(job: Job):
     origins = compared_origins(params["provenance"], list(deltas), runs)
     skipped = "; ".join(f"{name}: {reason}" for name, reason in params["skipped"].items())
     note = f"No data set has both {runs[0]} and {runs[1]}." + (f" Left out: {skipped}." if skipped else "")
-    table = preference_table(deltas, measures, tolerance)
+    table = preference_table(deltas, measures, tolerance, origins)
     outputs = job.output
-    write_csv(table, outputs["csv"], origins)
+    write_csv(table, outputs["csv"], total_origins(table, origins))
     description = (
         f"Popularity vs Uniform: topics on which each measure prefers {runs[1]} (U) or {runs[0]} (P), "
-        f"ties (|Delta| <= {tolerance:g}) in T where any; the larger count in bold; TOTAL sums the data sets."
-        + (f" Left out: {skipped}." if skipped else "")
+        f"ties (|Delta| <= {tolerance:g}) in T where any; the larger count in bold; TOTAL sums the data sets "
+        "(one TOTAL per data origin when they differ)." + (f" Left out: {skipped}." if skipped else "")
     )
     write_latex(preference_latex(table, measures, labels, note), outputs["tex"], origins, description)
     write_csv(deltas_table(deltas), outputs["deltas"], origins)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..analysis.popularity import Panel
+from ..analysis.popularity import TOTAL, Panel
 from ..table import Table
 from . import bold, escape, number, tabular
 
@@ -20,7 +20,7 @@ def _pair(uniform: int, popularity: int) -> list[str]:
 
 def preference_latex(table: Table, measures: Sequence[str], labels: Mapping[str, str], note: str) -> str:
     """Data sets as rows, a U(niform) / P(opularity) column pair per measure (a T(ie) column too
-    when any topic ties); the larger count of each pair in bold; TOTAL last, after a rule.
+    when any topic ties); the larger count of each pair in bold; the TOTAL row(s) last, after a rule.
     ``note`` fills the body when the table has no rows."""
     with_ties = any(int(value) > 0 for value in table["ties"]) if len(table) else False
     per_measure = 3 if with_ties else 2
@@ -41,7 +41,8 @@ def preference_latex(table: Table, measures: Sequence[str], labels: Mapping[str,
             if with_ties:
                 row.append(str(int(cell["ties"])))
         rows.append(row)
-    return tabular(header, rows, align, rules_after=[len(rows) - 2])
+    totals = sum(1 for name in dict.fromkeys(table["dataset"]) if str(name).startswith(TOTAL))
+    return tabular(header, rows, align, rules_after=[len(rows) - totals - 1])
 
 
 def panels_latex(panels: Sequence[Panel], labels: Mapping[str, str], level: float) -> str:

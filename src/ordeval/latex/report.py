@@ -136,21 +136,36 @@ def tex_engine() -> list[str]:
 def compile_pdf(tex_path: str | Path) -> Path:
     """Compile ``tex_path`` with a real TeX engine into the PDF beside it; returns the PDF path.
 
-    SOURCE_DATE_EPOCH is fixed so that the same source gives the same PDF bytes.
+    SOURCE_DATE_EPOCH is fixed so that the same source gives the same PDF bytes. The engine writes
+    ``<stem>-partial.pdf`` (``-jobname``), renamed into place once it succeeded: a compilation that
+    fails or is killed leaves no PDF that could pass for complete (the log is kept beside the source).
     """
     tex_path = Path(tex_path).resolve()
     command = tex_engine()
     environment = {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
+    jobname = f"{tex_path.stem}-partial"
+    partial = tex_path.with_name(f"{jobname}.pdf")
+    partial.unlink(missing_ok=True)
     runs = 1 if command[0] == "latexmk" else 2  # pdflatex twice for the table of contents
     for _ in range(runs):
         result = subprocess.run(
-            [*command, tex_path.name], cwd=tex_path.parent, capture_output=True, text=True, env=environment
+            [*command, f"-jobname={jobname}", tex_path.name],
+            cwd=tex_path.parent,
+            capture_output=True,
+            text=True,
+            env=environment,
         )
+        log = tex_path.with_name(f"{jobname}.log")
+        if log.exists():
+            os.replace(log, tex_path.with_suffix(".log"))
         if result.returncode != 0:
+            partial.unlink(missing_ok=True)
             log = tex_path.with_suffix(".log")
             detail = log.read_text(errors="replace")[-3000:] if log.exists() else result.stdout[-3000:]
             raise ReportError(f"LaTeX failed on {tex_path} (exit {result.returncode}):\n{detail}")
-    return tex_path.with_suffix(".pdf")
+    pdf = tex_path.with_suffix(".pdf")
+    os.replace(partial, pdf)
+    return pdf
 
 
 def page_count(tex_path: str | Path) -> int:

@@ -74,6 +74,11 @@ class Task(ABC):
         """The measures a data set of this task has by itself (None: those of the task's registry)."""
         return None
 
+    def check_settings(self, name: str, spec: Mapping) -> None:
+        """Raise a ConfigError naming the key for settings of data set ``name`` that cannot be met (e.g.
+        simulation parameters), before any job runs. Default: nothing beyond the schema."""
+        return None
+
     # ------------------------------------------------------------------ data
     @abstractmethod
     def build(self, name: str, spec: Mapping, data_root: str | Path, seed: int) -> TaskData:

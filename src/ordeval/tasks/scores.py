@@ -27,9 +27,10 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..files import sha256, write_json
+from ..parsing import physical_lines, read_text
 from ..provenance import ORIGINS, read_provenance
 from ..registry import Registry
-from ..scores import ScoreStack, read_score_matrix, read_stack, write_stack
+from ..scores import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
 from .base import Scored, Task, TaskData, resolve_path
 
 
@@ -62,19 +63,17 @@ class ScoresTask(Task):
     def declared_runs(self, spec: Mapping, data_root) -> list[str]:
         """The runs named in the header of the first score file (none where it cannot be read)."""
         try:
-            path = resolve_path(spec["scores"][0]["path"], data_root)
-            header = path.read_text(encoding="utf-8").split("\n", 1)[0].rstrip("\r").split("\t")
-        except (OSError, UnicodeDecodeError, IndexError):
+            _, header = score_matrix_header(resolve_path(spec["scores"][0]["path"], data_root))
+        except (OSError, InputError):
             return []
         return header[1:]
 
     def topic_count(self, spec: Mapping, data_root) -> int | None:
         try:
-            path = resolve_path(spec["scores"][0]["path"], data_root)
-            lines = [line for line in path.read_text(encoding="utf-8").split("\n")[1:] if line.strip()]
-        except (OSError, UnicodeDecodeError, IndexError):
+            lines = physical_lines(read_text(resolve_path(spec["scores"][0]["path"], data_root)))
+        except (OSError, InputError):
             return None
-        return len(lines) or None
+        return max(len([line for line in lines if line]) - 1, 0) or None
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return []
@@ -93,12 +92,6 @@ class ScoresTask(Task):
         for index, source in enumerate(spec["scores"]):
             path = resolve_path(source["path"], data_root)
             these_topics, these_runs, values = read_score_matrix(path)
-            duplicates = sorted({topic for topic in these_topics if these_topics.count(topic) > 1})
-            if duplicates:
-                raise InputError(path, None, f"duplicate topic(s) {', '.join(duplicates[:5])}")
-            if not np.isfinite(values).all():
-                row = int(np.argwhere(~np.isfinite(values))[0, 0])
-                raise InputError(path, f"line {row + 2}", "score is not a finite number")
             if topics is None:
                 topics, runs, first_path = these_topics, these_runs, path
             else:

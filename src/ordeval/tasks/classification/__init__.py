@@ -39,6 +39,17 @@ class ClassificationTask(Task):
     baseline_types = data.BASELINE_SOURCES
     extras = ("conventions", "pooled")
 
+    def check_settings(self, name: str, spec: Mapping) -> None:
+        """Simulation settings that cannot be met are errors at plan time, naming the key."""
+        from . import simulate
+
+        classes = len(spec.get("classes", []))
+        if spec["gold"]["type"] == data.SIMULATED_GOLD:
+            simulate.gold_parameters(spec["gold"], classes, f"datasets.{name}.gold")
+        for index, source in enumerate(spec["runs"]):
+            if source["type"] == "simulate":
+                simulate.run_parameters(source, classes, f"datasets.{name}.runs[{index}]")
+
     @property
     def registry(self):
         from .measures import REGISTRY

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Scored, Task
-from . import data
+from . import data, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "QuantificationTask"]
 
@@ -58,7 +58,7 @@ class QuantificationTask(Task):
         return data.simulated_run_names(source)
 
     def tsv_run_names(self, path: Path) -> list[str]:
-        return data.tsv_run_names(path)
+        return readers.tsv_run_names(path)
 
     def score(self, dataset: data.Dataset, measures: Sequence[str]) -> Scored:
         """Score every run on every topic: measure(estimate, gold) over runs x topics x K."""

@@ -1,20 +1,29 @@
 """Readers for the native data formats of SPEC section 2 and the project's canonical tables.
 
 Every reader returns validated distributions over the data set's classes (renormalised to sum
-to 1) and raises :class:`~ordeval.errors.InputError` naming the file, the line or JSON record,
-and the problem for anything listed under "Input validation" in the SPEC.
+to 1) and raises :class:`~ordeval.errors.InputError` naming the file, the physical line or JSON
+record, and the problem for anything listed under "Input validation" in the SPEC. Text files are
+split by :mod:`ordeval.parsing` (UTF-8 checked, physical lines, strict numbers, vectorised): a
+canonical runs table of millions of lines reads in about a second.
+
+Duplicates are errors naming both places: a topic given twice (``semeval_dist``, the NTCIR JSON
+files), a tweet given twice in one topic (``semeval_labels``), a (topic, class) or (topic, run,
+class) cell given twice (canonical tables), a JSON object repeating a key. Run names read from a
+canonical runs table follow the name policy (:mod:`ordeval.names`).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import InputError
+from ...names import name_problem
+from ...parsing import Fields, iter_fields, load_json, quoted, read_fields, read_text
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4
@@ -23,6 +32,39 @@ SUM_TOLERANCE = 0.01
 
 GOLD_COLUMNS = ("topic", "class", "prob")
 RUN_COLUMNS = ("topic", "run", "class", "prob")
+SEMEVAL_LABEL_FIELDS = ("tweet id", "topic", "label")
+
+#: Characters a topic read from JSON may not hold (they cannot be written to a canonical table).
+_UNWRITABLE = re.compile("[\t\n\r\x00]")
+
+
+class Locations(Sequence):
+    """Where each topic of a :class:`TopicDistributions` was read ("line 3 (topic 'a', run 'R')"),
+    made into text only when asked (a large runs table has hundreds of thousands of topics)."""
+
+    def __init__(self, numbers: np.ndarray, topics: Sequence[str], run: str = "", detail: bool = True):
+        self._numbers = numbers
+        self._topics = topics
+        self._run = run
+        self._detail = detail
+
+    def __len__(self) -> int:
+        return len(self._numbers)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        where = f"line {int(self._numbers[index])}"
+        if not self._detail:
+            return where
+        run = f", run {self._run!r}" if self._run else ""
+        return f"{where} (topic {self._topics[index]!r}{run})"
+
+    def __eq__(self, other) -> bool:
+        return list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return f"Locations({len(self)} topics)"
 
 
 @dataclass
@@ -32,7 +74,7 @@ class TopicDistributions:
     path: str
     topics: list[str]
     values: np.ndarray  # topics x classes
-    locations: list[str]  # where each topic was read ("line 3", "record 7"), for later errors
+    locations: Sequence[str]  # where each topic was read ("line 3", "record 7"), for later errors
 
 
 def class_labels(classes: Sequence) -> list[str]:
@@ -40,80 +82,103 @@ def class_labels(classes: Sequence) -> list[str]:
     return [str(label) for label in classes]
 
 
+# --------------------------------------------------------------------------- checks
+
+
+def _first_row(mask: np.ndarray, order: np.ndarray | None = None) -> int | None:
+    """The first row where ``mask`` holds (``order``: the rows' positions in the file), or None."""
+    rows = np.flatnonzero(mask)
+    if not rows.size:
+        return None
+    if order is None:
+        return int(rows[0])
+    return int(rows[np.argmin(order[rows])])
+
+
+def checked_distributions(
+    values: np.ndarray, path: str | Path, where: Callable[[int], str], order: np.ndarray | None = None
+) -> np.ndarray:
+    """Validate distributions (rows of ``values``: range, NaN, sum) and renormalise each to sum to 1.
+    ``where(row)`` names a row's place; the first bad row in file order (``order``) is reported."""
+    array = np.asarray(values, dtype=float)
+    if not array.size:
+        return array
+    row = _first_row(np.isnan(array).any(axis=1), order)
+    if row is not None:
+        raise InputError(path, where(row), "probability is NaN")
+    outside = (array < -PROBABILITY_TOLERANCE) | (array > 1 + PROBABILITY_TOLERANCE)
+    row = _first_row(outside.any(axis=1), order)
+    if row is not None:
+        raise InputError(path, where(row), f"probability {float(array[row][outside[row]][0])!r} is outside [0, 1]")
+    array = np.clip(array, 0.0, None)
+    totals = array.sum(axis=1)
+    row = _first_row(np.abs(totals - 1) > SUM_TOLERANCE, order)
+    if row is not None:
+        raise InputError(path, where(row), f"probabilities sum to {totals[row]:.6g}, not 1 (tolerance {SUM_TOLERANCE})")
+    return array / totals[:, None]
+
+
 def checked_distribution(values: Sequence[float], path: str | Path, where: str) -> np.ndarray:
     """Validate one distribution (range, NaN, sum) and renormalise it to sum to 1."""
-    array = np.asarray(values, dtype=float)
-    if np.isnan(array).any():
-        raise InputError(path, where, "probability is NaN")
-    outside = (array < -PROBABILITY_TOLERANCE) | (array > 1 + PROBABILITY_TOLERANCE)
-    if outside.any():
-        raise InputError(path, where, f"probability {float(array[outside][0])!r} is outside [0, 1]")
-    array = np.clip(array, 0.0, None)
-    total = array.sum()
-    if abs(total - 1) > SUM_TOLERANCE:
-        raise InputError(path, where, f"probabilities sum to {total:.6g}, not 1 (tolerance {SUM_TOLERANCE})")
-    return array / total
+    return checked_distributions(np.asarray(values, dtype=float)[None, :], path, lambda _: where)[0]
 
 
-def _text_lines(path: str | Path) -> Iterator[tuple[int, list[str]]]:
-    """(line number, tab-separated fields) of every non-blank line; an empty file is an error."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    except UnicodeDecodeError as error:
-        raise InputError(path, f"byte {error.start}", "file is not UTF-8 text") from None
-    if not text.strip():
-        raise InputError(path, None, "file is empty")
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            yield number, line.rstrip("\r\n").split("\t")
+def _labels(fields: Fields, column: int, labels: list[str]) -> np.ndarray:
+    """Class index of every record's label; the first unknown label is an error."""
+    codes = fields.lookup(column, labels)
+    record = _first_row(codes < 0)
+    if record is not None:
+        text = fields.field(record, column)
+        raise fields.error(record, f"unknown class label {quoted(text)}; classes are {', '.join(labels)}")
+    return codes
 
 
-def _expect_columns(fields: list[str], count: int, path, where: str, layout: str) -> None:
-    if len(fields) != count:
-        raise InputError(path, where, f"expected {count} tab-separated columns ({layout}), found {len(fields)}")
+def _line(fields: Fields, record: int) -> str:
+    return fields.where(record)
 
 
-def _parse_probability(text: str, path, where: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise InputError(path, where, f"probability {text!r} is not a number") from None
+class _FirstError:
+    """Run several column checks and raise the error of the earliest line (a file's first bad line
+    is the one reported, whichever check finds it)."""
+
+    def __init__(self):
+        self.errors: list[InputError] = []
+
+    def __call__(self, check: Callable[[], object]):
+        try:
+            return check()
+        except InputError as error:
+            self.errors.append(error)
+            return None
+
+    def raise_first(self) -> None:
+        if self.errors:
+
+            def line(error: InputError) -> float:
+                match = re.match(r"line (\d+)", error.where or "")
+                return int(match[1]) if match else float("inf")
+
+            raise min(self.errors, key=line)
 
 
-def _check_label(label: str, labels: list[str], path, where: str) -> int:
-    try:
-        return labels.index(label.strip())
-    except ValueError:
-        raise InputError(path, where, f"unknown class label {label!r}; classes are {', '.join(labels)}") from None
+def _duplicate_keys(keys: np.ndarray) -> tuple[int, int] | None:
+    """(record, earlier record) of the first record whose key (integers) repeats an earlier one."""
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    earlier = first[inverse.ravel()]
+    repeated = np.flatnonzero(earlier != np.arange(keys.size))
+    if not repeated.size:
+        return None
+    record = int(repeated[0])
+    return record, int(earlier[record])
 
 
-class _TopicCollector:
-    """Collects per-topic distributions in file order, rejecting duplicate topics."""
-
-    def __init__(self, path):
-        self.path = str(path)
-        self.topics: list[str] = []
-        self.values: list[np.ndarray] = []
-        self.locations: list[str] = []
-        self._seen: dict[str, str] = {}
-
-    def add(self, topic: str, values, where: str) -> None:
-        if topic in self._seen:
-            raise InputError(self.path, where, f"duplicate topic {topic!r} (first at {self._seen[topic]})")
-        self._seen[topic] = where
-        self.topics.append(topic)
-        self.values.append(checked_distribution(values, self.path, where))
-        self.locations.append(where)
-
-    def result(self, num_classes: int) -> TopicDistributions:
-        if not self.topics:
-            raise InputError(self.path, None, "file holds no topics")
-        return TopicDistributions(
-            self.path, self.topics, np.vstack(self.values).reshape(-1, num_classes), self.locations
-        )
+def _check_run_names(fields: Fields, names: list[str], codes: np.ndarray) -> None:
+    """Run names read from a file follow the name policy; the error names the line of first use."""
+    for code, name in enumerate(names):
+        problem = name_problem(name, kind="run")
+        if problem:
+            record = int(np.argmax(codes == code))
+            raise fields.error(record, f"{problem} (run names from files follow the configuration's name policy)")
 
 
 # --------------------------------------------------------------------------- SemEval formats
@@ -122,52 +187,65 @@ class _TopicCollector:
 def read_semeval_dist(path: str | Path, classes: Sequence) -> TopicDistributions:
     """``topic<TAB>p(c_1)<TAB>...<TAB>p(c_K)``, one line per topic (gold or run)."""
     labels = class_labels(classes)
-    collector = _TopicCollector(path)
     layout = "topic then one probability per class " + " ".join(labels)
-    for number, fields in _text_lines(path):
-        where = f"line {number}"
-        _expect_columns(fields, len(labels) + 1, path, where, layout)
-        probabilities = [_parse_probability(field, path, where) for field in fields[1:]]
-        collector.add(fields[0].strip(), probabilities, where)
-    return collector.result(len(labels))
+    fields = read_fields(path, ("topic", *(f"probability of class {label}" for label in labels)), layout=layout)
+    first = _FirstError()
+    first(lambda: fields.require_nonempty(0))
+    columns = [first(lambda k=k: fields.floats(k, "probability")) for k in range(1, len(labels) + 1)]
+    first.raise_first()
+    topics = fields.column(0)
+    _reject_duplicate_topics(fields, topics)
+    values = checked_distributions(np.column_stack(columns), fields.path, lambda row: _line(fields, row))
+    return TopicDistributions(str(fields.path), topics, values, Locations(fields.numbers, topics, detail=False))
+
+
+def _reject_duplicate_topics(fields: Fields, topics: list[str]) -> None:
+    if len(set(topics)) == len(topics):
+        return
+    seen: dict[str, int] = {}
+    for record, topic in enumerate(topics):
+        if topic in seen:
+            raise fields.error(record, f"duplicate topic {topic!r} (first at {_line(fields, seen[topic])})")
+        seen[topic] = record
 
 
 def read_semeval_labels(path: str | Path, classes: Sequence) -> TopicDistributions:
     """``tweet_id<TAB>topic<TAB>label``, one line per tweet; a topic's distribution is its label counts
-    divided by its tweet count."""
+    divided by its tweet count. A tweet id may appear under two topics (the real files do), not twice
+    in one topic."""
     labels = class_labels(classes)
-    counts: dict[str, np.ndarray] = {}
-    first_line: dict[str, str] = {}
-    for number, fields in _text_lines(path):
-        where = f"line {number}"
-        _expect_columns(fields, 3, path, where, "tweet_id, topic, label")
-        topic = fields[1].strip()
-        index = _check_label(fields[2], labels, path, where)
-        if topic not in counts:
-            counts[topic] = np.zeros(len(labels))
-            first_line[topic] = where
-        counts[topic][index] += 1
-    collector = _TopicCollector(path)
-    for topic, topic_counts in counts.items():
-        collector.add(topic, topic_counts / topic_counts.sum(), first_line[topic])
-    return collector.result(len(labels))
+    fields = read_fields(path, SEMEVAL_LABEL_FIELDS, layout="tweet id, topic, label")
+    first = _FirstError()
+    first(lambda: fields.require_nonempty(0))
+    first(lambda: fields.require_nonempty(1))
+    codes = first(lambda: _labels(fields, 2, labels))
+    first.raise_first()
+    keys = fields.joined(0, 1).tobytes().decode("utf-8").split("\n")[:-1]
+    if len(set(keys)) < len(keys):
+        seen: dict[str, int] = {}
+        for record, key in enumerate(keys):
+            if key in seen:
+                tweet, topic = key.split("\t", 1)
+                raise fields.error(
+                    record,
+                    f"duplicate tweet {quoted(tweet)} in topic {quoted(topic)} (first at {_line(fields, seen[key])})",
+                )
+            seen[key] = record
+    topics, topic_codes = fields.categories(1)
+    counts = np.bincount(topic_codes * len(labels) + codes, minlength=len(topics) * len(labels))
+    counts = counts.reshape(len(topics), len(labels)).astype(float)
+    first_record = np.full(len(topics), len(fields), dtype=np.int64)
+    np.minimum.at(first_record, topic_codes, np.arange(len(fields)))
+    values = counts / counts.sum(axis=1, keepdims=True)
+    locations = Locations(fields.numbers[first_record], topics, detail=False)
+    return TopicDistributions(str(fields.path), topics, values, locations)
 
 
 # --------------------------------------------------------------------------- NTCIR formats
 
 
 def _json_records(path: str | Path) -> list:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    if not text.strip():
-        raise InputError(path, None, "file is empty")
-    try:
-        records = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(path, f"line {error.lineno} column {error.colno}", f"invalid JSON: {error.msg}") from None
+    records = load_json(path)
     if not isinstance(records, list):
         raise InputError(path, None, "expected a JSON list of records")
     if not records:
@@ -179,14 +257,60 @@ def _record_id(record, path, number: int) -> str:
     where = f"record {number}"
     if not isinstance(record, dict) or "id" not in record:
         raise InputError(path, where, "record is not an object with an 'id'")
-    return str(record["id"])
+    value = record["id"]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(path, where, f"id {value!r} is not a string or an integer")
+    text = str(value)
+    if not text.strip():
+        raise InputError(path, where, "id is empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(path, where, f"id {text!r} holds a lone surrogate (not text)") from None
+    if _UNWRITABLE.search(text):
+        raise InputError(path, where, f"id {text!r} holds a tab, line break or NUL")
+    return text
+
+
+def _label_index(label, labels: list[str], path, where: str) -> int:
+    if isinstance(label, bool) or not isinstance(label, (str, int)):
+        raise InputError(path, where, f"class label {label!r} is not a string or an integer")
+    try:
+        return labels.index(str(label))
+    except ValueError:
+        problem = f"unknown class label {quoted(str(label))}; classes are {', '.join(labels)}"
+        raise InputError(path, where, problem) from None
+
+
+class _RecordTopics:
+    """Topics of a JSON file in record order; a repeated id is an error naming both records."""
+
+    def __init__(self, path):
+        self.path = str(path)
+        self.topics: list[str] = []
+        self.rows: list[np.ndarray] = []
+        self.locations: list[str] = []
+        self._seen: dict[str, str] = {}
+
+    def add(self, topic: str, values: np.ndarray, where: str) -> None:
+        if topic in self._seen:
+            raise InputError(self.path, where, f"duplicate topic {topic!r} (first at {self._seen[topic]})")
+        self._seen[topic] = where
+        self.topics.append(topic)
+        self.rows.append(values)
+        self.locations.append(where)
+
+    def result(self, num_classes: int) -> TopicDistributions:
+        values = np.vstack(self.rows).reshape(-1, num_classes)
+        checked = checked_distributions(values, self.path, self.locations.__getitem__)
+        return TopicDistributions(self.path, self.topics, checked, self.locations)
 
 
 def read_ntcir_annotations(path: str | Path, classes: Sequence, score: str) -> TopicDistributions:
     """STC-3 / DialEval-1 annotations: gold for score ``score`` (A, E or S) is the share of
     annotators giving each rating."""
     labels = class_labels(classes)
-    collector = _TopicCollector(path)
+    collected = _RecordTopics(path)
     for number, record in enumerate(_json_records(path), start=1):
         topic = _record_id(record, path, number)
         where = f"record {number} (id {topic})"
@@ -195,83 +319,126 @@ def read_ntcir_annotations(path: str | Path, classes: Sequence, score: str) -> T
             raise InputError(path, where, "no 'annotations' list")
         counts = np.zeros(len(labels))
         for annotator, annotation in enumerate(annotations, start=1):
+            place = f"{where}, annotation {annotator}"
             try:
                 rating = annotation["quality"][score]
-            except (KeyError, TypeError):
-                raise InputError(path, f"{where}, annotation {annotator}", f"no quality score {score!r}") from None
-            counts[_check_label(str(rating), labels, path, f"{where}, annotation {annotator}")] += 1
-        collector.add(topic, counts / counts.sum(), where)
-    return collector.result(len(labels))
+            except (KeyError, TypeError, IndexError):
+                raise InputError(path, place, f"no quality score {score!r}") from None
+            counts[_label_index(rating, labels, path, place)] += 1
+        collected.add(topic, counts / counts.sum(), where)
+    return collected.result(len(labels))
+
+
+def _probability(value, label, path, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InputError(path, where, f"probability {value!r} of class {label} is not a number")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = float("inf")
+    if not np.isfinite(number):
+        raise InputError(path, where, f"probability of class {label} is out of range")
+    return number
 
 
 def read_ntcir_submission(path: str | Path, classes: Sequence, score: str) -> TopicDistributions:
     """STC-3 / DialEval-1 run: ``{"id": ..., "quality": {score: {label: p}}}`` per dialogue;
     a missing class key means probability 0."""
     labels = class_labels(classes)
-    collector = _TopicCollector(path)
+    collected = _RecordTopics(path)
     for number, record in enumerate(_json_records(path), start=1):
         topic = _record_id(record, path, number)
         where = f"record {number} (id {topic})"
         try:
             distribution = record["quality"][score]
-        except (KeyError, TypeError):
+        except (KeyError, TypeError, IndexError):
             raise InputError(path, where, f"no quality distribution for score {score!r}") from None
         if not isinstance(distribution, dict):
             raise InputError(path, where, f"quality {score!r} is not an object of class probabilities")
         probabilities = np.zeros(len(labels))
         for label, value in distribution.items():
-            index = _check_label(str(label), labels, path, where)
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise InputError(path, where, f"probability {value!r} of class {label} is not a number")
-            probabilities[index] = value
-        collector.add(topic, probabilities, where)
-    return collector.result(len(labels))
+            probabilities[_label_index(label, labels, path, where)] = _probability(value, label, path, where)
+        collected.add(topic, probabilities, where)
+    return collected.result(len(labels))
 
 
 # --------------------------------------------------------------------------- canonical long tables
 
 
-def _read_long_table(path: str | Path, classes: Sequence, columns: tuple[str, ...]) -> dict[str, TopicDistributions]:
-    """Long table with a header; returns one TopicDistributions per run ('' for gold tables)."""
+def _read_long_table(
+    path: str | Path, classes: Sequence, columns: tuple[str, ...], wanted: Sequence[str] | None = None
+) -> dict[str, TopicDistributions]:
+    """A long table with a header; one TopicDistributions per run ('' for gold tables), each with its
+    topics in order of first appearance. Vectorised: no Python work per line."""
     labels = class_labels(classes)
-    lines = _text_lines(path)
-    number, header = next(lines)
-    if tuple(field.strip() for field in header) != columns:
-        raise InputError(
-            path, f"line {number}", f"header must be {chr(9).join(columns)!s} (tab-separated), found {header!r}"
-        )
+    num_classes = len(labels)
     has_run = "run" in columns
-    # run -> topic -> (first line, probabilities)
-    tables: dict[str, dict[str, tuple[str, np.ndarray]]] = {}
-    seen_cells: dict[tuple[str, str, int], int] = {}
-    for number, fields in lines:
-        where = f"line {number}"
-        _expect_columns(fields, len(columns), path, where, ", ".join(columns))
-        topic = fields[0].strip()
-        run = fields[1].strip() if has_run else ""
-        index = _check_label(fields[-2], labels, path, where)
-        probability = _parse_probability(fields[-1], path, where)
-        cell = (run, topic, index)
-        if cell in seen_cells:
-            what = f"run {run!r}, " if has_run else ""
-            raise InputError(
-                path,
-                where,
-                f"duplicate topic {topic!r}: {what}class {labels[index]} already given at line {seen_cells[cell]}",
-            )
-        seen_cells[cell] = number
-        topics = tables.setdefault(run, {})
-        if topic not in topics:
-            topics[topic] = (where, np.zeros(len(labels)))
-        topics[topic][1][index] = probability
+    fields = read_fields(path, columns, header=True)
+    first = _FirstError()
+    first(lambda: fields.require_nonempty(0))
+    if has_run:
+        first(lambda: fields.require_nonempty(1))
+    class_codes = first(lambda: _labels(fields, len(columns) - 2, labels))
+    probabilities = first(lambda: fields.floats(len(columns) - 1, "probability"))
+    first.raise_first()
+    outside = (probabilities < -PROBABILITY_TOLERANCE) | (probabilities > 1 + PROBABILITY_TOLERANCE)
+    record = _first_row(outside)
+    if record is not None:
+        raise fields.error(record, f"probability {float(probabilities[record])!r} is outside [0, 1]")
+
+    topic_names, topic_codes = fields.categories(0)
+    if has_run:
+        run_names, run_codes = fields.categories(1)
+        _check_run_names(fields, run_names, run_codes)
+    else:
+        run_names, run_codes = [""], np.zeros(len(fields), dtype=np.int64)
+    num_topics, num_runs, count = len(topic_names), len(run_names), len(fields)
+    cells = run_codes * num_topics + topic_codes  # (run, topic)
+    keys = cells * num_classes + class_codes  # (run, topic, class)
+    if np.bincount(keys, minlength=num_runs * num_topics * num_classes).max() > 1:
+        record, earlier = _duplicate_keys(keys)
+        topic = topic_names[topic_codes[record]]
+        what = f"run {run_names[run_codes[record]]!r}, " if has_run else ""
+        raise fields.error(
+            record,
+            f"duplicate topic {topic!r}: {what}class {labels[class_codes[record]]} already given at "
+            f"{_line(fields, earlier)}",
+        )
+    values = np.zeros(num_runs * num_topics * num_classes)
+    values[keys] = probabilities
+    values = values.reshape(num_runs * num_topics, num_classes)
+    first_record = np.full(num_runs * num_topics, count, dtype=np.int64)
+    np.minimum.at(first_record, cells, np.arange(count, dtype=np.int64))
+    present = first_record < count
+    values = np.clip(values, 0.0, None)
+    totals = values.sum(axis=1)
+    bad = present & (np.abs(totals - 1) > SUM_TOLERANCE)
+    if bad.any():
+        cell = _first_row(bad, first_record)
+        record = int(first_record[cell])
+        topic, run = topic_names[topic_codes[record]], run_names[run_codes[record]]
+        place = f"{_line(fields, record)} (topic {topic!r}{f', run {run!r}' if run else ''})"
+        problem = f"probabilities sum to {totals[cell]:.6g}, not 1 (tolerance {SUM_TOLERANCE})"
+        raise InputError(fields.path, place, problem)
+    values[present] /= totals[present, None]
+
+    if wanted:
+        unknown = [run for run in wanted if run not in run_names]
+        if unknown:
+            raise InputError(path, None, f"has no run(s) {', '.join(unknown)}; it holds {', '.join(run_names)}")
+        chosen = [run_names.index(run) for run in wanted]
+    else:
+        chosen = range(num_runs)
     result = {}
-    for run, topics in tables.items():
-        collector = _TopicCollector(path)
-        for topic, (where, probabilities) in topics.items():
-            collector.add(topic, probabilities, f"{where} (topic {topic!r}{f', run {run!r}' if run else ''})")
-        result[run] = collector.result(len(labels))
-    if not result:
-        raise InputError(path, None, "file holds a header but no rows")
+    topic_array = np.array(topic_names, dtype=object)
+    for code in chosen:
+        block = slice(code * num_topics, (code + 1) * num_topics)
+        mine = np.flatnonzero(present[block])
+        mine = mine[np.argsort(first_record[block][mine], kind="stable")]
+        topics = topic_array[mine].tolist()
+        run = run_names[code]
+        locations = Locations(fields.numbers[first_record[block][mine]], topics, run)
+        result[run] = TopicDistributions(str(fields.path), topics, values[block][mine], locations)
     return result
 
 
@@ -280,24 +447,45 @@ def read_canonical_gold(path: str | Path, classes: Sequence) -> TopicDistributio
     return _read_long_table(path, classes, GOLD_COLUMNS)[""]
 
 
-def read_canonical_runs(path: str | Path, classes: Sequence) -> dict[str, TopicDistributions]:
-    """The canonical run table: columns ``topic, run, class, prob``; one entry per run, in file order."""
-    return _read_long_table(path, classes, RUN_COLUMNS)
+def read_canonical_runs(
+    path: str | Path, classes: Sequence, wanted: Sequence[str] | None = None
+) -> dict[str, TopicDistributions]:
+    """The canonical run table: columns ``topic, run, class, prob``; one entry per run, in file order
+    (or in the order of ``wanted``, which must all be in the file)."""
+    return _read_long_table(path, classes, RUN_COLUMNS, wanted)
+
+
+def tsv_run_names(path: str | Path) -> list[str]:
+    """The distinct values of the ``run`` column of a canonical runs table, in file order; none
+    where the file cannot be read (building the data set then reports the problem)."""
+    names: dict[str, None] = {}
+    try:
+        for piece in iter_fields(path, RUN_COLUMNS, header=True):
+            names.update(dict.fromkeys(piece.categories(1)[0]))
+    except (InputError, OSError):
+        return []
+    return list(names)
 
 
 def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name: str) -> np.ndarray:
     """The run's distributions in gold topic order; a missing or extra topic is an error."""
-    position = {topic: i for i, topic in enumerate(run.topics)}
-    missing = [topic for topic in gold_topics if topic not in position]
-    if missing:
+    if len(run.topics) == len(gold_topics) and run.topics == list(gold_topics):
+        return run.values
+    position = dict(zip(run.topics, range(len(run.topics)), strict=True))
+    rows = np.fromiter(map(position.get, gold_topics, [-1] * len(gold_topics)), dtype=np.int64, count=len(gold_topics))
+    if (rows < 0).any():
+        missing = [topic for topic, row in zip(gold_topics, rows.tolist(), strict=True) if row < 0]
         shown = ", ".join(repr(topic) for topic in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         raise InputError(run.path, None, f"run {run_name!r} misses {len(missing)} topic(s) of the gold: {shown}{more}")
-    gold_set = set(gold_topics)
-    for topic, where in zip(run.topics, run.locations, strict=False):
-        if topic not in gold_set:
-            raise InputError(run.path, where, f"run {run_name!r} has topic {topic!r}, which the gold lacks")
-    return run.values[[position[topic] for topic in gold_topics]]
+    if len(run.topics) > len(gold_topics):
+        gold_set = set(gold_topics)
+        for index, topic in enumerate(run.topics):
+            if topic not in gold_set:
+                raise InputError(
+                    run.path, run.locations[index], f"run {run_name!r} has topic {topic!r}, which the gold lacks"
+                )
+    return run.values[rows]
 
 
 def read_canonical_selection(
@@ -306,18 +494,16 @@ def read_canonical_selection(
     """The gold distributions of ``topics`` and the distributions of ``runs`` on them, from canonical
     tables written by the pipeline, without parsing the rest of the files (a regular-expression scan:
     fast on runs tables of millions of lines). Returns ``({topic: p*}, {(run, topic): p})``."""
-    import re
-
     labels = class_labels(classes)
     index = {label: i for i, label in enumerate(labels)}
     topic_pattern = "|".join(re.escape(topic) for topic in topics)
     run_pattern = "|".join(re.escape(run) for run in runs)
     gold = {topic: np.zeros(len(labels)) for topic in topics}
-    text = Path(gold_path).read_text(encoding="utf-8")
+    text = read_text(gold_path)
     for topic, label, probability in re.findall(rf"^({topic_pattern})\t([^\t\n]*)\t([^\t\n]*)$", text, re.M):
         gold[topic][index[label]] = float(probability)
     chosen = {(run, topic): np.zeros(len(labels)) for run in runs for topic in topics}
-    text = Path(runs_path).read_text(encoding="utf-8")
+    text = read_text(runs_path)
     pattern = rf"^({topic_pattern})\t({run_pattern})\t([^\t\n]*)\t([^\t\n]*)$"
     for topic, run, label, probability in re.findall(pattern, text, re.M):
         chosen[(run, topic)][index[label]] = float(probability)
