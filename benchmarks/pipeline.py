@@ -78,6 +78,7 @@ def main(argv=None) -> int:
         shutil.rmtree(copy)
     shutil.copytree(arguments.repo, copy, ignore=IGNORE)
     print(f"default pipeline, --cores {arguments.cores}, in {copy}")
+    described = machine()  # the load average before the runs
     cold, completed = snakemake(copy, arguments.cores, arguments.extra)
     if completed.returncode != 0:
         print(completed.stderr[-4000:], file=sys.stderr)
@@ -96,7 +97,7 @@ def main(argv=None) -> int:
     payload = {
         "analysis": "pipeline",
         "setting": {"repo": arguments.repo, "cores": arguments.cores, "extra": arguments.extra},
-        "machine": machine(),
+        "machine": described,
         "load_average_1min_at_end": os.getloadavg()[0],
         "cold_seconds": cold,
         "noop_seconds": noop,
