@@ -202,6 +202,12 @@ def test_report_inputs_every_table_and_includes_every_figure(pipeline):
     assert r"\section{Ordinal classification}" in document
     if shutil.which("pdflatex"):  # report: pdf: auto
         assert (results / "report" / "ordeval.pdf").read_bytes().startswith(b"%PDF")
+        if shutil.which("pdffonts"):  # Type 1 / TrueType only: no bitmap Type 3 fonts
+            import subprocess
+
+            pdf = str(results / "report" / "ordeval.pdf")
+            fonts = subprocess.run(["pdffonts", pdf], capture_output=True, text=True)
+            assert fonts.returncode == 0 and "Type 1" in fonts.stdout and "Type 3" not in fonts.stdout
 
 
 def test_html_report_has_every_figure_and_table_with_captions(pipeline):
