@@ -217,6 +217,16 @@ def test_score_user_errors_are_one_line(files, tmp_path, capsys):
     _one_error_line(capsys.readouterr().err)
 
 
+def test_score_of_one_run_stops_before_writing_unless_asked_for_scores_only(files, tmp_path, capsys):
+    gold, runs = files
+    out = tmp_path / "one"
+    assert main(_score_args(gold, {"R0": runs["R0"]}, out)) == 2
+    assert "at least 2 runs, there is 1 (--no-leaderboard" in _one_error_line(capsys.readouterr().err)
+    assert not out.exists()
+    assert main(_score_args(gold, {"R0": runs["R0"]}, out, "--no-leaderboard")) == 0
+    assert (out / "NMD.tsv").is_file() and not (out / "leaderboard.csv").exists()
+
+
 def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys):
     gold, runs = files
     out = tmp_path / "scores"

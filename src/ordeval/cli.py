@@ -327,6 +327,16 @@ def score_files(args, progress: Progress):
                       first.display, first.task, first.latex)  # fmt: skip
 
 
+def check_leaderboard(stack, trials: int, hint: str = "") -> None:
+    """Raise a UserError when ``stack`` cannot have a leaderboard (checked before anything is written)."""
+    if len(stack.runs) < 2:
+        raise UserError(f"a leaderboard needs at least 2 runs, there is {len(stack.runs)}{hint}")
+    if len(stack.topics) < 2:
+        raise UserError(f"a leaderboard needs at least 2 topics, there is {len(stack.topics)}{hint}")
+    if trials < 1:
+        raise UserError("--trials: at least 1")
+
+
 def write_leaderboard(stack, out: Path, dataset: str, *, trials: int, seed: int, alpha: float, level: float,
                       threads: int | None, progress: Progress) -> str:  # fmt: skip
     """``<out>/leaderboard.{csv,md,tex}`` of every measure of ``stack``; returns the Markdown."""
@@ -338,12 +348,7 @@ def write_leaderboard(stack, out: Path, dataset: str, *, trials: int, seed: int,
     from .seeding import stream
     from .table import Table
 
-    if len(stack.runs) < 2:
-        raise UserError(f"a leaderboard needs at least 2 runs, there is {len(stack.runs)}")
-    if len(stack.topics) < 2:
-        raise UserError(f"a leaderboard needs at least 2 topics, there is {len(stack.topics)}")
-    if trials < 1:
-        raise UserError("--trials: at least 1")
+    check_leaderboard(stack, trials)
     progress.label = f"randomised Tukey HSD, {len(stack.measures)} measures"
     significance = pairwise_significance(stack, trials, stream(seed, "cli", "leaderboard"), threads, progress)
     boards = [
@@ -372,6 +377,8 @@ def cmd_score(args) -> int:
     out = Path(args.out)
     progress = Progress("scoring runs", _progress_wanted(args))
     stack = score_files(args, progress)
+    if not args.no_leaderboard:  # before anything is written: no partial output
+        check_leaderboard(stack, args.trials, " (--no-leaderboard writes the scores only)")
     out.mkdir(parents=True, exist_ok=True)
     write_scores(stack, out)
     print(f"scored {len(stack.runs)} runs x {len(stack.topics)} topics with {len(stack.measures)} measures: "
