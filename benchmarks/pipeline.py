@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import key_values, machine, write_results
+
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"cold_seconds": 40.0, "noop_seconds": 2.0}
 IGNORE = shutil.ignore_patterns("results", ".snakemake", ".git", ".pytest_cache", ".ruff_cache", "*.egg-info")
@@ -69,8 +71,6 @@ def main(argv=None) -> int:
     parser.add_argument("--name", default="pipeline", help="results/<name>.json")
     parser.add_argument("extra", nargs="*", help="further snakemake arguments (after --)")
     arguments = parser.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _common import key_values, machine, write_results
 
     root = Path(arguments.keep) if arguments.keep else Path(tempfile.mkdtemp(prefix="ordeval-pipeline-"))
     copy = root / "ordeval"

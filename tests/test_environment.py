@@ -40,3 +40,11 @@ def test_requirements_and_environment_list_the_same_pins():
 def test_environment_python_matches_the_project():
     environment = yaml.safe_load((REPO / "environment.yml").read_text())
     assert "python=3.11" in environment["dependencies"]
+
+
+def test_no_sys_path_edits_anywhere():
+    """The package is installed (pip install -e .): scripts, workflow, tests and benchmarks import it."""
+    folders = ["src", "scripts", "workflow", "tests", "benchmarks"]
+    files = [REPO / "Snakefile"] + [p for f in folders for p in (REPO / f).rglob("*") if p.suffix in (".py", ".smk")]
+    edits = [str(p.relative_to(REPO)) for p in files if re.search(r"sys\.path\.(insert|append)", p.read_text())]
+    assert edits == []
