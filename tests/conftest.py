@@ -121,23 +121,25 @@ def run_workflow(workdir: Path, config: dict, *arguments: str, check: bool = Tru
 
 #: A user module registering two measures, one where lower and one where higher is better: they must
 #: be scored and analysed everywhere with no other configuration.
-PLUGIN = '''
+#: A user module registering two OQ measures, ``{low}`` (lower is better) and ``{high}`` (higher is better).
+PLUGIN_TEMPLATE = '''
 import numpy as np
 
 from ordeval.tasks.quantification import register
 
 
-@register("MAXDIFF", display="MaxDiff", description="largest absolute difference of one class")
+@register("{low}", display="MaxDiff", description="largest absolute difference of one class")
 def max_difference(estimate, gold):
-    """MAXDIFF = max_i |p_i - p*_i|."""
+    """max_i |p_i - p*_i| (lower is better)."""
     return np.abs(estimate - gold).max(axis=-1)
 
 
-@register("OVERLAP", lower_is_better=False, description="shared probability mass")
-def overlap(estimate, gold):
-    """OVERLAP = sum_i min(p_i, p*_i) (1 - NVD): higher is better."""
+@register("{high}", lower_is_better=False, description="probability mass the estimate shares with the gold")
+def shared_mass(estimate, gold):
+    """sum_i min(p_i, p*_i) (1 - NVD): higher is better."""
     return np.minimum(estimate, gold).sum(axis=-1)
 '''
+PLUGIN = PLUGIN_TEMPLATE.format(low="MAXDIFF", high="OVERLAP")
 
 
 @dataclass

@@ -5,7 +5,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import REPO, SHARED_RAW, tiny_config
+from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, tiny_config
 
 from ordeval import paper
 from ordeval.config import load
@@ -304,31 +304,12 @@ def test_missing_files_are_listed_with_the_entries_that_ask_for_them(tmp_path):
 # --------------------------------------------------------------------------- plugins
 
 
-PLUGIN = '''
-import numpy as np
-
-from ordeval.tasks.quantification import register
-
-
-@register("{low}", display="MaxDiff", description="largest absolute difference of one class")
-def max_difference(estimate, gold):
-    """max_i |p_i - p*_i| (lower is better)."""
-    return np.abs(estimate - gold).max(axis=-1)
-
-
-@register("{high}", lower_is_better=False, description="probability mass the estimate shares with the gold")
-def shared_mass(estimate, gold):
-    """sum_i min(p_i, p*_i) (higher is better)."""
-    return np.minimum(estimate, gold).sum(axis=-1)
-'''
-
-
 @pytest.fixture
 def plugin(tmp_path):
     """A plugin file registering MAXDIFF (lower is better) and HIGHGOOD (higher is better); both are
     unregistered afterwards (the registry is module state, shared by every test of the process)."""
     path = tmp_path / "my_measures.py"
-    path.write_text(PLUGIN.format(low="MAXDIFF", high="HIGHGOOD"))
+    path.write_text(PLUGIN_TEMPLATE.format(low="MAXDIFF", high="HIGHGOOD"))
     yield path
     for name in ("MAXDIFF", "HIGHGOOD"):
         REGISTRY._measures.pop(name, None)
@@ -374,7 +355,7 @@ def test_plugins_of_the_same_name_in_two_folders_are_both_loaded(tmp_path):
     try:
         for folder, name in names.items():
             (tmp_path / folder).mkdir()
-            (tmp_path / folder / "extra.py").write_text(PLUGIN.format(low=name, high=f"{name}_HIGH"))
+            (tmp_path / folder / "extra.py").write_text(PLUGIN_TEMPLATE.format(low=name, high=f"{name}_HIGH"))
             config = tiny_config(plugins=["extra.py"])
             del config["measures"]
             planned = make_plan(config, workdir=tmp_path / folder)

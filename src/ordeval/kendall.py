@@ -71,6 +71,21 @@ def _group_ranks(values, order, ranks, tolerance):
 
 
 @numba.njit(cache=True, inline="always")
+def _counting_sort(n, keys, groups, source, target, counts):
+    """Stable counting sort of the first ``n`` items: ``target[:n]`` receives ``source[:n]`` ordered by
+    ``keys[item]`` (integers 0 .. ``groups`` - 1); ``counts`` is scratch of length >= ``groups`` + 1."""
+    counts[: groups + 1] = 0
+    for i in range(n):
+        counts[keys[i] + 1] += 1
+    for g in range(groups):
+        counts[g + 1] += counts[g]
+    for position in range(n):
+        item = source[position]
+        target[counts[keys[item]]] = item
+        counts[keys[item]] += 1
+
+
+@numba.njit(cache=True, inline="always")
 def _tau_one(x, y, tolerance, variant_a, rx, ry, order, buffer, counts, tree):
     """tau between x and y (1-d, length n) with scratch arrays of length >= n + 1."""
     n = x.shape[0]
@@ -81,23 +96,10 @@ def _tau_one(x, y, tolerance, variant_a, rx, ry, order, buffer, counts, tree):
     if groups_x < 0 or groups_y < 0:
         return np.nan
     # Stable counting sort of the items by ry, then by rx: ``order`` ends sorted by (rx, ry).
-    counts[: groups_y + 1] = 0
     for i in range(n):
-        counts[ry[i] + 1] += 1
-    for g in range(groups_y):
-        counts[g + 1] += counts[g]
-    for i in range(n):
-        buffer[counts[ry[i]]] = i
-        counts[ry[i]] += 1
-    counts[: groups_x + 1] = 0
-    for i in range(n):
-        counts[rx[i] + 1] += 1
-    for g in range(groups_x):
-        counts[g + 1] += counts[g]
-    for position in range(n):
-        i = buffer[position]
-        order[counts[rx[i]]] = i
-        counts[rx[i]] += 1
+        order[i] = i
+    _counting_sort(n, ry, groups_y, order, buffer, counts)
+    _counting_sort(n, rx, groups_x, buffer, order, counts)
     # Tied pairs: n1 in x, n2 in y, n3 in both (runs of equal (rx, ry) in that order).
     n1 = np.int64(0)
     n3 = np.int64(0)

@@ -168,8 +168,7 @@ class Plan:
             combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
             combinations = [{"key": key.replace("/", "-")} for key in self.reported_keys()]
-            keys = dict.fromkeys(self._table_caption_key(path, key) for path, key in self.reported_tables().items())
-            combinations += [{"key": key} for key in keys]
+            combinations += [{"key": Path(caption).stem} for caption in self.table_captions()]
         else:
             combinations = [{}]
         if "condition" in entry.per:
@@ -229,53 +228,41 @@ class Plan:
     def caption_path(self, key: str) -> str:
         return self.path("report/captions", key=key.replace("/", "-"))
 
+    def _reported_table_values(self):
+        """(path, catalogue key, pattern fields) of every CSV table of the HTML report."""
+        for key in self.reported_keys():
+            entry = catalogue.ENTRIES[key]
+            if entry.reported_format == "csv":
+                for values in self._values(entry):
+                    yield self.path(key, "csv", **values), key, values
+
     def reported_tables(self) -> dict[str, str]:
         """Every CSV table of the HTML report -> its catalogue key; each gets its own caption that
         shows the table (Snakemake's report would otherwise offer the CSV as a download only)."""
-        tables = {}
-        for key in self.reported_keys():
-            if catalogue.ENTRIES[key].reported_format == "csv":
-                tables.update(dict.fromkeys(self.paths(key, ("csv",)), key))
-        return tables
-
-    def _table_caption_key(self, path: str, key: str) -> str:
-        if key in catalogue.WILDCARD_ENTRIES:  # one caption for the rule's pattern, a table per data set
-            path = self.path(key, "csv", dataset="by-dataset", **self._fields_of(path, key))
-        relative = path[len(self.results) + 1 : -len(".csv")]
-        return "table-" + relative.replace("/", "-")
-
-    def _fields_of(self, path: str, key: str) -> dict:
-        """The pattern fields other than the data set of ``path`` (a path or pattern of entry ``key``)."""
-        entry = catalogue.ENTRIES[key]
-        for values in self._values(entry):
-            for candidate in (path, path.replace("{dataset}", values.get("dataset", ""))):
-                if self.path(key, "csv", **values) == candidate:
-                    return {name: value for name, value in values.items() if name not in ("dataset", "task")}
-        raise ValueError(f"{path} is not an output of {key}")
+        return {path: key for path, key, _ in self._reported_table_values()}
 
     def table_captions(self) -> dict[str, dict]:
         """The caption file of every reported table -> {caption, tables: {data set or "": CSV path}}. A
         table made by a per-data-set rule (a ``{dataset}`` wildcard) shares one caption file with the
         other data sets' tables; the caption picks its table by the wildcard when the report is built."""
         found: dict[str, dict] = {}
-        for path, key in self.reported_tables().items():
-            caption = self.caption_of(path, key)
-            entry = found.setdefault(caption, {"caption": self.caption(key), "tables": {}, "by_dataset": False})
-            if key in catalogue.WILDCARD_ENTRIES:
-                entry["by_dataset"] = True
-                dataset = next(v["dataset"] for v in self._values(catalogue.ENTRIES[key])
-                               if self.path(key, "csv", **v) == path)  # fmt: skip
-                entry["tables"][dataset] = path
-            else:
-                entry["tables"][""] = path
+        for path, key, values in self._reported_table_values():
+            wildcard = key in catalogue.WILDCARD_ENTRIES
+            # the path the rule declares: per-data-set rules keep {dataset} as a wildcard
+            declared = (
+                self.path(key, "csv", **{k: v for k, v in values.items() if k != "dataset"}) if wildcard else path
+            )
+            entry = found.setdefault(self.caption_of(declared, key), {"caption": self.caption(key), "tables": {}})
+            entry["tables"][values["dataset"] if wildcard else ""] = path
         return found
 
     def caption_of(self, path: str, key: str) -> str:
-        """The caption file of reported output ``path`` (or pattern) of catalogue entry ``key``: a
-        table's own caption (the entry's text and the table), else the entry's caption."""
-        if path.endswith(".csv"):
-            return self.path("report/captions", key=self._table_caption_key(path, key))
-        return self.caption_path(key)
+        """The caption file of reported output ``path`` (or ``{dataset}`` pattern) of catalogue entry
+        ``key``: a table's own caption (the entry's text and the table), else the entry's caption."""
+        if not path.endswith(".csv"):
+            return self.caption_path(key)
+        relative = path[len(self.results) + 1 : -len(".csv")].replace("{dataset}", "by-dataset")
+        return self.path("report/captions", key="table-" + relative.replace("/", "-"))
 
     def pdf_wanted(self) -> bool:
         """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""

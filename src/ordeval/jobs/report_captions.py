@@ -69,7 +69,7 @@ def table_caption(caption: str, tables: dict[str, str], max_rows: int, by_datase
 
 def run(job: Job):
     """params: captions ({path: caption text}) -- one reStructuredText file per reported entry;
-    tables ({caption path: {caption, tables: {data set or "": CSV path}, by_dataset}}) -- the caption
+    tables ({caption path: {caption, tables: {data set or "": CSV path}}}) -- the caption
     of every reported table, showing it; max_rows."""
     for path, caption in job.params["captions"].items():
         write_text(rst_text(caption), path)
@@ -78,5 +78,6 @@ def run(job: Job):
         for dataset, csv_path in table["tables"].items():
             with open(csv_path, encoding="utf-8", newline="") as handle:
                 texts[dataset] = handle.read()
-        write_text(table_caption(table["caption"], texts, job.params["max_rows"], table["by_dataset"]), path)
+        by_dataset = "" not in table["tables"]  # tables of a per-data-set rule, keyed by data set
+        write_text(table_caption(table["caption"], texts, job.params["max_rows"], by_dataset), path)
     log.info("%d captions, %d table captions", len(job.params["captions"]), len(job.params["tables"]))

@@ -162,6 +162,21 @@ class Task(ABC):
         return names
 
 
+def registry_on_first_use(package: str):
+    """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
+    ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do
+    not score) do not depend on the measures' code."""
+
+    def __getattr__(name: str):
+        if name in ("REGISTRY", "register"):
+            import importlib
+
+            return getattr(importlib.import_module(f"{package}.measures"), name)
+        raise AttributeError(name)
+
+    return __getattr__
+
+
 def resolve_path(path: str, data_root: str | Path) -> Path:
     """A source path: absolute as given, otherwise relative to ``data_root``."""
     candidate = Path(path)

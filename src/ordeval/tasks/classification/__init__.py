@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ...table import Table
-from ..base import Scored, Task
+from ..base import Scored, Task, registry_on_first_use
 from . import data
 
 __all__ = ["TASK", "REGISTRY", "register", "ClassificationTask", "ClassificationData"]
@@ -17,14 +17,7 @@ __all__ = ["TASK", "REGISTRY", "register", "ClassificationTask", "Classification
 ClassificationData = data.ClassificationData
 
 
-def __getattr__(name: str):
-    """``REGISTRY`` and ``register`` come from :mod:`.measures`, imported on first use, so that jobs
-    that only read or write data (and do not score) do not depend on the measures' code."""
-    if name in ("REGISTRY", "register"):
-        from . import measures
-
-        return getattr(measures, name)
-    raise AttributeError(name)
+__getattr__ = registry_on_first_use(__name__)
 
 
 class ClassificationTask(Task):

@@ -8,20 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Scored, Task
+from ..base import Scored, Task, registry_on_first_use
 from . import data, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "QuantificationTask"]
 
 
-def __getattr__(name: str):
-    """``REGISTRY`` and ``register`` come from :mod:`.measures`, imported on first use, so that jobs
-    that only read or write data (and do not score) do not depend on the measures' code."""
-    if name in ("REGISTRY", "register"):
-        from . import measures
-
-        return getattr(measures, name)
-    raise AttributeError(name)
+__getattr__ = registry_on_first_use(__name__)
 
 
 class QuantificationTask(Task):
