@@ -109,6 +109,10 @@ def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
     once per trial (2,000 topics x 100 systems x 13 measures is 21 MB). Blocks run in parallel. Each
     trial has its own random stream and its sums run over the topics in order, so the result depends
     on ``seeds`` only: not on the blocking or the number of threads.
+
+    ``scores`` may have more measures than ``ranges`` (zero columns that pad each row to a multiple of
+    the SIMD width, so that the inner sum runs in vector instructions without a scalar remainder);
+    only the first ``ranges.shape[1]`` measures get a range.
     """
     num_topics, num_systems, num_measures = scores.shape
     num_trials = seeds.shape[0]
@@ -124,26 +128,48 @@ def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
         sums = np.zeros((size, num_systems, num_measures))
         indices = np.zeros(num_systems, dtype=np.int64)
         for topic in range(num_topics):
+            row = scores[topic]
             for trial in range(size):
                 states[trial] = _swap_indices(states[trial], starts, lengths, products, indices)
                 # Shuffling the previous arrangement again gives a fresh uniform permutation.
+                permutation = permutations[trial]
                 for last in range(num_systems - 1, 0, -1):
                     other = indices[last]
-                    swapped = permutations[trial, last]
-                    permutations[trial, last] = permutations[trial, other]
-                    permutations[trial, other] = swapped
+                    swapped = permutation[last]
+                    permutation[last] = permutation[other]
+                    permutation[other] = swapped
+                trial_sums = sums[trial]
                 for system in range(num_systems):
-                    source = permutations[trial, system]
-                    for measure in range(num_measures):
-                        sums[trial, system, measure] += scores[topic, source, measure]
+                    source = row[permutation[system]]
+                    target = trial_sums[system]
+                    for measure in range(num_measures):  # contiguous, a multiple of the SIMD width
+                        target[measure] += source[measure]
         for trial in range(size):
-            for measure in range(num_measures):
+            for measure in range(ranges.shape[1]):
                 highest = sums[trial, 0, measure]
                 lowest = highest
                 for system in range(1, num_systems):
                     highest = max(highest, sums[trial, system, measure])
                     lowest = min(lowest, sums[trial, system, measure])
                 ranges[first_trial + trial, measure] = (highest - lowest) / num_topics
+
+
+#: Measures are padded to a multiple of this many doubles (4: one AVX2 register) in the kernel's layout.
+_SIMD_DOUBLES = 4
+
+
+def _padded_width(num_measures: int) -> int:
+    return -(-num_measures // _SIMD_DOUBLES) * _SIMD_DOUBLES
+
+
+def _padded_layout(stack: np.ndarray) -> np.ndarray:
+    """The kernel's layout of a measures x topics x systems stack: topics x systems x measures, C-contiguous,
+    the measures padded with zeros to a multiple of :data:`_SIMD_DOUBLES` (their ranges are never read).
+    Padding does not change any sum (adding the same values in the same order): only the speed."""
+    measures, topics, systems = stack.shape
+    arranged = np.zeros((topics, systems, _padded_width(measures)))
+    arranged[:, :, :measures] = stack.transpose(1, 2, 0)
+    return arranged
 
 
 #: Bytes of one block's sums (block x systems x measures doubles) the tiling aims at: within L2.
@@ -191,7 +217,7 @@ def randomised_tukey_hsd(
 
     The trial loop runs compiled (numba) and in parallel over ``threads``; each trial draws its own
     random stream from a seed taken from ``rng`` (``trials`` 64-bit integers), so the result depends on
-    ``rng`` only, not on the number of threads. Memory is O(trials x measures) plus a copy of ``scores``.
+    ``rng`` only, not on the number of threads. Memory is O(trials x measures) plus a (padded) copy of ``scores``.
 
     ``progress(done, trials)``, if given, is called after each chunk of trials (about
     :data:`PROGRESS_CHUNKS` chunks) and once before the first; the trials keep their seeds, so the
@@ -210,8 +236,8 @@ def randomised_tukey_hsd(
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        block = trial_block(trials, stack.shape[2], stack.shape[0], numba.get_num_threads())
-        arranged = np.ascontiguousarray(stack.transpose(1, 2, 0))
+        block = trial_block(trials, stack.shape[2], _padded_width(stack.shape[0]), numba.get_num_threads())
+        arranged = _padded_layout(stack)
         plan = draw_plan(stack.shape[2])
         if progress is None:
             _null_ranges(arranged, seeds, *plan, block, ranges)
