@@ -21,6 +21,25 @@ import numpy as np
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
+def peak_mib() -> float:
+    """Peak resident memory of this process (MiB): ``VmHWM`` of ``/proc/self/status`` on Linux.
+
+    Not ``ru_maxrss``: Linux keeps that maximum across ``execve``, so a child started by a parent that
+    holds a large data set reports the parent's size (the benchmarks run each measurement in a child
+    process; their parent generates the data). ``VmHWM`` belongs to the new address space. Elsewhere,
+    ``ru_maxrss`` (an upper bound)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def median_seconds(function: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
     """Median wall time of ``repeats`` calls (and all of them)."""
     seconds = []

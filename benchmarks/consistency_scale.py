@@ -14,7 +14,7 @@ the O(n log n) kernel), then the randomised Tukey HSD (B = ``--hsd-trials``) on 
 matrix. Each size runs in a fresh subprocess (after one that compiles the numba code if needed), which
 reports its wall time (compute only, and with the imports and the loading of the cached numba code: about
 1-2 s) and its peak resident memory
-(``resource.getrusage(RUSAGE_SELF).ru_maxrss`` of the child, which includes the interpreter, numpy and
+(``VmHWM`` of the child, see ``_common.peak_mib``, which includes the interpreter, numpy and
 numba: about 100-150 MiB before any data).
 
 Targets (issue): 300 runs under 1 GB and 60 s; 1,000 runs completes under 2 GB. Writes
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
@@ -35,6 +34,12 @@ import time
 import numpy as np
 
 TARGETS = {"seconds": {"300": 60.0}, "peak_mib": {"300": 1000 * 1e6 / 2**20, "1000": 2000 * 1e6 / 2**20}}
+
+
+def _peak_mib() -> float:
+    from _common import peak_mib  # here: the child imports only what it measures
+
+    return peak_mib()
 
 
 def synthetic_stack(measures: int, topics: int, runs: int, seed: int = 0) -> np.ndarray:
@@ -82,7 +87,7 @@ def child(arguments: argparse.Namespace) -> None:
                 "hsd_seconds": finished - taus_done,
                 "import_and_load_seconds": imported - started,
                 "with_imports_seconds": finished - started,
-                "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "peak_mib": _peak_mib(),
                 "mean_tau": float(hsd.means.mean()),
                 "complete_trials": int(complete.shape[0]),
             }

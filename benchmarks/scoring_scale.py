@@ -11,17 +11,20 @@ configuration with one SemEval-like ordinal quantification data set (simulated t
 and Uniform baselines and ``--systems`` simulated systems: 20 runs) built by the pipeline's own
 ``prepare_data`` job, which writes the canonical ``gold.tsv`` / ``runs.tsv`` the scoring job reads.
 
-Measured, each in a fresh process (peak RSS = ``ru_maxrss`` of that process, with the interpreter and
-numpy, about 60-100 MiB before any data):
+Measured, each in a fresh process (peak RSS = ``VmHWM`` of that process, see ``_common.peak_mib``, with
+the interpreter and numpy, about 60-100 MiB before any data):
 
-* ``score_runs``: the pipeline's job through :meth:`ordeval.workflow.JobSpec.run` (read the canonical
-  tables, check and align them, score every registered OQ measure, write the matrices, means and stack);
+* ``score_runs``: the pipeline's job through :meth:`ordeval.workflow.JobSpec.run` with the threads its
+  rule asks for (2 configured; ``ordeval.resources`` gives them to large data sets only): read the
+  canonical data (``arrays.npz``, checked against the SHA-256 of the tables it mirrors, else the tables
+  parsed and checked), score every registered OQ measure, write the text matrices (in parallel
+  processes when it has 2 threads), means and stack;
 * a vectorised numpy baseline of the same work with no checks: the tables split in bulk into arrays
   (assuming their rows are complete and sorted), the same measure functions, ``np.savetxt`` and
   ``np.savez`` for the outputs;
 * ``popularity_examples``: what rule popularity_figures does for the example topics of a data set
   (read the stack, the Popularity - Uniform deltas, the topics of most negative d, and their gold and
-  run distributions from the canonical tables), without drawing.
+  run distributions from the data set's arrays, checked against the tables' SHA-256), without drawing.
 
 Targets (issue): scoring 30,000 topics x 20 runs x 13 measures under 5 s; ``popularity_examples`` there
 under 3 s and 300 MB. Writes ``results/scoring_scale.json`` (joins ``results/scale.png``) and prints, as
@@ -33,7 +36,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -43,6 +45,8 @@ from pathlib import Path
 TARGETS = {"seconds": {"30000": 5.0}, "peak_mib": {}}
 EXAMPLE_TARGETS = {"seconds": {"30000": 3.0}, "peak_mib": {"30000": 300 * 1e6 / 2**20}}
 NAME = "Scale"
+#: The configured threads (the machine's 2 cores); a job takes them only if its data is large enough.
+THREADS = 2
 PROCESS_OVERHEAD_NOTE = "peak RSS includes the interpreter and numpy"
 
 
@@ -51,7 +55,7 @@ def config_for(topics: int, systems: int) -> dict:
     return {
         "name": "scale",
         "seed": 20211101,
-        "threads": 1,
+        "threads": THREADS,
         "consistency": {"subset_size": 2},
         "datasets": {
             NAME: {
@@ -103,7 +107,9 @@ def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
 
 
 def _peak_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    from _common import peak_mib
+
+    return peak_mib()
 
 
 def child_score(workdir: Path, topics: int, systems: int) -> dict:
@@ -113,10 +119,11 @@ def child_score(workdir: Path, topics: int, systems: int) -> dict:
         for path in [paths] if isinstance(paths, str) else paths:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    scored = spec.run()
+    scored = spec.run(threads=spec.resources["threads"])  # as the rule runs it (threads from the data size)
     seconds = time.perf_counter() - start
     stack = scored.stack
-    return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(stack.measures), "runs": len(stack.runs)}
+    return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(stack.measures), "runs": len(stack.runs),
+            "threads": spec.resources["threads"]}  # fmt: skip
 
 
 def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
@@ -158,7 +165,7 @@ def child_examples(workdir: Path, topics: int, systems: int) -> dict:
     _, jobs = _jobs(workdir, topics, systems)
     spec = jobs[("popularity_figures", None)]
     params = spec.params
-    files = {key: str(workdir / value) if key in ("stack", "gold", "runs") else value
+    files = {key: str(workdir / value) if key in ("stack", "gold", "runs", "arrays") else value
              for key, value in params["datasets"][NAME].items()}  # fmt: skip
     runs = [params["popularity_run"], params["uniform_run"]]
     start = time.perf_counter()

@@ -12,7 +12,7 @@ from ordeval.jobs import Job, prepare_data
 from ordeval.plan import plan as make_plan
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
-from ordeval.tasks.quantification.data import build_dataset, read_canonical, write_canonical
+from ordeval.tasks.quantification.data import build_dataset, read_arrays, read_canonical, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -111,11 +111,43 @@ def test_canonical_round_trip(tmp_path):
     assert header == "topic\trun\tclass\tprob"
 
 
+def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
+    """arrays.npz beside the canonical tables spares scoring the parsing; a table edited since (or a
+    damaged or missing arrays file) is parsed instead, so the tables stay the truth."""
+    spec = tiny_config()["datasets"]["TinyDQ"]
+    dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
+    folder = tmp_path / "data"
+    TASK.write_canonical(dataset, folder)
+    paths = [folder / name for name in ("arrays.npz", "gold.tsv", "runs.tsv")]
+    stored = read_arrays(paths[0], spec["classes"], *paths[1:])
+    assert stored is not None and stored[0] == dataset.topics and stored[1] == dataset.run_names
+    np.testing.assert_allclose(stored[3], dataset.runs, rtol=1e-15, atol=1e-16)
+    parsed = read_canonical("TinyDQ", spec["classes"], *paths[1:])  # no arrays: parsed and renormalised
+    np.testing.assert_array_equal(parsed.runs, stored[3])  # to the bit: the same scores either way
+    np.testing.assert_array_equal(parsed.gold, stored[2])
+    assert read_arrays(paths[0], [*spec["classes"], 3], *paths[1:]) is None  # other classes
+    # A run's value edited in the table: the arrays no longer mirror it; the edit is what is read.
+    # (the probabilities of the 3rd and 4th class of the first topic of the first run swapped).
+    lines = paths[2].read_text().splitlines()
+    third, fourth = lines[3].split("\t"), lines[4].split("\t")
+    third[3], fourth[3] = fourth[3], third[3]
+    lines[3], lines[4] = "\t".join(third), "\t".join(fourth)
+    paths[2].write_text("\n".join(lines) + "\n")
+    assert read_arrays(paths[0], spec["classes"], *paths[1:]) is None
+    edited = TASK.read_canonical("TinyDQ", spec, folder).runs[0, 0]
+    assert (edited[2], edited[3]) == (stored[3][0, 0, 3], stored[3][0, 0, 2]) and edited[2] != edited[3]
+    paths[0].write_bytes(b"not a zip file")
+    assert read_arrays(paths[0], spec["classes"], *paths[1:]) is None
+    paths[0].unlink()
+    np.testing.assert_array_equal(TASK.read_canonical("TinyDQ", spec, folder).runs[0, 0], edited)
+
+
 def test_the_task_builds_writes_reads_and_scores_a_data_set(tmp_path):
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
     TASK.write_canonical(dataset, tmp_path / "data")
-    assert sorted(path.name for path in (tmp_path / "data").iterdir()) == ["gold.tsv", "provenance.json", "runs.tsv"]
+    written = sorted(path.name for path in (tmp_path / "data").iterdir())
+    assert written == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]
     again = TASK.read_canonical("TinyDQ", spec, tmp_path / "data")
     assert again.run_names == dataset.run_names == TASK.declared_runs(spec, tmp_path)
     assert TASK.tsv_run_names(tmp_path / "data" / "runs.tsv") == dataset.run_names
@@ -233,7 +265,7 @@ def test_bad_input_stops_the_job_before_any_output(tmp_path, run_text, message):
     # The good data set of the same configuration is written.
     good = tmp_path / "work" / "data" / "TinySem"
     prepare_data.run(prepare_data_job(config, "TinySem", good))
-    assert sorted(path.name for path in good.iterdir()) == ["gold.tsv", "provenance.json", "runs.tsv"]
+    assert sorted(path.name for path in good.iterdir()) == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]
     provenance = json.loads((good / "provenance.json").read_text())
     assert provenance["task"] == "quantification" and provenance["summary"] == {"topics": 12, "runs": 7, "classes": 5}
 

@@ -54,10 +54,10 @@ SECTIONS = {
 
 
 #: Outputs made by per-data-set rules (a ``{dataset}`` wildcard in the rule), not one job for all data sets.
-WILDCARD_ENTRIES = frozenset({"data/gold", "data/runs", "data/scores", "data/provenance", "scores/matrix",
-                              "scores/means", "scores/measures", "scores/stack", "scores/conventions", "scores/pooled",
-                              "consistency/taus", "consistency/summary", "consistency/pairs", "significance/pvalues",
-                              "significance/groups"})  # fmt: skip
+WILDCARD_ENTRIES = frozenset({"data/gold", "data/runs", "data/arrays", "data/scores", "data/provenance",
+                              "scores/matrix", "scores/means", "scores/measures", "scores/stack", "scores/conventions",
+                              "scores/pooled", "consistency/taus", "consistency/summary", "consistency/pairs",
+                              "significance/pvalues", "significance/groups"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,10 @@ _ENTRIES = [
           tasks=("quantification", "classification")),
     Entry("data/runs", "data", "data/{dataset}/runs.{ext}", ("tsv",), "Canonical runs of {dataset}.", ("dataset",),
           tasks=("quantification", "classification")),
+    Entry("data/arrays", "data", "data/{dataset}/arrays.{ext}", ("npz",),
+          "The canonical gold and runs of {dataset} as arrays, with the SHA-256 of the two tables they mirror "
+          "(scoring reads them instead of parsing the tables, when the hashes match).", ("dataset",),
+          tasks=("quantification",)),
     Entry("data/scores", "data", "data/{dataset}/scores.{ext}", ("npz",),
           "The validated score matrices of {dataset}, given as precomputed scores.", ("dataset",), tasks=("scores",)),
     Entry("data/provenance", "data", "data/{dataset}/provenance.{ext}", ("json",),

@@ -37,11 +37,17 @@ SECONDS_PER_FIGURE = 20
 #: Memory of one chunk of split taus (trials x measures x runs, float64), see ordeval.splits.
 TAU_CHUNK_MB = 256
 
-#: Jobs that use threads (numba kernels): they get the configured ``threads``; every other job one.
-THREADED = ("consistency_taus", "significance_pvalues")
+#: Jobs that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
+#: they get the configured ``threads`` when their work reaches :data:`PARALLEL_FROM` operations of the
+#: cost model, else one, like every other job. Below that, a job's start-up (about 1.5 s with numba)
+#: outweighs what a second thread saves, and a core left free runs another job beside it.
+THREADED = ("consistency_taus", "significance_pvalues", "score_runs")
+#: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
+#: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
+PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures")  # fmt: skip
-KERNEL_JOBS = THREADED
+KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
 LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf")
 
@@ -91,9 +97,9 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
     data sets of ``sizes`` (one for a per-data-set job, all of them for a job over every data set).
 
     ``settings`` holds the analysis parameters: ``consistency_trials``, ``consistency_hsd_trials``,
-    ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (threaded jobs only)."""
+    ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (threaded jobs with
+    enough work only, see :data:`PARALLEL_FROM`)."""
     settings = settings or {}
-    threads = max(1, int(threads)) if job in THREADED else 1
     trials = settings.get("consistency_trials", 1000)
     conditions = settings.get("conditions", 2)
     hsd_consistency = settings.get("consistency_hsd_trials", 5000)
@@ -131,4 +137,5 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
             figures += 2
     if job not in FIGURE_JOBS:
         figures = 0
+    threads = max(1, int(threads)) if job in THREADED and ops >= PARALLEL_FROM[job] else 1
     return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))

@@ -15,7 +15,9 @@ On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,19 +119,51 @@ def _write_text(text: str, path: str | Path) -> None:
     write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))
 
 
-def write_scores(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
-    """Write every file of a data set's score folder (see the module docstring); returns their paths."""
+#: What the worker processes of :func:`write_scores` write: (stack, paths), set before they are forked.
+_PENDING: tuple[ScoreStack, list[Path]] | None = None
+
+
+def _write_matrix(index: int) -> None:
+    stack, paths = _PENDING
+    _write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
+
+
+def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> dict[str, Path]:
+    """Write every file of a data set's score folder (see the module docstring); returns their paths.
+
+    The text matrices cost most (the shortest round-trip form of every float, ~0.5 us each): with
+    ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
+    and the stack, then takes the matrices no worker has started (the same bytes either way)."""
+    global _PENDING
     folder = Path(folder)
-    paths = {}
-    for measure, matrix in zip(stack.measures, stack.values, strict=True):
-        paths[measure] = folder / f"{measure}.tsv"
-        _write_text(matrix_text(stack.topics, stack.runs, matrix), paths[measure])
-    paths["means"] = folder / "means.tsv"
-    _write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
-    paths["measures"] = folder / "measures.tsv"
-    stack.measure_table().write(paths["measures"])
-    paths["stack"] = folder / "stack.npz"
-    write_stack(stack, paths["stack"])
+    paths = {measure: folder / f"{measure}.tsv" for measure in stack.measures}
+    matrices = list(paths.values())
+    parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
+    _PENDING = (stack, matrices)
+    try:
+        pool = None
+        if parallel:
+            pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork"))
+            pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))]
+        paths["means"] = folder / "means.tsv"
+        _write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+        paths["measures"] = folder / "measures.tsv"
+        stack.measure_table().write(paths["measures"])
+        paths["stack"] = folder / "stack.npz"
+        write_stack(stack, paths["stack"])
+        if pool is None:
+            for index in range(len(matrices)):
+                _write_matrix(index)
+        else:
+            with pool:
+                for index in reversed(range(len(matrices))):  # the last ones: least likely started
+                    if pending[index].cancel():
+                        _write_matrix(index)
+                for future in pending:
+                    if not future.cancelled():
+                        future.result()  # a worker's error is raised here
+    finally:
+        _PENDING = None
     return paths
 
 

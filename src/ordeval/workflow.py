@@ -574,10 +574,11 @@ class Specs:
                 files.update(
                     gold=_one(plan, "data/gold", dataset=name),
                     runs=_one(plan, "data/runs", dataset=name),
+                    arrays=_one(plan, "data/arrays", dataset=name),
                     classes=plan.datasets[name].classes,
                 )
             datasets[name] = files
-        read = [f[k] for f in datasets.values() for k in ("stack", "scatter_csv", "gold", "runs") if k in f]
+        read = [f[k] for f in datasets.values() for k in ("stack", "scatter_csv", "gold", "runs", "arrays") if k in f]
         outputs = {
             "examples_pdf": _one(plan, "popularity/examples", "pdf"),
             "examples_png": _one(plan, "popularity/examples", "png"),

@@ -51,8 +51,12 @@ def log(job, wildcard=False):
     return log_path(PLAN, job, wildcard)
 
 
-def job_threads(job):
-    """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels, else 1)."""
+def job_threads(job, wildcard=False):
+    """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels and
+    scoring when their data set is large enough, else 1), of the data set of the job's wildcard or of
+    every data set."""
+    if wildcard:
+        return lambda wildcards: SPECS.resources(job, wildcards.dataset)["threads"]
     return SPECS.resources(job)["threads"]
 
 

@@ -16,7 +16,7 @@ rule consistency_taus:
         log("consistency_taus", wildcard=True),
     conda:
         ENV
-    threads: job_threads("consistency_taus")
+    threads: job_threads("consistency_taus", wildcard=True)
     resources:
         **job_resources("consistency_taus", wildcard=True),
     params:

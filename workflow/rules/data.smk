@@ -17,7 +17,7 @@ for task in PLAN.tasks:
             dataset=PLAN.dataset_regex(PLAN.task_datasets(task)),
         conda:
             ENV
-        threads: job_threads("prepare_data")
+        threads: job_threads("prepare_data", wildcard=True)
         resources:
             **job_resources("prepare_data", wildcard=True),
         params:

@@ -19,7 +19,7 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             dataset=PLAN.dataset_regex(datasets),
         conda:
             ENV
-        threads: job_threads("score_runs")
+        threads: job_threads("score_runs", wildcard=True)
         resources:
             **job_resources("score_runs", wildcard=True),
         params:

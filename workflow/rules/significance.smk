@@ -16,7 +16,7 @@ rule significance_pvalues:
         log("significance_pvalues", wildcard=True),
     conda:
         ENV
-    threads: job_threads("significance_pvalues")
+    threads: job_threads("significance_pvalues", wildcard=True)
     resources:
         **job_resources("significance_pvalues", wildcard=True),
     params:

@@ -12,6 +12,7 @@ from ..figures import save_figure
 from ..figures.popularity import ExamplePanel, examples_figure, scatter_figure
 from ..scores import read_stack
 from ..table import read_csv
+from ..tasks.quantification.data import read_arrays
 from ..tasks.quantification.readers import read_canonical_selection
 from . import Job
 
@@ -52,10 +53,26 @@ def run(job: Job):
     log.info("%d scatter figures, %d example panels", len(params["datasets"]), len(examples))
 
 
+def _selection(files: dict, topics: list[str], runs: list[str]) -> tuple[dict, dict]:
+    """({topic: gold}, {(run, topic): distribution}) of a few topics: from the data set's arrays when they
+    mirror its canonical tables (tens of MB instead of the whole runs table as text), else by scanning
+    the tables."""
+    stored = None
+    if files.get("arrays"):
+        stored = read_arrays(files["arrays"], files["classes"], files["gold"], files["runs"])
+    if stored is None:
+        return read_canonical_selection(files["gold"], files["runs"], files["classes"], topics, runs)
+    all_topics, run_names, gold, estimates = stored
+    row = {topic: index for index, topic in enumerate(all_topics)}
+    column = {run: index for index, run in enumerate(run_names)}
+    chosen = {(run, topic): estimates[column[run], row[topic]] for run in runs for topic in topics}
+    return {topic: gold[row[topic]] for topic in topics}, chosen
+
+
 def _examples(dataset: str, files: dict, deltas, runs: list[str]) -> list[ExamplePanel]:
     picked = most_negative_d(deltas)
     topics = [example.topic for example in picked]
-    gold, chosen = read_canonical_selection(files["gold"], files["runs"], files["classes"], topics, runs)
+    gold, chosen = _selection(files, topics, runs)
     panels = []
     for example in picked:
         distributions = np.stack([gold[example.topic], *(chosen[(run, example.topic)] for run in runs)])

@@ -23,7 +23,7 @@ def run(job: Job):
     folder = Path(job.output["means"]).parent
     data = task.read_canonical(params["dataset"], params["spec"], Path(job.input["provenance"]).parent)
     scored = task.score(data, params["measures"])
-    write_scores(scored.stack, folder)
+    write_scores(scored.stack, folder, processes=job.threads)
     for name, table in scored.extras.items():
         table.write(folder / f"{name}.tsv")
     log.info(

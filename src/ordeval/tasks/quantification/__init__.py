@@ -25,6 +25,7 @@ class QuantificationTask(Task):
     data_modules = ("ordeval.tasks.quantification.data",)
     scoring_modules = ("ordeval.tasks.quantification.measures",)
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
+    canonical_entries = ("data/gold", "data/runs", "data/arrays", "data/provenance")
     file_types = data.FILE_SOURCES
     baseline_types = data.BASELINE_SOURCES
 
@@ -39,13 +40,16 @@ class QuantificationTask(Task):
 
     def write_canonical(self, dataset: data.Dataset, folder) -> None:
         folder = Path(folder)
-        data.write_canonical(dataset, folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json")
+        data.write_canonical(
+            dataset, folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json", folder / "arrays.npz"
+        )
 
     def read_canonical(self, name: str, spec: Mapping, folder) -> data.Dataset:
         folder = Path(folder)
         return data.read_canonical(
-            name, spec["classes"], folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json"
-        )
+            name, spec["classes"], folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json",
+            folder / "arrays.npz",
+        )  # fmt: skip
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return data.simulated_run_names(source)

@@ -12,13 +12,14 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import ConfigError, InputError
-from ...files import sha256, write_json
+from ...files import sha256, write_atomically, write_json
 from ...provenance import dataset_origin
 from ...seeding import stream
 from ...table import Table
@@ -205,17 +206,68 @@ def runs_table(dataset: Dataset) -> Table:
     )
 
 
-def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path) -> None:
+def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path, arrays_path=None) -> None:
+    """The canonical tables of ``dataset`` and its provenance; with ``arrays_path``, also the same gold and
+    runs as arrays (``.npz``) with the SHA-256 of the two tables as written (see :func:`read_arrays`)."""
     gold_table(dataset).write(gold_path)
     runs_table(dataset).write(runs_path)
     write_json(dataset.provenance, provenance_path)
+    if arrays_path is not None:
+
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as handle:
+                np.savez(
+                    handle,
+                    gold=_as_read(dataset.gold),
+                    runs=_as_read(dataset.runs),
+                    topics=np.array(dataset.topics, dtype=str),
+                    run_names=np.array(dataset.run_names, dtype=str),
+                    classes=np.array(dataset.classes, dtype=str),
+                    gold_sha256=np.array(sha256(gold_path)),
+                    runs_sha256=np.array(sha256(runs_path)),
+                )
+
+        write_atomically(arrays_path, write)
 
 
-def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None) -> Dataset:
-    """A data set from its canonical tables (the output of :func:`write_canonical`)."""
+def _as_read(values: np.ndarray) -> np.ndarray:
+    """Distributions as the canonical tables read back: the shortest round-trip text gives every float
+    back, then the reader clips at 0 and renormalises each one (readers._read_long_table), the same
+    operations on the same array layout, so the arrays equal what parsing gives, to the bit."""
+    shape = values.shape
+    flat = np.clip(values.reshape(-1, shape[-1]), 0.0, None)
+    totals = flat.sum(axis=1)
+    flat /= totals[:, None]
+    return flat.reshape(shape)
+
+
+def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | None:
+    """(topics, run names, gold, runs) from the arrays that :func:`write_canonical` stored beside the tables,
+    when they mirror the tables as they are now (same SHA-256, same classes); None otherwise (the
+    file is missing, unreadable, or a table was changed since), and the tables are parsed instead."""
+    try:
+        with np.load(arrays_path, allow_pickle=False) as stored:
+            if (
+                stored["classes"].tolist() != readers.class_labels(classes)
+                or str(stored["gold_sha256"]) != sha256(gold_path)
+                or str(stored["runs_sha256"]) != sha256(runs_path)
+            ):
+                return None
+            return stored["topics"].tolist(), stored["run_names"].tolist(), stored["gold"], stored["runs"]
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None, arrays_path=None) -> Dataset:
+    """A data set from its canonical tables (the output of :func:`write_canonical`): from the arrays
+    beside them when they mirror the tables (:func:`read_arrays`: no parsing), else parsed and checked."""
+    provenance = json.loads(Path(provenance_path).read_text(encoding="utf-8")) if provenance_path else {}
+    stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
+    if stored is not None:
+        topics, run_names, gold_values, estimates = stored
+        return Dataset(name, readers.class_labels(classes), topics, run_names, provenance, gold_values, estimates)
     gold = readers.read_canonical_gold(gold_path, classes)
     runs = readers.read_canonical_runs(runs_path, classes)
-    provenance = json.loads(Path(provenance_path).read_text(encoding="utf-8")) if provenance_path else {}
     estimates = np.stack([readers.align_to_gold(run, gold.topics, run_name) for run_name, run in runs.items()])
     return Dataset(name, readers.class_labels(classes), gold.topics, list(runs), provenance, gold.values, estimates)
 
