@@ -18,7 +18,9 @@ use the same number of threads (``--threads``):
   it runs ``--numpy-large-trials`` trials and its time is scaled linearly to B (its cost is linear in B:
   independent blocks of trials), which the output says.
 
-Each timing is the median of several calls after a warm-up that compiles or loads the numba code. The
+The three run in interleaved rounds (ordeval, bare, numpy, then again) after a warm-up that compiles or
+loads the numba code; each time is the median over the rounds, each ratio the median of the rounds'
+ratios (a shared machine's load drifts: only calls made one after the other compare fairly). The
 p-values of the three (independent random streams) must agree within Monte Carlo error (5 standard
 errors of the difference + 1/B), otherwise the exit status is 1. Targets (issue): ordeval within 1.25x
 of the bare kernel at both sizes, and at least 10x faster than numpy. Writes ``results/hsd.json`` and
@@ -29,6 +31,7 @@ prints, as its last line, ``key=value`` pairs: per size, the seconds of each and
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 
 import numpy as np
@@ -73,39 +76,40 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
     randomised_tukey_hsd(stack[:, :5], 8, np.random.default_rng(0), threads)  # compile or load: not timed
     bare_null_ranges(layout[:5], 8, np.random.default_rng(0), threads)
 
-    result = None
+    result = bare_ranges = numpy_p = None
+    numpy_trials = trials if name == "default" else min(trials, arguments.numpy_large_trials)
 
     def ordeval_call():
         nonlocal result
         result = randomised_tukey_hsd(stack, trials, np.random.default_rng(1), threads)
 
-    ordeval_s, ordeval_all = median_seconds(ordeval_call, repeats)
-    print(f"  ordeval: median {ordeval_s:.3f} s of {repeats} ({min(ordeval_all):.3f}-{max(ordeval_all):.3f})")
-
-    bare_ranges = None
-
     def bare_call():
         nonlocal bare_ranges
         bare_ranges = bare_null_ranges(layout, trials, np.random.default_rng(2), threads)
-
-    bare_s, bare_all = median_seconds(bare_call, repeats)
-    print(f"  bare kernel: median {bare_s:.3f} s of {repeats} ({min(bare_all):.3f}-{max(bare_all):.3f})")
-
-    numpy_trials = trials if name == "default" else min(trials, arguments.numpy_large_trials)
-    numpy_repeats = max(1, repeats // 2)
-    numpy_p = None
 
     def numpy_call():
         nonlocal numpy_p
         ranges = numpy_null_ranges(layout, numpy_trials, np.random.default_rng(3), threads)
         numpy_p = p_values_from_ranges(stack, ranges)
 
-    numpy_measured, numpy_all = median_seconds(numpy_call, numpy_repeats)
-    numpy_s = numpy_measured * trials / numpy_trials
+    # Interleaved rounds (ordeval, bare, numpy, then again): on a shared machine the load drifts, and a
+    # ratio is only fair between calls made under the same load. Ratios: the median of the per-round ratios.
+    ordeval_all, bare_all, numpy_all = [], [], []
+    for _ in range(repeats):
+        for call, times in ((ordeval_call, ordeval_all), (bare_call, bare_all), (numpy_call, numpy_all)):
+            times.append(median_seconds(call, 1)[0])
+    scale = trials / numpy_trials
+    ordeval_s, bare_s = statistics.median(ordeval_all), statistics.median(bare_all)
+    numpy_measured = statistics.median(numpy_all)
+    numpy_s = numpy_measured * scale
+    over_bare = statistics.median(o / b for o, b in zip(ordeval_all, bare_all, strict=True))
+    numpy_over = statistics.median(n * scale / o for n, o in zip(numpy_all, ordeval_all, strict=True))
+    print(f"  ordeval: median {ordeval_s:.3f} s of {repeats} ({min(ordeval_all):.3f}-{max(ordeval_all):.3f})")
+    print(f"  bare kernel: median {bare_s:.3f} s of {repeats} ({min(bare_all):.3f}-{max(bare_all):.3f})")
     scaled = ""
     if numpy_trials != trials:
-        scaled = f" for B = {numpy_trials}, scaled x{trials / numpy_trials:g} to B = {trials}"
-    print(f"  numpy: median {numpy_measured:.3f} s of {numpy_repeats}{scaled} -> {numpy_s:.3f} s")
+        scaled = f" for B = {numpy_trials}, scaled x{scale:g} to B = {trials}"
+    print(f"  numpy: median {numpy_measured:.3f} s of {repeats}{scaled} -> {numpy_s:.3f} s")
 
     bare_p = p_values_from_ranges(stack, bare_ranges)
     ok_bare, diff_bare = agree(result.p_values, trials, bare_p, trials)
@@ -117,8 +121,8 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         + ("agree within Monte Carlo error" if ok_bare and ok_numpy else "DISAGREE beyond Monte Carlo error")
     )
     print(
-        f"  ordeval / bare = {ordeval_s / bare_s:.2f} (target <= 1.25); "
-        f"numpy / ordeval = {numpy_s / ordeval_s:.1f} (target >= 10)"
+        f"  ordeval / bare = {over_bare:.2f} (target <= 1.25); "
+        f"numpy / ordeval = {numpy_over:.1f} (target >= 10), medians of the per-round ratios"
     )
     row = {
         "size": name,
@@ -134,8 +138,8 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         "ordeval_all_s": ordeval_all,
         "bare_all_s": bare_all,
         "numpy_all_s": numpy_all,
-        "ordeval_over_bare": ordeval_s / bare_s,
-        "numpy_over_ordeval": numpy_s / ordeval_s,
+        "ordeval_over_bare": over_bare,  # medians of the per-round ratios (interleaved rounds)
+        "numpy_over_ordeval": numpy_over,
         "p_values_agree": ok_bare and ok_numpy,
     }
     return row, ok_bare and ok_numpy
