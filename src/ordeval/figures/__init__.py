@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 matplotlib.rcParams.update(
@@ -25,6 +26,51 @@ matplotlib.rcParams.update(
     }
 )
 
+#: The family the figures are drawn in (see :func:`_register_figure_font`), then matplotlib's defaults.
+FIGURE_FONT = "DejaVu Sans ordeval"
+
+
+def _register_figure_font() -> None:
+    """Draw in DejaVu Sans (matplotlib's own font) without its OpenType layout tables (GSUB, GPOS, GDEF,
+    MATH), under the family :data:`FIGURE_FONT`.
+
+    Why: every PDF embeds a subset of the font it uses (TrueType, never Type 3), and fontTools spends
+    most of that time (~0.2-0.5 s per PDF, a third of a simple figure's cost) subsetting the layout
+    tables, which a PDF never uses (it places each glyph itself). Same outlines, metrics, hinting and
+    ``kern`` table, so the same drawing (the PNGs of the default figures are pixel-identical). The font
+    file is derived once per process (tables copied raw, no timestamp: the same bytes every time) into a
+    temporary folder removed at exit; if that fails, the figures use DejaVu Sans itself.
+    """
+    import atexit
+    import shutil
+    import tempfile
+
+    from fontTools.ttLib import TTFont
+    from matplotlib import font_manager
+
+    source = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"), fallback_to_default=False)
+    folder = tempfile.mkdtemp(prefix="ordeval-font-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = Path(folder) / "DejaVuSans-ordeval.ttf"
+    font = TTFont(source, lazy=True, recalcTimestamp=False)
+    for tag in ("GSUB", "GPOS", "GDEF", "MATH"):
+        if tag in font:
+            del font[tag]
+    for record in font["name"].names:
+        if record.nameID in (1, 4, 16):  # family, full name, typographic family
+            record.string = FIGURE_FONT
+        elif record.nameID == 6:  # PostScript name
+            record.string = "DejaVuSans-ordeval"
+    font.save(path)  # not an output: a scratch font in a temporary folder
+    font_manager.fontManager.addfont(str(path))
+    matplotlib.rcParams["font.family"] = [FIGURE_FONT, *matplotlib.rcParams["font.family"]]
+
+
+try:
+    _register_figure_font()
+except (ImportError, OSError, ValueError, KeyError):  # matplotlib's DejaVu Sans as it is
+    pass
+
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.backends.backend_pdf import FigureCanvasPdf  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
@@ -32,7 +78,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from ..files import png_description, write_atomically  # noqa: E402
 from ..provenance import figure_note, origin_sentence  # noqa: E402
 
-__all__ = ["Figure", "new_figure", "save_figure", "figure_caption"]
+__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption"]
 
 
 def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figure:
@@ -42,6 +88,28 @@ def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figu
     margin = note_margin / height
     figure.get_layout_engine().set(rect=(0, margin, 1, 1 - margin))
     return figure
+
+
+def row_labels(axis, positions, labels, fontsize: float) -> None:
+    """Label rows of ``axis`` at data heights ``positions`` as ``axis.set_yticks(positions, labels)`` would
+    (a tick mark and a label left of the axis, with the tick size, width, pad and colours of the rcParams:
+    the same pixels), but drawn as one marker line and plain texts: a Tick object per row (two lines, two
+    texts, a grid line each) costs more to lay out and draw than the whole panel otherwise."""
+    from matplotlib.lines import TICKLEFT
+    from matplotlib.transforms import blended_transform_factory, offset_copy
+
+    rc = matplotlib.rcParams
+    axis.set_yticks([])
+    edge = blended_transform_factory(axis.transAxes, axis.transData)  # x in axes units, y in data units
+    axis.plot(
+        np.zeros(len(positions)), positions, linestyle="none", marker=TICKLEFT, markersize=rc["ytick.major.size"],
+        markeredgewidth=rc["ytick.major.width"], color=rc["ytick.color"], transform=edge, clip_on=False,
+    )  # fmt: skip
+    shift = -(rc["ytick.major.size"] + rc["ytick.major.pad"])
+    left = offset_copy(edge, axis.figure, x=shift, y=0, units="points")
+    color = rc["ytick.color"] if rc["ytick.labelcolor"] == "inherit" else rc["ytick.labelcolor"]
+    for position, label in zip(positions, labels, strict=True):
+        axis.text(0, position, label, transform=left, ha="right", va="center_baseline", fontsize=fontsize, color=color)
 
 
 def save_figure(

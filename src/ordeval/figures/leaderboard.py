@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+from matplotlib.transforms import offset_copy
 
 from ..table import Table
-from . import Figure, new_figure
+from . import Figure, new_figure, row_labels
 
 
 def leaderboard_figure(boards: Sequence[Table], names: Mapping[str, str], title: str) -> Figure:
@@ -23,9 +24,12 @@ def leaderboard_figure(boards: Sequence[Table], names: Mapping[str, str], title:
         low, high = board.column("ci_low", float), board.column("ci_high", float)
         positions = np.arange(len(board))[::-1]
         axis.errorbar(means, positions, xerr=[means - low, high - means], fmt="o", markersize=3, capsize=2, linewidth=1)
-        axis.set_yticks(positions, list(board["run"]), fontsize=7)
+        row_labels(axis, positions, list(board["run"]), fontsize=7)
+        # Plain texts 4 points right of each interval through one shifted transform: drawn like annotations
+        # with an offset (the same pixels), at a fraction of their layout cost.
+        shifted = offset_copy(axis.transData, figure, x=4, y=0, units="points")
         for position, group, right in zip(positions, board["group"], high, strict=True):
-            axis.annotate(group, (right, position), xytext=(4, 0), textcoords="offset points", va="center", fontsize=7)
+            axis.text(right, position, group, transform=shifted, va="center", fontsize=7)
         first = board.records()[0]
         direction = "lower" if first["lower_is_better"] in (True, "True") else "higher"
         axis.set_title(f"{names[first['measure']]} ({direction} is better)", fontsize=9)
