@@ -114,3 +114,18 @@ def test_every_rule_declares_threads_and_resources():
 def _local_rules() -> set[str]:
     block = (REPO / "Snakefile").read_text().split("localrules:", 1)[1].split("\n\n", 1)[0]
     return set(re.findall(r"\w+", block))
+
+
+def test_the_rules_take_their_priorities_from_ordeval():
+    """The per-data-set analyses first, then the longest figure jobs: each rule of ordeval.resources.PRIORITY
+    declares ``priority: priority("<job>")`` (common.smk), and no other rule sets a priority."""
+    from ordeval.resources import PRIORITY, priority
+
+    declared = {}
+    for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
+        for block in re.split(r"\n\s*rule\b", path.read_text())[1:]:
+            found = re.search(r'priority: priority\("(\w+)"\)', block)
+            if found:
+                declared[re.search(r'scripts/(\w+)\.py"', block).group(1)] = found.group(1)
+    assert declared == {job: job for job in PRIORITY}
+    assert priority("consistency_taus") > priority("leaderboard_figures") > priority("agreement_figures") == 0

@@ -52,6 +52,19 @@ KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf")
 
 
+#: Scheduling priorities (Snakemake ``priority:``, higher first among the jobs that are ready; 0 for the
+#: rest): the per-data-set analyses first, so that the tables and figures that wait for all of them can
+#: start early, then the longest figure jobs and the short job that gates the longest (longest first
+#: keeps both cores busy to the end).
+PRIORITY = {"consistency_taus": 2, "significance_pvalues": 2, "leaderboard_tables": 1, "leaderboard_figures": 1,
+            "consistency_figures": 1}  # fmt: skip
+
+
+def priority(job: str) -> int:
+    """The scheduling priority of ``job`` (a job module name), see :data:`PRIORITY`."""
+    return PRIORITY.get(job, 0)
+
+
 @dataclass(frozen=True)
 class DataSize:
     """The size of one data set, as far as the plan knows it before any job runs."""

@@ -6,6 +6,7 @@ import sys
 from ordeval.catalogue import CATEGORIES, ENTRIES
 from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import plan as make_plan
+from ordeval.resources import priority
 from ordeval.workflow import Specs, log_path
 
 try:

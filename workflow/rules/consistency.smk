@@ -14,6 +14,7 @@ rule consistency_taus:
         **reported(CONSISTENCY_TAUS),
     log:
         log("consistency_taus", wildcard=True),
+    priority: priority("consistency_taus")
     conda:
         ENV
     threads: job_threads("consistency_taus", wildcard=True)
@@ -52,6 +53,7 @@ rule consistency_figures:
         **reported(CONSISTENCY_FIGURES),
     log:
         log("consistency_figures"),
+    priority: priority("consistency_figures")
     conda:
         ENV
     threads: job_threads("consistency_figures")

@@ -13,6 +13,7 @@ rule leaderboard_tables:
         **reported(LEADERBOARD_TABLES),
     log:
         log("leaderboard_tables"),
+    priority: priority("leaderboard_tables")
     conda:
         ENV
     threads: job_threads("leaderboard_tables")
@@ -32,6 +33,7 @@ rule leaderboard_figures:
         **reported(LEADERBOARD_FIGURES),
     log:
         log("leaderboard_figures"),
+    priority: priority("leaderboard_figures")
     conda:
         ENV
     threads: job_threads("leaderboard_figures")

@@ -14,6 +14,7 @@ rule significance_pvalues:
         **reported(SIGNIFICANCE_PVALUES),
     log:
         log("significance_pvalues", wildcard=True),
+    priority: priority("significance_pvalues")
     conda:
         ENV
     threads: job_threads("significance_pvalues", wildcard=True)
