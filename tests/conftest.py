@@ -91,8 +91,11 @@ def tiny_config(name: str = "tiny", classification: bool = False, **overrides) -
     return config
 
 
-def run_workflow(workdir: Path, config: dict, *arguments: str, check: bool = True) -> subprocess.CompletedProcess:
-    """Run the project's Snakefile in ``workdir`` on ``config`` (written to workdir/config.yaml)."""
+def run_workflow(
+    workdir: Path, config: dict, *arguments: str, check: bool = True, timeout: float | None = None
+) -> subprocess.CompletedProcess:
+    """Run the project's Snakefile in ``workdir`` on ``config`` (written to workdir/config.yaml); a run
+    longer than ``timeout`` seconds is killed and fails the test."""
     workdir.mkdir(parents=True, exist_ok=True)
     config_path = workdir / "config.yaml"
     config_path.write_text(yaml.safe_dump(config, sort_keys=False))
@@ -110,7 +113,7 @@ def run_workflow(workdir: Path, config: dict, *arguments: str, check: bool = Tru
         "2",
         *arguments,
     ]
-    result = subprocess.run(command, capture_output=True, text=True)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:
         output = f"{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
         raise AssertionError(f"snakemake failed ({result.returncode}):\n{output}")

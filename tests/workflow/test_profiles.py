@@ -5,6 +5,7 @@ profile where ``sbatch`` and snakemake-executor-plugin-slurm are installed (skip
 import importlib.util
 import re
 import shutil
+import subprocess
 
 import pytest
 import yaml
@@ -54,6 +55,15 @@ def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     reason="needs Slurm (sbatch) and snakemake-executor-plugin-slurm",
 )
 def test_a_small_configuration_runs_through_the_slurm_profile(tmp_path):
+    """Every job an sbatch job (as Snakemake reports each submission). A cluster without job
+    accounting (a single-node Slurm from the Debian packages, say) has no ``sacct``: the plugin then
+    polls ``squeue``."""
     config = _small_config("profile_slurm")
-    run_workflow(tmp_path, config, "--profile", str(PROFILES / "slurm"), "scores", "consistency")
+    accounting = subprocess.run(["sacct", "-n", "-X"], capture_output=True, text=True).returncode == 0
+    status = [] if accounting else ["--slurm-status-command", "squeue"]
+    profile = ["--profile", str(PROFILES / "slurm"), *status]
+    result = run_workflow(tmp_path, config, *profile, "scores", "consistency", timeout=1200)
     assert (tmp_path / "results" / "profile_slurm" / "consistency" / "TinySem" / "half.tsv").is_file()
+    log = result.stdout + result.stderr
+    submitted = set(re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/rule_(\w+)/", log))
+    assert {"prepare_data_quantification", "score_runs_quantification", "consistency_taus"} <= submitted
