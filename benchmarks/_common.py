@@ -71,6 +71,20 @@ def write_results(name: str, payload: dict) -> Path:
     return path
 
 
+def target_checks(rows: list[dict], targets: dict, prefix: str) -> dict[str, int]:
+    """``{<prefix><size>_<key>_target_met: 1 or 0}`` for every measured row (``rows``, each with a ``size``;
+    failed ones skipped) that ``targets`` ({key: {size: limit}}) sets a limit for; each printed."""
+    measured = {row["size"]: row for row in rows if "failed" not in row}
+    checks = {}
+    for key, limits in targets.items():
+        for size, limit in limits.items():
+            if int(size) in measured:
+                checks[f"{prefix}{size}_{key}_target_met"] = int(measured[int(size)][key] < limit)
+    for name, met in checks.items():
+        print(f"{name}: {'yes' if met else 'NO'}")
+    return checks
+
+
 def key_values(pairs: dict) -> str:
     """The machine-readable last line: ``key=value`` pairs separated by spaces."""
     formatted = (f"{key}={value:.4g}" if isinstance(value, float) else f"{key}={value}" for key, value in pairs.items())

@@ -122,7 +122,7 @@ def main(argv=None) -> int:
         child(arguments)
         return 0
 
-    from _common import key_values, machine, write_results
+    from _common import key_values, machine, target_checks, write_results
     from scale_plot import RESULTS, plot_scale
 
     print(
@@ -145,14 +145,7 @@ def main(argv=None) -> int:
             f"{runs:>6} {row['seconds']:>9.2f} {row['taus_seconds']:>9.2f} {row['hsd_seconds']:>8.2f} "
             f"{row['with_imports_seconds']:>10.2f} {row['peak_mib']:>11.0f}"
         )
-    measured = {row["size"]: row for row in rows if "failed" not in row}
-    checks = {}
-    for key, limits in TARGETS.items():
-        for size, limit in limits.items():
-            if int(size) in measured:
-                checks[f"runs{size}_{key}_target_met"] = int(measured[int(size)][key] < limit)
-    for name, met in checks.items():
-        print(f"{name}: {'yes' if met else 'NO'}")
+    checks = target_checks(rows, TARGETS, "runs")
     payload = {
         "analysis": "consistency",
         "size_name": "runs",

@@ -209,7 +209,7 @@ def main(argv=None) -> int:
             print(generate(Path(arguments.generate_only) / f"topics{topics}", topics, arguments.systems))
         return 0
 
-    from _common import key_values, machine, write_results
+    from _common import key_values, machine, target_checks, write_results
     from scale_plot import RESULTS, plot_scale
 
     root = Path(arguments.keep) if arguments.keep else Path(tempfile.mkdtemp(prefix="ordeval-scoring-"))
@@ -233,15 +233,10 @@ def main(argv=None) -> int:
         print(f"{topics:>7} {generated:>12.2f} {score['seconds']:>9.2f} {numpy['seconds']:>9.2f} "
               f"{score['seconds'] / numpy['seconds']:>6.2f} {score['peak_mib']:>9.0f} {numpy['peak_mib']:>9.0f} "
               f"{examples['seconds']:>12.2f} {examples['peak_mib']:>12.0f}")  # fmt: skip
-    checks = {}
-    for kind, targets in (("score", TARGETS), ("examples", EXAMPLE_TARGETS)):
-        measured = {row["size"]: row for row in rows[kind] if "failed" not in row}
-        for key, limits in targets.items():
-            for size, limit in limits.items():
-                if int(size) in measured:
-                    checks[f"{kind}_topics{size}_{key}_target_met"] = int(measured[int(size)][key] < limit)
-    for name, met in checks.items():
-        print(f"{name}: {'yes' if met else 'NO'}")
+    checks = {
+        **target_checks(rows["score"], TARGETS, "score_topics"),
+        **target_checks(rows["examples"], EXAMPLE_TARGETS, "examples_topics"),
+    }
     setting = {"runs": arguments.systems + 2, "topics": arguments.topics}
     common = {"size_name": "topics", "setting": setting, "machine": machine(), "note": PROCESS_OVERHEAD_NOTE}
     ok = [row for row in rows["score"] if "failed" not in row]

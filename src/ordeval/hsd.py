@@ -241,8 +241,8 @@ def randomised_tukey_hsd(
     if threads:
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     try:
-        block = trial_block(trials, stack.shape[2], _padded_width(stack.shape[0]), numba.get_num_threads())
         arranged = _padded_layout(stack)
+        block = trial_block(trials, stack.shape[2], arranged.shape[2], numba.get_num_threads())
         plan = draw_plan(stack.shape[2])
         if progress is None:
             _null_ranges(arranged, seeds, *plan, block, ranges)

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .files import write_atomically
+from .files import write_atomically, write_text
 from .table import Table
 
 
@@ -115,17 +115,13 @@ def matrix_text(topics: Sequence[str], runs: Sequence[str], matrix: np.ndarray, 
     return "\n".join(lines) + "\n"
 
 
-def _write_text(text: str, path: str | Path) -> None:
-    write_atomically(path, lambda temporary: Path(temporary).write_text(text, encoding="utf-8"))
-
-
 #: What the worker processes of :func:`write_scores` write: (stack, paths), set before they are forked.
 _PENDING: tuple[ScoreStack, list[Path]] | None = None
 
 
 def _write_matrix(index: int) -> None:
     stack, paths = _PENDING
-    _write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
+    write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
 
 
 def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> dict[str, Path]:
@@ -141,12 +137,10 @@ def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> d
     parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
     _PENDING = (stack, matrices)
     try:
-        pool = None
-        if parallel:
-            pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork"))
-            pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))]
+        pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork")) if parallel else None
+        pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))] if pool else []
         paths["means"] = folder / "means.tsv"
-        _write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+        write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
         paths["measures"] = folder / "measures.tsv"
         stack.measure_table().write(paths["measures"])
         paths["stack"] = folder / "stack.npz"

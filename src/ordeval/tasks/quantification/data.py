@@ -218,8 +218,8 @@ def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path, arr
             with open(temporary, "wb") as handle:
                 np.savez(
                     handle,
-                    gold=_as_read(dataset.gold),
-                    runs=_as_read(dataset.runs),
+                    gold=_as_read(dataset.gold, gold_path),
+                    runs=_as_read(dataset.runs, runs_path),
                     topics=np.array(dataset.topics, dtype=str),
                     run_names=np.array(dataset.run_names, dtype=str),
                     classes=np.array(dataset.classes, dtype=str),
@@ -230,15 +230,13 @@ def write_canonical(dataset: Dataset, gold_path, runs_path, provenance_path, arr
         write_atomically(arrays_path, write)
 
 
-def _as_read(values: np.ndarray) -> np.ndarray:
+def _as_read(values: np.ndarray, path) -> np.ndarray:
     """Distributions as the canonical tables read back: the shortest round-trip text gives every float
-    back, then the reader clips at 0 and renormalises each one (readers._read_long_table), the same
-    operations on the same array layout, so the arrays equal what parsing gives, to the bit."""
-    shape = values.shape
-    flat = np.clip(values.reshape(-1, shape[-1]), 0.0, None)
-    totals = flat.sum(axis=1)
-    flat /= totals[:, None]
-    return flat.reshape(shape)
+    back, and the reader checks, clips and renormalises each one as
+    :func:`readers.checked_distributions` does (the same operations on the same layout), so the arrays
+    equal what parsing gives, to the bit."""
+    flat = values.reshape(-1, values.shape[-1])
+    return readers.checked_distributions(flat, path, lambda row: f"distribution {row}").reshape(values.shape)
 
 
 def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | None:
