@@ -25,6 +25,7 @@ import numpy as np
 
 from .errors import InputError
 from .files import write_atomically, write_text
+from .floattext import float_rows
 from .table import Table
 
 
@@ -106,12 +107,9 @@ class ScoreStack:
 
 def matrix_text(topics: Sequence[str], runs: Sequence[str], matrix: np.ndarray, first: str = "topic") -> str:
     """A topics x runs matrix as TSV text: column ``first``, then one column per run; floats in their
-    shortest round-trip form (as pandas writes them)."""
+    shortest round-trip form (as pandas writes them: ``repr``, see :mod:`ordeval.floattext`)."""
     lines = ["\t".join([first, *runs])]
-    lines += [
-        label + "\t" + "\t".join(map(repr, row))
-        for label, row in zip(topics, np.asarray(matrix, dtype=float).tolist(), strict=True)
-    ]
+    lines += [label + "\t" + row for label, row in zip(topics, float_rows(matrix), strict=True)]
     return "\n".join(lines) + "\n"
 
 

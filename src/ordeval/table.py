@@ -20,6 +20,7 @@ import numpy as np
 
 from .errors import InputError
 from .files import write_atomically
+from .floattext import float_texts
 
 
 def _cell(value: Any) -> str:
@@ -100,6 +101,16 @@ class Table:
         values = self._columns[name]
         return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
+    def _cells(self, name: str) -> list[str]:
+        """The column's values as text (:func:`_cell`); a float array in bulk (:mod:`ordeval.floattext`)."""
+        values = self._columns[name]
+        if isinstance(values, np.ndarray) and values.dtype.kind == "f":
+            cells = float_texts(values)
+            for index in np.flatnonzero(np.isnan(values)):
+                cells[index] = ""
+            return cells
+        return [_cell(value) for value in self._column_list(name)]
+
     def to_pandas(self):
         import pandas as pd
 
@@ -110,8 +121,8 @@ class Table:
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter=sep, lineterminator="\n")
         writer.writerow(self.columns)
-        lists = [self._column_list(name) for name in self.columns]
-        writer.writerows([_cell(value) for value in row] for row in zip(*lists, strict=True))
+        lists = [self._cells(name) for name in self.columns]
+        writer.writerows(zip(*lists, strict=True))
         return buffer.getvalue()
 
     def write(self, path: str | Path, sep: str = "\t") -> None:

@@ -17,6 +17,7 @@ Every analysis, table and figure takes its measures from :data:`REGISTRY`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 
 import numpy as np
 
@@ -46,7 +47,26 @@ def score_runs(measure_names: list[str], estimates: np.ndarray, gold: np.ndarray
         raise ValueError(f"estimates have {estimates.shape[-1]} classes, gold has {gold.shape[-1]}")
     if gold.shape[-1] < 2:
         raise ValueError(f"ordinal quantification needs at least 2 classes, got {gold.shape[-1]}")
-    return {name: REGISTRY[name](estimates, gold) for name in measure_names}
+    memo = _SCORED.set({})  # a combination reuses its components' scores (same arrays, same values)
+    try:
+        return {name: _score(name, estimates, gold) for name in measure_names}
+    finally:
+        _SCORED.reset(memo)
+
+
+#: Scores computed so far by the current :func:`score_runs` call: {(measure, id(estimate), id(gold)): scores}.
+_SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
+
+
+def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """``REGISTRY[name](estimate, gold)``, computed once per :func:`score_runs` call."""
+    memo = _SCORED.get()
+    if memo is None:
+        return REGISTRY[name](estimate, gold)
+    key = (name, id(estimate), id(gold))
+    if key not in memo:
+        memo[key] = REGISTRY[name](estimate, gold)
+    return memo[key]
 
 
 # --------------------------------------------------------------------------- building blocks
@@ -228,12 +248,12 @@ def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> n
     """
     first, second = np.triu_indices(_num_classes(gold), k=1)
 
-    def pair_signs(distribution: np.ndarray) -> np.ndarray:
+    def pair_signs(distribution: np.ndarray) -> np.ndarray:  # +1, -1, or 0 when |difference| < tolerance
         difference = distribution[..., first] - distribution[..., second]
-        return np.where(np.abs(difference) < TIE_TOLERANCE, 0, np.sign(difference))
+        return (difference >= TIE_TOLERANCE).view(np.int8) - (difference <= -TIE_TOLERANCE).view(np.int8)
 
     estimate_signs, gold_signs = np.broadcast_arrays(pair_signs(estimate), pair_signs(gold))
-    concordant_minus_discordant = (estimate_signs * gold_signs).sum(axis=-1)
+    concordant_minus_discordant = (estimate_signs * gold_signs).sum(axis=-1, dtype=np.int64)
     untied_estimate = np.maximum(1, np.count_nonzero(estimate_signs, axis=-1))
     untied_gold = np.maximum(1, np.count_nonzero(gold_signs, axis=-1))
     tau_b = concordant_minus_discordant / np.sqrt(untied_estimate * untied_gold)
@@ -244,8 +264,8 @@ def harmonic_combination(first: str, second: str) -> MeasureFunction:
     """The harmonic mean 2 M1 M2 / (M1 + M2) of two registered measures (0 when both are 0)."""
 
     def combined(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
-        a = MEASURES[first].function(estimate, gold)
-        b = MEASURES[second].function(estimate, gold)
+        a = _score(first, estimate, gold)
+        b = _score(second, estimate, gold)
         total = a + b
         return np.where(total > 0, 2 * a * b / np.where(total > 0, total, 1.0), 0.0)
 
