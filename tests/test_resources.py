@@ -117,8 +117,8 @@ def _local_rules() -> set[str]:
 
 
 def test_the_rules_take_their_priorities_from_ordeval():
-    """The per-data-set analyses first, then the longest figure jobs: each rule of ordeval.resources.PRIORITY
-    declares ``priority: priority("<job>")`` (common.smk), and no other rule sets a priority."""
+    """The longest chains first (significance -> leaderboards, consistency -> its figures): each rule of
+    ordeval.resources.PRIORITY declares ``priority: priority("<job>")`` (common.smk), and no other rule sets a priority."""
     from ordeval.resources import PRIORITY, priority
 
     declared = {}
@@ -128,4 +128,6 @@ def test_the_rules_take_their_priorities_from_ordeval():
             if found:
                 declared[re.search(r'scripts/(\w+)\.py"', block).group(1)] = found.group(1)
     assert declared == {job: job for job in PRIORITY}
-    assert priority("consistency_taus") > priority("leaderboard_figures") > priority("agreement_figures") == 0
+    assert priority("significance_pvalues") > priority("consistency_taus") > priority("consistency_figures")
+    assert priority("leaderboard_tables") == priority("leaderboard_figures") == priority("significance_pvalues")
+    assert priority("popularity_figures") > priority("agreement_figures") == 0

@@ -53,11 +53,14 @@ LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "re
 
 
 #: Scheduling priorities (Snakemake ``priority:``, higher first among the jobs that are ready; 0 for the
-#: rest): the per-data-set analyses first, so that the tables and figures that wait for all of them can
-#: start early, then the longest figure jobs and the short job that gates the longest (longest first
-#: keeps both cores busy to the end).
-PRIORITY = {"consistency_taus": 2, "significance_pvalues": 2, "leaderboard_tables": 1, "leaderboard_figures": 1,
-            "consistency_figures": 1}  # fmt: skip
+#: rest), the longest chains first: the data and scores of every data set (Snakemake ranks only the
+#: ready jobs, so without this the later data sets' chains would wait); the significance tests, which
+#: gate the leaderboard tables and the longest figure job (the leaderboards); the consistency analyses,
+#: which gate the consistency figures; the Popularity tables and figures (they need only the scores) and
+#: the significance figures; the short figure and table jobs last (longest first keeps both cores busy).
+PRIORITY = {"prepare_data": 4, "score_runs": 4, "significance_pvalues": 3, "leaderboard_tables": 3,
+            "leaderboard_figures": 3, "consistency_taus": 2, "consistency_figures": 1, "popularity_tables": 1,
+            "popularity_figures": 1, "significance_figures": 1}  # fmt: skip
 
 
 def priority(job: str) -> int:

@@ -15,6 +15,7 @@ for task in PLAN.tasks:
             log("prepare_data", wildcard=True),
         wildcard_constraints:
             dataset=PLAN.dataset_regex(PLAN.task_datasets(task)),
+        priority: priority("prepare_data")
         conda:
             ENV
         threads: job_threads("prepare_data", wildcard=True)

@@ -13,6 +13,7 @@ rule popularity_tables:
         **reported(POPULARITY_TABLES),
     log:
         log("popularity_tables"),
+    priority: priority("popularity_tables")
     conda:
         ENV
     threads: job_threads("popularity_tables")
@@ -32,6 +33,7 @@ rule popularity_figures:
         **reported(POPULARITY_FIGURES),
     log:
         log("popularity_figures"),
+    priority: priority("popularity_figures")
     conda:
         ENV
     threads: job_threads("popularity_figures")

@@ -17,6 +17,7 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             log("score_runs", wildcard=True),
         wildcard_constraints:
             dataset=PLAN.dataset_regex(datasets),
+        priority: priority("score_runs")
         conda:
             ENV
         threads: job_threads("score_runs", wildcard=True)

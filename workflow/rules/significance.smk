@@ -53,6 +53,7 @@ rule significance_figures:
         **reported(SIGNIFICANCE_FIGURES),
     log:
         log("significance_figures"),
+    priority: priority("significance_figures")
     conda:
         ENV
     threads: job_threads("significance_figures")
