@@ -96,6 +96,34 @@ def test_harmonic_combinations():
         assert get_measure(f"DNKT_{other}")(gold, gold) == 0
 
 
+def test_score_runs_computes_a_combination_s_components_once_and_gives_the_same_values(monkeypatch):
+    """score_runs reuses DNKT and JSD, NMD, RNOD for the DNKT_M combinations: the same bits as scoring each
+    measure alone; each component is computed once; the memo ends with the call; a measure that scores
+    temporary arrays inside the call gets their own values (ids are never reused within the call)."""
+    rng = np.random.default_rng(11)
+    gold = rng.dirichlet(np.ones(5), size=40)
+    runs = rng.dirichlet(np.ones(5), size=(6, 40))
+    names = MEASURES.names()
+    alone = {name: MEASURES[name](runs, gold) for name in names}
+    calls = []
+    original = MEASURES["DNKT"].function
+    monkeypatch.setitem(MEASURES._measures, "DNKT", MEASURES["DNKT"].__class__(
+        **{**MEASURES["DNKT"].__dict__, "function": lambda e, g: calls.append(1) or original(e, g)}))  # fmt: skip
+    together = score_runs(names, runs, gold)
+    assert sum(calls) == 1
+    assert all(np.array_equal(together[name], alone[name]) for name in names)
+    assert measures._SCORED.get() is None
+
+    def halves(estimate, gold_):  # scores fresh temporaries twice within one score_runs call
+        first = MEASURES["DNKT_JSD"](estimate[..., :20, :].copy(), gold_[:20].copy())
+        second = MEASURES["DNKT_JSD"](estimate[..., 20:, :].copy(), gold_[20:].copy())
+        return np.concatenate([first, second], axis=-1)
+
+    monkeypatch.setitem(MEASURES._measures, "HALVES", MEASURES["DNKT"].__class__(
+        **{**MEASURES["DNKT"].__dict__, "name": "HALVES", "function": halves}))  # fmt: skip
+    assert np.array_equal(score_runs(["HALVES"], runs, gold)["HALVES"], alone["DNKT_JSD"])
+
+
 def test_vectorised_over_runs_and_topics_equals_one_at_a_time():
     rng = np.random.default_rng(3)
     gold = rng.dirichlet(np.ones(5), size=7)

@@ -118,7 +118,8 @@ def _local_rules() -> set[str]:
 
 def test_the_rules_take_their_priorities_from_ordeval():
     """The longest chains first (significance -> leaderboards, consistency -> its figures): each rule of
-    ordeval.resources.PRIORITY declares ``priority: priority("<job>")`` (common.smk), and no other rule sets a priority."""
+    ordeval.resources.PRIORITY declares ``priority: priority("<job>")`` (common.smk), and no other rule
+    sets a priority."""
     from ordeval.resources import PRIORITY, priority
 
     declared = {}

@@ -54,7 +54,9 @@ def score_runs(measure_names: list[str], estimates: np.ndarray, gold: np.ndarray
         _SCORED.reset(memo)
 
 
-#: Scores computed so far by the current :func:`score_runs` call: {(measure, id(estimate), id(gold)): scores}.
+#: Scores computed so far by the current :func:`score_runs` call:
+#: {(measure, id(estimate), id(gold)): (estimate, gold, scores)}. The arrays are held so that their ids
+#: stay theirs until the call ends (a measure scoring temporary arrays cannot meet a reused id).
 _SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
 
 
@@ -65,8 +67,8 @@ def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
         return REGISTRY[name](estimate, gold)
     key = (name, id(estimate), id(gold))
     if key not in memo:
-        memo[key] = REGISTRY[name](estimate, gold)
-    return memo[key]
+        memo[key] = (estimate, gold, REGISTRY[name](estimate, gold))
+    return memo[key][2]
 
 
 # --------------------------------------------------------------------------- building blocks
