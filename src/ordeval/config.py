@@ -84,7 +84,8 @@ def load(path: str | Path) -> dict:
 
 @cache
 def schema() -> dict:
-    return yaml.safe_load(SCHEMA_PATH.read_text(encoding="utf-8"))
+    """The configuration schema (package data: libyaml's loader when there is one, 10x faster)."""
+    return yaml.load(SCHEMA_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def _validator_class():
