@@ -221,3 +221,11 @@ def test_two_classes_nmd_equals_rnod_both_ways(estimate, gold):
     np.testing.assert_allclose(get_measure("NMD")(estimate, gold), expected, atol=1e-12)
     np.testing.assert_allclose(get_measure("RNOD")(estimate, gold), expected, atol=1e-12)
     np.testing.assert_allclose(get_measure("RNOD")(gold, estimate), expected, atol=1e-12)
+
+
+def test_dnkt_keeps_nan_and_scalars():
+    """A distribution with NaN gets NaN (not a tau of its other bins); one distribution gives a scalar."""
+    gold = np.array([0.3, 0.3, 0.4])
+    scores = MEASURES["DNKT"](np.array([[0.2, np.nan, 0.8], [0.2, 0.3, 0.5]]), gold)
+    assert np.isnan(scores[0]) and scores[1] == pytest.approx(MEASURES["DNKT"](np.array([0.2, 0.3, 0.5]), gold))
+    assert np.ndim(MEASURES["DNKT"](np.array([0.2, 0.3, 0.5]), gold)) == 0

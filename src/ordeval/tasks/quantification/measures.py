@@ -259,7 +259,8 @@ def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> n
     untied_estimate = np.maximum(1, np.count_nonzero(estimate_signs, axis=-1))
     untied_gold = np.maximum(1, np.count_nonzero(gold_signs, axis=-1))
     tau_b = concordant_minus_discordant / np.sqrt(untied_estimate * untied_gold)
-    return (1 - tau_b) / 2
+    undefined = np.isnan(estimate).any(axis=-1) | np.isnan(gold).any(axis=-1)  # NaN in, NaN out
+    return np.where(undefined, np.nan, (1 - tau_b) / 2)[()]  # [()]: a scalar for one distribution
 
 
 def harmonic_combination(first: str, second: str) -> MeasureFunction:
