@@ -9,7 +9,7 @@ from conftest import REPO, tiny_config
 
 from ordeval.config import load
 from ordeval.plan import plan as make_plan
-from ordeval.resources import DataSize, estimate
+from ordeval.resources import GROUPED, DataSize, estimate
 from ordeval.workflow import Specs, all_jobs
 
 KEYS = {"threads", "mem_mb", "runtime"}
@@ -17,6 +17,16 @@ KEYS = {"threads", "mem_mb", "runtime"}
 
 def _jobs(config):
     return all_jobs(Specs(make_plan(config, workdir=REPO)))
+
+
+def _per_dataset(config):
+    """Every job of the plan, the kernel rules' groups replaced by each data set's own estimate (what
+    its job would get alone): the cost model data set by data set."""
+    specs = Specs(make_plan(config, workdir=REPO))
+    found = {key: spec.resources for key, spec in all_jobs(specs).items() if not key[0].endswith("_group")}
+    for rule in GROUPED:
+        found.update({(rule, name): specs.resources(rule, name) for name in specs.plan.datasets})
+    return found
 
 
 def _grown(config, topics=1, runs=1, trials=1):
@@ -66,11 +76,11 @@ def default():
 @pytest.mark.parametrize("growth", [{"topics": 30}, {"runs": 3}, {"trials": 10}], ids=lambda g: next(iter(g)))
 def test_resources_grow_with_the_data(default, growth):
     """The default data sets grown: no job asks for less, the heavy ones ask for more."""
-    config, jobs = default
-    big = _jobs(_grown(config, **growth))
+    config, _ = default
+    jobs, big = _per_dataset(config), _per_dataset(_grown(config, **growth))
     grew = []
-    for key, spec in jobs.items():
-        before, after = spec.resources, big[key].resources
+    for key, before in jobs.items():
+        after = big[key]
         assert after["mem_mb"] >= before["mem_mb"] and after["runtime"] >= before["runtime"], key
         if after["mem_mb"] > before["mem_mb"] or after["runtime"] > before["runtime"]:
             grew.append(key[0])
@@ -79,6 +89,35 @@ def test_resources_grow_with_the_data(default, growth):
              "runs": {"score_runs_quantification", "consistency_taus", "significance_pvalues"},
              "trials": {"consistency_taus", "significance_pvalues"}}[next(iter(growth))]  # fmt: skip
     assert heavy <= set(grew)
+
+
+def test_small_data_sets_share_one_kernel_job_per_rule_and_large_ones_get_their_own(default):
+    """The default data sets are all small: one job per kernel rule for all of them, one thread, at
+    least what the largest member would ask alone; grown, the large ones get a job (and threads) each."""
+    config, jobs = default
+    specs = Specs(make_plan(config, workdir=REPO))
+    for rule in GROUPED:
+        group = jobs[(f"{rule}_group", None)]
+        members = [member["params"]["dataset"] for member in group.params["members"]]
+        assert members == list(config["datasets"]) and not [key for key in jobs if key[0] == rule]
+        assert group.resources["threads"] == 1
+        for name in members:
+            alone = specs.resources(rule, name)
+            assert group.resources["runtime"] >= alone["runtime"] and group.resources["mem_mb"] >= alone["mem_mb"]
+        assert group.outputs == {key: [p for m in group.params["members"] for p in _flat(m["output"][key])]
+                                 for key in group.outputs}  # fmt: skip
+    grown = copy.deepcopy(config)
+    grown["threads"] = 2
+    grown["datasets"]["DialEval1-DQ-A"]["gold"]["topics"] *= 100
+    jobs = _jobs(grown)
+    for rule in GROUPED:
+        assert jobs[(rule, "DialEval1-DQ-A")].resources["threads"] == 2
+        members = [member["params"]["dataset"] for member in jobs[(f"{rule}_group", None)].params["members"]]
+        assert "DialEval1-DQ-A" not in members and len(members) == len(config["datasets"]) - 1
+
+
+def _flat(value):
+    return [value] if isinstance(value, str) else list(value)
 
 
 def test_the_cost_model_at_scale():
@@ -104,7 +143,7 @@ def test_every_rule_declares_threads_and_resources():
         for block in re.split(r"\n\s*rule\b", text)[1:]:
             if "script:" in block:
                 job = re.search(r'scripts/(\w+)\.py"', block).group(1)
-                assert re.search(rf'threads: job_threads\("{job}"(, wildcard=True)?\)', block), (path.name, job)
+                assert re.search(rf'threads: job_threads\("{job}"(, (wildcard|group)=True)?\)', block), (path.name, job)
                 assert f'**job_resources("{job}"' in block, (path.name, job)
             else:
                 name = re.match(r"\s*(\w+):", block).group(1)

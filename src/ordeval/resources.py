@@ -45,6 +45,12 @@ THREADED = ("consistency_taus", "significance_pvalues", "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
 PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
+#: Per-data-set kernel jobs whose small data sets run together: a data set with less work than
+#: :data:`PARALLEL_FROM` (about a second) costs less than numba's start-up in a process of its own
+#: (~1.3 s), so each of these rules runs all its small data sets in one job (``<rule>_group``, the
+#: same job module once per data set, each with its own log) and keeps one job per larger data set.
+#: The default configuration starts 2 such processes instead of 20.
+GROUPED = ("consistency_taus", "significance_pvalues")
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures")  # fmt: skip
 KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
@@ -115,7 +121,21 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
     ``settings`` holds the analysis parameters: ``consistency_trials``, ``consistency_hsd_trials``,
     ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (threaded jobs with
     enough work only, see :data:`PARALLEL_FROM`)."""
-    settings = settings or {}
+    ops, held, figures = _work(job, sizes, settings or {})
+    if job not in FIGURE_JOBS:
+        figures = 0
+    threads = max(1, int(threads)) if job in THREADED and ops >= PARALLEL_FROM[job] else 1
+    return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))
+
+
+def grouped(job: str, size: DataSize, settings: dict | None = None) -> bool:
+    """Whether the per-data-set ``job`` on a data set of ``size`` runs in its rule's one job for all the
+    small data sets (see :data:`GROUPED`)."""
+    return job in GROUPED and _work(job, [size], settings or {})[0] < PARALLEL_FROM[job]
+
+
+def _work(job: str, sizes: list[DataSize], settings: dict) -> tuple[float, float, int]:
+    """(operations, bytes held, figures) of ``job`` over the data sets of ``sizes`` (the cost model)."""
     trials = settings.get("consistency_trials", 1000)
     conditions = settings.get("conditions", 2)
     hsd_consistency = settings.get("consistency_hsd_trials", 5000)
@@ -151,7 +171,4 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
             ops += 20 * size.cells
             held = max(held, BYTES_PER_CELL * size.cells)
             figures += 2
-    if job not in FIGURE_JOBS:
-        figures = 0
-    threads = max(1, int(threads)) if job in THREADED and ops >= PARALLEL_FROM[job] else 1
-    return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))
+    return ops, held, figures

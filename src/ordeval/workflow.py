@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from . import catalogue
 from .plan import CONDITIONS, Plan
-from .resources import UNKNOWN_TOPICS, DataSize, estimate
+from .resources import GROUPED, UNKNOWN_TOPICS, DataSize, estimate, grouped
 from .tasks import get_task
 
 #: Rows of a table shown in the HTML report (the whole table is attached as CSV).
@@ -36,10 +36,11 @@ class JobSpec:
         """Run the job in this process (what the rule's adapter does in a Snakemake job)."""
         import importlib
 
-        from .jobs import Job
+        from .jobs import Job, run_job
 
         module = importlib.import_module(f"ordeval.jobs.{self.job or self.name}")
-        return module.run(Job(self.name, dict(self.inputs), dict(self.outputs), dict(self.params), threads=threads))
+        job = Job(self.name, dict(self.inputs), dict(self.outputs), dict(self.params), threads=threads)
+        return run_job(module.run, job)
 
 
 def _one(plan: Plan, entry_key: str, ext: str | None = None, **fields) -> str:
@@ -106,16 +107,53 @@ class Specs:
     def resources(self, job: str, dataset: str | None = None) -> dict[str, int]:
         """threads, mem_mb and runtime (minutes) of ``job`` (its job module's name) on ``dataset``, or
         over every data set (jobs without a data set wildcard)."""
+        names = [dataset] if dataset is not None else list(self.plan.datasets)
+        return self.resources_over(job, names)
+
+    def resources_over(self, job: str, datasets, threads: int | None = None) -> dict[str, int]:
+        """threads, mem_mb and runtime of ``job`` over the data sets ``datasets`` (one job for all) with
+        at most ``threads`` (default: the configured threads)."""
+        sizes = [self.data_size(name) for name in datasets]
+        threads = self.plan.config["threads"] if threads is None else threads
+        return estimate(job, sizes, self._settings(), threads=threads).as_dict()
+
+    def _settings(self) -> dict:
         config = self.plan.config
-        settings = {
+        return {
             "consistency_trials": config["consistency"]["trials"],
             "consistency_hsd_trials": config["consistency"]["hsd_trials"],
             "significance_hsd_trials": config["significance"]["hsd_trials"],
             "conditions": len(CONDITIONS),
         }
-        names = [dataset] if dataset is not None else list(self.plan.datasets)
-        sizes = [self.data_size(name) for name in names]
-        return estimate(job, sizes, settings, threads=config["threads"]).as_dict()
+
+    def kernel_datasets(self, job: str) -> tuple[list[str], list[str]]:
+        """(grouped, alone): the data sets the per-data-set ``job`` runs in its rule's one job for the
+        small data sets (``<job>_group``), and those with a job each (:data:`ordeval.resources.GROUPED`)."""
+        small = [name for name in self.plan.datasets if grouped(job, self.data_size(name), self._settings())]
+        return small, [name for name in self.plan.datasets if name not in small]
+
+    def group(self, job: str) -> JobSpec:
+        """The one job of the per-data-set rule ``job`` for its small data sets: their inputs and outputs
+        (the rule's patterns filled in) and, in ``params["members"]``, what each data set's run gets
+        (inputs, outputs, params, log file), run in turn by :func:`ordeval.jobs.run_job`."""
+        pattern = getattr(self, job)()
+        spec = JobSpec(f"{job}_group", {name: [] for name in pattern.inputs}, {name: [] for name in pattern.outputs},
+                       {"members": []}, job=job)  # fmt: skip
+        datasets = self.kernel_datasets(job)[0]
+        for dataset in datasets:
+            member = _expanded(pattern, dataset)
+            for name, value in member.inputs.items():
+                spec.inputs[name] += _flatten(value)
+            for name, value in member.outputs.items():
+                spec.outputs[name] += _flatten(value)
+            spec.reports.update(member.reports)
+            spec.params["members"].append({
+                "input": member.inputs, "output": member.outputs, "params": getattr(self, f"{job}_params")(dataset),
+                "log": log_path(self.plan, job, wildcard=True).format(dataset=dataset),
+            })  # fmt: skip
+        # one thread: each data set's work is small, and the other core runs another job meanwhile
+        spec.resources = self.resources_over(job, datasets, threads=1)
+        return spec
 
     # ------------------------------------------------------------------ per-data-set rules (wildcards)
     def prepare_data(self, task: str) -> JobSpec:
@@ -846,8 +884,11 @@ def all_jobs(
             score.params = specs.score_runs_params(dataset)
             score.resources = specs.resources("score_runs", dataset)
             found[(rule_name, dataset)] = _expanded(score, dataset)
-    for dataset in plan.datasets:
-        for rule in ("consistency_taus", "significance_pvalues"):
+    for rule in GROUPED:
+        small, alone = specs.kernel_datasets(rule)
+        if small:
+            found[(f"{rule}_group", None)] = specs.group(rule)
+        for dataset in alone:
             spec = getattr(specs, rule)()
             spec.params = getattr(specs, f"{rule}_params")(dataset)
             spec.resources = specs.resources(rule, dataset)
@@ -862,7 +903,7 @@ def all_jobs(
     if with_manifest:
         found[("manifest", None)] = specs.manifest(commit)
     for (_, dataset), spec in found.items():
-        if dataset is None:
+        if dataset is None and not spec.resources:
             spec.resources = specs.resources(spec.job or spec.name)
     return found
 

@@ -52,18 +52,21 @@ def log(job, wildcard=False):
     return log_path(PLAN, job, wildcard)
 
 
-def job_threads(job, wildcard=False):
+def job_threads(job, wildcard=False, group=False):
     """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels and
-    scoring when their data set is large enough, else 1), of the data set of the job's wildcard or of
-    every data set."""
+    scoring when their data set is large enough, else 1), of the data set of the job's wildcard, of
+    its rule's one job for the small data sets (group) or of every data set."""
     if wildcard:
         return lambda wildcards: SPECS.resources(job, wildcards.dataset)["threads"]
+    if group:
+        return SPECS.group(job).resources["threads"]
     return SPECS.resources(job)["threads"]
 
 
-def job_resources(job, wildcard=False):
+def job_resources(job, wildcard=False, group=False):
     """mem_mb and runtime (minutes) of ``job`` from the size of its data (ordeval.resources), of the
-    data set of the job's wildcard or of every data set; multiplied by the attempt (``--retries``).
+    data set of the job's wildcard, of its rule's one job for the small data sets (group) or of every
+    data set; multiplied by the attempt (``--retries``).
     """
 
     def get(key):
@@ -72,7 +75,7 @@ def job_resources(job, wildcard=False):
                 lambda wildcards, attempt: SPECS.resources(job, wildcards.dataset)[key]
                 * attempt
             )
-        value = SPECS.resources(job)[key]
+        value = SPECS.group(job).resources[key] if group else SPECS.resources(job)[key]
         return lambda wildcards, attempt: value * attempt
 
     return {"mem_mb": get("mem_mb"), "runtime": get("runtime")}

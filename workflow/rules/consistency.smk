@@ -1,29 +1,62 @@
 # Stage: system ranking consistency (SPEC 4.2): taus between the rankings on random topic splits and the
-# measures compared by the randomised Tukey HSD (one job per data set), then tables and figures.
+# measures compared by the randomised Tukey HSD (a job per large data set, one for all the small ones),
+# then tables and figures.
 
 CONSISTENCY_TAUS = SPECS.consistency_taus()
+# Small data sets run together in one job (ordeval.resources.GROUPED), larger ones in a job each.
+CONSISTENCY_TAUS_GROUPED, CONSISTENCY_TAUS_ALONE = SPECS.kernel_datasets(
+    "consistency_taus"
+)
+CONSISTENCY_TAUS_GROUP = SPECS.group("consistency_taus")
 CONSISTENCY_TABLES = SPECS.consistency_tables()
 CONSISTENCY_FIGURES = SPECS.consistency_figures()
 
 
-rule consistency_taus:
-    input:
-        **CONSISTENCY_TAUS.inputs,
-        library=PLAN.library("consistency_taus"),
-    output:
-        **reported(CONSISTENCY_TAUS),
-    log:
-        log("consistency_taus", wildcard=True),
-    priority: priority("consistency_taus")
-    conda:
-        ENV
-    threads: job_threads("consistency_taus", wildcard=True)
-    resources:
-        **job_resources("consistency_taus", wildcard=True),
-    params:
-        job=lambda w: SPECS.consistency_taus_params(w.dataset),
-    script:
-        "../../scripts/consistency_taus.py"
+if CONSISTENCY_TAUS_ALONE:
+
+    rule consistency_taus:
+        input:
+            **CONSISTENCY_TAUS.inputs,
+            library=PLAN.library("consistency_taus"),
+        output:
+            **reported(CONSISTENCY_TAUS),
+        log:
+            log("consistency_taus", wildcard=True),
+        wildcard_constraints:
+            dataset=PLAN.dataset_regex(CONSISTENCY_TAUS_ALONE),
+        priority: priority("consistency_taus")
+        conda:
+            ENV
+        threads: job_threads("consistency_taus", wildcard=True)
+        resources:
+            **job_resources("consistency_taus", wildcard=True),
+        params:
+            job=lambda w: SPECS.consistency_taus_params(w.dataset),
+        script:
+            "../../scripts/consistency_taus.py"
+
+
+if CONSISTENCY_TAUS_GROUPED:
+
+    rule consistency_taus_group:
+        input:
+            **CONSISTENCY_TAUS_GROUP.inputs,
+            library=PLAN.library("consistency_taus"),
+        output:
+            **reported(CONSISTENCY_TAUS_GROUP),
+        log:
+            [log("consistency_taus_group")]
+            + [m["log"] for m in CONSISTENCY_TAUS_GROUP.params["members"]],
+        priority: priority("consistency_taus")
+        conda:
+            ENV
+        threads: job_threads("consistency_taus", group=True)
+        resources:
+            **job_resources("consistency_taus", group=True),
+        params:
+            job=CONSISTENCY_TAUS_GROUP.params,
+        script:
+            "../../scripts/consistency_taus.py"
 
 
 rule consistency_tables:

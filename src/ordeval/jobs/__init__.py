@@ -48,6 +48,9 @@ class Job:
         )
 
 
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
+
 @contextmanager
 def logged(log_path: str | Path | None, rule: str):
     """Log to ``log_path`` (and to stderr); record an exception there before re-raising it."""
@@ -55,9 +58,7 @@ def logged(log_path: str | Path | None, rule: str):
     if log_path:
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s", handlers=handlers, force=True
-    )
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, handlers=handlers, force=True)
     logging.captureWarnings(True)
     warnings.simplefilter("default")
     logger = logging.getLogger(rule)
@@ -74,4 +75,29 @@ def execute(snakemake, run: Callable[[Job], Any]) -> Any:
     """Run a job module's ``run`` on the rule's ``snakemake`` object, logging to its log file."""
     job = Job.from_snakemake(snakemake)
     with logged(job.log, job.rule):
+        return run_job(run, job)
+
+
+def run_job(run: Callable[[Job], Any], job: Job) -> Any:
+    """``run(job)``; for the one job of a rule's small data sets (``params["members"]``, see
+    :meth:`ordeval.workflow.Specs.group`), ``run`` on each data set's own :class:`Job` in turn, whose log
+    lines also go to that data set's log file (the file its own job would write); returns their results."""
+    members = job.params.get("members")
+    if members is None:
         return run(job)
+    rule = job.rule.removesuffix("_group")
+    results = []
+    for member in members:
+        Path(member["log"]).parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(member["log"], mode="w", encoding="utf-8")
+        handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        logging.getLogger().addHandler(handler)
+        start = time.perf_counter()
+        try:
+            member_job = Job(rule, member["input"], member["output"], member["params"], threads=job.threads)
+            results.append(run(member_job))
+            logging.getLogger(rule).info("%s done in %.2f s", rule, time.perf_counter() - start)
+        finally:
+            logging.getLogger().removeHandler(handler)
+            handler.close()
+    return results
