@@ -244,7 +244,9 @@ class Plan:
     def table_captions(self) -> dict[str, dict]:
         """The caption file of every reported table -> {caption, tables: {data set or "": CSV path}}. A
         table made by a per-data-set rule (a ``{dataset}`` wildcard) shares one caption file with the
-        other data sets' tables; the caption picks its table by the wildcard when the report is built."""
+        other data sets' tables; the caption picks its table by the wildcard when the report is built. It
+        also gets a caption of its own, for the rule's one job for the small data sets (which has no
+        wildcard, see :meth:`ordeval.workflow.Specs.group`)."""
         found: dict[str, dict] = {}
         for path, key, values in self._reported_table_values():
             wildcard = key in catalogue.WILDCARD_ENTRIES
@@ -254,6 +256,8 @@ class Plan:
             )
             entry = found.setdefault(self.caption_of(declared, key), {"caption": self.caption(key), "tables": {}})
             entry["tables"][values["dataset"] if wildcard else ""] = path
+            if wildcard:
+                found[self.caption_of(path, key)] = {"caption": self.caption(key), "tables": {"": path}}
         return found
 
     def caption_of(self, path: str, key: str) -> str:
