@@ -48,16 +48,24 @@ def _by_repr(values: np.ndarray) -> np.ndarray:
     return ~fixed
 
 
+def _encoded(values: np.ndarray) -> str | None:
+    """orjson's text of a float64 array (nested JSON lists), or None where ``repr`` writes everything
+    (orjson missing or disagreeing, or no values)."""
+    encoder = _orjson()
+    if not encoder or values.size == 0:
+        return None
+    return encoder.dumps(values, option=encoder.OPT_SERIALIZE_NUMPY).decode()
+
+
 def float_rows(matrix: np.ndarray, sep: str = "\t") -> list[str]:
     """Each row of a 2-D array as its values' ``repr`` joined by ``sep``: the same text as
     ``[sep.join(map(repr, row)) for row in matrix.tolist()]``, faster (see the module docstring)."""
     values = np.ascontiguousarray(matrix, dtype=np.float64)
     if values.ndim != 2:
         raise ValueError(f"expected a 2-D array, got shape {values.shape}")
-    encoder = _orjson()
-    if not encoder or values.shape[1] == 0 or values.shape[0] == 0:
+    text = _encoded(values)  # [[a,b],[c,d]]
+    if text is None:
         return [sep.join(map(repr, row)) for row in values.tolist()]
-    text = encoder.dumps(values, option=encoder.OPT_SERIALIZE_NUMPY).decode()  # [[a,b],[c,d]]
     rows = text[2:-2].replace(",", sep).split(f"]{sep}[")
     for index in np.flatnonzero(_by_repr(values).any(axis=1)):
         rows[index] = sep.join(map(repr, values[index].tolist()))
@@ -69,10 +77,10 @@ def float_texts(vector: np.ndarray) -> list[str]:
     values = np.ascontiguousarray(vector, dtype=np.float64)
     if values.ndim != 1:
         raise ValueError(f"expected a 1-D array, got shape {values.shape}")
-    encoder = _orjson()
-    if not encoder or values.shape[0] == 0:
+    text = _encoded(values)  # [a,b]
+    if text is None:
         return list(map(repr, values.tolist()))
-    texts = encoder.dumps(values, option=encoder.OPT_SERIALIZE_NUMPY).decode()[1:-1].split(",")
+    texts = text[1:-1].split(",")  # split on the flat text: half the time of float_rows on a column
     for index in np.flatnonzero(_by_repr(values)):
         texts[index] = repr(float(values[index]))
     return texts

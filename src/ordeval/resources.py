@@ -37,11 +37,13 @@ SECONDS_PER_FIGURE = 20
 #: Memory of one chunk of split taus (trials x measures x runs, float64), see ordeval.splits.
 TAU_CHUNK_MB = 256
 
+#: The jobs that run the numba kernels (they ask for :data:`KERNEL_MB` more memory).
+KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 #: Jobs that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
 #: they get the configured ``threads`` when their work reaches :data:`PARALLEL_FROM` operations of the
 #: cost model, else one, like every other job. Below that, a job's start-up (about 1.5 s with numba)
 #: outweighs what a second thread saves, and a core left free runs another job beside it.
-THREADED = ("consistency_taus", "significance_pvalues", "score_runs")
+THREADED = (*KERNEL_JOBS, "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
 PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
@@ -50,10 +52,9 @@ PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_ru
 #: (~1.3 s), so each of these rules runs all its small data sets in one job (``<rule>_group``, the
 #: same job module once per data set, each with its own log) and keeps one job per larger data set.
 #: The default configuration starts 2 such processes instead of 20.
-GROUPED = ("consistency_taus", "significance_pvalues")
+GROUPED = KERNEL_JOBS
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures")  # fmt: skip
-KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
 LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf")
 

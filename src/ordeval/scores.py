@@ -125,7 +125,7 @@ def _write_matrix(index: int) -> None:
 def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> dict[str, Path]:
     """Write every file of a data set's score folder (see the module docstring); returns their paths.
 
-    The text matrices cost most (the shortest round-trip form of every float, ~0.5 us each): with
+    The text matrices cost most (the shortest round-trip form of every float, ~0.1 us each): with
     ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
     and the stack, then takes the matrices no worker has started (the same bytes either way)."""
     global _PENDING
