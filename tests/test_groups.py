@@ -1,4 +1,4 @@
-"""The one job of a kernel rule for its small data sets (ordeval.resources.GROUPED): each data set gets the
+"""The one job of a per-data-set rule for its small data sets (ordeval.resources.GROUPED): each data set gets the
 same files, bytes and log as from a job of its own."""
 
 import logging
@@ -29,9 +29,10 @@ def _contents(paths) -> dict[str, bytes]:
     return {path: Path(path).read_bytes() for path in paths}
 
 
-@pytest.mark.parametrize("rule", GROUPED)
-def test_a_group_writes_what_each_data_set_s_own_job_writes(scored, rule):
+@pytest.mark.parametrize("job", GROUPED)
+def test_a_group_writes_what_each_data_set_s_own_job_writes(scored, job):
     specs, jobs = scored
+    [(rule, pattern, _)] = specs.units(job)  # one task, one measure list: one rule
     group = jobs[(f"{rule}_group", None)]
     members = group.params["members"]
     assert [m["params"]["dataset"] for m in members] == ["TinySem", "TinyDQ"]
@@ -45,7 +46,7 @@ def test_a_group_writes_what_each_data_set_s_own_job_writes(scored, rule):
         other = next(m for m in members if m is not member)["params"]["dataset"]
         assert f"{other}:" not in log  # a data set's log has its own lines only
     for member in members:  # now each data set alone, as the per-data-set rule runs it
-        spec = _expanded(getattr(specs, rule)(), member["params"]["dataset"])
+        spec = _expanded(pattern, member["params"]["dataset"])
         spec.params = member["params"]
         assert spec.outputs == member["output"]
         spec.run()

@@ -9,7 +9,7 @@ from conftest import REPO, tiny_config
 
 from ordeval.config import load
 from ordeval.plan import plan as make_plan
-from ordeval.resources import GROUPED, DataSize, estimate
+from ordeval.resources import GROUPED, THREADED, DataSize, estimate
 from ordeval.workflow import Specs, all_jobs
 
 KEYS = {"threads", "mem_mb", "runtime"}
@@ -20,12 +20,13 @@ def _jobs(config):
 
 
 def _per_dataset(config):
-    """Every job of the plan, the kernel rules' groups replaced by each data set's own estimate (what
-    its job would get alone): the cost model data set by data set."""
+    """Every job of the plan, the groups of the per-data-set rules replaced by each data set's own estimate
+    (what its job would get alone): the cost model data set by data set."""
     specs = Specs(make_plan(config, workdir=REPO))
     found = {key: spec.resources for key, spec in all_jobs(specs).items() if not key[0].endswith("_group")}
-    for rule in GROUPED:
-        found.update({(rule, name): specs.resources(rule, name) for name in specs.plan.datasets})
+    for job in GROUPED:
+        for rule, _, datasets in specs.units(job):
+            found.update({(rule, name): specs.resources(job, name) for name in datasets})
     return found
 
 
@@ -91,29 +92,37 @@ def test_resources_grow_with_the_data(default, growth):
     assert heavy <= set(grew)
 
 
-def test_small_data_sets_share_one_kernel_job_per_rule_and_large_ones_get_their_own(default):
-    """The default data sets are all small: one job per kernel rule for all of them, one thread, at
-    least what the largest member would ask alone; grown, the large ones get a job (and threads) each."""
+def test_small_data_sets_share_one_job_per_rule_and_large_ones_get_their_own(default):
+    """The default data sets are all small: one job per per-data-set rule (data, scores, kernels) for all of
+    them, one thread, at least what the largest member would ask alone; grown, the large ones get a job
+    (and threads, for the threaded jobs) each."""
     config, jobs = default
     specs = Specs(make_plan(config, workdir=REPO))
-    for rule in GROUPED:
-        group = jobs[(f"{rule}_group", None)]
-        members = [member["params"]["dataset"] for member in group.params["members"]]
-        assert members == list(config["datasets"]) and not [key for key in jobs if key[0] == rule]
-        assert group.resources["threads"] == 1
-        for name in members:
-            alone = specs.resources(rule, name)
-            assert group.resources["runtime"] >= alone["runtime"] and group.resources["mem_mb"] >= alone["mem_mb"]
-        assert group.outputs == {key: [p for m in group.params["members"] for p in _flat(m["output"][key])]
-                                 for key in group.outputs}  # fmt: skip
+    rules = 0
+    for job in GROUPED:
+        for rule, _, datasets in specs.units(job):
+            rules += 1
+            group = jobs[(f"{rule}_group", None)]
+            members = [member["params"]["dataset"] for member in group.params["members"]]
+            assert members == datasets and not [key for key in jobs if key[0] == rule]
+            assert group.resources["threads"] == 1
+            for name in members:
+                alone = specs.resources(job, name)
+                assert group.resources["runtime"] >= alone["runtime"] and group.resources["mem_mb"] >= alone["mem_mb"]
+            assert group.outputs == {key: [p for m in group.params["members"] for p in _flat(m["output"][key])]
+                                     for key in group.outputs}  # fmt: skip
+    assert rules == 6 and sum(key[1] is None for key in jobs) == len(jobs)  # 2 tasks: 2 data and 2 score rules
     grown = copy.deepcopy(config)
     grown["threads"] = 2
     grown["datasets"]["DialEval1-DQ-A"]["gold"]["topics"] *= 100
     jobs = _jobs(grown)
-    for rule in GROUPED:
-        assert jobs[(rule, "DialEval1-DQ-A")].resources["threads"] == 2
+    for job in GROUPED:
+        rule = specs.units(job)[0][0]  # quantification first
+        assert jobs[(rule, "DialEval1-DQ-A")].resources["threads"] == (2 if job in THREADED else 1)
         members = [member["params"]["dataset"] for member in jobs[(f"{rule}_group", None)].params["members"]]
-        assert "DialEval1-DQ-A" not in members and len(members) == len(config["datasets"]) - 1
+        assert "DialEval1-DQ-A" not in members and members == [
+            name for name in specs.units(job)[0][2] if name != "DialEval1-DQ-A"
+        ]
 
 
 def _flat(value):
@@ -143,7 +152,8 @@ def test_every_rule_declares_threads_and_resources():
         for block in re.split(r"\n\s*rule\b", text)[1:]:
             if "script:" in block:
                 job = re.search(r'scripts/(\w+)\.py"', block).group(1)
-                assert re.search(rf'threads: job_threads\("{job}"(, (wildcard|group)=True)?\)', block), (path.name, job)
+                declared = rf'threads: job_threads\("{job}"(, wildcard=True|, group=[^)]+)?\)'
+                assert re.search(declared, block), (path.name, job)
                 assert f'**job_resources("{job}"' in block, (path.name, job)
             else:
                 name = re.match(r"\s*(\w+):", block).group(1)

@@ -47,12 +47,17 @@ THREADED = (*KERNEL_JOBS, "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
 PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
-#: Per-data-set kernel jobs whose small data sets run together: a data set with less work than
-#: :data:`PARALLEL_FROM` (about a second) costs less than numba's start-up in a process of its own
-#: (~1.3 s), so each of these rules runs all its small data sets in one job (``<rule>_group``, the
-#: same job module once per data set, each with its own log) and keeps one job per larger data set.
-#: The default configuration starts 2 such processes instead of 20.
-GROUPED = KERNEL_JOBS
+#: Per-data-set jobs whose small data sets run together: a data set with less work than
+#: :data:`GROUP_BELOW` (about a second) costs less than the start-up of a process of its own (Python,
+#: numpy and Snakemake's script preamble, ~0.4 s; numba's ~1.3 s more in the kernels), so each rule of
+#: these jobs runs all its small data sets in one job (``<rule>_group``, the same job module once per data
+#: set, each with its own log) and keeps one job per larger data set. The default configuration starts 6
+#: such processes instead of 40.
+GROUPED = ("prepare_data", "score_runs", *KERNEL_JOBS)
+#: Operations of the cost model below which a data set's job is grouped (see :data:`GROUPED`): the
+#: threaded jobs' :data:`PARALLEL_FROM`; building a data set (reading or simulating it and writing its
+#: canonical tables) below 150,000 numbers (topics x (runs + 1) x classes; a DialEval-1 set has 35,000).
+GROUP_BELOW = {**PARALLEL_FROM, "prepare_data": 3e7}
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures")  # fmt: skip
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
@@ -132,7 +137,7 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
 def grouped(job: str, size: DataSize, settings: dict | None = None) -> bool:
     """Whether the per-data-set ``job`` on a data set of ``size`` runs in its rule's one job for all the
     small data sets (see :data:`GROUPED`)."""
-    return job in GROUPED and _work(job, [size], settings or {})[0] < PARALLEL_FROM[job]
+    return job in GROUPED and _work(job, [size], settings or {})[0] < GROUP_BELOW[job]
 
 
 def _work(job: str, sizes: list[DataSize], settings: dict) -> tuple[float, float, int]:

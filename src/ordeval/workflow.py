@@ -126,24 +126,42 @@ class Specs:
             "conditions": len(CONDITIONS),
         }
 
-    def kernel_datasets(self, job: str) -> tuple[list[str], list[str]]:
-        """(grouped, alone): the data sets the per-data-set ``job`` runs in its rule's one job for the
-        small data sets (``<job>_group``), and those with a job each (:data:`ordeval.resources.GROUPED`)."""
-        small = [name for name in self.plan.datasets if grouped(job, self.data_size(name), self._settings())]
-        return small, [name for name in self.plan.datasets if name not in small]
+    def units(self, job: str) -> list[tuple[str, JobSpec, list[str]]]:
+        """(rule, spec with ``{dataset}`` patterns, data sets) of each rule of the per-data-set ``job``
+        (:data:`ordeval.resources.GROUPED`): a rule per task for ``prepare_data``, per task and measure list
+        for ``score_runs``, one for each kernel job."""
+        if job == "prepare_data":
+            return [(f"prepare_data_{task}", self.prepare_data(task), self.plan.task_datasets(task))
+                    for task in self.plan.tasks]  # fmt: skip
+        if job == "score_runs":
+            return [(rule, self.score_runs(task, measures), datasets)
+                    for rule, task, measures, datasets in self.score_groups()]  # fmt: skip
+        return [(job, getattr(self, job)(), list(self.plan.datasets))]
 
-    def group(self, job: str) -> JobSpec:
-        """The one job of the per-data-set rule ``job`` for its small data sets: their inputs and outputs
-        (the rule's patterns filled in) and, in ``params["members"]``, what each data set's run gets
-        (inputs, outputs, params, log file), run in turn by :func:`ordeval.jobs.run_job`."""
-        pattern = getattr(self, job)()
-        spec = JobSpec(f"{job}_group", {name: [] for name in pattern.inputs}, {name: [] for name in pattern.outputs},
+    def grouped_datasets(self, job: str, datasets=None) -> tuple[list[str], list[str]]:
+        """(grouped, alone): of ``datasets`` (default: all), those the per-data-set ``job`` runs in its rule's
+        one job for the small data sets (``<rule>_group``), and those with a job each
+        (:data:`ordeval.resources.GROUPED`)."""
+        names = list(self.plan.datasets) if datasets is None else list(datasets)
+        small = [name for name in names if grouped(job, self.data_size(name), self._settings())]
+        return small, [name for name in names if name not in small]
+
+    def group(self, job: str, rule: str | None = None) -> JobSpec:
+        """The one job (``<rule>_group``) of the per-data-set rule ``rule`` (default: ``job``, the job module)
+        for its small data sets: their inputs and outputs (the rule's patterns filled in) and, in
+        ``params["members"]``, what each data set's run gets (inputs, outputs, params, log file), run in
+        turn by :func:`ordeval.jobs.run_job`."""
+        rule = rule or job
+        pattern, datasets = next((spec, names) for name, spec, names in self.units(job) if name == rule)
+        datasets = self.grouped_datasets(job, datasets)[0]
+        spec = JobSpec(f"{rule}_group", {name: [] for name in pattern.inputs}, {name: [] for name in pattern.outputs},
                        {"members": []}, job=job)  # fmt: skip
-        datasets = self.kernel_datasets(job)[0]
         for dataset in datasets:
             member = _expanded(pattern, dataset)
+            if job == "prepare_data":  # the data set's own files (the rule takes them from its wildcard)
+                member.inputs["files"] = list(self.plan.datasets[dataset].files)
             for name, value in member.inputs.items():
-                spec.inputs[name] += _flatten(value)
+                spec.inputs.setdefault(name, []).extend(_flatten(value))
             for name, value in member.outputs.items():
                 spec.outputs[name] += _flatten(value)
             spec.reports.update(member.reports)
@@ -874,25 +892,16 @@ def all_jobs(
     concrete paths (and, for per-data-set rules, the params of that data set)."""
     plan = specs.plan
     found: dict[tuple[str, str | None], JobSpec] = {}
-    for rule_name, task, measures, datasets in specs.score_groups():
-        for dataset in datasets:
-            prepare = specs.prepare_data(task)
-            prepare.params = specs.prepare_data_params(dataset)
-            prepare.resources = specs.resources("prepare_data", dataset)
-            found[(f"prepare_data_{task}", dataset)] = _expanded(prepare, dataset)
-            score = specs.score_runs(task, measures)
-            score.params = specs.score_runs_params(dataset)
-            score.resources = specs.resources("score_runs", dataset)
-            found[(rule_name, dataset)] = _expanded(score, dataset)
-    for rule in GROUPED:
-        small, alone = specs.kernel_datasets(rule)
-        if small:
-            found[(f"{rule}_group", None)] = specs.group(rule)
-        for dataset in alone:
-            spec = getattr(specs, rule)()
-            spec.params = getattr(specs, f"{rule}_params")(dataset)
-            spec.resources = specs.resources(rule, dataset)
-            found[(rule, dataset)] = _expanded(spec, dataset)
+    for job in GROUPED:
+        for rule, pattern, datasets in specs.units(job):
+            small, alone = specs.grouped_datasets(job, datasets)
+            if small:
+                found[(f"{rule}_group", None)] = specs.group(job, rule)
+            for dataset in alone:
+                spec = _expanded(pattern, dataset)
+                spec.params = getattr(specs, f"{job}_params")(dataset)
+                spec.resources = specs.resources(job, dataset)
+                found[(rule, dataset)] = spec
     rules = ["datasets_table", "agreement_tables", "agreement_figures", "consistency_tables", "consistency_figures",
              "significance_tables", "significance_figures", "popularity_tables", "popularity_figures",
              "leaderboard_tables", "leaderboard_figures", "report_captions", "report_tex", "report_pdf"]  # fmt: skip

@@ -1,8 +1,10 @@
-"""The Snakemake profiles (profiles/local, profiles/slurm): their options exist in the installed Snakemake,
-a small configuration runs through the local profile with every job's resources, and through the Slurm
-profile where ``sbatch`` and snakemake-executor-plugin-slurm are installed (skipped otherwise)."""
+"""The Snakemake profiles (profiles/local, profiles/slurm, and the workflow profile profiles/default): their
+options exist in the installed Snakemake, a small configuration runs through the local profile with every
+job's resources (and the workflow profile: no input checksums), and through the Slurm profile where
+``sbatch`` and snakemake-executor-plugin-slurm are installed (skipped otherwise)."""
 
 import importlib.util
+import json
 import re
 import shutil
 import subprocess
@@ -20,7 +22,7 @@ def _options() -> set[str]:
     return {option[2:] for action in get_argument_parser()._actions for option in action.option_strings}
 
 
-@pytest.mark.parametrize("name", ["local", "slurm"])
+@pytest.mark.parametrize("name", ["local", "slurm", "default"])
 def test_profile_options_exist_in_the_installed_snakemake(name):
     profile = yaml.safe_load((PROFILES / name / "config.yaml").read_text())
     unknown = sorted(set(profile) - _options())
@@ -29,6 +31,8 @@ def test_profile_options_exist_in_the_installed_snakemake(name):
         assert profile["executor"] == "slurm"
         assert {"slurm_partition", "runtime", "mem_mb"} <= set(profile["default-resources"])
         assert profile["rerun-incomplete"] is True and profile["latency-wait"] >= 30
+    if name == "default":  # the workflow profile: only what every run of this Snakefile needs
+        assert profile == {"max-checksum-file-size": 0}
 
 
 def _small_config(name: str) -> dict:
@@ -46,9 +50,13 @@ def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     # every job ran with the resources its rule computed (threads, mem_mb, runtime)
     log = result.stdout + result.stderr
     jobs = re.findall(r"rule (\w+):", log)
-    assert {"prepare_data_quantification", "score_runs_quantification"} <= set(jobs)
-    assert {"consistency_taus", "consistency_taus_group"} & set(jobs)  # small data sets: one job for all
+    for rule in ("prepare_data_quantification", "score_runs_quantification", "consistency_taus"):
+        assert {rule, f"{rule}_group"} & set(jobs), rule  # small data sets: one job for all
     assert len(re.findall(r"resources: .*mem_mb=\d+.*runtime=\d+|resources: .*runtime=\d+.*mem_mb=\d+", log)) >= 3
+    # the workflow profile applies too: Snakemake recorded no input checksums (outputs x inputs hashes)
+    assert "profiles/default" in log
+    records = [json.loads(path.read_text()) for path in (tmp_path / ".snakemake" / "metadata").iterdir()]
+    assert len(records) >= 10 and all(record["input_checksums"] == {} for record in records)
 
 
 @pytest.mark.skipif(
@@ -67,5 +75,5 @@ def test_a_small_configuration_runs_through_the_slurm_profile(tmp_path):
     assert (tmp_path / "results" / "profile_slurm" / "consistency" / "TinySem" / "half.tsv").is_file()
     log = result.stdout + result.stderr
     submitted = set(re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/rule_(\w+)/", log))
-    assert {"prepare_data_quantification", "score_runs_quantification"} <= submitted
-    assert {"consistency_taus", "consistency_taus_group"} & submitted
+    for rule in ("prepare_data_quantification", "score_runs_quantification", "consistency_taus"):
+        assert {rule, f"{rule}_group"} & submitted, rule

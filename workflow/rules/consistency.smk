@@ -4,7 +4,7 @@
 
 CONSISTENCY_TAUS = SPECS.consistency_taus()
 # Small data sets run together in one job (ordeval.resources.GROUPED), larger ones in a job each.
-CONSISTENCY_TAUS_GROUPED, CONSISTENCY_TAUS_ALONE = SPECS.kernel_datasets(
+CONSISTENCY_TAUS_GROUPED, CONSISTENCY_TAUS_ALONE = SPECS.grouped_datasets(
     "consistency_taus"
 )
 CONSISTENCY_TAUS_GROUP = SPECS.group("consistency_taus")

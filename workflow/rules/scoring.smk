@@ -4,29 +4,58 @@
 
 
 for rule_name, task, measures, datasets in SPECS.score_groups():
+    # Small data sets are scored together in one job (ordeval.resources.GROUPED), larger ones in a job each.
+    SCORE_GROUPED, SCORE_ALONE = SPECS.grouped_datasets("score_runs", datasets)
 
-    rule:
-        name:
-            rule_name
-        input:
-            **SPECS.score_runs(task, measures).inputs,
-            library=lambda w: PLAN.library("score_runs", w.dataset),
-        output:
-            **reported(SPECS.score_runs(task, measures)),
-        log:
-            log("score_runs", wildcard=True),
-        wildcard_constraints:
-            dataset=PLAN.dataset_regex(datasets),
-        priority: priority("score_runs")
-        conda:
-            ENV
-        threads: job_threads("score_runs", wildcard=True)
-        resources:
-            **job_resources("score_runs", wildcard=True),
-        params:
-            job=lambda w: SPECS.score_runs_params(w.dataset),
-        script:
-            "../../scripts/score_runs.py"
+    if SCORE_ALONE:
+
+        rule:
+            name:
+                rule_name
+            input:
+                **SPECS.score_runs(task, measures).inputs,
+                library=lambda w: PLAN.library("score_runs", w.dataset),
+            output:
+                **reported(SPECS.score_runs(task, measures)),
+            log:
+                log("score_runs", wildcard=True),
+            wildcard_constraints:
+                dataset=PLAN.dataset_regex(SCORE_ALONE),
+            priority: priority("score_runs")
+            conda:
+                ENV
+            threads: job_threads("score_runs", wildcard=True)
+            resources:
+                **job_resources("score_runs", wildcard=True),
+            params:
+                job=lambda w: SPECS.score_runs_params(w.dataset),
+            script:
+                "../../scripts/score_runs.py"
+
+    if SCORE_GROUPED:
+        SCORE_GROUP = SPECS.group("score_runs", rule_name)
+
+        rule:
+            name:
+                SCORE_GROUP.name
+            input:
+                **SCORE_GROUP.inputs,
+                library=PLAN.library("score_runs", SCORE_GROUPED[0]),
+            output:
+                **reported(SCORE_GROUP),
+            log:
+                [log(SCORE_GROUP.name)]
+                + [m["log"] for m in SCORE_GROUP.params["members"]],
+            priority: priority("score_runs")
+            conda:
+                ENV
+            threads: job_threads("score_runs", group=rule_name)
+            resources:
+                **job_resources("score_runs", group=rule_name),
+            params:
+                job=SCORE_GROUP.params,
+            script:
+                "../../scripts/score_runs.py"
 
 
 rule scores:

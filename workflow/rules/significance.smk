@@ -4,7 +4,7 @@
 
 SIGNIFICANCE_PVALUES = SPECS.significance_pvalues()
 # Small data sets run together in one job (ordeval.resources.GROUPED), larger ones in a job each.
-SIGNIFICANCE_PVALUES_GROUPED, SIGNIFICANCE_PVALUES_ALONE = SPECS.kernel_datasets(
+SIGNIFICANCE_PVALUES_GROUPED, SIGNIFICANCE_PVALUES_ALONE = SPECS.grouped_datasets(
     "significance_pvalues"
 )
 SIGNIFICANCE_PVALUES_GROUP = SPECS.group("significance_pvalues")
