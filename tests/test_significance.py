@@ -1,6 +1,7 @@
 """Discriminative power, significance overlap and contradictions (SPEC 4.3-4.5)."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -340,7 +341,7 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
         assert header(files["pvalues"]) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
         assert set(Table.read(files["pvalues"])["measure"]) == {"NMD", "RNOD", "HIGH"}
         assert header(files["sso_csv"]) == ["measure_a", "measure_b", "a", "b", "c", "sso", "data_origin"]
-        assert_balanced_tabular(open(files["sso_tex"]).read(), 3)
+        assert_balanced_tabular(Path(files["sso_tex"]).read_text(), 3)
         for part in ("curves_pdf", "curves_png"):
             assert (tmp_path / files[part]).stat().st_size > 0
     power = Table.read(outputs["power_csv"], sep=",")
@@ -361,6 +362,6 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
     grouped = Table.read(outputs["grouped_csv"], sep=",")
     assert "BL-popularity-{C,E}" in {*grouped["run_x"], *grouped["run_y"]}
     for stem in ("power", "counts", "contradictions", "grouped"):
-        assert open(outputs[f"{stem}_tex"]).read().count(r"\begin{tabular}") == 1
+        assert Path(outputs[f"{stem}_tex"]).read_text().count(r"\begin{tabular}") == 1
     for ext in ("pdf", "png"):
         assert (tmp_path / f"all.{ext}").stat().st_size > 0

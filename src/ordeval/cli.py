@@ -568,6 +568,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
             if _ERROR_LINE.search(text) and len(errors) < 12:
                 errors.append(text.strip())
         status = process.wait()
+        process.stdout.close()
     minutes = (time.monotonic() - started) / 60
     lines = [f"ordeval run: snakemake exited with status {status} after {minutes:.1f} min"]
     if args.dry_run:

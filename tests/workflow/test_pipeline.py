@@ -85,7 +85,7 @@ def test_consistency_outputs(pipeline):
             assert sorted(table.measure) == sorted(expected) and table.mean_tau.is_monotonic_decreasing
             csv(f"{stem}_pairs.csv", ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"])
             for suffix in ["", "_pairs"]:
-                check_tabular(open(f"{stem}{suffix}.tex").read())
+                check_tabular(Path(f"{stem}{suffix}.tex").read_text())
             assert (pipeline.results / "figures" / "consistency" / f"{dataset}_{condition}.pdf").stat().st_size > 0
     for condition in ["half", "10v10"]:
         mean = csv(pipeline.results / "tables" / "consistency" / f"mean_{condition}.csv", ["measure", *OQ, "mean"])

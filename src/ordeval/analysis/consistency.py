@@ -117,7 +117,8 @@ def taus_table(taus: np.ndarray, measures: Sequence[str]) -> Table:
 
 def read_taus(path) -> tuple[list[str], np.ndarray]:
     """(measures, trials x measures taus) from a TSV written from :func:`taus_table`."""
-    header = open(path, encoding="utf-8").readline().rstrip("\n").split("\t")
+    with open(path, encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\n").split("\t")
     table = Table.read(path, numeric=header)
     return header, np.column_stack([table[name] for name in header]) if header else np.zeros((0, 0))
 

@@ -52,16 +52,16 @@ def _register_figure_font() -> None:
     folder = tempfile.mkdtemp(prefix="ordeval-font-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = Path(folder) / "DejaVuSans-ordeval.ttf"
-    font = TTFont(source, lazy=True, recalcTimestamp=False)
-    for tag in ("GSUB", "GPOS", "GDEF", "MATH"):
-        if tag in font:
-            del font[tag]
-    for record in font["name"].names:
-        if record.nameID in (1, 4, 16):  # family, full name, typographic family
-            record.string = FIGURE_FONT
-        elif record.nameID == 6:  # PostScript name
-            record.string = "DejaVuSans-ordeval"
-    font.save(path)  # not an output: a scratch font in a temporary folder
+    with TTFont(source, lazy=True, recalcTimestamp=False) as font:  # closes the source file
+        for tag in ("GSUB", "GPOS", "GDEF", "MATH"):
+            if tag in font:
+                del font[tag]
+        for record in font["name"].names:
+            if record.nameID in (1, 4, 16):  # family, full name, typographic family
+                record.string = FIGURE_FONT
+            elif record.nameID == 6:  # PostScript name
+                record.string = "DejaVuSans-ordeval"
+        font.save(path)  # not an output: a scratch font in a temporary folder
     font_manager.fontManager.addfont(str(path))
     matplotlib.rcParams["font.family"] = [FIGURE_FONT, *matplotlib.rcParams["font.family"]]
 
