@@ -50,9 +50,44 @@ def sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def png_description(png_path: str | Path) -> str:
-    """The ``Description`` text chunk of a PNG (where figures store their caption)."""
-    from PIL import Image
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
-    with Image.open(png_path) as image:
-        return image.text.get("Description", "")
+
+def png_description(png_path: str | Path) -> str:
+    """The ``Description`` text chunk of a PNG (where figures store their caption), "" if it has none.
+
+    Read from the chunk headers, the image data skipped: PIL's ``Image.text`` decodes the whole image
+    first (~17 ms for a figure; 0.9 s of the report job's 1.1 s). Reads ``tEXt`` (Latin-1), ``zTXt``
+    and ``iTXt`` (UTF-8, compressed or not) chunks, as PIL does; the first ``Description`` counts."""
+    with open(png_path, "rb") as handle:
+        if handle.read(8) != PNG_SIGNATURE:
+            raise ValueError(f"{png_path}: not a PNG file")
+        while True:
+            header = handle.read(8)
+            if len(header) < 8:
+                raise ValueError(f"{png_path}: truncated PNG (no IEND chunk)")
+            length, kind = int.from_bytes(header[:4], "big"), header[4:]
+            if kind == b"IEND":
+                return ""
+            if kind not in (b"tEXt", b"zTXt", b"iTXt"):
+                handle.seek(length + 4, os.SEEK_CUR)  # the data and the CRC
+                continue
+            data = handle.read(length)
+            handle.seek(4, os.SEEK_CUR)
+            keyword, _, value = data.partition(b"\0")
+            if keyword == b"Description":
+                return _png_text(kind, value)
+
+
+def _png_text(kind: bytes, value: bytes) -> str:
+    """The text of a PNG text chunk after its keyword and NUL (PNG specification, section 11.3.4)."""
+    import zlib
+
+    if kind == b"tEXt":
+        return value.decode("latin-1")
+    if kind == b"zTXt":  # compression method (0: zlib), compressed Latin-1 text
+        return zlib.decompress(value[1:]).decode("latin-1")
+    compressed, value = value[0], value[2:]  # iTXt: flag, method, language NUL, translated keyword NUL, text
+    _, _, value = value.partition(b"\0")
+    _, _, value = value.partition(b"\0")
+    return (zlib.decompress(value) if compressed else value).decode("utf-8")
