@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,8 +82,6 @@ def png_description(png_path: str | Path) -> str:
 
 def _png_text(kind: bytes, value: bytes) -> str:
     """The text of a PNG text chunk after its keyword and NUL (PNG specification, section 11.3.4)."""
-    import zlib
-
     if kind == b"tEXt":
         return value.decode("latin-1")
     if kind == b"zTXt":  # compression method (0: zlib), compressed Latin-1 text

@@ -55,20 +55,19 @@ def log(job, wildcard=False):
 def job_threads(job, wildcard=False, group=None):
     """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels and
     scoring when their data set is large enough, else 1), of the data set of the job's wildcard, of
-    the one job for the small data sets of the per-data-set rule named ``group`` (or named as the job,
-    if True) or of every data set."""
+    ``group`` (the JobSpec of a rule's one job for its small data sets, ordeval.workflow.Specs.group)
+    or of every data set."""
     if wildcard:
         return lambda wildcards: SPECS.resources(job, wildcards.dataset)["threads"]
-    if group:
-        return SPECS.group(job, None if group is True else group).resources["threads"]
+    if group is not None:
+        return group.resources["threads"]
     return SPECS.resources(job)["threads"]
 
 
 def job_resources(job, wildcard=False, group=None):
     """mem_mb and runtime (minutes) of ``job`` from the size of its data (ordeval.resources), of the
-    data set of the job's wildcard, of the one job for the small data sets of the per-data-set rule
-    named ``group`` (or named as the job, if True) or of every data set; multiplied by the attempt
-    (``--retries``).
+    data set of the job's wildcard, of ``group`` (the JobSpec of a rule's one job for its small data
+    sets) or of every data set; multiplied by the attempt (``--retries``).
     """
 
     def get(key):
@@ -77,11 +76,7 @@ def job_resources(job, wildcard=False, group=None):
                 lambda wildcards, attempt: SPECS.resources(job, wildcards.dataset)[key]
                 * attempt
             )
-        value = (
-            SPECS.group(job, None if group is True else group).resources[key]
-            if group
-            else SPECS.resources(job)[key]
-        )
+        value = (group.resources if group is not None else SPECS.resources(job))[key]
         return lambda wildcards, attempt: value * attempt
 
     return {"mem_mb": get("mem_mb"), "runtime": get("runtime")}

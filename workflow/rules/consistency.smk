@@ -50,9 +50,9 @@ if CONSISTENCY_TAUS_GROUPED:
         priority: priority("consistency_taus")
         conda:
             ENV
-        threads: job_threads("consistency_taus", group=True)
+        threads: job_threads("consistency_taus", group=CONSISTENCY_TAUS_GROUP)
         resources:
-            **job_resources("consistency_taus", group=True),
+            **job_resources("consistency_taus", group=CONSISTENCY_TAUS_GROUP),
         params:
             job=CONSISTENCY_TAUS_GROUP.params,
         script:

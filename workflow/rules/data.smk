@@ -49,9 +49,9 @@ for task in PLAN.tasks:
             priority: priority("prepare_data")
             conda:
                 ENV
-            threads: job_threads("prepare_data", group=f"prepare_data_{task}")
+            threads: job_threads("prepare_data", group=PREPARE_GROUP)
             resources:
-                **job_resources("prepare_data", group=f"prepare_data_{task}"),
+                **job_resources("prepare_data", group=PREPARE_GROUP),
             params:
                 job=PREPARE_GROUP.params,
             script:

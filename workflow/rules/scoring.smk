@@ -49,9 +49,9 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             priority: priority("score_runs")
             conda:
                 ENV
-            threads: job_threads("score_runs", group=rule_name)
+            threads: job_threads("score_runs", group=SCORE_GROUP)
             resources:
-                **job_resources("score_runs", group=rule_name),
+                **job_resources("score_runs", group=SCORE_GROUP),
             params:
                 job=SCORE_GROUP.params,
             script:

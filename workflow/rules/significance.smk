@@ -50,9 +50,9 @@ if SIGNIFICANCE_PVALUES_GROUPED:
         priority: priority("significance_pvalues")
         conda:
             ENV
-        threads: job_threads("significance_pvalues", group=True)
+        threads: job_threads("significance_pvalues", group=SIGNIFICANCE_PVALUES_GROUP)
         resources:
-            **job_resources("significance_pvalues", group=True),
+            **job_resources("significance_pvalues", group=SIGNIFICANCE_PVALUES_GROUP),
         params:
             job=SIGNIFICANCE_PVALUES_GROUP.params,
         script:
