@@ -6,41 +6,140 @@ A job names the modules it runs (``ordeval.jobs.score_runs`` plus, say, the task
 they are how a module keeps a heavy or unrelated dependency out of jobs that do not use it, and the
 job that does use it names that module itself. So editing a LaTeX helper re-runs the table jobs only,
 and editing a measure re-runs scoring and what depends on the scores.
+
+Every Snakemake start plans the rules, so this runs each time, also for a no-op run. The package's
+files are listed once (one directory walk), and each module's direct imports, found by parsing it,
+are kept in ``__pycache__/ordeval-imports.json`` beside the package, keyed by the file's modification
+time and size as Python keeps its ``.pyc`` files: a start parses only the modules edited since
+(parsing all ~75 took ~0.1 s of each start). Where that folder is not writable, nothing is kept.
 """
 
 from __future__ import annotations
 
 import ast
-from functools import cache
+import json
+import os
 from pathlib import Path
+
+from .files import write_text
 
 PACKAGE = "ordeval"
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: The cache of direct imports (see the module docstring); ``None`` keeps nothing.
+CACHE_NAME = "ordeval-imports.json"
+#: Bumped when what the cache holds changes meaning, so that an older cache file is ignored.
+CACHE_VERSION = 1
 
 
-def module_path(module: str) -> Path:
-    """The source file of ``ordeval[.sub...]`` (a package's ``__init__.py``)."""
-    parts = module.split(".")
-    if parts[0] != PACKAGE:
-        raise ValueError(f"{module!r} is not an ordeval module")
-    base = PACKAGE_DIR.joinpath(*parts[1:])
-    if (base / "__init__.py").is_file():
-        return base / "__init__.py"
-    if base.with_suffix(".py").is_file():
-        return base.with_suffix(".py")
-    raise ValueError(f"ordeval has no module {module!r}")
+class ModuleIndex:
+    """The modules of the package under ``root`` (named ``package``): their files, and their direct
+    imports at module level (from the cache file ``cache``, if given, else by parsing)."""
 
+    def __init__(self, root: Path, package: str = PACKAGE, cache: Path | None = None):
+        self.root, self.package, self.cache = root, package, cache
+        self.files: dict[str, tuple[Path, bool, tuple[int, int]]] = {}  # module -> (path, is package, key)
+        for folder, folders, names in os.walk(root):
+            folders[:] = sorted(name for name in folders if name.isidentifier() and name != "__pycache__")
+            relative = Path(folder).relative_to(root).parts
+            if relative and "__init__.py" not in names:
+                folders[:] = []  # not a package: nothing below it is importable as ordeval.x
+                continue
+            for name in names:
+                if not name.endswith(".py") or not name[:-3].isidentifier():
+                    continue
+                path = Path(folder, name)
+                stat = path.stat()
+                is_package = name == "__init__.py"
+                parts = relative if is_package else (*relative, name[:-3])
+                self.files[".".join((package, *parts))] = (path, is_package, (stat.st_mtime_ns, stat.st_size))
+        self._known: dict[str, dict] = self._load()
+        self._dirty = False
+        self._imports: dict[str, tuple[str, ...]] = {}
 
-def _is_package(module: str) -> bool:
-    return module_path(module).name == "__init__.py"
+    # ------------------------------------------------------------------ the cache file
+    def _load(self) -> dict[str, dict]:
+        if self.cache is None:
+            return {}
+        try:
+            stored = json.loads(self.cache.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(stored, dict) or stored.get("version") != CACHE_VERSION:
+            return {}
+        modules = stored.get("modules")
+        return modules if isinstance(modules, dict) else {}
 
+    def write_cache(self) -> None:
+        """Write the cache file if a module was parsed (atomically; not at all where it cannot be written)."""
+        if self.cache is None or not self._dirty:
+            return
+        data = {"version": CACHE_VERSION, "modules": self._known}
+        try:
+            write_text(json.dumps(data, sort_keys=True), self.cache)
+        except OSError:
+            return
+        self._dirty = False
 
-def _exists(module: str) -> bool:
-    try:
-        module_path(module)
-    except ValueError:
-        return False
-    return True
+    # ------------------------------------------------------------------ modules
+    def path(self, module: str) -> Path:
+        """The source file of ``package[.sub...]`` (a package's ``__init__.py``)."""
+        if module.split(".")[0] != self.package:
+            raise ValueError(f"{module!r} is not an {self.package} module")
+        if module not in self.files:
+            raise ValueError(f"{self.package} has no module {module!r}")
+        return self.files[module][0]
+
+    def direct_imports(self, module: str) -> tuple[str, ...]:
+        """The package's modules that ``module`` imports at module level."""
+        if module in self._imports:
+            return self._imports[module]
+        path, is_package, key = self.files[module]
+        known = self._known.get(module)
+        if isinstance(known, dict) and known.get("key") == list(key) and isinstance(known.get("imports"), list):
+            found = tuple(name for name in known["imports"] if name in self.files)
+        else:
+            found = self._parse(module, path, is_package)
+            self._known[module] = {"key": list(key), "imports": list(found)}
+            self._dirty = True
+        self._imports[module] = found
+        return found
+
+    def _parse(self, module: str, path: Path, is_package: bool) -> tuple[str, ...]:
+        package = module if is_package else module.rsplit(".", 1)[0]
+        found: list[str] = []
+        for node in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found += [alias.name for alias in node.names if alias.name.split(".")[0] == self.package]
+                continue
+            if node.level:
+                base_parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(base_parts + ([node.module] if node.module else []))
+            elif node.module and node.module.split(".")[0] == self.package:
+                base = node.module
+            else:
+                continue
+            found.append(base)
+            for alias in node.names:  # `from . import x` or `from .pkg import submodule`
+                candidate = f"{base}.{alias.name}"
+                if candidate in self.files:
+                    found.append(candidate)
+        return tuple(name for name in found if name in self.files)
+
+    def closure(self, *modules: str) -> list[Path]:
+        """Source files of ``modules`` (``package.x`` or just ``x``) and of every module of the package
+        they import at module level, transitively, with their packages' ``__init__.py``; sorted."""
+        pending = [name if name.startswith(self.package) else f"{self.package}.{name}" for name in modules]
+        seen: set[str] = set()
+        while pending:
+            name = pending.pop()
+            for module in _with_parents(name):
+                if module in seen:
+                    continue
+                self.path(module)  # raises for an unknown module
+                seen.add(module)
+                pending += list(self.direct_imports(module))
+        self.write_cache()
+        return sorted(self.path(name) for name in seen)
 
 
 def _top_level_imports(tree: ast.Module):
@@ -56,46 +155,28 @@ def _top_level_imports(tree: ast.Module):
                 pending += handler.body
 
 
-@cache
-def _direct_imports(module: str) -> tuple[str, ...]:
-    """The ordeval modules that ``module`` imports at module level."""
-    path = module_path(module)
-    package = module if _is_package(module) else module.rsplit(".", 1)[0]
-    found: list[str] = []
-    for node in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names if alias.name.split(".")[0] == PACKAGE]
-            continue
-        if node.level:
-            base_parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-            base = ".".join(base_parts + ([node.module] if node.module else []))
-        elif node.module and node.module.split(".")[0] == PACKAGE:
-            base = node.module
-        else:
-            continue
-        found.append(base)
-        for alias in node.names:  # `from . import x` or `from .pkg import submodule`
-            candidate = f"{base}.{alias.name}"
-            if _exists(candidate):
-                found.append(candidate)
-    return tuple(name for name in found if _exists(name))
-
-
 def _with_parents(module: str) -> list[str]:
     parts = module.split(".")
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
+_INDEX: ModuleIndex | None = None
+
+
+def package_index() -> ModuleIndex:
+    """The index of the installed ordeval package (built once per process)."""
+    global _INDEX
+    if _INDEX is None:
+        _INDEX = ModuleIndex(PACKAGE_DIR, PACKAGE, PACKAGE_DIR / "__pycache__" / CACHE_NAME)
+    return _INDEX
+
+
+def module_path(module: str) -> Path:
+    """The source file of ``ordeval[.sub...]`` (a package's ``__init__.py``)."""
+    return package_index().path(module)
+
+
 def module_files(*modules: str) -> list[Path]:
     """Source files of ``modules`` (``ordeval.x`` or just ``x``) and of every ordeval module they
     import at module level, transitively, with their packages' ``__init__.py``; sorted."""
-    pending = [name if name.startswith(PACKAGE) else f"{PACKAGE}.{name}" for name in modules]
-    seen: set[str] = set()
-    while pending:
-        name = pending.pop()
-        for module in _with_parents(name):
-            if module in seen:
-                continue
-            seen.add(module)
-            pending += list(_direct_imports(module))
-    return sorted(module_path(name) for name in seen)
+    return package_index().closure(*modules)

@@ -84,6 +84,9 @@ class Plan:
     dnkt_combinations: list[str] = field(default_factory=list)
     popularity_datasets: list[str] = field(default_factory=list)
     popularity_skipped: dict[str, str] = field(default_factory=dict)
+    #: catalogue entry key -> its combinations of pattern fields (:meth:`_values`), made once: the plan
+    #: does not change once built, and the Snakefile asks for paths ~2,300 times at every start
+    _combinations: dict[str, list[dict]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -152,7 +155,12 @@ class Plan:
         }
 
     def _values(self, entry: catalogue.Entry) -> list[dict]:
-        """Every combination of the entry's pattern fields that this plan makes."""
+        """Every combination of the entry's pattern fields that this plan makes (not to be modified)."""
+        if entry.key not in self._combinations:
+            self._combinations[entry.key] = self._make_values(entry)
+        return self._combinations[entry.key]
+
+    def _make_values(self, entry: catalogue.Entry) -> list[dict]:
         tasks = [task for task in self.tasks if not entry.tasks or task in entry.tasks]
         if not tasks:
             return []

@@ -19,7 +19,7 @@ rule agreement_tables:
     resources:
         **job_resources("agreement_tables"),
     params:
-        job=AGREEMENT_TABLES.params,
+        **job_params(AGREEMENT_TABLES.params),
     script:
         "../../scripts/agreement_tables.py"
 
@@ -38,7 +38,7 @@ rule agreement_figures:
     resources:
         **job_resources("agreement_figures"),
     params:
-        job=AGREEMENT_FIGURES.params,
+        **job_params(AGREEMENT_FIGURES.params),
     script:
         "../../scripts/agreement_figures.py"
 

@@ -20,7 +20,7 @@ if "classification" in PLAN.tasks:
         resources:
             **job_resources("classification_tables"),
         params:
-            job=CLASSIFICATION_TABLES.params,
+            **job_params(CLASSIFICATION_TABLES.params),
         script:
             "../../scripts/classification_tables.py"
 
@@ -38,7 +38,7 @@ if "classification" in PLAN.tasks:
         resources:
             **job_resources("classification_figures"),
         params:
-            job=CLASSIFICATION_FIGURES.params,
+            **job_params(CLASSIFICATION_FIGURES.params),
         script:
             "../../scripts/classification_figures.py"
 

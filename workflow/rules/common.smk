@@ -4,6 +4,7 @@ import os
 import sys
 
 from ordeval.catalogue import CATEGORIES, ENTRIES
+from ordeval.jobs import JobParams, params_digest
 from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import plan as make_plan
 from ordeval.resources import priority
@@ -46,6 +47,18 @@ def reported(spec):
         name: flag(paths) if isinstance(paths, str) else [flag(p) for p in paths]
         for name, paths in spec.outputs.items()
     }
+
+
+def job_params(params, wildcard=False):
+    """A rule's params: ``job``, what its script runs with, passed but not recorded by Snakemake, and
+    ``digest``, their SHA-256, recorded, so that any change re-runs the job (ordeval.jobs.JobParams).
+    With ``wildcard``, ``params`` is a function of the job's data set."""
+    if wildcard:
+        return {
+            "job": lambda wildcards: JobParams(params(wildcards.dataset)),
+            "digest": lambda wildcards: params_digest(params(wildcards.dataset)),
+        }
+    return {"job": JobParams(params), "digest": params_digest(params)}
 
 
 def log(job, wildcard=False):

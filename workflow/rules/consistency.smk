@@ -31,7 +31,7 @@ if CONSISTENCY_TAUS_ALONE:
         resources:
             **job_resources("consistency_taus", wildcard=True),
         params:
-            job=lambda w: SPECS.consistency_taus_params(w.dataset),
+            **job_params(SPECS.consistency_taus_params, wildcard=True),
         script:
             "../../scripts/consistency_taus.py"
 
@@ -54,7 +54,7 @@ if CONSISTENCY_TAUS_GROUPED:
         resources:
             **job_resources("consistency_taus", group=CONSISTENCY_TAUS_GROUP),
         params:
-            job=CONSISTENCY_TAUS_GROUP.params,
+            **job_params(CONSISTENCY_TAUS_GROUP.params),
         script:
             "../../scripts/consistency_taus.py"
 
@@ -73,7 +73,7 @@ rule consistency_tables:
     resources:
         **job_resources("consistency_tables"),
     params:
-        job=CONSISTENCY_TABLES.params,
+        **job_params(CONSISTENCY_TABLES.params),
     script:
         "../../scripts/consistency_tables.py"
 
@@ -93,7 +93,7 @@ rule consistency_figures:
     resources:
         **job_resources("consistency_figures"),
     params:
-        job=CONSISTENCY_FIGURES.params,
+        **job_params(CONSISTENCY_FIGURES.params),
     script:
         "../../scripts/consistency_figures.py"
 

@@ -28,7 +28,7 @@ for task in PLAN.tasks:
             resources:
                 **job_resources("prepare_data", wildcard=True),
             params:
-                job=lambda w: SPECS.prepare_data_params(w.dataset),
+                **job_params(SPECS.prepare_data_params, wildcard=True),
             script:
                 "../../scripts/prepare_data.py"
 
@@ -53,7 +53,7 @@ for task in PLAN.tasks:
             resources:
                 **job_resources("prepare_data", group=PREPARE_GROUP),
             params:
-                job=PREPARE_GROUP.params,
+                **job_params(PREPARE_GROUP.params),
             script:
                 "../../scripts/prepare_data.py"
 
@@ -75,7 +75,7 @@ rule datasets_table:
     resources:
         **job_resources("datasets_table"),
     params:
-        job=DATASETS_TABLE.params,
+        **job_params(DATASETS_TABLE.params),
     script:
         "../../scripts/datasets_table.py"
 

@@ -20,7 +20,7 @@ rule leaderboard_tables:
     resources:
         **job_resources("leaderboard_tables"),
     params:
-        job=LEADERBOARD_TABLES.params,
+        **job_params(LEADERBOARD_TABLES.params),
     script:
         "../../scripts/leaderboard_tables.py"
 
@@ -40,7 +40,7 @@ rule leaderboard_figures:
     resources:
         **job_resources("leaderboard_figures"),
     params:
-        job=LEADERBOARD_FIGURES.params,
+        **job_params(LEADERBOARD_FIGURES.params),
     script:
         "../../scripts/leaderboard_figures.py"
 

@@ -20,7 +20,7 @@ rule popularity_tables:
     resources:
         **job_resources("popularity_tables"),
     params:
-        job=POPULARITY_TABLES.params,
+        **job_params(POPULARITY_TABLES.params),
     script:
         "../../scripts/popularity_tables.py"
 
@@ -40,7 +40,7 @@ rule popularity_figures:
     resources:
         **job_resources("popularity_figures"),
     params:
-        job=POPULARITY_FIGURES.params,
+        **job_params(POPULARITY_FIGURES.params),
     script:
         "../../scripts/popularity_figures.py"
 

@@ -21,7 +21,7 @@ rule manifest:
     resources:
         **job_resources("manifest"),
     params:
-        job=MANIFEST.params,
+        **job_params(MANIFEST.params),
     script:
         "../../scripts/manifest.py"
 
@@ -40,7 +40,7 @@ rule report_captions:
     resources:
         **job_resources("report_captions"),
     params:
-        job=REPORT_CAPTIONS.params,
+        **job_params(REPORT_CAPTIONS.params),
     script:
         "../../scripts/report_captions.py"
 
@@ -59,7 +59,7 @@ rule report_tex:
     resources:
         **job_resources("report_tex"),
     params:
-        job=REPORT_TEX.params,
+        **job_params(REPORT_TEX.params),
     script:
         "../../scripts/report_tex.py"
 

@@ -28,7 +28,7 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             resources:
                 **job_resources("score_runs", wildcard=True),
             params:
-                job=lambda w: SPECS.score_runs_params(w.dataset),
+                **job_params(SPECS.score_runs_params, wildcard=True),
             script:
                 "../../scripts/score_runs.py"
 
@@ -53,7 +53,7 @@ for rule_name, task, measures, datasets in SPECS.score_groups():
             resources:
                 **job_resources("score_runs", group=SCORE_GROUP),
             params:
-                job=SCORE_GROUP.params,
+                **job_params(SCORE_GROUP.params),
             script:
                 "../../scripts/score_runs.py"
 

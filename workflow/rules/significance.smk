@@ -31,7 +31,7 @@ if SIGNIFICANCE_PVALUES_ALONE:
         resources:
             **job_resources("significance_pvalues", wildcard=True),
         params:
-            job=lambda w: SPECS.significance_pvalues_params(w.dataset),
+            **job_params(SPECS.significance_pvalues_params, wildcard=True),
         script:
             "../../scripts/significance_pvalues.py"
 
@@ -54,7 +54,7 @@ if SIGNIFICANCE_PVALUES_GROUPED:
         resources:
             **job_resources("significance_pvalues", group=SIGNIFICANCE_PVALUES_GROUP),
         params:
-            job=SIGNIFICANCE_PVALUES_GROUP.params,
+            **job_params(SIGNIFICANCE_PVALUES_GROUP.params),
         script:
             "../../scripts/significance_pvalues.py"
 
@@ -73,7 +73,7 @@ rule significance_tables:
     resources:
         **job_resources("significance_tables"),
     params:
-        job=SIGNIFICANCE_TABLES.params,
+        **job_params(SIGNIFICANCE_TABLES.params),
     script:
         "../../scripts/significance_tables.py"
 
@@ -93,7 +93,7 @@ rule significance_figures:
     resources:
         **job_resources("significance_figures"),
     params:
-        job=SIGNIFICANCE_FIGURES.params,
+        **job_params(SIGNIFICANCE_FIGURES.params),
     script:
         "../../scripts/significance_figures.py"
 

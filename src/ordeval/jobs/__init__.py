@@ -8,11 +8,12 @@ the log to the rule's ``log:`` file and runs the job module's ``run``. Tests cal
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,47 @@ class Job:
             threads=int(snakemake.threads),
             log=snakemake.log[0] if len(snakemake.log) else None,
         )
+
+
+class JobParams(Mapping):
+    """A job's parameters as a rule passes them to its script (``params: job=...``), not as a ``dict``.
+
+    Snakemake records every builtin-typed parameter (its ``repr``) in ``.snakemake/metadata`` once per
+    output file and reads it back on every start to see whether the parameters changed; a job's whole
+    spec repeated for each of its outputs made 11 of the 15 MB of metadata of the default pipeline and a
+    quarter of a no-op run. Parameters of another type are passed to the script but not recorded, so a
+    rule passes this read-only mapping and, beside it, :func:`params_digest` of the same parameters,
+    which Snakemake records and compares: a change of any parameter still re-runs the job.
+    """
+
+    __slots__ = ("_params",)
+
+    def __init__(self, params: Mapping[str, Any]):
+        self._params = dict(params)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._params[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._params)
+
+    def __len__(self) -> int:
+        return len(self._params)
+
+    def __repr__(self) -> str:
+        return f"JobParams(digest={params_digest(self._params)})"
+
+    def __reduce__(self):
+        return (JobParams, (self._params,))
+
+
+def params_digest(params: Mapping[str, Any]) -> str:
+    """SHA-256 of ``params`` as canonical JSON (sorted keys, tuples as lists): what Snakemake records
+    for a rule's parameters (see :class:`JobParams`). Raises ``TypeError`` for a value that is not
+    JSON-like data (a job spec holds only such data)."""
+    import orjson
+
+    return "sha256:" + hashlib.sha256(orjson.dumps(dict(params), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
