@@ -15,11 +15,22 @@ installed (``pip install -e .``) or on ``PYTHONPATH`` (``PYTHONPATH=$PWD/src``).
   permutations as the argsort of a uniform block x topics x systems matrix, fancy indexing, sum, range;
   blocks spread over a thread pool (numpy releases the GIL in argsort and indexing), so it can use the
   same threads.
+* :func:`c_null_ranges` -- ``hsd_floor.c``, the same algorithm as ordeval's kernel in C (same streams,
+  same ranges bit for bit), compiled here with ``-O3 -march=native -fopenmp``: the floor of the
+  algorithm on this machine. ``None`` where no C compiler with OpenMP is found.
 """
 
 from __future__ import annotations
 
+import atexit
+import ctypes
+import os
+import shutil
+import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -101,6 +112,55 @@ def p_values_from_ranges(stack: np.ndarray, ranges: np.ndarray) -> np.ndarray:
         below = np.searchsorted(sorted_ranges[measure], differences[measure] - slack[measure], side="left")
         p_values[measure] = (trials - below) / trials
     return p_values
+
+
+C_SOURCE = Path(__file__).resolve().parent / "hsd_floor.c"
+
+
+@cache
+def _c_library() -> ctypes.CDLL | None:
+    """``hsd_floor.c`` compiled into a temporary folder (removed at exit), or None without a compiler."""
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="ordeval-hsd-floor-"))
+    atexit.register(shutil.rmtree, folder, True)
+    library = folder / "libhsd_floor.so"
+    command = [compiler, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(C_SOURCE), "-o", str(library)]
+    if subprocess.run(command, capture_output=True, check=False).returncode != 0:
+        return None
+    loaded = ctypes.CDLL(str(library))
+    pointer = np.ctypeslib.ndpointer
+    i64 = ctypes.c_int64
+    loaded.null_ranges.restype = None
+    loaded.null_ranges.argtypes = [
+        pointer(np.float64, flags="C_CONTIGUOUS"), i64, i64, i64, i64,
+        pointer(np.uint64, flags="C_CONTIGUOUS"), i64, i64,
+        pointer(np.int64, flags="C_CONTIGUOUS"), pointer(np.int64, flags="C_CONTIGUOUS"),
+        pointer(np.uint64, flags="C_CONTIGUOUS"), i64, ctypes.c_int, pointer(np.float64, flags="C_CONTIGUOUS"),
+    ]  # fmt: skip
+    return loaded
+
+
+def c_available() -> bool:
+    return _c_library() is not None
+
+
+def c_null_ranges(layout: np.ndarray, measures: int, seeds: np.ndarray, threads: int, block: int) -> np.ndarray:
+    """trials x ``measures`` ranges from ``hsd_floor.c`` for the trial ``seeds`` (uint64), on ``layout``
+    (topics x systems x width, C-contiguous, the first ``measures`` columns real): with ordeval's seeds
+    and layout, ordeval's ranges exactly. Blocks of ``block`` trials (as ordeval's ``trial_block``)."""
+    library = _c_library()
+    if library is None:
+        raise RuntimeError("no C compiler with OpenMP: the C reference kernel is not available")
+    topics, systems, width = layout.shape
+    starts, lengths, products = draw_plan(systems)
+    ranges = np.empty((seeds.shape[0], measures))
+    library.null_ranges(
+        np.ascontiguousarray(layout), topics, systems, width, measures, np.ascontiguousarray(seeds, dtype=np.uint64),
+        seeds.shape[0], starts.shape[0], starts, lengths, products, block, threads, ranges,
+    )  # fmt: skip
+    return ranges
 
 
 def numpy_pairwise_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -17,13 +17,20 @@ use the same number of threads (``--threads``):
 * numpy: :func:`baselines.numpy_null_ranges` plus the p-values. At the large size it takes minutes, so
   it runs ``--numpy-large-trials`` trials and its time is scaled linearly to B (its cost is linear in B:
   independent blocks of trials), which the output says.
+* C: :func:`baselines.c_null_ranges` (``hsd_floor.c``, compiled with ``-O3 -march=native -fopenmp``
+  where a C compiler is found; skipped otherwise), ordeval's algorithm in native code, no p-values. With
+  ordeval's seeds it must give ordeval's null ranges exactly (checked), so ``numpy_over_c`` is what
+  straightforward native code of the same algorithm reaches against numpy here (hand-tuned code with
+  the sizes fixed at compile time does better: ~0.040 s at the default size on the 2-core machine of
+  the results, ~9x numpy).
 
-The three run in interleaved rounds (ordeval, bare, numpy, then again) after a warm-up that compiles or
+They run in interleaved rounds (ordeval, bare, numpy, C, then again) after a warm-up that compiles or
 loads the numba code; each time is the median over the rounds, each ratio the median of the rounds'
 ratios (a shared machine's load drifts: only calls made one after the other compare fairly). The
 p-values of the three (independent random streams) must agree within Monte Carlo error (5 standard
-errors of the difference + 1/B), otherwise the exit status is 1. Targets (issue): ordeval within 1.25x
-of the bare kernel at both sizes, and at least 10x faster than numpy. Writes ``results/hsd.json`` and
+errors of the difference + 1/B), and the C kernel's ranges must be ordeval's exactly; otherwise the exit
+status is 1. Targets (issue): ordeval within 1.25x of the bare kernel at both sizes, and at least 10x
+faster than numpy. Writes ``results/hsd.json`` and
 prints, as its last line, ``key=value`` pairs: per size, the seconds of each and the ratios
 ``<size>_ordeval_over_bare`` and ``<size>_numpy_over_ordeval``.
 """
@@ -36,11 +43,12 @@ import sys
 
 import numpy as np
 from _common import key_values, machine, median_seconds, write_results
-from baselines import bare_null_ranges, numpy_null_ranges, p_values_from_ranges
+from baselines import bare_null_ranges, c_available, c_null_ranges, numpy_null_ranges, p_values_from_ranges
 
-from ordeval.hsd import randomised_tukey_hsd
+from ordeval.hsd import _padded_layout, randomised_tukey_hsd
 
 SIZES = {"default": (300, 22, 13), "large": (2000, 100, 13)}
+C_BLOCK = 8
 TOLERANCE_SE = 5.0
 
 
@@ -78,6 +86,12 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
 
     result = bare_ranges = numpy_p = None
     numpy_trials = trials if name == "default" else min(trials, arguments.numpy_large_trials)
+    with_c = c_available()
+    padded = _padded_layout(stack)  # ordeval's own layout for the C kernel
+    # Its own blocking (trials per block): 8 the fastest at the default size (4-32 within ~10%), within
+    # 7% of the best (32) at 2,000 x 100. The blocking does not change the ranges, only the speed.
+    c_block = C_BLOCK
+    c_seeds = np.random.default_rng(4).integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
 
     def ordeval_call():
         nonlocal result
@@ -92,11 +106,18 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         ranges = numpy_null_ranges(layout, numpy_trials, np.random.default_rng(3), threads)
         numpy_p = p_values_from_ranges(stack, ranges)
 
-    # Interleaved rounds (ordeval, bare, numpy, then again): on a shared machine the load drifts, and a
+    def c_call():
+        c_null_ranges(padded, measures, c_seeds, threads, c_block)
+
+    # Interleaved rounds (ordeval, bare, numpy, C, then again): on a shared machine the load drifts, and a
     # ratio is only fair between calls made under the same load. Ratios: the median of the per-round ratios.
-    ordeval_all, bare_all, numpy_all = [], [], []
+    ordeval_all, bare_all, numpy_all, c_all = [], [], [], []
+    calls = [(ordeval_call, ordeval_all), (bare_call, bare_all), (numpy_call, numpy_all)]
+    if with_c:
+        c_call()  # warm-up
+        calls.append((c_call, c_all))
     for _ in range(repeats):
-        for call, times in ((ordeval_call, ordeval_all), (bare_call, bare_all), (numpy_call, numpy_all)):
+        for call, times in calls:
             times.append(median_seconds(call, 1)[0])
     scale = trials / numpy_trials
     ordeval_s, bare_s = statistics.median(ordeval_all), statistics.median(bare_all)
@@ -110,6 +131,23 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
     if numpy_trials != trials:
         scaled = f" for B = {numpy_trials}, scaled x{scale:g} to B = {trials}"
     print(f"  numpy: median {numpy_measured:.3f} s of {repeats}{scaled} -> {numpy_s:.3f} s")
+    c_s = numpy_over_c = ordeval_over_c = c_identical = None
+    if with_c:
+        c_s = statistics.median(c_all)
+        numpy_over_c = statistics.median(n * scale / c for n, c in zip(numpy_all, c_all, strict=True))
+        ordeval_over_c = statistics.median(o / c for o, c in zip(ordeval_all, c_all, strict=True))
+        ordeval_seeds = np.random.default_rng(1).integers(
+            0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True
+        )  # the seeds randomised_tukey_hsd drew from default_rng(1)
+        c_ranges = c_null_ranges(padded, measures, ordeval_seeds, threads, c_block)
+        c_identical = bool(np.array_equal(c_ranges.T, result.null_ranges))
+        print(
+            f"  C reference (hsd_floor.c): median {c_s:.3f} s of {repeats}; null ranges "
+            + ("identical to ordeval's" if c_identical else "DIFFER from ordeval's")
+            + f"; numpy / C = {numpy_over_c:.1f} (straightforward native code of the same algorithm)"
+        )
+    else:
+        print("  C reference: skipped (no C compiler with OpenMP)")
 
     bare_p = p_values_from_ranges(stack, bare_ranges)
     ok_bare, diff_bare = agree(result.p_values, trials, bare_p, trials)
@@ -141,8 +179,13 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         "ordeval_over_bare": over_bare,  # medians of the per-round ratios (interleaved rounds)
         "numpy_over_ordeval": numpy_over,
         "p_values_agree": ok_bare and ok_numpy,
+        "c_s": c_s,
+        "c_all_s": c_all,
+        "numpy_over_c": numpy_over_c,
+        "ordeval_over_c": ordeval_over_c,
+        "c_ranges_identical": c_identical,
     }
-    return row, ok_bare and ok_numpy
+    return row, ok_bare and ok_numpy and c_identical is not False
 
 
 def main(argv=None) -> int:
@@ -164,8 +207,9 @@ def main(argv=None) -> int:
     print(f"\nwrote {path}")
     summary = {}
     for row in rows:
-        for key in ("ordeval_s", "bare_s", "numpy_s", "ordeval_over_bare", "numpy_over_ordeval"):
-            summary[f"{row['size']}_{key}"] = row[key]
+        for key in ("ordeval_s", "bare_s", "numpy_s", "ordeval_over_bare", "numpy_over_ordeval", "numpy_over_c"):
+            if row[key] is not None:
+                summary[f"{row['size']}_{key}"] = row[key]
     summary["threads"] = arguments.threads
     summary["p_values_agree"] = int(ok)
     print(key_values(summary))
