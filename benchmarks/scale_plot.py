@@ -23,10 +23,9 @@ import json
 import sys
 from pathlib import Path
 
+from _common import RESULTS
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def plot_scale(results: list[dict], path: Path) -> Path:

@@ -80,16 +80,31 @@ def _jobs(workdir: Path, topics: int, systems: int):
     return plan, all_jobs(Specs(plan))
 
 
+def _job(jobs: dict, rule: str):
+    """The data set's job of the per-data-set ``rule``: its own, or (a small data set) the rule's one job
+    for the small data sets, which then holds only this one (ordeval.workflow.Specs.group)."""
+    return jobs[(rule, NAME)] if (rule, NAME) in jobs else jobs[(f"{rule}_group", None)]
+
+
+def _first(paths) -> str:
+    return paths if isinstance(paths, str) else paths[0]
+
+
 def _absolute(spec, workdir: Path):
-    """The spec with its paths made absolute under ``workdir``."""
+    """The spec with its paths (and those of its group's members) made absolute under ``workdir``."""
 
     def fix(value):
         if isinstance(value, str):
             return str(workdir / value)
         return [str(workdir / item) for item in value]
 
-    spec.inputs = {key: fix(value) for key, value in spec.inputs.items()}
-    spec.outputs = {key: fix(value) for key, value in spec.outputs.items()}
+    def fixed(named: dict) -> dict:
+        return {key: fix(value) for key, value in named.items()}
+
+    spec.inputs, spec.outputs = fixed(spec.inputs), fixed(spec.outputs)
+    for member in spec.params.get("members", []):
+        member["input"], member["output"] = fixed(member["input"]), fixed(member["output"])
+        member["log"] = str(workdir / member["log"])
     return spec
 
 
@@ -98,7 +113,7 @@ def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
     prepare_data job; returns the canonical file paths."""
     workdir.mkdir(parents=True, exist_ok=True)
     _, jobs = _jobs(workdir, topics, systems)
-    prepare = _absolute(jobs[("prepare_data_quantification", NAME)], workdir)
+    prepare = _absolute(_job(jobs, "prepare_data_quantification"), workdir)
     for paths in prepare.outputs.values():
         for path in [paths] if isinstance(paths, str) else paths:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -114,14 +129,14 @@ def _peak_mib() -> float:
 
 def child_score(workdir: Path, topics: int, systems: int) -> dict:
     _, jobs = _jobs(workdir, topics, systems)
-    spec = _absolute(jobs[("score_runs_quantification", NAME)], workdir)
+    spec = _absolute(_job(jobs, "score_runs_quantification"), workdir)
     for paths in spec.outputs.values():
         for path in [paths] if isinstance(paths, str) else paths:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     scored = spec.run(threads=spec.resources["threads"])  # as the rule runs it (threads from the data size)
     seconds = time.perf_counter() - start
-    stack = scored.stack
+    stack = (scored[0] if isinstance(scored, list) else scored).stack  # a group job: one result per data set
     return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(stack.measures), "runs": len(stack.runs),
             "threads": spec.resources["threads"]}  # fmt: skip
 
@@ -134,7 +149,7 @@ def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
 
     plan, jobs = _jobs(workdir, topics, systems)
     measures = plan.datasets[NAME].measures
-    folder = workdir / Path(jobs[("prepare_data_quantification", NAME)].outputs["gold"]).parent
+    folder = workdir / Path(_first(_job(jobs, "prepare_data_quantification").outputs["gold"])).parent
     out = Path(tempfile.mkdtemp(dir=workdir))
     start = time.perf_counter()
     gold_tokens = (folder / "gold.tsv").read_text().split("\n", 1)[1].split()  # topic class prob

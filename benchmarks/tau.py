@@ -1,6 +1,6 @@
 """Benchmark: ordeval's batched O(n log n) Kendall's tau against the numpy pairwise version and a scipy loop.
 
-    python benchmarks/tau.py [--threads 2] [--repeats 3]
+    python benchmarks/tau.py [--threads 2] [--repeats 3] [--sizes 1000x13_n22,...] [--pairs N]
 
 Run from the repository root with ``ordeval`` installed (``pip install -e .``) or on the path
 (``PYTHONPATH=$PWD/src python benchmarks/tau.py``).
@@ -44,11 +44,20 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--numpy-limit-gb", type=float, default=2.0)
     parser.add_argument("--scipy-pairs", type=int, default=1000)
+    parser.add_argument("--sizes", default=",".join(name for name, _, _ in SIZES), help="comma-separated size names")
+    parser.add_argument("--pairs", type=int, default=0, help="pairs of rankings per size (default: the size's own)")
     arguments = parser.parse_args(argv)
+    chosen = arguments.sizes.split(",")
+    unknown = sorted(set(chosen) - {name for name, _, _ in SIZES})
+    if unknown:
+        parser.error(f"unknown sizes {unknown}; known: {[name for name, _, _ in SIZES]}")
     print(f"Kendall's tau-b: ordeval (numba, O(n log n)) vs numpy pairwise vs scipy loop; {machine()}")
     kendall_tau(np.arange(3.0), np.arange(3.0), threads=arguments.threads)  # compile or load: not timed
     rows, summary, ok = [], {}, True
     for name, pairs, runs in SIZES:
+        if name not in chosen:
+            continue
+        pairs = arguments.pairs or pairs
         rng = np.random.default_rng(runs)
         x = rng.random((pairs, runs))
         y = 0.7 * x + 0.3 * rng.random((pairs, runs))

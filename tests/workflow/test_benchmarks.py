@@ -1,0 +1,64 @@
+"""The benchmark scripts still run: each at a tiny size, its numbers written to a temporary folder
+(``ORDEVAL_BENCHMARK_RESULTS``) so that the recorded results in benchmarks/results are left alone. They
+check their own agreement (p-values, taus, the C kernel's ranges) and exit 1 when it fails. In the slow
+tier: each starts numba and compiles or loads its kernels."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from conftest import REPO
+
+from ordeval.resources import DataSize, grouped
+
+BENCHMARKS = REPO / "benchmarks"
+
+
+def run(script: str, tmp_path, *arguments: str) -> dict:
+    environment = dict(os.environ, ORDEVAL_BENCHMARK_RESULTS=str(tmp_path / "results"))
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        cwd=REPO, env=environment, capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
+    last = completed.stdout.strip().splitlines()[-1]  # key=value pairs
+    return dict(pair.split("=", 1) for pair in last.split())
+
+
+def test_recorded_results_are_not_touched(tmp_path):
+    recorded = {path.name: path.stat().st_mtime_ns for path in (BENCHMARKS / "results").iterdir()}
+    run("tau.py", tmp_path, "--sizes", "1000x13_n22", "--pairs", "200", "--repeats", "1", "--scipy-pairs", "50")
+    assert {path.name: path.stat().st_mtime_ns for path in (BENCHMARKS / "results").iterdir()} == recorded
+    assert json.loads((tmp_path / "results" / "tau.json").read_text())["rows"][0]["pairs"] == 200
+
+
+def test_hsd_benchmark(tmp_path):
+    values = run("hsd.py", tmp_path, "--sizes", "default", "--trials", "300", "--repeats", "1")
+    assert values["p_values_agree"] == "1"
+    (row,) = json.loads((tmp_path / "results" / "hsd.json").read_text())["rows"]
+    assert row["trials"] == 300 and row["ordeval_s"] > 0 and row["numpy_over_ordeval"] > 0
+    assert row["c_ranges_identical"] in (True, None)  # None: no C compiler with OpenMP here
+
+
+def test_consistency_scale_benchmark(tmp_path):
+    sizes = ["--runs", "20", "30", "--topics", "40", "--trials", "30", "--hsd-trials", "50"]
+    run("consistency_scale.py", tmp_path, *sizes)
+    result = json.loads((tmp_path / "results" / "consistency_scale.json").read_text())
+    assert [row["size"] for row in result["rows"]] == [20, 30] and not result["failed"]
+    assert all(row["complete_trials"] == 30 and row["peak_mib"] > 0 for row in result["rows"])
+    assert (tmp_path / "results" / "scale.png").stat().st_size > 0
+
+
+def test_scoring_scale_benchmark(tmp_path):
+    """A small data set is scored in its rule's job for the small data sets, a large one in a job of its
+    own (ordeval.resources.grouped): the benchmark runs both."""
+    sizes = [DataSize(topics=topics, runs=20, measures=13, classes=5) for topics in (40, 8000)]
+    assert [grouped("score_runs", size) for size in sizes] == [True, False]
+    run("scoring_scale.py", tmp_path, "--topics", "40", "8000", "--systems", "18")
+    result = json.loads((tmp_path / "results" / "scoring_scale.json").read_text())
+    assert [row["size"] for row in result["rows"]] == [40, 8000] and not result["failed"]
+    assert all(row["runs"] == 20 and row["measures"] == 13 for row in result["rows"])  # 18 simulated + 2 baselines
+    assert [row["runs"] for row in result["numpy_baseline"]] == [20, 20]
