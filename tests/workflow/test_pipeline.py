@@ -1,6 +1,7 @@
 """The whole pipeline on the tiny configuration (run once per session): every stage's outputs, their
 formats, the plugin measures everywhere, directions honoured, the reports, and nothing to do afterwards."""
 
+import copy
 import os
 import shutil
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import OC_MEASURES
+from conftest import OC_MEASURES, run_workflow
 from tabular_check import check_tabular
 
 from ordeval import catalogue
@@ -249,3 +250,21 @@ def test_manifest_records_the_inputs_and_the_configuration(pipeline):
     assert manifest["configuration"]["name"] == pipeline.config["name"]
     assert manifest["seeds"]["seed"] == pipeline.config["seed"]
     assert "numpy" in manifest["dependencies"]
+
+
+def test_a_changed_parameter_re_runs_the_jobs_that_use_it_only(pipeline):
+    """Snakemake records only a digest of each job's parameters (ordeval.jobs.JobParams): changing one
+    still re-runs the jobs given it (and what reads their outputs), nothing upstream."""
+    changed = copy.deepcopy(pipeline.config)
+    changed["significance"]["hsd_trials"] += 1
+    planned = run_workflow(pipeline.workdir, changed, "--dry-run")
+    output = planned.stdout + planned.stderr
+    table = output[output.index("Job stats:") : output.index("\ntotal")].splitlines()[3:]
+    rules = {line.split()[0] for line in table}
+    assert any(rule.startswith("significance_pvalues") for rule in rules), rules
+    assert not any(rule.startswith(("prepare_data", "score_runs", "consistency_taus")) for rule in rules), rules
+    changed_params = output[output.index("params have changed since last execution:") :].splitlines()[1]
+    assert "significance_pvalues" in changed_params
+    # the same configuration again (also written back for the other tests): nothing to do
+    again = pipeline.again("--dry-run")
+    assert "Nothing to be done" in again.stdout + again.stderr
