@@ -36,7 +36,7 @@ import numba
 import numpy as np
 from scipy import stats as scipy_stats
 
-from ordeval.hsd import _swap_indices, draw_plan
+from ordeval.hsd import _swap_indices, draw_plan, trial_seeds
 
 
 @numba.njit(cache=True, parallel=True)
@@ -68,7 +68,7 @@ def _bare(scores, seeds, starts, lengths, products, ranges):
 def bare_null_ranges(layout: np.ndarray, trials: int, rng: np.random.Generator, threads: int) -> np.ndarray:
     """trials x measures ranges of the permuted system means; ``layout`` is topics x systems x measures
     (C-contiguous, as ordeval's kernel gets it). Only permute, average, take the range."""
-    seeds = rng.integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
+    seeds = trial_seeds(rng, trials)
     ranges = np.empty((trials, layout.shape[2]))
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)

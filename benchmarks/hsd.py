@@ -45,9 +45,11 @@ import numpy as np
 from _common import key_values, machine, median_seconds, write_results
 from baselines import bare_null_ranges, c_available, c_null_ranges, numpy_null_ranges, p_values_from_ranges
 
-from ordeval.hsd import _padded_layout, randomised_tukey_hsd
+from ordeval.hsd import _padded_layout, randomised_tukey_hsd, trial_seeds
 
 SIZES = {"default": (300, 22, 13), "large": (2000, 100, 13)}
+#: Trials per block of the C kernel, its own best: 8 the fastest at the default size (4-32 within ~10%),
+#: within 7% of the best (32) at 2,000 x 100. The blocking does not change the ranges, only the speed.
 C_BLOCK = 8
 TOLERANCE_SE = 5.0
 
@@ -88,10 +90,7 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
     numpy_trials = trials if name == "default" else min(trials, arguments.numpy_large_trials)
     with_c = c_available()
     padded = _padded_layout(stack)  # ordeval's own layout for the C kernel
-    # Its own blocking (trials per block): 8 the fastest at the default size (4-32 within ~10%), within
-    # 7% of the best (32) at 2,000 x 100. The blocking does not change the ranges, only the speed.
-    c_block = C_BLOCK
-    c_seeds = np.random.default_rng(4).integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
+    c_seeds = trial_seeds(np.random.default_rng(4), trials)
 
     def ordeval_call():
         nonlocal result
@@ -107,7 +106,7 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         numpy_p = p_values_from_ranges(stack, ranges)
 
     def c_call():
-        c_null_ranges(padded, measures, c_seeds, threads, c_block)
+        c_null_ranges(padded, measures, c_seeds, threads, C_BLOCK)
 
     # Interleaved rounds (ordeval, bare, numpy, C, then again): on a shared machine the load drifts, and a
     # ratio is only fair between calls made under the same load. Ratios: the median of the per-round ratios.
@@ -136,10 +135,8 @@ def run_size(name: str, arguments: argparse.Namespace) -> tuple[dict, bool]:
         c_s = statistics.median(c_all)
         numpy_over_c = statistics.median(n * scale / c for n, c in zip(numpy_all, c_all, strict=True))
         ordeval_over_c = statistics.median(o / c for o, c in zip(ordeval_all, c_all, strict=True))
-        ordeval_seeds = np.random.default_rng(1).integers(
-            0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True
-        )  # the seeds randomised_tukey_hsd drew from default_rng(1)
-        c_ranges = c_null_ranges(padded, measures, ordeval_seeds, threads, c_block)
+        ordeval_seeds = trial_seeds(np.random.default_rng(1), trials)  # those ordeval_call's HSD drew
+        c_ranges = c_null_ranges(padded, measures, ordeval_seeds, threads, C_BLOCK)
         c_identical = bool(np.array_equal(c_ranges.T, result.null_ranges))
         print(
             f"  C reference (hsd_floor.c): median {c_s:.3f} s of {repeats}; null ranges "

@@ -206,6 +206,12 @@ class TukeyHSDResult:
         return self.p_values < alpha
 
 
+def trial_seeds(rng: np.random.Generator, trials: int) -> np.ndarray:
+    """The seed of each trial's SplitMix64 stream: ``trials`` uint64 drawn from ``rng`` (what
+    :func:`randomised_tukey_hsd` draws; the benchmarks' kernels take the same seeds)."""
+    return rng.integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
+
+
 #: With a progress callback, the trials run in about this many chunks (one call per chunk).
 PROGRESS_CHUNKS = 50
 
@@ -239,7 +245,7 @@ def randomised_tukey_hsd(
         raise ValueError(f"expected topics x systems or measures x topics x systems, got shape {scores.shape}")
     if not np.isfinite(stack).all():
         raise ValueError("scores contain NaN or infinite values")
-    seeds = rng.integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
+    seeds = trial_seeds(rng, trials)
     ranges = np.empty((trials, stack.shape[0]))
     previous_threads = numba.get_num_threads()
     if threads:

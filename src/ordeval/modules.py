@@ -25,7 +25,7 @@ from .files import write_text
 
 PACKAGE = "ordeval"
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: The cache of direct imports (see the module docstring); ``None`` keeps nothing.
+#: The file name of the cache of direct imports (see the module docstring), in the package's ``__pycache__``.
 CACHE_NAME = "ordeval-imports.json"
 #: Bumped when what the cache holds changes meaning, so that an older cache file is ignored.
 CACHE_VERSION = 1
@@ -36,7 +36,7 @@ class ModuleIndex:
     imports at module level (from the cache file ``cache``, if given, else by parsing)."""
 
     def __init__(self, root: Path, package: str = PACKAGE, cache: Path | None = None):
-        self.root, self.package, self.cache = root, package, cache
+        self.package, self.cache = package, cache
         self.files: dict[str, tuple[Path, bool, tuple[int, int]]] = {}  # module -> (path, is package, key)
         for folder, folders, names in os.walk(root):
             folders[:] = sorted(name for name in folders if name.isidentifier() and name != "__pycache__")

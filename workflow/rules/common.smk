@@ -1,5 +1,6 @@
 # The plan of this configuration (ordeval.plan: validated configuration, data sets, measures, outputs)
 # and the job specs of every rule (ordeval.workflow). Everything below only turns them into rules.
+import functools
 import os
 import sys
 
@@ -54,9 +55,10 @@ def job_params(params, wildcard=False):
     ``digest``, their SHA-256, recorded, so that any change re-runs the job (ordeval.jobs.JobParams).
     With ``wildcard``, ``params`` is a function of the job's data set."""
     if wildcard:
+        of_dataset = functools.cache(params)  # built once per data set for both
         return {
-            "job": lambda wildcards: JobParams(params(wildcards.dataset)),
-            "digest": lambda wildcards: params_digest(params(wildcards.dataset)),
+            "job": lambda wildcards: JobParams(of_dataset(wildcards.dataset)),
+            "digest": lambda wildcards: params_digest(of_dataset(wildcards.dataset)),
         }
     return {"job": JobParams(params), "digest": params_digest(params)}
 
