@@ -1,6 +1,7 @@
 # ordeval: meta-evaluation of ordinal classification and quantification measures.
 # Run `snakemake --cores all` (default synthetic data) or add `--configfile config/replication.yaml`.
-# The library (`pip install -e .`) plans everything; the rule files only turn the plan into rules.
+# The library (`pip install -e .`) plans the configuration (data sets, measures, outputs); each rule file
+# in workflow/rules/ names the files its rules read and write, and each rule runs scripts/<rule>.py.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -17,10 +18,6 @@ include: "workflow/rules/common.smk"
 
 
 report: "workflow/report/workflow.rst"
-
-
-wildcard_constraints:
-    dataset=PLAN.dataset_regex(),
 
 
 include: "workflow/rules/data.smk"

@@ -53,13 +53,6 @@ SECTIONS = {
 }  # fmt: skip
 
 
-#: Outputs made by per-data-set rules (a ``{dataset}`` wildcard in the rule), not one job for all data sets.
-WILDCARD_ENTRIES = frozenset({"data/gold", "data/runs", "data/arrays", "data/scores", "data/provenance",
-                              "scores/matrix", "scores/means", "scores/measures", "scores/stack", "scores/conventions",
-                              "scores/pooled", "consistency/taus", "consistency/summary", "consistency/pairs",
-                              "significance/pvalues", "significance/groups"})  # fmt: skip
-
-
 @dataclass(frozen=True)
 class Entry:
     """One kind of output."""

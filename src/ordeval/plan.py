@@ -114,6 +114,31 @@ class Plan:
         lists = [self.datasets[name].measures for name in self.task_datasets(task)]
         return [measure for measure in lists[0] if all(measure in other for other in lists[1:])]
 
+    def input_files(self) -> list[str]:
+        """Every input file of every data set (as configured, below ``data_root``)."""
+        return [path for data in self.datasets.values() for path in data.files]
+
+    def dataset_settings(self) -> dict[str, dict]:
+        """{data set: {task, spec (its configuration), measures (scored)}}: what building and scoring
+        each data set are told."""
+        return {
+            name: {"task": data.task, "spec": data.spec, "measures": data.measures}
+            for name, data in self.datasets.items()
+        }
+
+    def constant_runs(self, datasets: list[str]) -> dict[str, dict[str, str]]:
+        """{data set: {run: class}} of the runs that always return one class (``constant_class``)."""
+        return {
+            name: {s["name"]: s["class"] for s in self.datasets[name].spec["runs"] if s["type"] == "constant_class"}
+            for name in datasets
+        }
+
+    def matrices(self) -> tuple[list[str], list[str]]:
+        """(data sets, measures): every score matrix ``scores/<dataset>/<measure>.tsv``, as two lists of
+        equal length for ``expand(..., zip, dataset=..., measure=...)``."""
+        pairs = [(name, measure) for name, data in self.datasets.items() for measure in data.measures]
+        return [name for name, _ in pairs], [measure for _, measure in pairs]
+
     def measures(self, analysis: str, task: str) -> list[str]:
         """The measures of ``analysis`` on the data sets of ``task``, in table order."""
         return self.analysis_measures[(analysis, task)]
@@ -130,10 +155,6 @@ class Plan:
         else:
             names = list(self.datasets)
         return [name for name in names if not task or self.datasets[name].task == task]
-
-    def dataset_regex(self, names=None) -> str:
-        """A regular expression matching exactly the names of ``names`` (default every data set)."""
-        return "|".join(re.escape(name) for name in (self.datasets if names is None else names))
 
     # ------------------------------------------------------------------ catalogue
     def parameters(self) -> dict:
@@ -153,6 +174,10 @@ class Plan:
             "seed": config["seed"],
             "leaderboard_level": config["leaderboard"]["ci_level"],
         }
+
+    def combinations(self, entry_key: str) -> list[dict]:
+        """Every combination of the pattern fields of catalogue entry ``entry_key`` that this plan makes."""
+        return self._values(catalogue.ENTRIES[entry_key])
 
     def _values(self, entry: catalogue.Entry) -> list[dict]:
         """Every combination of the entry's pattern fields that this plan makes (not to be modified)."""
@@ -250,30 +275,19 @@ class Plan:
         return {path: key for path, key, _ in self._reported_table_values()}
 
     def table_captions(self) -> dict[str, dict]:
-        """The caption file of every reported table -> {caption, tables: {data set or "": CSV path}}. A
-        table made by a per-data-set rule (a ``{dataset}`` wildcard) shares one caption file with the
-        other data sets' tables; the caption picks its table by the wildcard when the report is built. It
-        also gets a caption of its own, for the rule's one job for the small data sets (which has no
-        wildcard, see :meth:`ordeval.workflow.Specs.group`)."""
-        found: dict[str, dict] = {}
-        for path, key, values in self._reported_table_values():
-            wildcard = key in catalogue.WILDCARD_ENTRIES
-            # the path the rule declares: per-data-set rules keep {dataset} as a wildcard
-            declared = (
-                self.path(key, "csv", **{k: v for k, v in values.items() if k != "dataset"}) if wildcard else path
-            )
-            entry = found.setdefault(self.caption_of(declared, key), {"caption": self.caption(key), "tables": {}})
-            entry["tables"][values["dataset"] if wildcard else ""] = path
-            if wildcard:
-                found[self.caption_of(path, key)] = {"caption": self.caption(key), "tables": {"": path}}
-        return found
+        """The caption file of every reported table -> {caption, table: CSV path}: each table gets a
+        caption of its own that shows it."""
+        return {
+            self.caption_of(path, key): {"caption": self.caption(key), "table": path}
+            for path, key, _ in self._reported_table_values()
+        }
 
     def caption_of(self, path: str, key: str) -> str:
-        """The caption file of reported output ``path`` (or ``{dataset}`` pattern) of catalogue entry
-        ``key``: a table's own caption (the entry's text and the table), else the entry's caption."""
+        """The caption file of reported output ``path`` of catalogue entry ``key``: a table's own caption
+        (the entry's text and the table), else the entry's caption."""
         if not path.endswith(".csv"):
             return self.caption_path(key)
-        relative = path[len(self.results) + 1 : -len(".csv")].replace("{dataset}", "by-dataset")
+        relative = path[len(self.results) + 1 : -len(".csv")]
         return self.path("report/captions", key="table-" + relative.replace("/", "-"))
 
     def pdf_wanted(self) -> bool:
@@ -286,18 +300,21 @@ class Plan:
         return bool(setting)
 
     # ------------------------------------------------------------------ code a job depends on
-    def library(self, job: str, dataset: str | None = None) -> list[str]:
-        """The ordeval source files that ``job`` (on ``dataset``) depends on, for the rule's inputs."""
+    def library(self, job: str) -> list[str]:
+        """The ordeval source files that ``job`` depends on (an input of its rule, so that an edit re-runs
+        exactly the jobs whose code changed): its job module, what that imports, the data and scoring
+        modules of the configured tasks for ``prepare_data`` and ``score_runs``, and the plugin files."""
         modules = list(JOB_MODULES[job])
         extra_files: list[str] = []
-        if dataset is not None:
-            task = get_task(self.datasets[dataset].task)
-            if job in ("prepare_data", "score_runs"):
+        if job in ("prepare_data", "score_runs"):
+            for name in self.tasks:
+                task = get_task(name)
                 modules += task.data_modules
-            if job == "score_runs":
-                modules += task.scoring_modules
-                extra_files = self.plugin_files
-        return [str(path) for path in module_files(*modules)] + extra_files
+                if job == "score_runs":
+                    modules += task.scoring_modules
+        if job in ("score_runs", "classification_tables"):
+            extra_files = self.plugin_files
+        return [str(path) for path in module_files(*dict.fromkeys(modules))] + extra_files
 
 
 # --------------------------------------------------------------------------- building the plan

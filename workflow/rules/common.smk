@@ -1,15 +1,13 @@
-# The plan of this configuration (ordeval.plan: validated configuration, data sets, measures, outputs)
-# and the job specs of every rule (ordeval.workflow). Everything below only turns them into rules.
-import functools
+# The plan of this configuration (ordeval.plan: the validated configuration, its data sets, measures
+# and output paths) and the helpers every rule file uses. Each rule file writes out the path templates
+# of what its rules read and write; `params` hold settings only.
 import os
 import sys
 
-from ordeval.catalogue import CATEGORIES, ENTRIES
-from ordeval.jobs import JobParams, params_digest
+from ordeval import workflow as wf
 from ordeval.manifest import git_commit, report_configuration_problem
-from ordeval.plan import plan as make_plan
+from ordeval.plan import CONDITIONS, plan as make_plan
 from ordeval.resources import priority
-from ordeval.workflow import Specs, log_path
 
 try:
     PLAN = make_plan(config, workdir=os.getcwd())
@@ -17,7 +15,6 @@ except (
     ValueError
 ) as error:  # ConfigError, InputError: one line naming the key or the file and line
     sys.exit(f"ordeval: configuration error: {error}")
-SPECS = Specs(PLAN)
 # `snakemake --report` must describe the results of the run: refuse another configuration.
 if any(
     argument == "--report" or argument.startswith("--report=") for argument in sys.argv
@@ -25,73 +22,87 @@ if any(
     problem = report_configuration_problem(PLAN.config, PLAN.path("report/manifest"))
     if problem:
         sys.exit(f"ordeval: report: {problem}")
+
 RESULTS = PLAN.results
 ENV = "../../environment.yml"
+SEED = PLAN.config["seed"]
+KENDALL = PLAN.config["kendall"]
+
+# The data sets (configuration order; every expand() over them keeps that order, which the jobs rely on).
+DATASETS = list(PLAN.datasets)
+OQ = PLAN.task_datasets("quantification")  # ordinal quantification
+OC = PLAN.task_datasets("classification")  # ordinal classification
+GIVEN = PLAN.task_datasets("scores")  # precomputed score matrices
+BUILT = [name for name in DATASETS if name not in GIVEN]  # gold and runs as tables
+POPULARITY = PLAN.popularity_datasets  # those with both the Popularity and the Uniform run
+# Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
+TASKS = PLAN.tasks
+SUFFIXES = [PLAN.suffix(task) for task in TASKS]
+# Every (data set, measure) score matrix, for expand(..., zip, dataset=..., measure=...).
+MATRIX_DATASETS, MATRIX_MEASURES = PLAN.matrices()
+REPORT_MARKS = wf.report_marks(PLAN)
 
 
-def reported(spec):
-    """The spec's named outputs; those shown in the HTML report wrapped in report(), with their
-    caption (written by rule report_captions from the catalogue) and category."""
+def measures(analysis):
+    """{data set: the measures of ``analysis`` on it, in table order} (a setting)."""
+    return {name: PLAN.dataset_measures(analysis, name) for name in DATASETS}
 
-    def flag(path):
-        if path not in spec.reports:
+
+def task_groups(analysis):
+    """Per task: its summaries' suffix, data sets and measures of ``analysis`` (a setting)."""
+    return [
+        {
+            "task": task,
+            "suffix": suffix,
+            "datasets": PLAN.task_datasets(task),
+            "measures": PLAN.measures(analysis, task),
+        }
+        for task, suffix in zip(TASKS, SUFFIXES)
+    ]
+
+
+def library(job):
+    """The ordeval source files the job's code imports: an edit to one re-runs the jobs that use it."""
+    return PLAN.library(job)
+
+
+def reported(paths):
+    """``paths`` (a list or one), those shown in the HTML report wrapped in report() with their caption
+    (written by rule report_captions), category and subcategory."""
+
+    def mark(path):
+        found = REPORT_MARKS.get(path)
+        if found is None:
             return path
-        key, subcategory = spec.reports[path]
         return report(
             path,
-            caption=os.path.abspath(PLAN.caption_of(path, key)),
-            category=CATEGORIES[ENTRIES[key].category],
-            subcategory=subcategory or None,
+            caption=os.path.abspath(found.caption),
+            category=found.category,
+            subcategory=found.subcategory or None,
         )
 
+    return mark(paths) if isinstance(paths, str) else [mark(path) for path in paths]
+
+
+def job_log(job):
+    return wf.log_path(PLAN, job)
+
+
+def dataset_logs(job, datasets=None):
+    """One log per data set (``logs/<job>/<dataset>.log``), after the job's own."""
+    return [wf.log_path(PLAN, job, name) for name in (DATASETS if datasets is None else datasets)]
+
+
+def job_threads(job):
+    """The job's threads (ordeval.resources: the configured threads where the work is large enough)."""
+    return wf.resources(PLAN, job)["threads"]
+
+
+def job_resources(job):
+    """mem_mb and runtime (minutes) of the job from the size of its data (ordeval.resources),
+    multiplied by the attempt (``--retries``)."""
+    found = wf.resources(PLAN, job)
     return {
-        name: flag(paths) if isinstance(paths, str) else [flag(p) for p in paths]
-        for name, paths in spec.outputs.items()
+        "mem_mb": lambda wildcards, attempt: found["mem_mb"] * attempt,
+        "runtime": lambda wildcards, attempt: found["runtime"] * attempt,
     }
-
-
-def job_params(params, wildcard=False):
-    """A rule's params: ``job``, what its script runs with, passed but not recorded by Snakemake, and
-    ``digest``, their SHA-256, recorded, so that any change re-runs the job (ordeval.jobs.JobParams).
-    With ``wildcard``, ``params`` is a function of the job's data set."""
-    if wildcard:
-        of_dataset = functools.cache(params)  # built once per data set for both
-        return {
-            "job": lambda wildcards: JobParams(of_dataset(wildcards.dataset)),
-            "digest": lambda wildcards: params_digest(of_dataset(wildcards.dataset)),
-        }
-    return {"job": JobParams(params), "digest": params_digest(params)}
-
-
-def log(job, wildcard=False):
-    return log_path(PLAN, job, wildcard)
-
-
-def job_threads(job, wildcard=False, group=None):
-    """The threads of ``job`` (ordeval.resources: the configured threads for the numba kernels and
-    scoring when their data set is large enough, else 1), of the data set of the job's wildcard, of
-    ``group`` (the JobSpec of a rule's one job for its small data sets, ordeval.workflow.Specs.group)
-    or of every data set."""
-    if wildcard:
-        return lambda wildcards: SPECS.resources(job, wildcards.dataset)["threads"]
-    if group is not None:
-        return group.resources["threads"]
-    return SPECS.resources(job)["threads"]
-
-
-def job_resources(job, wildcard=False, group=None):
-    """mem_mb and runtime (minutes) of ``job`` from the size of its data (ordeval.resources), of the
-    data set of the job's wildcard, of ``group`` (the JobSpec of a rule's one job for its small data
-    sets) or of every data set; multiplied by the attempt (``--retries``).
-    """
-
-    def get(key):
-        if wildcard:
-            return (
-                lambda wildcards, attempt: SPECS.resources(job, wildcards.dataset)[key]
-                * attempt
-            )
-        value = (group.resources if group is not None else SPECS.resources(job))[key]
-        return lambda wildcards, attempt: value * attempt
-
-    return {"mem_mb": get("mem_mb"), "runtime": get("runtime")}

@@ -1,91 +1,138 @@
-# Stage: system ranking consistency (SPEC 4.2): taus between the rankings on random topic splits and the
-# measures compared by the randomised Tukey HSD (a job per large data set, one for all the small ones),
-# then tables and figures.
-
-CONSISTENCY_TAUS = SPECS.consistency_taus()
-# Small data sets run together in one job (ordeval.resources.GROUPED), larger ones in a job each.
-CONSISTENCY_TAUS_GROUPED, CONSISTENCY_TAUS_ALONE = SPECS.grouped_datasets(
-    "consistency_taus"
-)
-CONSISTENCY_TAUS_GROUP = SPECS.group("consistency_taus")
-CONSISTENCY_TABLES = SPECS.consistency_tables()
-CONSISTENCY_FIGURES = SPECS.consistency_figures()
+# Stage: system ranking consistency (Sakai, CIKM 2021): taus between the rankings on random topic
+# splits and the measures compared by the randomised Tukey HSD, per data set and condition (topic
+# halves, two subsets of `subset_size` topics), then tables and figures.
 
 
-if CONSISTENCY_TAUS_ALONE:
-
-    rule consistency_taus:
-        input:
-            **CONSISTENCY_TAUS.inputs,
-            library=PLAN.library("consistency_taus"),
-        output:
-            **reported(CONSISTENCY_TAUS),
-        log:
-            log("consistency_taus", wildcard=True),
-        wildcard_constraints:
-            dataset=PLAN.dataset_regex(CONSISTENCY_TAUS_ALONE),
-        priority: priority("consistency_taus")
-        conda:
-            ENV
-        threads: job_threads("consistency_taus", wildcard=True)
-        resources:
-            **job_resources("consistency_taus", wildcard=True),
-        params:
-            **job_params(SPECS.consistency_taus_params, wildcard=True),
-        script:
-            "../../scripts/consistency_taus.py"
-
-
-if CONSISTENCY_TAUS_GROUPED:
-
-    rule consistency_taus_group:
-        input:
-            **CONSISTENCY_TAUS_GROUP.inputs,
-            library=PLAN.library("consistency_taus"),
-        output:
-            **reported(CONSISTENCY_TAUS_GROUP),
-        log:
-            [log("consistency_taus_group")]
-            + [m["log"] for m in CONSISTENCY_TAUS_GROUP.params["members"]],
-        priority: priority("consistency_taus")
-        conda:
-            ENV
-        threads: job_threads("consistency_taus", group=CONSISTENCY_TAUS_GROUP)
-        resources:
-            **job_resources("consistency_taus", group=CONSISTENCY_TAUS_GROUP),
-        params:
-            **job_params(CONSISTENCY_TAUS_GROUP.params),
-        script:
-            "../../scripts/consistency_taus.py"
+rule consistency_taus:
+    input:
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("consistency_taus"),
+    output:
+        taus=expand(
+            f"{RESULTS}/consistency/{{dataset}}/{{condition}}.tsv",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        summary=reported(
+            expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
+                dataset=DATASETS,
+                condition=CONDITIONS,
+            )
+        ),
+        pairs=reported(
+            expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.csv",
+                dataset=DATASETS,
+                condition=CONDITIONS,
+            )
+        ),
+    log:
+        job_log("consistency_taus"),
+        dataset_logs("consistency_taus"),
+    priority: priority("consistency_taus")
+    conda:
+        ENV
+    threads: job_threads("consistency_taus")
+    resources:
+        **job_resources("consistency_taus"),
+    params:
+        datasets=DATASETS,
+        measures=measures("consistency"),
+        conditions=list(CONDITIONS),
+        trials=PLAN.config["consistency"]["trials"],
+        subset_size=PLAN.config["consistency"]["subset_size"],
+        hsd_trials=PLAN.config["consistency"]["hsd_trials"],
+        alpha=PLAN.config["consistency"]["alpha"],
+        seed=SEED,
+        kendall=KENDALL,
+    script:
+        "../../scripts/consistency_taus.py"
 
 
 rule consistency_tables:
     input:
-        **CONSISTENCY_TABLES.inputs,
-        library=PLAN.library("consistency_tables"),
+        summary=expand(
+            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        pairs=expand(
+            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.csv",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("consistency_tables"),
     output:
-        **reported(CONSISTENCY_TABLES),
+        tex=expand(
+            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.tex",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        pairs_tex=expand(
+            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.tex",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        mean_csv=reported(
+            expand(
+                f"{RESULTS}/tables/consistency/mean_{{condition}}{{suffix}}.csv",
+                suffix=SUFFIXES,
+                condition=CONDITIONS,
+            )
+        ),
+        mean_tex=expand(
+            f"{RESULTS}/tables/consistency/mean_{{condition}}{{suffix}}.tex",
+            suffix=SUFFIXES,
+            condition=CONDITIONS,
+        ),
     log:
-        log("consistency_tables"),
+        job_log("consistency_tables"),
     conda:
         ENV
     threads: job_threads("consistency_tables")
     resources:
         **job_resources("consistency_tables"),
     params:
-        **job_params(CONSISTENCY_TABLES.params),
+        datasets=DATASETS,
+        measures=measures("consistency"),
+        groups=task_groups("consistency"),
+        conditions=list(CONDITIONS),
+        trials=PLAN.config["consistency"]["trials"],
+        hsd_trials=PLAN.config["consistency"]["hsd_trials"],
+        alpha=PLAN.config["consistency"]["alpha"],
     script:
         "../../scripts/consistency_tables.py"
 
 
 rule consistency_figures:
     input:
-        **CONSISTENCY_FIGURES.inputs,
-        library=PLAN.library("consistency_figures"),
+        taus=expand(
+            f"{RESULTS}/consistency/{{dataset}}/{{condition}}.tsv",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("consistency_figures"),
     output:
-        **reported(CONSISTENCY_FIGURES),
+        pdf=expand(
+            f"{RESULTS}/figures/consistency/{{dataset}}_{{condition}}.pdf",
+            dataset=DATASETS,
+            condition=CONDITIONS,
+        ),
+        png=reported(
+            expand(
+                f"{RESULTS}/figures/consistency/{{dataset}}_{{condition}}.png",
+                dataset=DATASETS,
+                condition=CONDITIONS,
+            )
+        ),
     log:
-        log("consistency_figures"),
+        job_log("consistency_figures"),
     priority: priority("consistency_figures")
     conda:
         ENV
@@ -93,7 +140,8 @@ rule consistency_figures:
     resources:
         **job_resources("consistency_figures"),
     params:
-        **job_params(CONSISTENCY_FIGURES.params),
+        datasets=DATASETS,
+        conditions=list(CONDITIONS),
     script:
         "../../scripts/consistency_figures.py"
 

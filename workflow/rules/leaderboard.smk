@@ -1,18 +1,19 @@
-# Stage: leaderboards per data set (mean, interval, rank, significance groups from the p-values of the
-# significance stage), as CSV, LaTeX and Markdown, and figures.
-
-LEADERBOARD_TABLES = SPECS.leaderboard_tables()
-LEADERBOARD_FIGURES = SPECS.leaderboard_figures()
+# Stage: per data set and measure, every run's mean with its interval, rank and significance groups
+# (the randomised Tukey HSD p-values of the significance stage).
 
 
 rule leaderboard_tables:
     input:
-        **LEADERBOARD_TABLES.inputs,
-        library=PLAN.library("leaderboard_tables"),
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
+        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("leaderboard_tables"),
     output:
-        **reported(LEADERBOARD_TABLES),
+        csv=reported(expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS)),
+        tex=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.tex", dataset=DATASETS),
+        md=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.md", dataset=DATASETS),
     log:
-        log("leaderboard_tables"),
+        job_log("leaderboard_tables"),
     priority: priority("leaderboard_tables")
     conda:
         ENV
@@ -20,19 +21,26 @@ rule leaderboard_tables:
     resources:
         **job_resources("leaderboard_tables"),
     params:
-        **job_params(LEADERBOARD_TABLES.params),
+        datasets=DATASETS,
+        measures=measures("leaderboard"),
+        alpha=PLAN.config["significance"]["alpha"],
+        trials=PLAN.config["significance"]["hsd_trials"],
+        ci_level=PLAN.config["leaderboard"]["ci_level"],
     script:
         "../../scripts/leaderboard_tables.py"
 
 
 rule leaderboard_figures:
     input:
-        **LEADERBOARD_FIGURES.inputs,
-        library=PLAN.library("leaderboard_figures"),
+        tables=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("leaderboard_figures"),
     output:
-        **reported(LEADERBOARD_FIGURES),
+        pdf=expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf", dataset=DATASETS),
+        png=reported(expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.png", dataset=DATASETS)),
     log:
-        log("leaderboard_figures"),
+        job_log("leaderboard_figures"),
     priority: priority("leaderboard_figures")
     conda:
         ENV
@@ -40,7 +48,8 @@ rule leaderboard_figures:
     resources:
         **job_resources("leaderboard_figures"),
     params:
-        **job_params(LEADERBOARD_FIGURES.params),
+        datasets=DATASETS,
+        ci_level=PLAN.config["leaderboard"]["ci_level"],
     script:
         "../../scripts/leaderboard_figures.py"
 

@@ -1,77 +1,96 @@
 # Stage: provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
 
-MANIFEST = SPECS.manifest(git_commit(workflow.basedir))
-REPORT_CAPTIONS = SPECS.report_captions()
-REPORT_TEX = SPECS.report_tex()
-REPORT_PDF = SPECS.report_pdf()
+# The HTML report's captions: one per reported catalogue entry, and one per reported table showing it.
+CAPTIONS = {key: PLAN.caption(key) for key in PLAN.reported_keys()}
+TABLE_CAPTIONS = PLAN.table_captions()  # {caption file: {caption, table (its CSV)}}
+# The LaTeX report's items: (section, table fragment or figure), in catalogue order.
+REPORT_ITEMS = wf.report_items(PLAN)
 
 
 rule manifest:
     input:
-        **MANIFEST.inputs,
+        sources=PLAN.input_files(),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        # every output of the other jobs (the manifest records their SHA-256)
+        outputs=wf.hashed_outputs(PLAN),
         requirements=workflow.source_path("../../requirements.txt"),
-        library=PLAN.library("manifest"),
+        library=library("manifest"),
     output:
-        **reported(MANIFEST),
+        manifest=reported(f"{RESULTS}/manifest.json"),
     log:
-        log("manifest"),
+        job_log("manifest"),
     conda:
         ENV
     threads: job_threads("manifest")
     resources:
         **job_resources("manifest"),
     params:
-        **job_params(MANIFEST.params),
+        config=PLAN.config,
+        input_files={name: data.files for name, data in PLAN.datasets.items()},
+        commit=git_commit(workflow.basedir),
     script:
         "../../scripts/manifest.py"
 
 
 rule report_captions:
     input:
-        **REPORT_CAPTIONS.inputs,
-        library=PLAN.library("report_captions"),
+        tables=[table["table"] for table in TABLE_CAPTIONS.values()],
+        library=library("report_captions"),
     output:
-        **REPORT_CAPTIONS.outputs,
+        captions=expand(
+            f"{RESULTS}/report/captions/{{key}}.rst",
+            key=[key.replace("/", "-") for key in CAPTIONS],
+        ),
+        tables=list(TABLE_CAPTIONS),
     log:
-        log("report_captions"),
+        job_log("report_captions"),
     conda:
         ENV
     threads: job_threads("report_captions")
     resources:
         **job_resources("report_captions"),
     params:
-        **job_params(REPORT_CAPTIONS.params),
+        captions=list(CAPTIONS.values()),
+        table_captions=[table["caption"] for table in TABLE_CAPTIONS.values()],
+        max_rows=wf.REPORT_TABLE_ROWS,
     script:
         "../../scripts/report_captions.py"
 
 
 rule report_tex:
     input:
-        **REPORT_TEX.inputs,
-        library=PLAN.library("report_tex"),
+        fragments=[path for _, path in REPORT_ITEMS],
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        manifest=f"{RESULTS}/manifest.json",
+        library=library("report_tex"),
     output:
-        **reported(REPORT_TEX),
+        tex=f"{RESULTS}/report/ordeval.tex",
     log:
-        log("report_tex"),
+        job_log("report_tex"),
     conda:
         ENV
     threads: job_threads("report_tex")
     resources:
         **job_resources("report_tex"),
     params:
-        **job_params(REPORT_TEX.params),
+        sections=[section for section, _ in REPORT_ITEMS],
+        datasets=DATASETS,
+        name=PLAN.name,
+        seed=SEED,
+        parameters=wf.report_parameters(PLAN),
     script:
         "../../scripts/report_tex.py"
 
 
 rule report_pdf:
     input:
-        **REPORT_PDF.inputs,
-        library=PLAN.library("report_pdf"),
+        tex=f"{RESULTS}/report/ordeval.tex",
+        fragments=[path for _, path in REPORT_ITEMS],
+        library=library("report_pdf"),
     output:
-        **reported(REPORT_PDF),
+        pdf=reported(f"{RESULTS}/report/ordeval.pdf"),
     log:
-        log("report_pdf"),
+        job_log("report_pdf"),
     conda:
         ENV
     threads: job_threads("report_pdf")

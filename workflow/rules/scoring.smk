@@ -1,61 +1,43 @@
 # Stage: per-topic score matrices of every run for every measure of the data set's task, the means per
-# run, the measures' directions, and the task's own tables. One rule per task and measure list: the
-# outputs of a rule must follow from its wildcards.
+# run, the measures' directions, and the task's own tables. One job scores every data set.
 
 
-for rule_name, task, measures, datasets in SPECS.score_groups():
-    # Small data sets are scored together in one job (ordeval.resources.GROUPED), larger ones in a job each.
-    SCORE_GROUPED, SCORE_ALONE = SPECS.grouped_datasets("score_runs", datasets)
-
-    if SCORE_ALONE:
-
-        rule:
-            name:
-                rule_name
-            input:
-                **SPECS.score_runs(task, measures).inputs,
-                library=lambda w: PLAN.library("score_runs", w.dataset),
-            output:
-                **reported(SPECS.score_runs(task, measures)),
-            log:
-                log("score_runs", wildcard=True),
-            wildcard_constraints:
-                dataset=PLAN.dataset_regex(SCORE_ALONE),
-            priority: priority("score_runs")
-            conda:
-                ENV
-            threads: job_threads("score_runs", wildcard=True)
-            resources:
-                **job_resources("score_runs", wildcard=True),
-            params:
-                **job_params(SPECS.score_runs_params, wildcard=True),
-            script:
-                "../../scripts/score_runs.py"
-
-    if SCORE_GROUPED:
-        SCORE_GROUP = SPECS.group("score_runs", rule_name)
-
-        rule:
-            name:
-                SCORE_GROUP.name
-            input:
-                **SCORE_GROUP.inputs,
-                library=PLAN.library("score_runs", SCORE_GROUPED[0]),
-            output:
-                **reported(SCORE_GROUP),
-            log:
-                [log(SCORE_GROUP.name)]
-                + [m["log"] for m in SCORE_GROUP.params["members"]],
-            priority: priority("score_runs")
-            conda:
-                ENV
-            threads: job_threads("score_runs", group=SCORE_GROUP)
-            resources:
-                **job_resources("score_runs", group=SCORE_GROUP),
-            params:
-                **job_params(SCORE_GROUP.params),
-            script:
-                "../../scripts/score_runs.py"
+rule score_runs:
+    input:
+        gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=BUILT),
+        runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=BUILT),
+        arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=OQ),
+        scores=expand(f"{RESULTS}/data/{{dataset}}/scores.npz", dataset=GIVEN),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        plugins=PLAN.plugin_files,
+        library=library("score_runs"),
+    output:
+        matrices=expand(
+            f"{RESULTS}/scores/{{dataset}}/{{measure}}.tsv",
+            zip,
+            dataset=MATRIX_DATASETS,
+            measure=MATRIX_MEASURES,
+        ),
+        means=reported(expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
+        # ordinal classification: how often each 0/0 convention was applied; the pooled SemEval protocol
+        conventions=reported(expand(f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC)),
+        pooled=reported(expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC)),
+    log:
+        job_log("score_runs"),
+        dataset_logs("score_runs"),
+    priority: priority("score_runs")
+    conda:
+        ENV
+    threads: job_threads("score_runs")
+    resources:
+        **job_resources("score_runs"),
+    params:
+        datasets=PLAN.dataset_settings(),
+        plugins=PLAN.plugin_files,
+    script:
+        "../../scripts/score_runs.py"
 
 
 rule scores:

@@ -1,91 +1,81 @@
-# Stage (SPEC 4.3-4.5): randomised Tukey HSD p-values of every run pair per data set (a job per large
-# data set, one for all the small ones), then discriminative power, significance overlap (SSO),
-# contradictions and DP curves.
-
-SIGNIFICANCE_PVALUES = SPECS.significance_pvalues()
-# Small data sets run together in one job (ordeval.resources.GROUPED), larger ones in a job each.
-SIGNIFICANCE_PVALUES_GROUPED, SIGNIFICANCE_PVALUES_ALONE = SPECS.grouped_datasets(
-    "significance_pvalues"
-)
-SIGNIFICANCE_PVALUES_GROUP = SPECS.group("significance_pvalues")
-SIGNIFICANCE_TABLES = SPECS.significance_tables()
-SIGNIFICANCE_FIGURES = SPECS.significance_figures()
+# Stage: randomised Tukey HSD p-values of every run pair per data set (Sakai, ACL-IJCNLP 2021), then
+# discriminative power, significance overlap (SSO), contradictions and discriminative power curves.
 
 
-if SIGNIFICANCE_PVALUES_ALONE:
-
-    rule significance_pvalues:
-        input:
-            **SIGNIFICANCE_PVALUES.inputs,
-            library=PLAN.library("significance_pvalues"),
-        output:
-            **reported(SIGNIFICANCE_PVALUES),
-        log:
-            log("significance_pvalues", wildcard=True),
-        wildcard_constraints:
-            dataset=PLAN.dataset_regex(SIGNIFICANCE_PVALUES_ALONE),
-        priority: priority("significance_pvalues")
-        conda:
-            ENV
-        threads: job_threads("significance_pvalues", wildcard=True)
-        resources:
-            **job_resources("significance_pvalues", wildcard=True),
-        params:
-            **job_params(SPECS.significance_pvalues_params, wildcard=True),
-        script:
-            "../../scripts/significance_pvalues.py"
-
-
-if SIGNIFICANCE_PVALUES_GROUPED:
-
-    rule significance_pvalues_group:
-        input:
-            **SIGNIFICANCE_PVALUES_GROUP.inputs,
-            library=PLAN.library("significance_pvalues"),
-        output:
-            **reported(SIGNIFICANCE_PVALUES_GROUP),
-        log:
-            [log("significance_pvalues_group")]
-            + [m["log"] for m in SIGNIFICANCE_PVALUES_GROUP.params["members"]],
-        priority: priority("significance_pvalues")
-        conda:
-            ENV
-        threads: job_threads("significance_pvalues", group=SIGNIFICANCE_PVALUES_GROUP)
-        resources:
-            **job_resources("significance_pvalues", group=SIGNIFICANCE_PVALUES_GROUP),
-        params:
-            **job_params(SIGNIFICANCE_PVALUES_GROUP.params),
-        script:
-            "../../scripts/significance_pvalues.py"
+rule significance_pvalues:
+    input:
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
+        library=library("significance_pvalues"),
+    output:
+        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
+        groups=expand(f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS),
+    log:
+        job_log("significance_pvalues"),
+        dataset_logs("significance_pvalues"),
+    priority: priority("significance_pvalues")
+    conda:
+        ENV
+    threads: job_threads("significance_pvalues")
+    resources:
+        **job_resources("significance_pvalues"),
+    params:
+        datasets=DATASETS,
+        trials=PLAN.config["significance"]["hsd_trials"],
+        seed=SEED,
+    script:
+        "../../scripts/significance_pvalues.py"
 
 
 rule significance_tables:
     input:
-        **SIGNIFICANCE_TABLES.inputs,
-        library=PLAN.library("significance_tables"),
+        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
+        groups=expand(f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("significance_tables"),
     output:
-        **reported(SIGNIFICANCE_TABLES),
+        sso_csv=reported(expand(f"{RESULTS}/tables/sso/{{dataset}}.csv", dataset=DATASETS)),
+        sso_tex=expand(f"{RESULTS}/tables/sso/{{dataset}}.tex", dataset=DATASETS),
+        # per task (suffix "" for OQ, "_oc" for OC)
+        power_csv=reported(expand(f"{RESULTS}/tables/discriminative_power{{suffix}}.csv", suffix=SUFFIXES)),
+        power_tex=expand(f"{RESULTS}/tables/discriminative_power{{suffix}}.tex", suffix=SUFFIXES),
+        counts_csv=reported(expand(f"{RESULTS}/tables/contradiction_counts{{suffix}}.csv", suffix=SUFFIXES)),
+        counts_tex=expand(f"{RESULTS}/tables/contradiction_counts{{suffix}}.tex", suffix=SUFFIXES),
+        contradictions_csv=reported(expand(f"{RESULTS}/tables/contradictions{{suffix}}.csv", suffix=SUFFIXES)),
+        contradictions_tex=expand(f"{RESULTS}/tables/contradictions{{suffix}}.tex", suffix=SUFFIXES),
+        grouped_csv=reported(
+            expand(f"{RESULTS}/tables/contradictions_grouped{{suffix}}.csv", suffix=SUFFIXES)
+        ),
+        grouped_tex=expand(f"{RESULTS}/tables/contradictions_grouped{{suffix}}.tex", suffix=SUFFIXES),
     log:
-        log("significance_tables"),
+        job_log("significance_tables"),
     conda:
         ENV
     threads: job_threads("significance_tables")
     resources:
         **job_resources("significance_tables"),
     params:
-        **job_params(SIGNIFICANCE_TABLES.params),
+        datasets=DATASETS,
+        groups=task_groups("significance"),
+        alpha=PLAN.config["significance"]["alpha"],
+        trials=PLAN.config["significance"]["hsd_trials"],
     script:
         "../../scripts/significance_tables.py"
 
 
 rule significance_figures:
     input:
-        **SIGNIFICANCE_FIGURES.inputs,
-        library=PLAN.library("significance_figures"),
+        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
+        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
+        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        library=library("significance_figures"),
     output:
-        **reported(SIGNIFICANCE_FIGURES),
+        curves_pdf=expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf", dataset=DATASETS),
+        curves_png=reported(expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.png", dataset=DATASETS)),
+        all_pdf=expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.pdf", suffix=SUFFIXES),
+        all_png=reported(expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.png", suffix=SUFFIXES)),
     log:
-        log("significance_figures"),
+        job_log("significance_figures"),
     priority: priority("significance_figures")
     conda:
         ENV
@@ -93,7 +83,10 @@ rule significance_figures:
     resources:
         **job_resources("significance_figures"),
     params:
-        **job_params(SIGNIFICANCE_FIGURES.params),
+        datasets=DATASETS,
+        groups=task_groups("significance"),
+        alpha=PLAN.config["significance"]["alpha"],
+        trials=PLAN.config["significance"]["hsd_trials"],
     script:
         "../../scripts/significance_figures.py"
 

@@ -8,12 +8,11 @@ the log to the rule's ``log:`` file and runs the job module's ``run``. Tests cal
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +31,8 @@ class Job:
     wildcards: dict[str, str] = field(default_factory=dict)
     threads: int = 1
     log: str | None = None
+    #: one log file per data set (``logs/<rule>/<dataset>.log``), for :func:`each_dataset`
+    dataset_logs: list[str] = field(default_factory=list)
 
     @classmethod
     def from_snakemake(cls, snakemake) -> Job:
@@ -42,52 +43,12 @@ class Job:
             rule=snakemake.rule,
             input=named(snakemake.input),
             output=named(snakemake.output),
-            params=dict(getattr(snakemake.params, "job", {})),
+            params=dict(snakemake.params.items()),
             wildcards=dict(snakemake.wildcards.items()),
             threads=int(snakemake.threads),
             log=snakemake.log[0] if len(snakemake.log) else None,
+            dataset_logs=list(snakemake.log[1:]),
         )
-
-
-class JobParams(Mapping):
-    """A job's parameters as a rule passes them to its script (``params: job=...``), not as a ``dict``.
-
-    Snakemake records every builtin-typed parameter (its ``repr``) in ``.snakemake/metadata`` once per
-    output file and reads it back on every start to see whether the parameters changed; a job's whole
-    spec repeated for each of its outputs made 11 of the 15 MB of metadata of the default pipeline and a
-    quarter of a no-op run. Parameters of another type are passed to the script but not recorded, so a
-    rule passes this read-only mapping and, beside it, :func:`params_digest` of the same parameters,
-    which Snakemake records and compares: a change of any parameter still re-runs the job.
-    """
-
-    __slots__ = ("_params",)
-
-    def __init__(self, params: Mapping[str, Any]):
-        self._params = dict(params)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._params[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._params)
-
-    def __len__(self) -> int:
-        return len(self._params)
-
-    def __repr__(self) -> str:
-        return f"JobParams(digest={params_digest(self._params)})"
-
-    def __reduce__(self):
-        return (JobParams, (self._params,))
-
-
-def params_digest(params: Mapping[str, Any]) -> str:
-    """SHA-256 of ``params`` as canonical JSON (sorted keys, tuples as lists): what Snakemake records
-    for a rule's parameters (see :class:`JobParams`). Raises ``TypeError`` for a value that is not
-    JSON-like data (a job spec holds only such data)."""
-    import orjson
-
-    return "sha256:" + hashlib.sha256(orjson.dumps(dict(params), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
@@ -121,25 +82,37 @@ def execute(snakemake, run: Callable[[Job], Any]) -> Any:
 
 
 def run_job(run: Callable[[Job], Any], job: Job) -> Any:
-    """``run(job)``; for the one job of a rule's small data sets (``params["members"]``, see
-    :meth:`ordeval.workflow.Specs.group`), ``run`` on each data set's own :class:`Job` in turn, whose log
-    lines also go to that data set's log file (the file its own job would write); returns their results."""
-    members = job.params.get("members")
-    if members is None:
-        return run(job)
-    rule = job.rule.removesuffix("_group")
-    results = []
-    for member in members:
-        Path(member["log"]).parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(member["log"], mode="w", encoding="utf-8")
+    """``run(job)`` (what a rule's script does, and what tests call)."""
+    return run(job)
+
+
+def each_dataset(job: Job, datasets: list[str]) -> Iterator[tuple[int, str]]:
+    """(index, name) of each data set in ``datasets`` (the order of the rule's ``expand()``), with the log
+    lines written meanwhile also going to that data set's own log file, where the rule has one."""
+    logs = job.dataset_logs
+    if logs and len(logs) != len(datasets):
+        raise ValueError(f"{job.rule}: {len(logs)} data set logs for {len(datasets)} data sets")
+    for index, name in enumerate(datasets):
+        if not logs:
+            yield index, name
+            continue
+        Path(logs[index]).parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(logs[index], mode="w", encoding="utf-8")
         handler.setFormatter(logging.Formatter(LOG_FORMAT))
         logging.getLogger().addHandler(handler)
         start = time.perf_counter()
         try:
-            member_job = Job(rule, member["input"], member["output"], member["params"], threads=job.threads)
-            results.append(run(member_job))
-            logging.getLogger(rule).info("%s done in %.2f s", rule, time.perf_counter() - start)
+            yield index, name
+            logging.getLogger(job.rule).info("%s: %s done in %.2f s", job.rule, name, time.perf_counter() - start)
         finally:
             logging.getLogger().removeHandler(handler)
             handler.close()
-    return results
+
+
+def files_by(names: list[str], **lists: list[str]) -> dict[str, dict[str, str]]:
+    """``{name: {key: lists[key][i]}}`` for the i-th of ``names``: a rule's named inputs or outputs that
+    hold one file per data set (or per task) in the order of the rule's ``expand()``."""
+    for key, paths in lists.items():
+        if len(paths) != len(names):
+            raise ValueError(f"{key}: {len(paths)} files for {len(names)} names ({', '.join(names)})")
+    return {name: {key: paths[index] for key, paths in lists.items()} for index, name in enumerate(names)}

@@ -9,20 +9,28 @@ from ..figures.agreement import tau_heatmap
 from ..provenance import read_origins
 from ..scores import read_measure_table
 from ..table import read_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("agreement_figures")
 
 
 def run(job: Job):
-    for group in job.params["groups"]:
+    """params: groups (per task: datasets, measures), kendall. Inputs ``tables`` (the mean tau table)
+    and ``measures`` (the first data set's measures.tsv) and outputs ``pdf``, ``png`` one per task;
+    ``provenance`` one per data set (``datasets``)."""
+    params = job.params
+    provenance = dict(zip(params["datasets"], job.input["provenance"], strict=True))
+    per_task = files_by([group["task"] for group in params["groups"]], mean_csv=job.input["tables"],
+                        measures_tsv=job.input["measures"], pdf=job.output["pdf"], png=job.output["png"])  # fmt: skip
+    for group in params["groups"]:
+        group = {**group, **per_task[group["task"]], "provenance": {n: provenance[n] for n in group["datasets"]}}
         pairs = read_csv(group["mean_csv"], numeric=["tau", "ci_low", "ci_high"])
         info = read_measure_table(group["measures_tsv"])
         display = dict(zip(info["measure"], info["display"], strict=True))
         measures = group["measures"]
         names = [display[m] for m in measures]
         count = len(group["provenance"])
-        title = f"Kendall's tau-{job.params['kendall']} between run rankings, mean over {count} data sets"
+        title = f"Kendall's tau-{params['kendall']} between run rankings, mean over {count} data sets"
         description = (
             f"Kendall's tau between the measures' run rankings, averaged over {', '.join(group['provenance'])}."
         )

@@ -18,18 +18,28 @@ from ..latex.agreement import combination_latex, similarity_latex, tau_matrix_la
 from ..provenance import read_origins
 from ..scores import read_stack
 from ..table import write_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("agreement_tables")
 
 
 def run(job: Job):
+    """params: datasets, measures ({data set: measures}), groups (per task: datasets, measures),
+    combinations (the M of each DNKT_M table; over the OQ data sets ``dnkt_datasets``), ci_level, kendall.
+    Inputs ``stack``, ``provenance`` and outputs ``csv``, ``tex`` one per data set; outputs ``mean_*``,
+    ``similarity_*`` (csv, tex) one per task, ``dnkt_csv``, ``dnkt_tex`` one per combination."""
     params = job.params
     level, variant = params["ci_level"], params["kendall"]
-    origins = read_origins({name: files["provenance"] for name, files in params["datasets"].items()})
+    inputs, output = job.input, job.output
+    datasets = files_by(params["datasets"], stack=inputs["stack"], provenance=inputs["provenance"],
+                        csv=output["csv"], tex=output["tex"])  # fmt: skip
+    tables = {f"{t}_{ext}": output[f"{t}_{ext}"] for t in ("mean", "similarity") for ext in ("csv", "tex")}
+    per_task = files_by([group["task"] for group in params["groups"]], **tables)
+    per_combination = files_by(params["combinations"], csv=output["dnkt_csv"], tex=output["dnkt_tex"])
+    origins = read_origins({name: files["provenance"] for name, files in datasets.items()})
     pairs, labels = {}, {}
-    for dataset, files in params["datasets"].items():
-        stack = read_stack(files["stack"], files["measures"])
+    for dataset, files in datasets.items():
+        stack = read_stack(files["stack"], params["measures"][dataset])
         agreement = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, variant)
         pairs[dataset] = agreement.pair_table()
         labels.update(measure_labels(stack))
@@ -50,6 +60,7 @@ def run(job: Job):
         )
 
     for group in params["groups"]:
+        group.update(per_task[group["task"]])
         names = group["datasets"]
         group_origins = {name: origins[name] for name in names}
         listing = ", ".join(names)
@@ -68,12 +79,12 @@ def run(job: Job):
         write_latex(similarity_latex(similarity, labels), group["similarity_tex"], group_origins, description)
         log.info("%s: averaged %d measure pairs over %d data sets", group["task"], len(mean), len(names))
 
-    for combination in params["dnkt"]:
-        measure = combination["combination"]
+    for measure in params["combinations"]:
+        combination = {**per_combination[measure], "datasets": params["dnkt_datasets"]}
         measures = combination_measures(measure)
         agreements = {}
         for name in combination["datasets"]:
-            stack = read_stack(params["datasets"][name]["stack"], measures)
+            stack = read_stack(datasets[name]["stack"], measures)
             agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant)
             labels.update(measure_labels(stack))
         table = combination_table(agreements)

@@ -16,10 +16,11 @@ from ..latex import measure_labels, write_latex
 from ..latex.agreement import paper_tau_latex
 from ..latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
 from ..latex.consistency import beaten_worst, paper_consistency_latex, split_heading
+from ..plugins import load_plugins
 from ..provenance import read_origins
 from ..scores import read_measure_table, read_stack
 from ..table import Table, read_csv, write_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("classification_tables")
 
@@ -38,8 +39,23 @@ def gold_single_class(gold_path: str, topics: list[str]) -> dict[str, str | None
 def run(job: Job):
     from ..tasks.classification.measures import REGISTRY  # the measures' property flags (Table 4)
 
+    """params: datasets (the OC data sets), measures, conditions, topics and constant_runs ({data set:
+    {run: class}}), plugins, kendall, subset_size, trials, hsd_trials, alpha. Inputs ``agreement``,
+    ``stack``, ``measures``, ``provenance``, ``gold``, ``pooled``, ``conventions`` one per data set,
+    ``consistency`` one per data set and condition (data set first), ``power`` (the OC discriminative
+    power table); outputs ``<table>_csv``, ``<table>_tex``."""
     params = job.params
-    datasets, measures, out = params["datasets"], params["measures"], job.output
+    load_plugins(params["plugins"])  # a plugin OC measure has its registry entry here too
+    inputs, measures, out = job.input, params["measures"], job.output
+    conditions = params["conditions"]
+    datasets = files_by(params["datasets"], agreement=inputs["agreement"], stack=inputs["stack"],
+                        measures_tsv=inputs["measures"], provenance=inputs["provenance"], gold=inputs["gold"],
+                        pooled=inputs["pooled"], conventions=inputs["conventions"])  # fmt: skip
+    for index, (name, files) in enumerate(datasets.items()):
+        at = index * len(conditions)
+        files["consistency"] = dict(zip(conditions, inputs["consistency"][at : at + len(conditions)], strict=True))
+        files["topics"] = params["topics"][name]
+        files["constant_runs"] = params["constant_runs"][name]
     origins = read_origins({name: files["provenance"] for name, files in datasets.items()})
     labels = measure_labels(read_measure_table(next(iter(datasets.values()))["measures_tsv"]))
 
@@ -82,7 +98,7 @@ def run(job: Job):
     consistency = {m: float(np.mean([s.column("mean_tau", float)[list(s["measure"]).index(m)]
                                      for panel in panels.values() for s in panel.values()]))
                    for m in measures}  # fmt: skip
-    power_table = read_csv(params["power_csv"], numeric=["percent"], integer=["significant", "pairs"])
+    power_table = read_csv(inputs["power"], numeric=["percent"], integer=["significant", "pairs"])
     power = {row["measure"]: float(row["percent"]) for row in power_table.records() if row["dataset"] == "POOLED"}
     flags = {m: dict(REGISTRY[m].properties) for m in measures}
     properties = properties_table(measures, flags, mean_taus, consistency, power)

@@ -15,17 +15,22 @@ log = logging.getLogger("consistency_figures")
 
 
 def run(job: Job):
-    for dataset, files in job.params["datasets"].items():
-        origins = read_origins({dataset: files["provenance"]})
-        info = read_measure_table(files["measures_tsv"])
+    """params: datasets, conditions. Inputs ``taus`` per data set and condition (data set first),
+    ``measures`` and ``provenance`` per data set; outputs ``pdf``, ``png`` per data set and condition."""
+    params = job.params
+    conditions = params["conditions"]
+    for index, dataset in enumerate(params["datasets"]):
+        origins = read_origins({dataset: job.input["provenance"][index]})
+        info = read_measure_table(job.input["measures"][index])
         display = dict(zip(info["measure"], info["display"], strict=True))
-        for condition, paths in files["conditions"].items():
-            measures, taus = read_taus(paths["taus"])
+        for offset, condition in enumerate(conditions):
+            at = index * len(conditions) + offset
+            measures, taus = read_taus(job.input["taus"][at])
             title = f"{dataset}, {condition}: tau over {taus.shape[0]} random topic splits (whiskers 2.5-97.5%)"
             description = (
                 f"{dataset}, condition {condition}: distribution of Kendall's tau between the run rankings on the two "
                 f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean tau."
             )
             figure = tau_distribution_figure(taus, [display[m] for m in measures], title)
-            save_figure(figure, paths["pdf"], paths["png"], origins, description)
-        log.info("%s: %d figures", dataset, len(files["conditions"]))
+            save_figure(figure, job.output["pdf"][at], job.output["png"][at], origins, description)
+        log.info("%s: %d figures", dataset, len(conditions))

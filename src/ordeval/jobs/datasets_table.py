@@ -52,7 +52,8 @@ def latex(table: Table) -> str:
 
 
 def run(job: Job):
-    provenance = {name: read_provenance(path) for name, path in job.params["provenance"].items()}
+    paths = dict(zip(job.params["datasets"], job.input["provenance"], strict=True))
+    provenance = {name: read_provenance(path) for name, path in paths.items()}
     origins = {name: record["origin"] for name, record in provenance.items()}
     table = datasets_table(provenance)
     write_csv(table, job.output["csv"], origins)

@@ -10,13 +10,18 @@ from ..figures.leaderboard import leaderboard_figure
 from ..provenance import read_origins
 from ..scores import read_measure_table
 from ..table import read_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("leaderboard_figures")
 
 
 def run(job: Job):
-    for dataset, files in job.params["datasets"].items():
+    """params: datasets, ci_level. Inputs ``tables`` (the leaderboard CSVs), ``measures``, ``provenance``
+    and outputs ``pdf``, ``png`` one per data set."""
+    inputs, output = job.input, job.output
+    datasets = files_by(job.params["datasets"], csv=inputs["tables"], measures_tsv=inputs["measures"],
+                        provenance=inputs["provenance"], pdf=output["pdf"], png=output["png"])  # fmt: skip
+    for dataset, files in datasets.items():
         table = read_csv(files["csv"], numeric=["mean", "ci_low", "ci_high"], integer=["rank"])
         boards = read_leaderboards(table)
         info = read_measure_table(files["measures_tsv"])

@@ -13,19 +13,24 @@ from ..latex.leaderboard import leaderboard_latex, leaderboard_markdown
 from ..provenance import origin_sentence, read_origins
 from ..scores import read_stack
 from ..table import Table, write_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("leaderboard_tables")
 
 
 def run(job: Job):
+    """params: datasets, measures ({data set: measures}), alpha, ci_level, trials. Inputs ``stack``,
+    ``pvalues``, ``provenance`` and outputs ``csv``, ``tex``, ``md`` one per data set."""
     params = job.params
     alpha, level, trials = params["alpha"], params["ci_level"], params["trials"]
-    for dataset, files in params["datasets"].items():
+    inputs, output = job.input, job.output
+    datasets = files_by(params["datasets"], stack=inputs["stack"], pvalues=inputs["pvalues"],
+                        provenance=inputs["provenance"], csv=output["csv"], tex=output["tex"], md=output["md"])  # fmt: skip
+    for dataset, files in datasets.items():
         scored = read_stack(files["stack"])
         directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))
         significance = read_pvalue_table(files["pvalues"], directions, trials)
-        stack = scored.subset(files["measures"])
+        stack = scored.subset(params["measures"][dataset])
         boards = [
             leaderboard(
                 stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level

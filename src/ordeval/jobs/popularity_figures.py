@@ -14,22 +14,33 @@ from ..scores import read_stack
 from ..table import read_csv
 from ..tasks.quantification.data import read_arrays
 from ..tasks.quantification.readers import read_canonical_selection
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("popularity_figures")
 
 
 def run(job: Job):
+    """params: popularity_run, uniform_run, ci_level, measures, skipped, datasets (those compared),
+    all_datasets, classes ({data set: classes} of the compared OQ data sets). Inputs ``stack``,
+    ``scatter_csv`` and outputs ``scatter_pdf``, ``scatter_png`` one per compared data set; inputs ``gold``,
+    ``runs``, ``arrays`` one per compared OQ data set (the example topics); ``provenance`` one per data set."""
     params = job.params
     runs = [params["popularity_run"], params["uniform_run"]]
     level = params["ci_level"]
+    inputs, output = job.input, job.output
+    provenance = dict(zip(params["all_datasets"], inputs["provenance"], strict=True))
+    datasets = files_by(params["datasets"], stack=inputs["stack"], scatter_csv=inputs["scatter_csv"],
+                        scatter_pdf=output["scatter_pdf"], scatter_png=output["scatter_png"])  # fmt: skip
+    canonical = files_by(list(params["classes"]), gold=inputs["gold"], runs=inputs["runs"], arrays=inputs["arrays"])
+    for name, files in canonical.items():
+        datasets[name].update(files, classes=params["classes"][name])
     examples = []
-    for dataset, files in params["datasets"].items():
+    for dataset, files in datasets.items():
         stack = read_stack(files["stack"], params["measures"])
         deltas = compute_deltas(stack, *runs)
         panels = read_panels(read_csv(files["scatter_csv"], numeric=["r", "r_low", "r_high"]))
         names = dict(zip(stack.measures, stack.display, strict=True))
-        origin = compared_origins(params["provenance"], [dataset], runs)
+        origin = compared_origins(provenance, [dataset], runs)
         title = f"{dataset}: oriented Delta = M({runs[0]}) - M({runs[1]}) per topic (< 0: prefers {runs[0]})"
         description = (
             f"{dataset}: per topic, Delta_M = M({runs[0]}) - M({runs[1]}), signed so that a negative value means "
@@ -40,7 +51,7 @@ def run(job: Job):
                     origin, description)  # fmt: skip
         if all(m in stack.measures for m in D_MEASURES) and files.get("gold"):
             examples += _examples(dataset, files, deltas, runs)
-    origins = compared_origins(params["provenance"], list(params["datasets"]), runs)
+    origins = compared_origins(provenance, list(datasets), runs)
     skipped = "; ".join(f"{name}: {reason}" for name, reason in params["skipped"].items())
     note = "No example topics: " + (skipped or "no data set has both runs and the measures NMD and RNOD.")
     title = "Topics where NMD favours Popularity most relative to RNOD (most negative d = Delta_NMD - Delta_RNOD)"
@@ -50,7 +61,7 @@ def run(job: Job):
     )
     save_figure(examples_figure(examples, title, note), job.output["examples_pdf"], job.output["examples_png"],
                 origins, description)  # fmt: skip
-    log.info("%d scatter figures, %d example panels", len(params["datasets"]), len(examples))
+    log.info("%d scatter figures, %d example panels", len(datasets), len(examples))
 
 
 def _selection(files: dict, topics: list[str], runs: list[str]) -> tuple[dict, dict]:

@@ -19,33 +19,38 @@ from ..latex import measure_label, measure_labels, write_latex
 from ..latex.popularity import panels_latex, preference_latex
 from ..scores import read_stack
 from ..table import write_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("popularity_tables")
 
 
 def run(job: Job):
     """params: popularity_run, uniform_run, tie_tolerance, ci_level, measures, skipped ({data set:
-    reason}), datasets ({data set: stack, provenance, scatter_csv, scatter_tex}), provenance (of every
-    data set), outputs (csv, tex, deltas)."""
+    reason}), datasets (those compared), all_datasets. Inputs ``stack`` and outputs ``scatter_csv``,
+    ``scatter_tex`` one per compared data set; input ``provenance`` one per data set (all_datasets);
+    outputs ``csv``, ``tex``, ``deltas``."""
     params = job.params
+    inputs, output = job.input, job.output
+    provenance = dict(zip(params["all_datasets"], inputs["provenance"], strict=True))
+    datasets = files_by(params["datasets"], stack=inputs["stack"], scatter_csv=output["scatter_csv"],
+                        scatter_tex=output["scatter_tex"])  # fmt: skip
     runs = [params["popularity_run"], params["uniform_run"]]
     tolerance, level, measures = params["tie_tolerance"], params["ci_level"], params["measures"]
     # Labels from the scores' measure tables; a measure's escaped name where no data set is compared.
     deltas, labels = {}, {measure: measure_label(measure) for measure in measures}
-    for dataset, files in params["datasets"].items():
+    for dataset, files in datasets.items():
         stack = read_stack(files["stack"], measures)
         labels.update(measure_labels(stack))
         deltas[dataset] = compute_deltas(stack, *runs)
         panels = scatter_panels(deltas[dataset], tolerance, level)
-        origin = compared_origins(params["provenance"], [dataset], runs)
+        origin = compared_origins(provenance, [dataset], runs)
         write_csv(panels_table(dataset, panels), files["scatter_csv"], origin)
         description = (
             f"{dataset}: for each pair of measures, the topics in the 2nd and 4th quadrants of the scatter plot "
             f"of their oriented deltas (they prefer different baselines) and Pearson r with a {level:.0%} CI."
         )
         write_latex(panels_latex(panels, labels, level), files["scatter_tex"], origin, description)
-    origins = compared_origins(params["provenance"], list(deltas), runs)
+    origins = compared_origins(provenance, list(deltas), runs)
     skipped = "; ".join(f"{name}: {reason}" for name, reason in params["skipped"].items())
     note = f"No data set has both {runs[0]} and {runs[1]}." + (f" Left out: {skipped}." if skipped else "")
     table = preference_table(deltas, measures, tolerance, origins)

@@ -7,6 +7,7 @@ import csv
 import io
 import logging
 import math
+from pathlib import Path
 
 from ..files import write_text
 from . import Job
@@ -51,33 +52,21 @@ def _table_rst(table_text: str, source: str, max_rows: int) -> list[str]:
     return lines
 
 
-def table_caption(caption: str, tables: dict[str, str], max_rows: int, by_dataset: bool = False) -> str:
-    """``caption`` followed by the table: ``tables`` maps a data set (or "") to the CSV text of its
-    table. With ``by_dataset`` (a table of a per-data-set rule, whose outputs share one caption file),
-    Snakemake's report shows the table of the output's ``dataset`` wildcard (Jinja, rendered when
-    the report is built); the tables themselves are kept literal (``raw``)."""
-    lines = [rst_text(caption).rstrip("\n"), ""]
-    for dataset, text in tables.items():
-        body = _table_rst(text, f"{dataset or 'table'}.csv", max_rows)
-        if by_dataset:
-            lines += [f'{{% if snakemake.wildcards.dataset == "{dataset}" %}}{{% raw %}}', "", *body, "",
-                      "{% endraw %}{% endif %}"]  # fmt: skip
-        else:
-            lines += body
+def table_caption(caption: str, table_text: str, source: str, max_rows: int) -> str:
+    """``caption`` followed by the table (the CSV text ``table_text`` of file ``source``)."""
+    lines = [rst_text(caption).rstrip("\n"), "", *_table_rst(table_text, source, max_rows)]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def run(job: Job):
-    """params: captions ({path: caption text}) -- one reStructuredText file per reported entry;
-    tables ({caption path: {caption, tables: {data set or "": CSV path}}}) -- the caption
-    of every reported table, showing it; max_rows."""
-    for path, caption in job.params["captions"].items():
+    """params: captions (one text per ``output.captions`` file), table_captions (one per
+    ``output.tables`` file, which shows the CSV ``input.tables`` of the same position), max_rows."""
+    params = job.params
+    for path, caption in zip(job.output["captions"], params["captions"], strict=True):
         write_text(rst_text(caption), path)
-    for path, table in job.params["tables"].items():
-        texts = {}
-        for dataset, csv_path in table["tables"].items():
-            with open(csv_path, encoding="utf-8", newline="") as handle:
-                texts[dataset] = handle.read()
-        by_dataset = "" not in table["tables"]  # tables of a per-data-set rule, keyed by data set
-        write_text(table_caption(table["caption"], texts, job.params["max_rows"], by_dataset), path)
-    log.info("%d captions, %d table captions", len(job.params["captions"]), len(job.params["tables"]))
+    tables = zip(job.output["tables"], params["table_captions"], job.input["tables"], strict=True)
+    for path, caption, csv_path in tables:
+        with open(csv_path, encoding="utf-8", newline="") as handle:
+            text = handle.read()
+        write_text(table_caption(caption, text, Path(csv_path).name, params["max_rows"]), path)
+    log.info("%d captions, %d table captions", len(params["captions"]), len(params["table_captions"]))

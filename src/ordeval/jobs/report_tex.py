@@ -32,10 +32,13 @@ def introduction(params: dict, origins: dict[str, str], commit: str) -> str:
 
 
 def run(job: Job):
+    """params: sections (the LaTeX report section of each of ``input.fragments``), datasets (one
+    ``input.provenance`` each), name, seed, parameters."""
     params = job.params
-    origins = read_origins(params["provenance"])
+    origins = read_origins(dict(zip(params["datasets"], job.input["provenance"], strict=True)))
     manifest = json.loads(Path(job.input["manifest"]).read_text(encoding="utf-8"))
-    sections = report_sections([tuple(item) for item in params["items"]], params["seed"])
+    items = list(zip(params["sections"], job.input["fragments"], strict=True))
+    sections = report_sections(items, params["seed"])
     title = f"ordeval: meta-evaluation of ordinal classification and quantification measures ({params['name']})"
     tex_path = job.output["tex"]
     write_text(

@@ -9,7 +9,7 @@ from ..figures import save_figure
 from ..figures.significance import dp_curves_figure, dp_curves_grid
 from ..provenance import read_origins
 from ..scores import read_measure_table
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("significance_figures")
 
@@ -21,14 +21,22 @@ def _names(files: dict, measures: list[str]) -> list[str]:
 
 
 def run(job: Job):
+    """params: datasets, groups (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
+    ``measures``, ``provenance`` and outputs ``curves_pdf``, ``curves_png`` one per data set; outputs
+    ``all_pdf``, ``all_png`` one per task."""
     params = job.params
     alpha, trials = params["alpha"], params["trials"]
     setting = f"randomised Tukey HSD, B = {trials}; dashed line: alpha = {alpha:g}"
+    inputs, output = job.input, job.output
+    datasets = files_by(params["datasets"], pvalues=inputs["pvalues"], measures_tsv=inputs["measures"],
+                        provenance=inputs["provenance"], curves_pdf=output["curves_pdf"],
+                        curves_png=output["curves_png"])  # fmt: skip
+    per_task = files_by([group["task"] for group in params["groups"]], pdf=output["all_pdf"], png=output["all_png"])
     for group in params["groups"]:
         measures = group["measures"]
         panels, names = {}, {}
         for dataset in group["datasets"]:
-            files = params["datasets"][dataset]
+            files = datasets[dataset]
             panels[dataset] = read_significance(files["pvalues"], files["measures_tsv"], measures, trials)
             names[dataset] = _names(files, measures)
             origins = read_origins({dataset: files["provenance"]})
@@ -38,8 +46,8 @@ def run(job: Job):
                 f"sorted in decreasing order, per measure ({setting})."
             )
             save_figure(figure, files["curves_pdf"], files["curves_png"], origins, description)
-        origins = read_origins({name: params["datasets"][name]["provenance"] for name in group["datasets"]})
+        origins = read_origins({name: datasets[name]["provenance"] for name in group["datasets"]})
         figure = dp_curves_grid(panels, names, alpha, f"Discriminative power curves ({group['task']})")
         description = f"Discriminative power curves of {', '.join(group['datasets'])} ({setting})."
-        save_figure(figure, group["pdf"], group["png"], origins, description)
+        save_figure(figure, per_task[group["task"]]["pdf"], per_task[group["task"]]["png"], origins, description)
         log.info("%s: curves of %d data sets", group["task"], len(panels))

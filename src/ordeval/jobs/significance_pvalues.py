@@ -8,25 +8,29 @@ import logging
 from ..analysis.significance import identical_run_groups, pairwise_significance, pvalue_table, run_group_table
 from ..scores import read_stack
 from ..seeding import stream
-from . import Job
+from . import Job, each_dataset
 
 log = logging.getLogger("significance_pvalues")
 
 
 def run(job: Job):
-    """params: dataset, seed, trials. Writes pvalues (measure, run_a, run_b, mean_a, mean_b, p) and
-    run_groups (run, group); the permutations come from the stream (seed, data set, ``significance``)."""
+    """params: datasets, seed, trials. Per data set (input ``stack``; outputs ``pvalues``, ``groups``):
+    pvalues (measure, run_a, run_b, mean_a, mean_b, p) and run_groups (run, group); the permutations
+    come from the stream (seed, data set, ``significance``)."""
     params = job.params
-    stack = read_stack(job.input["stack"])
-    significance = pairwise_significance(
-        stack, params["trials"], stream(params["seed"], params["dataset"], "significance"), job.threads
-    )
-    pvalue_table(significance).write(job.output["pvalues"])
-    groups = identical_run_groups(stack)
-    run_group_table(stack.runs, groups).write(job.output["groups"])
-    log.info(
-        "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
-        params["dataset"], significance.pair_count, len(stack.measures), params["trials"],
-        ", ".join(" = ".join(group) for group in groups if len(group) > 1) or "none",
-    )  # fmt: skip
-    return significance
+    found = {}
+    for index, dataset in each_dataset(job, params["datasets"]):
+        stack = read_stack(job.input["stack"][index])
+        significance = pairwise_significance(
+            stack, params["trials"], stream(params["seed"], dataset, "significance"), job.threads
+        )
+        pvalue_table(significance).write(job.output["pvalues"][index])
+        groups = identical_run_groups(stack)
+        run_group_table(stack.runs, groups).write(job.output["groups"][index])
+        log.info(
+            "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
+            dataset, significance.pair_count, len(stack.measures), params["trials"],
+            ", ".join(" = ".join(group) for group in groups if len(group) > 1) or "none",
+        )  # fmt: skip
+        found[dataset] = significance
+    return found

@@ -26,7 +26,7 @@ from ..latex.significance import (
 from ..provenance import read_origins
 from ..scores import read_measure_table
 from ..table import Table, write_csv
-from . import Job
+from . import Job, files_by
 
 log = logging.getLogger("significance_tables")
 
@@ -38,15 +38,25 @@ def load_significance(files: dict, measures: list[str], trials: int):
 
 
 def run(job: Job):
+    """params: datasets, groups (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
+    ``groups``, ``measures``, ``provenance`` and outputs ``sso_csv``, ``sso_tex`` one per data set; outputs
+    ``power_*``, ``counts_*``, ``contradictions_*``, ``grouped_*`` (csv, tex) one per task."""
     params = job.params
     alpha, trials = params["alpha"], params["trials"]
     test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
+    inputs, output = job.input, job.output
+    datasets = files_by(params["datasets"], pvalues=inputs["pvalues"], groups=inputs["groups"],
+                        measures_tsv=inputs["measures"], provenance=inputs["provenance"],
+                        sso_csv=output["sso_csv"], sso_tex=output["sso_tex"])  # fmt: skip
+    tables = ("power", "counts", "contradictions", "grouped")
+    per_task = files_by([group["task"] for group in params["groups"]],
+                        **{f"{t}_{ext}": output[f"{t}_{ext}"] for t in tables for ext in ("csv", "tex")})  # fmt: skip
     for group in params["groups"]:
         measures = group["measures"]
-        origins = read_origins({name: params["datasets"][name]["provenance"] for name in group["datasets"]})
+        origins = read_origins({name: datasets[name]["provenance"] for name in group["datasets"]})
         powers, contradictions, group_of, labels = {}, [], {}, {}
         for dataset in group["datasets"]:
-            files = params["datasets"][dataset]
+            files = datasets[dataset]
             significance, these_labels = load_significance(files, measures, trials)
             labels.update(these_labels)
             powers[dataset] = discriminative_power(significance, alpha)
@@ -62,7 +72,7 @@ def run(job: Job):
             group_of[dataset] = read_run_groups(files["groups"])
             log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
 
-        outputs = group["outputs"]
+        outputs = per_task[group["task"]]
         power_table = discriminative_power_table(powers)
         write_csv(power_table, outputs["power_csv"], origins)
         write_latex(
