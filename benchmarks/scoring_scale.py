@@ -72,53 +72,29 @@ def config_for(topics: int, systems: int) -> dict:
     }
 
 
-def _jobs(workdir: Path, topics: int, systems: int):
+def _plan(workdir: Path, topics: int, systems: int):
     from ordeval.plan import plan as make_plan
-    from ordeval.workflow import Specs, all_jobs
 
-    plan = make_plan(copy.deepcopy(config_for(topics, systems)), workdir=workdir)
-    return plan, all_jobs(Specs(plan))
+    return make_plan(copy.deepcopy(config_for(topics, systems)), workdir=workdir)
 
 
-def _job(jobs: dict, rule: str):
-    """The data set's job of the per-data-set ``rule``: its own, or (a small data set) the rule's one job
-    for the small data sets, which then holds only this one (ordeval.workflow.Specs.group)."""
-    return jobs[(rule, NAME)] if (rule, NAME) in jobs else jobs[(f"{rule}_group", None)]
-
-
-def _first(paths) -> str:
-    return paths if isinstance(paths, str) else paths[0]
-
-
-def _absolute(spec, workdir: Path):
-    """The spec with its paths (and those of its group's members) made absolute under ``workdir``."""
-
-    def fix(value):
-        if isinstance(value, str):
-            return str(workdir / value)
-        return [str(workdir / item) for item in value]
-
-    def fixed(named: dict) -> dict:
-        return {key: fix(value) for key, value in named.items()}
-
-    spec.inputs, spec.outputs = fixed(spec.inputs), fixed(spec.outputs)
-    for member in spec.params.get("members", []):
-        member["input"], member["output"] = fixed(member["input"]), fixed(member["output"])
-        member["log"] = str(workdir / member["log"])
-    return spec
+def _paths(plan, workdir: Path, key: str) -> list[str]:
+    """Absolute paths of catalogue entry ``key`` for the benchmark's data set."""
+    return [str(workdir / path) for path in plan.paths(key, dataset=NAME)]
 
 
 def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
     """Build the synthetic data set of ``topics`` topics under ``workdir`` with the pipeline's
-    prepare_data job; returns the canonical file paths."""
+    prepare_data job (as rule prepare_data gives it, workflow/rules/data.smk); returns the canonical
+    file paths."""
+    from ordeval.jobs import Job, prepare_data
+
     workdir.mkdir(parents=True, exist_ok=True)
-    _, jobs = _jobs(workdir, topics, systems)
-    prepare = _absolute(_job(jobs, "prepare_data_quantification"), workdir)
-    for paths in prepare.outputs.values():
-        for path in [paths] if isinstance(paths, str) else paths:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-    prepare.run()
-    return prepare.outputs
+    plan = _plan(workdir, topics, systems)
+    outputs = {key: _paths(plan, workdir, f"data/{key}") for key in ("gold", "runs", "arrays", "provenance")}
+    params = {"datasets": plan.dataset_settings(), "data_root": str(plan.data_root), "seed": plan.config["seed"]}
+    prepare_data.run(Job("prepare_data", output={"provenance": outputs["provenance"]}, params=params))
+    return outputs
 
 
 def _peak_mib() -> float:
@@ -128,17 +104,19 @@ def _peak_mib() -> float:
 
 
 def child_score(workdir: Path, topics: int, systems: int) -> dict:
-    _, jobs = _jobs(workdir, topics, systems)
-    spec = _absolute(_job(jobs, "score_runs_quantification"), workdir)
-    for paths in spec.outputs.values():
-        for path in [paths] if isinstance(paths, str) else paths:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    from ordeval.jobs import Job, score_runs
+    from ordeval.workflow import resources
+
+    plan = _plan(workdir, topics, systems)
+    threads = resources(plan, "score_runs")["threads"]  # as the rule runs it (threads from the data size)
+    job = Job("score_runs", input={"provenance": _paths(plan, workdir, "data/provenance")},
+              output={"means": _paths(plan, workdir, "scores/means")},
+              params={"datasets": plan.dataset_settings(), "plugins": []}, threads=threads)  # fmt: skip
     start = time.perf_counter()
-    scored = spec.run(threads=spec.resources["threads"])  # as the rule runs it (threads from the data size)
+    stack = score_runs.run(job)[NAME].stack
     seconds = time.perf_counter() - start
-    stack = (scored[0] if isinstance(scored, list) else scored).stack  # a group job: one result per data set
     return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(stack.measures), "runs": len(stack.runs),
-            "threads": spec.resources["threads"]}  # fmt: skip
+            "threads": threads}  # fmt: skip
 
 
 def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
@@ -147,9 +125,9 @@ def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
 
     from ordeval.tasks.quantification.measures import REGISTRY
 
-    plan, jobs = _jobs(workdir, topics, systems)
+    plan = _plan(workdir, topics, systems)
     measures = plan.datasets[NAME].measures
-    folder = workdir / Path(_first(_job(jobs, "prepare_data_quantification").outputs["gold"])).parent
+    folder = Path(_paths(plan, workdir, "data/gold")[0]).parent
     out = Path(tempfile.mkdtemp(dir=workdir))
     start = time.perf_counter()
     gold_tokens = (folder / "gold.tsv").read_text().split("\n", 1)[1].split()  # topic class prob
@@ -177,14 +155,12 @@ def child_examples(workdir: Path, topics: int, systems: int) -> dict:
     from ordeval.jobs.popularity_figures import _examples
     from ordeval.scores import read_stack
 
-    _, jobs = _jobs(workdir, topics, systems)
-    spec = jobs[("popularity_figures", None)]
-    params = spec.params
-    files = {key: str(workdir / value) if key in ("stack", "gold", "runs", "arrays") else value
-             for key, value in params["datasets"][NAME].items()}  # fmt: skip
-    runs = [params["popularity_run"], params["uniform_run"]]
+    plan = _plan(workdir, topics, systems)
+    files = {key: _paths(plan, workdir, f"data/{key}")[0] for key in ("gold", "runs", "arrays")}
+    files.update(stack=_paths(plan, workdir, "scores/stack")[0], classes=plan.datasets[NAME].classes)
+    runs = [plan.config["popularity"]["popularity_run"], plan.config["popularity"]["uniform_run"]]
     start = time.perf_counter()
-    stack = read_stack(files["stack"], params["measures"])
+    stack = read_stack(files["stack"], plan.measures("popularity", "quantification"))
     deltas = compute_deltas(stack, *runs)
     panels = _examples(NAME, files, deltas, runs)
     seconds = time.perf_counter() - start

@@ -171,3 +171,22 @@ def pipeline(tmp_path_factory) -> Run:
     config["measures"] = config["measures"] + ["MAXDIFF", "OVERLAP"]
     run_workflow(workdir, config)
     return Run(workdir, config, workdir / "results" / config["name"])
+
+
+# --------------------------------------------------------------------------- jobs run in this process
+
+
+def build_and_score(plan) -> None:
+    """Run the jobs of rules prepare_data and score_runs of ``plan`` in this process, with the inputs,
+    outputs and params their rules give them (workflow/rules/data.smk, scoring.smk); paths are relative
+    to the current folder."""
+    from ordeval.jobs import Job, prepare_data, score_runs
+
+    names = list(plan.datasets)
+    provenance = [plan.path("data/provenance", dataset=name) for name in names]
+    settings = plan.dataset_settings()
+    params = {"datasets": settings, "data_root": str(plan.data_root), "seed": plan.config["seed"]}
+    prepare_data.run(Job("prepare_data", output={"provenance": provenance}, params=params))
+    means = [plan.path("scores/means", dataset=name) for name in names]
+    params = {"datasets": settings, "plugins": plan.plugin_files}
+    score_runs.run(Job("score_runs", input={"provenance": provenance}, output={"means": means}, params=params))

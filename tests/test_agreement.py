@@ -168,18 +168,17 @@ def read(path):
 def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tmp_path):
     measures = ["NMD", "RNOD", "JSD", "DNKT"]
     out = tmp_path / "tables"
-    datasets = {
-        dataset: {"stack": str(stack), "provenance": str(provenance), "measures": measures,
-                  "csv": str(out / f"{dataset}.csv"), "tex": str(out / f"{dataset}.tex")}
-        for dataset, (stack, provenance) in score_files.items()
-    }  # fmt: skip
-    group = {"task": "quantification", "datasets": list(score_files), "measures": measures}
-    group.update({name: str(out / name.replace("_", ".")) for name in
-                  ["mean_csv", "mean_tex", "similarity_csv", "similarity_tex"]})  # fmt: skip
-    dnkt = {"combination": "JSD", "datasets": list(score_files)}
-    dnkt.update(csv=str(out / "dnkt.csv"), tex=str(out / "dnkt.tex"))
-    params = {"ci_level": 0.95, "kendall": "b", "datasets": datasets, "groups": [group], "dnkt": [dnkt]}
-    agreement_tables.run(Job("agreement_tables", params=params))
+    names = list(score_files)
+    inputs = {"stack": [str(stack) for stack, _ in score_files.values()],
+              "provenance": [str(provenance) for _, provenance in score_files.values()]}  # fmt: skip
+    output = {"csv": [str(out / f"{name}.csv") for name in names], "tex": [str(out / f"{name}.tex") for name in names]}
+    output.update({name: [str(out / name.replace("_", "."))] for name in
+                   ["mean_csv", "mean_tex", "similarity_csv", "similarity_tex"]})  # fmt: skip
+    output.update(dnkt_csv=[str(out / "dnkt.csv")], dnkt_tex=[str(out / "dnkt.tex")])
+    group = {"task": "quantification", "suffix": "", "datasets": names, "measures": measures}
+    params = {"datasets": names, "measures": {name: measures for name in names}, "groups": [group],
+              "combinations": ["JSD"], "dnkt_datasets": names, "ci_level": 0.95, "kendall": "b"}  # fmt: skip
+    agreement_tables.run(Job("agreement_tables", input=inputs, output=output, params=params))
 
     for dataset in score_files:
         table = read(out / f"{dataset}.csv")

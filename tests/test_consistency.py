@@ -174,19 +174,25 @@ def _outputs(folder):
 
 
 def _taus_job(dataset, measures, settings, threads, paths, provenance, outputs) -> Job:
+    """The consistency_taus job of rule consistency_taus over the one data set ``dataset``."""
     return Job(
         "consistency_taus",
-        input={"stack": str(paths["stack"]), "provenance": str(provenance)},
+        input={"stack": [str(paths["stack"])], "provenance": [str(provenance)]},
         output={part: [str(outputs[c][part]) for c in CONDITIONS] for part in ("taus", "summary", "pairs")},
-        params={"dataset": dataset, "measures": measures, **settings, "kendall": "b", "conditions": CONDITIONS},
+        params={
+            "datasets": [dataset],
+            "measures": {dataset: measures},
+            "conditions": CONDITIONS,
+            **settings,
+            "kendall": "b",
+        },  # fmt: skip
         threads=threads,
     )
 
 
-def _dataset_files(measures, paths, provenance, outputs) -> dict:
-    conditions = {c: {part: str(path) for part, path in files.items()} for c, files in outputs.items()}
-    return {"provenance": str(provenance), "measures_tsv": str(paths["measures"]), "measures": measures,
-            "conditions": conditions}  # fmt: skip
+def _per_condition(folders, part) -> list[str]:
+    """The files ``part`` of the data sets written to ``folders``, per data set and condition (data set first)."""
+    return [str(_outputs(folder)[c][part]) for folder in folders for c in CONDITIONS]
 
 
 def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
@@ -194,27 +200,19 @@ def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
     paths, provenance = _setup(tmp_path, measures)
     settings = {"trials": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
     runs = [tmp_path / "one", tmp_path / "two"]
-    datasets = {}
-    for name, folder, threads in zip(["X", "Y"], runs, [1, 2], strict=True):
+    for folder, threads in zip(runs, [1, 2], strict=True):  # the same data set "X", once per thread count
         consistency_taus.run(_taus_job("X", measures, settings, threads, paths, provenance, _outputs(folder)))
-        datasets[name] = _dataset_files(measures, paths, provenance, _outputs(folder))
-    groups = [
-        {
-            "task": "quantification",
-            "datasets": ["X", "Y"],
-            "measures_tsv": str(paths["measures"]),
-            "provenance": {"X": str(provenance), "Y": str(provenance)},
-            "conditions": {
-                c: {"csv": str(tmp_path / f"mean_{c}.csv"), "tex": str(tmp_path / f"mean_{c}.tex")} for c in CONDITIONS
-            },  # fmt: skip
-        }
-    ]
-    consistency_tables.run(
-        Job(
-            "consistency_tables",
-            params={"datasets": datasets, "groups": groups, "trials": 40, "hsd_trials": 100, "alpha": 0.05},
-        )  # fmt: skip
-    )
+    # the tables over two data sets: "X" (from runs[0]) and "Y" (from runs[1])
+    datasets = ["X", "Y"]
+    inputs = {"summary": _per_condition(runs, "summary"), "pairs": _per_condition(runs, "pairs"),
+              "measures": [str(paths["measures"])] * 2, "provenance": [str(provenance)] * 2}  # fmt: skip
+    output = {"tex": _per_condition(runs, "tex"), "pairs_tex": _per_condition(runs, "pairs_tex"),
+              "mean_csv": [str(tmp_path / f"mean_{c}.csv") for c in CONDITIONS],
+              "mean_tex": [str(tmp_path / f"mean_{c}.tex") for c in CONDITIONS]}  # fmt: skip
+    groups = [{"task": "quantification", "suffix": "", "datasets": datasets, "measures": measures}]
+    params = {"datasets": datasets, "measures": {name: measures for name in datasets}, "groups": groups,
+              "conditions": CONDITIONS, "trials": 40, "hsd_trials": 100, "alpha": 0.05}  # fmt: skip
+    consistency_tables.run(Job("consistency_tables", input=inputs, output=output, params=params))
     for condition, files in _outputs(runs[0]).items():
         names, taus = read_taus(files["taus"])
         assert names == measures and taus.shape == (40, 3)
@@ -233,6 +231,10 @@ def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
     assert list(mean.columns) == ["measure", "X", "Y", "mean", "data_origin"]
     check_tabular((tmp_path / "mean_10v10.tex").read_text())
 
-    consistency_figures.run(Job("consistency_figures", params={"datasets": {"X": datasets["X"]}}))
+    inputs = {"taus": _per_condition(runs[:1], "taus"), "measures": [str(paths["measures"])],
+              "provenance": [str(provenance)]}  # fmt: skip
+    output = {"pdf": _per_condition(runs[:1], "pdf"), "png": _per_condition(runs[:1], "png")}
+    params = {"datasets": ["X"], "conditions": CONDITIONS}
+    consistency_figures.run(Job("consistency_figures", input=inputs, output=output, params=params))
     assert _outputs(runs[0])["half"]["pdf"].read_bytes().startswith(b"%PDF")
     assert _outputs(runs[0])["10v10"]["png"].stat().st_size > 1000

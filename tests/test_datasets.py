@@ -236,12 +236,18 @@ def bad_input_config(tmp_path, run_text):
     return config
 
 
-def prepare_data_job(config, dataset, folder) -> Job:
-    """The prepare_data job of ``dataset`` as the rule would give it, with its outputs in ``folder``."""
-    params = {"dataset": dataset, "task": "quantification", "spec": config["datasets"][dataset],
-              "data_root": config["data_root"], "seed": config["seed"]}  # fmt: skip
-    files = [("gold", "tsv"), ("runs", "tsv"), ("provenance", "json")]
-    output = {name: str(folder / f"{name}.{ext}") for name, ext in files}
+def prepare_data_job(config, names, results) -> Job:
+    """The job of rule prepare_data over the (quantification) data sets ``names`` of ``config``, as the rule
+    would give it, with its outputs below ``results``."""
+    settings = {name: {"task": "quantification", "spec": config["datasets"][name], "measures": config["measures"]}
+                for name in names}  # fmt: skip
+
+    def per_dataset(file):
+        return [str(results / "data" / name / file) for name in names]
+
+    output = {"gold": per_dataset("gold.tsv"), "runs": per_dataset("runs.tsv"), "arrays": per_dataset("arrays.npz"),
+              "scores": [], "provenance": per_dataset("provenance.json")}  # fmt: skip
+    params = {"datasets": settings, "data_root": config["data_root"], "seed": config["seed"]}
     return Job("prepare_data", output=output, params=params)
 
 
@@ -257,14 +263,14 @@ def prepare_data_job(config, dataset, folder) -> Job:
 )
 def test_bad_input_stops_the_job_before_any_output(tmp_path, run_text, message):
     config = bad_input_config(tmp_path, run_text)
-    data_dir = tmp_path / "work" / "data" / "Bad"
-    with pytest.raises(InputError) as error:
-        prepare_data.run(prepare_data_job(config, "Bad", data_dir))
+    work = tmp_path / "work"
+    with pytest.raises(InputError) as error:  # the one job over both data sets, the bad one first
+        prepare_data.run(prepare_data_job(config, list(config["datasets"]), work))
     assert message in str(error.value) and str(tmp_path / "data" / "run.txt") in str(error.value)
-    assert not any(path.is_file() for path in data_dir.glob("*")) if data_dir.exists() else True
-    # The good data set of the same configuration is written.
-    good = tmp_path / "work" / "data" / "TinySem"
-    prepare_data.run(prepare_data_job(config, "TinySem", good))
+    assert not any(path.is_file() for path in work.rglob("*")) if work.exists() else True
+    # The good data set of the same configuration is written (by the job once the bad one is left out).
+    prepare_data.run(prepare_data_job(config, ["TinySem"], work))
+    good = work / "data" / "TinySem"
     assert sorted(path.name for path in good.iterdir()) == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]
     provenance = json.loads((good / "provenance.json").read_text())
     assert provenance["task"] == "quantification" and provenance["summary"] == {"topics": 12, "runs": 7, "classes": 5}
@@ -274,7 +280,7 @@ def test_missing_data_file_names_file_and_entry_before_any_job(tmp_path):
     config = bad_input_config(tmp_path, "x")
     (tmp_path / "data" / "run.txt").unlink()
     with pytest.raises(ConfigError) as error:
-        prepare_data.run(prepare_data_job(config, "Bad", tmp_path / "work"))
+        prepare_data.run(prepare_data_job(config, list(config["datasets"]), tmp_path / "work"))
     assert "run.txt (asked for by datasets.Bad.runs[0])" in str(error.value)
     assert not (tmp_path / "work").exists()
     # The planner (what the Snakefile runs first) says so before any job: with enough runs and topics

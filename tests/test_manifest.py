@@ -10,7 +10,17 @@ from ordeval.jobs import Job
 from ordeval.jobs import manifest as manifest_job
 from ordeval.manifest import build_manifest, git_commit, pinned_packages
 from ordeval.plan import plan as make_plan
-from ordeval.workflow import Specs, _flatten, _one, all_jobs
+from ordeval.workflow import hashed_outputs
+
+
+def _manifest_job(plan, commit: str, outputs: list[str]) -> Job:
+    """The manifest job as rule manifest (workflow/rules/report.smk) gives it."""
+    return Job(
+        "manifest",
+        input={"outputs": outputs, "requirements": str(REPO / "requirements.txt")},
+        output={"manifest": plan.path("report/manifest")},
+        params={"config": plan.config, "input_files": {n: d.files for n, d in plan.datasets.items()}, "commit": commit},
+    )
 
 
 def _line(topic: str, probabilities) -> str:
@@ -40,13 +50,8 @@ def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
     work.mkdir()
     monkeypatch.chdir(work)
     plan = make_plan(config, workdir=work)
-    spec = Specs(plan).manifest(git_commit(REPO))
-    assert spec.outputs == {"manifest": "results/tiny/manifest.json"}
-    assert sorted(spec.inputs["sources"]) == sorted(str(data / name) for name in ("gold.txt", "run1.txt", "run2.txt"))
-    inputs = {key: value for key, value in spec.inputs.items() if key != "outputs"}  # not made here
-    job = Job("manifest", input={**inputs, "requirements": str(REPO / "requirements.txt")},
-              output=spec.outputs, params=spec.params)  # fmt: skip
-    manifest_job.run(job)
+    assert sorted(plan.input_files()) == sorted(str(data / name) for name in ("gold.txt", "run1.txt", "run2.txt"))
+    manifest_job.run(_manifest_job(plan, git_commit(REPO), outputs=[]))
     manifest = json.loads((work / "results" / "tiny" / "manifest.json").read_text())
     listed = {entry["path"]: entry["sha256"] for entry in manifest["input_files"]}
     expected = {str(data / name): hashlib.sha256((data / name).read_bytes()).hexdigest()
@@ -76,19 +81,15 @@ def test_manifest_records_the_hash_of_every_output_of_the_other_jobs(tmp_path, m
     one's SHA-256; the LaTeX report, built from the manifest, is left out."""
     monkeypatch.chdir(tmp_path)
     plan = make_plan(tiny_config(), workdir=tmp_path, check_files=False)
-    specs = Specs(plan)
-    spec = specs.manifest("unknown")
-    outputs = spec.inputs["outputs"]
-    produced = {p for (rule, _), s in all_jobs(specs).items() if rule != "manifest" for p in _flatten(s.outputs)}
-    assert set(outputs) == produced - {_one(plan, "report/tex"), _one(plan, "report/pdf")}
+    outputs = hashed_outputs(plan)
+    produced = set(plan.targets())
+    assert set(outputs) == produced - {plan.path(key) for key in ("report/manifest", "report/tex", "report/pdf")}
     assert outputs == sorted(outputs) and len(outputs) > 50
     for index, path in enumerate(outputs):  # stand-ins for the outputs
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_bytes(str(index).encode())
-    job = Job("manifest", input={**spec.inputs, "requirements": str(REPO / "requirements.txt")},
-              output=spec.outputs, params=spec.params)  # fmt: skip
-    manifest_job.run(job)
-    manifest = json.loads(Path(spec.outputs["manifest"]).read_text())
+    manifest_job.run(_manifest_job(plan, "unknown", outputs))
+    manifest = json.loads(Path(plan.path("report/manifest")).read_text())
     assert [entry["path"] for entry in manifest["output_files"]] == outputs
     for index, entry in enumerate(manifest["output_files"]):
         assert entry["sha256"] == hashlib.sha256(str(index).encode()).hexdigest()

@@ -142,7 +142,10 @@ def test_paths_of_catalogue_entries(default):
     assert default.path("scores/stack") == "results/synthetic/scores/{dataset}/stack.npz"
     assert default.path("consistency/taus", condition="half") == "results/synthetic/consistency/{dataset}/half.tsv"
     assert default.path("agreement/dataset", "tex", dataset="X") == "results/synthetic/tables/agreement/X.tex"
-    assert default.dataset_regex().split("|")[2] == r"STC3\-DQ\-A"
+    # one path per configured data set, in configuration order, its name as it is (rules expand over names)
+    stacks = default.paths("scores/stack")
+    assert stacks == [f"results/synthetic/scores/{name}/stack.npz" for name in default.datasets]
+    assert stacks[2] == "results/synthetic/scores/STC3-DQ-A/stack.npz"
 
 
 def test_captions_are_filled_from_the_configuration(default):
@@ -166,8 +169,8 @@ LATEX = "latex/__init__.py"
 MEASURES_MODULE = "tasks/quantification/measures.py"
 
 
-def _library(plan, job, dataset=None) -> list[str]:
-    return [path.replace("\\", "/") for path in plan.library(job, dataset)]
+def _library(plan, job) -> list[str]:
+    return [path.replace("\\", "/") for path in plan.library(job)]
 
 
 @pytest.mark.parametrize(
@@ -184,13 +187,12 @@ def test_editing_the_latex_helpers_reruns_the_table_jobs(default, job):
      "significance_figures", "popularity_figures", "prepare_data", "manifest"],
 )  # fmt: skip
 def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(default, job):
-    dataset = "Sem16T4E" if job in ("score_runs", "prepare_data") else None
-    assert not any(path.endswith(LATEX) for path in _library(default, job, dataset))
+    assert not any(path.endswith(LATEX) for path in _library(default, job))
 
 
 def test_editing_a_measure_reruns_scoring_not_data_preparation(default):
-    scoring = _library(default, "score_runs", "Sem16T4E")
-    preparing = _library(default, "prepare_data", "Sem16T4E")
+    scoring = _library(default, "score_runs")  # one job over every data set
+    preparing = _library(default, "prepare_data")
     assert any(path.endswith(MEASURES_MODULE) for path in scoring)
     assert not any(path.endswith(MEASURES_MODULE) for path in preparing)
     for library in (scoring, preparing):
@@ -328,8 +330,8 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
     assert planned.measures("significance", "quantification")[:-2] == SIGNIFICANCE
     assert "results/tiny/scores/TinyDQ/HIGHGOOD.tsv" in planned.targets("scores")
     # Editing the plugin re-runs scoring.
-    assert str(plugin.resolve()) in planned.library("score_runs", "TinyDQ")
-    assert str(plugin.resolve()) not in planned.library("prepare_data", "TinyDQ")
+    assert str(plugin.resolve()) in planned.library("score_runs")
+    assert str(plugin.resolve()) not in planned.library("prepare_data")
     # Planning again (as every Snakemake job does) does not register the measures twice.
     assert make_plan(config, workdir=tmp_path).scored("quantification") == planned.scored("quantification")
 

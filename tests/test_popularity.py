@@ -1,5 +1,7 @@
 """Popularity vs Uniform (SPEC 4.6): baselines, deltas, win/loss counts, scatter statistics, outputs."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -22,6 +24,7 @@ from ordeval.provenance import origin_of_runs
 from ordeval.scores import ScoreStack, write_scores
 from ordeval.table import Table
 from ordeval.tasks.quantification import TASK, baselines
+from ordeval.tasks.quantification.data import Dataset, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
 
 MEASURES = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
@@ -258,17 +261,35 @@ def _write_scores(directory, dataset: str, stack: ScoreStack, gold_source="simul
     return str(paths["stack"]), provenance
 
 
-def _params(out, datasets, provenance, skipped, measures) -> dict:
-    return {"popularity_run": "P", "uniform_run": "U", "tie_tolerance": 1e-12, "ci_level": 0.95,
-            "measures": measures, "skipped": skipped, "provenance": provenance, "datasets": datasets}  # fmt: skip
+def _write_canonical(directory, dataset: str, stack: ScoreStack) -> dict[str, str]:
+    """Canonical gold, runs and arrays of ``dataset`` (three classes, the topics and runs of ``stack``), as
+    rule prepare_data writes them beside its provenance (written again, unchanged)."""
+    folder = directory / dataset
+    provenance = json.loads((folder / "provenance.json").read_text())
+    rng = np.random.default_rng(0)
+    data = Dataset(dataset, ["a", "b", "c"], list(stack.topics), list(stack.runs), provenance,
+                   gold=rng.dirichlet(np.ones(3), len(stack.topics)),
+                   runs=rng.dirichlet(np.ones(3), (len(stack.runs), len(stack.topics))))  # fmt: skip
+    files = {name: str(folder / f"{name}.{ext}") for name, ext in [("gold", "tsv"), ("runs", "tsv"), ("arrays", "npz")]}
+    write_canonical(data, files["gold"], files["runs"], folder / "provenance.json", files["arrays"])
+    return files
+
+
+def _settings(compared, all_datasets, skipped, measures) -> dict:
+    """The params the two popularity rules share (workflow/rules/popularity.smk, POPULARITY_SETTINGS)."""
+    return {"popularity_run": "P", "uniform_run": "U", "ci_level": 0.95, "measures": measures,
+            "skipped": skipped, "datasets": compared, "all_datasets": all_datasets}  # fmt: skip
 
 
 def test_tables_job_without_a_qualifying_data_set_writes_empty_tables_with_a_note(tmp_path):
     _, provenance = _write_scores(tmp_path, "Sem", _stack({"X": [[0.1], [0.2]], "Y": [[0.3], [0.4]]}))
     out = tmp_path / "out"
-    params = _params(out, {}, {"Sem": provenance}, {"Sem": "no run P"}, ["NMD", "RNOD"])
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
-    popularity_tables.run(Job("popularity_tables", output=output, params=params))
+    settings = _settings([], ["Sem"], {"Sem": "no run P"}, [])  # no data set compared: no measures either
+    inputs = {"stack": [], "provenance": [provenance]}
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv"),
+              "scatter_csv": [], "scatter_tex": []}  # fmt: skip
+    params = {**settings, "tie_tolerance": 1e-12}
+    popularity_tables.run(Job("popularity_tables", input=inputs, output=output, params=params))
     table = Table.read(out / "t.csv", sep=",")
     assert len(table) == 0
     assert table.columns == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
@@ -276,20 +297,24 @@ def test_tables_job_without_a_qualifying_data_set_writes_empty_tables_with_a_not
     assert "No data set has both P and U." in latex and "Sem: no run P" in latex
     assert "SYNTHETIC" in latex
     assert Table.read(out / "d.csv", sep=",").columns[:2] == ["dataset", "topic"]
-    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png")}
-    popularity_figures.run(Job("popularity_figures", output=output, params=params))
+    inputs = {"stack": [], "scatter_csv": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
+    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png"), "scatter_pdf": [],
+              "scatter_png": []}  # fmt: skip
+    popularity_figures.run(Job("popularity_figures", input=inputs, output=output, params={**settings, "classes": {}}))
     assert (out / "e.pdf").stat().st_size > 0 and (out / "e.png").stat().st_size > 0
 
 
 def test_jobs_on_real_gold_say_the_numbers_are_real(tmp_path):
     stack = _stack({"U": [[0.3, 0.2, 0.1, 0.2, 0.3]] * 2, "P": [[0.1, 0.4, 0.2, 0.1, 0.5], [0.2, 0.1, 0.3, 0.1, 0.6]]})
     stack_path, provenance = _write_scores(tmp_path, "Real", stack, gold_source="file")
+    canonical = _write_canonical(tmp_path, "Real", stack)
     out = tmp_path / "out"
-    files = {"stack": stack_path, "scatter_csv": str(out / "s.csv"), "scatter_tex": str(out / "s.tex"),
-             "scatter_pdf": str(out / "s.pdf"), "scatter_png": str(out / "s.png")}  # fmt: skip
-    params = _params(out, {"Real": files}, {"Real": provenance}, {}, ["NMD", "RNOD"])
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
-    table = popularity_tables.run(Job("popularity_tables", output=output, params=params))
+    settings = _settings(["Real"], ["Real"], {}, ["NMD", "RNOD"])
+    inputs = {"stack": [stack_path], "provenance": [provenance]}
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv"),
+              "scatter_csv": [str(out / "s.csv")], "scatter_tex": [str(out / "s.tex")]}  # fmt: skip
+    params = {**settings, "tie_tolerance": 1e-12}
+    table = popularity_tables.run(Job("popularity_tables", input=inputs, output=output, params=params))
     assert set(Table.read(out / "t.csv", sep=",")["data_origin"]) == {"real"}
     assert "Real data" in (out / "t.tex").read_text()
     total = [row for row in table.records() if row["dataset"] == "TOTAL" and row["measure"] == "NMD"]
@@ -297,7 +322,12 @@ def test_jobs_on_real_gold_say_the_numbers_are_real(tmp_path):
     panels = Table.read(out / "s.csv", sep=",")
     assert list(zip(panels["x"], panels["y"], strict=True)) == [("NMD", "RNOD")]
     assert list(panels["data_origin"]) == ["real"]
-    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png")}
-    popularity_figures.run(Job("popularity_figures", output=output, params=params))
+    # an OQ data set with NMD and RNOD: its example topics are drawn from its canonical data
+    inputs = {"stack": [stack_path], "scatter_csv": [str(out / "s.csv")], **{k: [v] for k, v in canonical.items()},
+              "provenance": [provenance]}  # fmt: skip
+    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png"),
+              "scatter_pdf": [str(out / "s.pdf")], "scatter_png": [str(out / "s.png")]}  # fmt: skip
+    params = {**settings, "classes": {"Real": ["a", "b", "c"]}}
+    popularity_figures.run(Job("popularity_figures", input=inputs, output=output, params=params))
     assert (out / "s.pdf").stat().st_size > 0 and (out / "s.png").stat().st_size > 0
     assert (out / "e.png").stat().st_size > 0

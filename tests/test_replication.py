@@ -6,10 +6,11 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import REPO, SHARED_RAW, shared_file
+from conftest import REPO, SHARED_RAW, build_and_score, shared_file
 
 from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
+from ordeval.jobs import Job, popularity_tables
 from ordeval.plan import plan as make_plan
 from ordeval.provenance import ORIGINS
 from ordeval.table import Table
@@ -17,7 +18,6 @@ from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification.data import build_dataset
 from ordeval.tasks.quantification.measures import get_measure
-from ordeval.workflow import Specs, all_jobs
 
 CLASSES = [-2, -1, 0, 1, 2]
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
@@ -174,11 +174,31 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
     config["datasets"] = {name: replication["datasets"][name] for name in ("STC3-DQ-A", "DialEval1-DQ-A")}
     monkeypatch.chdir(tmp_path)
     plan = make_plan(config, workdir=tmp_path)
-    jobs = all_jobs(Specs(plan))
-    for (rule, _), spec in jobs.items():
-        if rule.startswith(("prepare_data", "score_runs")):
-            spec.run()
-    jobs[("popularity_tables", None)].run()
+    build_and_score(plan)
+    names, compared = list(plan.datasets), plan.popularity_datasets
+    popularity = plan.config["popularity"]
+    job = Job(
+        "popularity_tables",
+        input={
+            "stack": [plan.path("scores/stack", dataset=name) for name in compared],
+            "provenance": [plan.path("data/provenance", dataset=name) for name in names],
+        },
+        output={
+            "csv": plan.path("popularity/table", "csv"),
+            "tex": plan.path("popularity/table", "tex"),
+            "deltas": plan.path("popularity/deltas", "csv"),
+            "scatter_csv": [plan.path("popularity/scatter_table", "csv", dataset=name) for name in compared],
+            "scatter_tex": [plan.path("popularity/scatter_table", "tex", dataset=name) for name in compared],
+        },
+        params={
+            **{key: popularity[key] for key in ("popularity_run", "uniform_run", "ci_level", "tie_tolerance")},
+            "measures": plan.measures("popularity", "quantification"),
+            "skipped": plan.popularity_skipped,
+            "datasets": compared,
+            "all_datasets": names,
+        },
+    )
+    popularity_tables.run(job)
     results = tmp_path / "results" / "replication"
     counts = ["uniform", "popularity", "ties"]
     table = Table.read(results / "tables" / "popularity_vs_uniform.csv", sep=",", integer=counts)

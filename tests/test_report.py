@@ -112,28 +112,71 @@ def test_a_table_caption_shows_the_table_escaped_and_shortened():
     from ordeval.jobs.report_captions import table_caption
 
     text = "measure,tau,note\nMAE_M,0.123456789,*x*\nkappa,1,`y`\nF1_M,0.5,z\n"
-    caption = table_caption("Kendall's tau of MAE_M", {"": text}, max_rows=2)
+    caption = table_caption("Kendall's tau of MAE_M", text, "agreement.csv", max_rows=2)
     html = publish_parts(caption, writer="html")["body"]
     assert "<table" in html and "0.1235" in html and "0.123456789" not in html
     assert "<em>" not in html and "*x*" in html and "`y`" in html  # literal, not markup
-    assert "F1_M" not in html and "first 2 of 3 rows" in html
+    assert "F1_M" not in html and "first 2 of 3 rows" in html and "agreement.csv has them all" in html
     assert "MAE_M" in html and "problematic" not in html  # no reST errors
 
 
-def test_a_per_dataset_caption_shows_the_table_of_the_outputs_wildcard():
+def _report_caption_html(path) -> str:
+    """A caption file as Snakemake's report shows it: rendered as a Jinja template, then as reST."""
     jinja2 = pytest.importorskip("jinja2")
     publish_parts = pytest.importorskip("docutils.core").publish_parts
+    rendered = jinja2.Environment().from_string(path.read_text()).render(snakemake=None, categories=[], files=[])
+    return publish_parts(rendered, writer="html")["body"]
 
-    from ordeval.jobs.report_captions import table_caption
 
-    tables = {"A": "measure,tau\nNMD,0.25\n", "B": "measure,tau\nRNOD,{{ x }} {% y %}\n"}
-    caption = table_caption("Consistency of each data set.", tables, max_rows=10, by_dataset=True)
+def _report_captions_job(tmp_path, tables: dict[str, str]):
+    """The report_captions job (workflow/rules/report.smk) for one entry caption and the CSV ``tables``
+    ({data set: text}) of a per-data-set entry; returns {data set: its table's caption file}."""
+    from ordeval.jobs import Job, report_captions
+
+    csv_paths = {name: tmp_path / "tables" / f"{name}.csv" for name in tables}
+    for name, text in tables.items():
+        csv_paths[name].parent.mkdir(parents=True, exist_ok=True)
+        csv_paths[name].write_text(text)
+    folder = tmp_path / "report" / "captions"
+    captions = {name: folder / f"table-tables-{name}.rst" for name in tables}
+    job = Job(
+        "report_captions",
+        input={"tables": [str(path) for path in csv_paths.values()]},
+        output={"captions": [str(folder / "consistency-summary.rst")], "tables": [str(p) for p in captions.values()]},
+        params={
+            "captions": ["Consistency of each data set."],
+            "table_captions": ["Consistency of each data set."] * len(tables),
+            "max_rows": 10,
+        },  # fmt: skip
+    )
+    report_captions.run(job)
+    return captions
+
+
+def test_each_reported_table_has_a_caption_of_its_own_that_shows_it(tmp_path):
+    # Every reported CSV table (one per data set of a per-data-set entry too) has its own caption file.
+    planned = make_plan(tiny_config(), workdir=tmp_path)
+    captions = planned.table_captions()
+    tables = [entry["table"] for entry in captions.values()]
+    assert len(set(tables)) == len(tables) and all(path.endswith(".csv") for path in tables)
+    summaries = [
+        planned.path("consistency/summary", "csv", dataset=name, condition="half") for name in planned.datasets
+    ]
+    assert len(planned.datasets) > 1 and set(summaries) <= set(tables)
+    assert not any("{" in path or "by-dataset" in path for path in captions)
+    # The report_captions job writes each one showing its own table.
+    written = _report_captions_job(tmp_path, {"A": "measure,tau\nNMD,0.25\n", "B": "measure,tau\nRNOD,0.5\n"})
     for dataset, shown, hidden in [("A", "NMD", "RNOD"), ("B", "RNOD", "NMD")]:
-        wildcards = type("W", (), {"dataset": dataset})
-        rendered = jinja2.Template(caption).render(snakemake=type("S", (), {"wildcards": wildcards}))
-        html = publish_parts(rendered, writer="html")["body"]
+        html = _report_caption_html(written[dataset])
         assert "<table" in html and shown in html and hidden not in html
-    assert "{{ x }} {% y %}" in html  # table contents stay literal
+        assert "Consistency of each data set." in html and "problematic" not in html
+
+
+def test_a_table_caption_keeps_the_table_literal_through_the_reports_jinja(tmp_path):
+    # Snakemake renders every caption file as a Jinja template before reST: a cell with Jinja syntax
+    # must stay as it is.
+    written = _report_captions_job(tmp_path, {"B": "measure,tau\nRNOD,{{ x }} {% y %} {# z #}\n"})
+    assert "{{ x }} {% y %} {# z #}" in _report_caption_html(written["B"])
 
 
 def test_the_html_report_refuses_another_configuration_than_the_run(tmp_path):

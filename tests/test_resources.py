@@ -8,26 +8,18 @@ import pytest
 from conftest import REPO, tiny_config
 
 from ordeval.config import load
+from ordeval.plan import JOB_MODULES
 from ordeval.plan import plan as make_plan
-from ordeval.resources import GROUPED, THREADED, DataSize, estimate
-from ordeval.workflow import Specs, all_jobs
+from ordeval.resources import DataSize, estimate
+from ordeval.workflow import resources
 
 KEYS = {"threads", "mem_mb", "runtime"}
 
 
-def _jobs(config):
-    return all_jobs(Specs(make_plan(config, workdir=REPO)))
-
-
-def _per_dataset(config):
-    """Every job of the plan, the groups of the per-data-set rules replaced by each data set's own estimate
-    (what its job would get alone): the cost model data set by data set."""
-    specs = Specs(make_plan(config, workdir=REPO))
-    found = {key: spec.resources for key, spec in all_jobs(specs).items() if not key[0].endswith("_group")}
-    for job in GROUPED:
-        for rule, _, datasets in specs.units(job):
-            found.update({(rule, name): specs.resources(job, name) for name in datasets})
-    return found
+def _jobs(config) -> dict[str, dict[str, int]]:
+    """{rule: its threads, mem_mb and runtime} of every rule that runs a job (one job over its data sets)."""
+    plan = make_plan(config, workdir=REPO)
+    return {job: resources(plan, job) for job in JOB_MODULES}
 
 
 def _grown(config, topics=1, runs=1, trials=1):
@@ -50,22 +42,20 @@ def small():
 
 
 def test_every_job_has_threads_and_resources(small):
-    for key, spec in small.items():
-        assert set(spec.resources) == KEYS, key
-        assert all(isinstance(value, int) and value >= 1 for value in spec.resources.values()), key
-        assert spec.resources["mem_mb"] >= 400 and spec.resources["runtime"] >= 5, key
+    for key, found in small.items():
+        assert set(found) == KEYS, key
+        assert all(isinstance(value, int) and value >= 1 for value in found.values()), key
+        assert found["mem_mb"] >= 400 and found["runtime"] >= 5, key
 
 
 def test_only_the_kernels_and_scoring_use_the_configured_threads_and_only_on_large_data():
     config = tiny_config(classification=True)
     config["threads"] = 4
-    assert all(spec.resources["threads"] == 1 for spec in _jobs(config).values())  # tiny: start-up dominates
+    assert all(found["threads"] == 1 for found in _jobs(config).values())  # tiny: start-up dominates
     grown = _jobs(_grown(config, topics=3000, runs=40))
-    threaded = {rule for (rule, _), spec in grown.items() if spec.resources["threads"] == 4}
-    assert {"consistency_taus", "significance_pvalues", "score_runs_quantification"} <= threaded
-    assert all(spec.resources["threads"] in (1, 4) for spec in grown.values())
-    assert threaded <= {"consistency_taus", "significance_pvalues", "score_runs_quantification",
-                        "score_runs_classification"}  # fmt: skip
+    threaded = {rule for rule, found in grown.items() if found["threads"] == 4}
+    assert threaded == {"consistency_taus", "significance_pvalues", "score_runs"}
+    assert all(found["threads"] in (1, 4) for found in grown.values())
 
 
 @pytest.fixture(scope="module")
@@ -78,55 +68,18 @@ def default():
 def test_resources_grow_with_the_data(default, growth):
     """The default data sets grown: no job asks for less, the heavy ones ask for more."""
     config, _ = default
-    jobs, big = _per_dataset(config), _per_dataset(_grown(config, **growth))
+    jobs, big = _jobs(config), _jobs(_grown(config, **growth))
     grew = []
     for key, before in jobs.items():
         after = big[key]
         assert after["mem_mb"] >= before["mem_mb"] and after["runtime"] >= before["runtime"], key
         if after["mem_mb"] > before["mem_mb"] or after["runtime"] > before["runtime"]:
-            grew.append(key[0])
-    heavy = {"topics": {"score_runs_quantification", "consistency_taus", "significance_pvalues",
+            grew.append(key)
+    heavy = {"topics": {"score_runs", "consistency_taus", "significance_pvalues",
                         "leaderboard_figures", "popularity_figures"},
-             "runs": {"score_runs_quantification", "consistency_taus", "significance_pvalues"},
+             "runs": {"score_runs", "consistency_taus", "significance_pvalues"},
              "trials": {"consistency_taus", "significance_pvalues"}}[next(iter(growth))]  # fmt: skip
     assert heavy <= set(grew)
-
-
-def test_small_data_sets_share_one_job_per_rule_and_large_ones_get_their_own(default):
-    """The default data sets are all small: one job per per-data-set rule (data, scores, kernels) for all of
-    them, one thread, at least what the largest member would ask alone; grown, the large ones get a job
-    (and threads, for the threaded jobs) each."""
-    config, jobs = default
-    specs = Specs(make_plan(config, workdir=REPO))
-    rules = 0
-    for job in GROUPED:
-        for rule, _, datasets in specs.units(job):
-            rules += 1
-            group = jobs[(f"{rule}_group", None)]
-            members = [member["params"]["dataset"] for member in group.params["members"]]
-            assert members == datasets and not [key for key in jobs if key[0] == rule]
-            assert group.resources["threads"] == 1
-            for name in members:
-                alone = specs.resources(job, name)
-                assert group.resources["runtime"] >= alone["runtime"] and group.resources["mem_mb"] >= alone["mem_mb"]
-            assert group.outputs == {key: [p for m in group.params["members"] for p in _flat(m["output"][key])]
-                                     for key in group.outputs}  # fmt: skip
-    assert rules == 6 and sum(key[1] is None for key in jobs) == len(jobs)  # 2 tasks: 2 data and 2 score rules
-    grown = copy.deepcopy(config)
-    grown["threads"] = 2
-    grown["datasets"]["DialEval1-DQ-A"]["gold"]["topics"] *= 100
-    jobs = _jobs(grown)
-    for job in GROUPED:
-        rule = specs.units(job)[0][0]  # quantification first
-        assert jobs[(rule, "DialEval1-DQ-A")].resources["threads"] == (2 if job in THREADED else 1)
-        members = [member["params"]["dataset"] for member in jobs[(f"{rule}_group", None)].params["members"]]
-        assert "DialEval1-DQ-A" not in members and members == [
-            name for name in specs.units(job)[0][2] if name != "DialEval1-DQ-A"
-        ]
-
-
-def _flat(value):
-    return [value] if isinstance(value, str) else list(value)
 
 
 def test_the_cost_model_at_scale():
@@ -152,7 +105,7 @@ def test_every_rule_declares_threads_and_resources():
         for block in re.split(r"\n\s*rule\b", text)[1:]:
             if "script:" in block:
                 job = re.search(r'scripts/(\w+)\.py"', block).group(1)
-                declared = rf'threads: job_threads\("{job}"(, wildcard=True|, group=[^)]+)?\)'
+                declared = rf'threads: job_threads\("{job}"\)'
                 assert re.search(declared, block), (path.name, job)
                 assert f'**job_resources("{job}"' in block, (path.name, job)
             else:

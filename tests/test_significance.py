@@ -321,18 +321,27 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
         write_scores(stack, tmp_path / dataset)
         write_json({"origin": "synthetic"}, tmp_path / dataset / "provenance.json")
         files = _significance_files(tmp_path, dataset)
-        job = Job("significance_pvalues", input={"stack": str(tmp_path / dataset / "stack.npz")},
-                  output={"pvalues": files["pvalues"], "groups": files["groups"]},
-                  params={"dataset": dataset, "seed": 3, "trials": 200})  # fmt: skip
+        job = Job("significance_pvalues", input={"stack": [str(tmp_path / dataset / "stack.npz")]},
+                  output={"pvalues": [files["pvalues"]], "groups": [files["groups"]]},
+                  params={"datasets": [dataset], "seed": 3, "trials": 200})  # fmt: skip
         significance_pvalues.run(job)
         datasets[dataset] = files
     outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
                for stem in ("power", "counts", "contradictions", "grouped") for ext in ("csv", "tex")}  # fmt: skip
-    group = {"task": "quantification", "datasets": ["D1", "D2"], "measures": ["NMD", "RNOD", "HIGH"],
-             "outputs": outputs, "pdf": str(tmp_path / "all.pdf"), "png": str(tmp_path / "all.png")}  # fmt: skip
-    params = {"datasets": datasets, "groups": [group], "alpha": 0.05, "trials": 200}
-    significance_tables.run(Job("significance_tables", params=params))
-    significance_figures.run(Job("significance_figures", params=params))
+    group = {"task": "quantification", "datasets": ["D1", "D2"], "measures": ["NMD", "RNOD", "HIGH"]}
+    params = {"datasets": list(datasets), "groups": [group], "alpha": 0.05, "trials": 200}
+
+    def per_dataset(key):
+        return [files[key] for files in datasets.values()]
+
+    inputs = {"pvalues": per_dataset("pvalues"), "groups": per_dataset("groups"),
+              "measures": per_dataset("measures_tsv"), "provenance": per_dataset("provenance")}  # fmt: skip
+    output = {"sso_csv": per_dataset("sso_csv"), "sso_tex": per_dataset("sso_tex"),
+              **{key: [path] for key, path in outputs.items()}}  # fmt: skip
+    significance_tables.run(Job("significance_tables", input=inputs, output=output, params=params))
+    output = {"curves_pdf": per_dataset("curves_pdf"), "curves_png": per_dataset("curves_png"),
+              "all_pdf": [str(tmp_path / "all.pdf")], "all_png": [str(tmp_path / "all.png")]}  # fmt: skip
+    significance_figures.run(Job("significance_figures", input=inputs, output=output, params=params))
 
     def header(path):
         return Table.read(path, sep="\t" if str(path).endswith(".tsv") else ",").columns

@@ -7,37 +7,28 @@ they are how a module keeps a heavy or unrelated dependency out of jobs that do 
 job that does use it names that module itself. So editing a LaTeX helper re-runs the table jobs only,
 and editing a measure re-runs scoring and what depends on the scores.
 
-Every Snakemake start plans the rules, so this runs each time, also for a no-op run. The package's
-files are listed once (one directory walk), and each module's direct imports, found by parsing it,
-are kept in ``__pycache__/ordeval-imports.json`` beside the package, keyed by the file's modification
-time and size as Python keeps its ``.pyc`` files: a start parses only the modules edited since
-(parsing all ~75 took ~0.1 s of each start). Where that folder is not writable, nothing is kept.
+Every Snakemake start plans the rules, so this runs each time, also for a no-op run: the package's
+files are listed once (one directory walk) and the modules the jobs reach are parsed once per start
+(~70 ms; a cache of the parsed imports saved that but under 1% of a cold run, and was removed).
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import os
 from pathlib import Path
 
-from .files import write_text
-
 PACKAGE = "ordeval"
 PACKAGE_DIR = Path(__file__).resolve().parent
-#: The file name of the cache of direct imports (see the module docstring), in the package's ``__pycache__``.
-CACHE_NAME = "ordeval-imports.json"
-#: Bumped when what the cache holds changes meaning, so that an older cache file is ignored.
-CACHE_VERSION = 1
 
 
 class ModuleIndex:
     """The modules of the package under ``root`` (named ``package``): their files, and their direct
-    imports at module level (from the cache file ``cache``, if given, else by parsing)."""
+    imports at module level (parsed once each)."""
 
-    def __init__(self, root: Path, package: str = PACKAGE, cache: Path | None = None):
-        self.package, self.cache = package, cache
-        self.files: dict[str, tuple[Path, bool, tuple[int, int]]] = {}  # module -> (path, is package, key)
+    def __init__(self, root: Path, package: str = PACKAGE):
+        self.package = package
+        self.files: dict[str, tuple[Path, bool]] = {}  # module -> (path, is package)
         for folder, folders, names in os.walk(root):
             folders[:] = sorted(name for name in folders if name.isidentifier() and name != "__pycache__")
             relative = Path(folder).relative_to(root).parts
@@ -48,37 +39,10 @@ class ModuleIndex:
                 if not name.endswith(".py") or not name[:-3].isidentifier():
                     continue
                 path = Path(folder, name)
-                stat = path.stat()
                 is_package = name == "__init__.py"
                 parts = relative if is_package else (*relative, name[:-3])
-                self.files[".".join((package, *parts))] = (path, is_package, (stat.st_mtime_ns, stat.st_size))
-        self._known: dict[str, dict] = self._load()
-        self._dirty = False
+                self.files[".".join((package, *parts))] = (path, is_package)
         self._imports: dict[str, tuple[str, ...]] = {}
-
-    # ------------------------------------------------------------------ the cache file
-    def _load(self) -> dict[str, dict]:
-        if self.cache is None:
-            return {}
-        try:
-            stored = json.loads(self.cache.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(stored, dict) or stored.get("version") != CACHE_VERSION:
-            return {}
-        modules = stored.get("modules")
-        return modules if isinstance(modules, dict) else {}
-
-    def write_cache(self) -> None:
-        """Write the cache file if a module was parsed (atomically; not at all where it cannot be written)."""
-        if self.cache is None or not self._dirty:
-            return
-        data = {"version": CACHE_VERSION, "modules": self._known}
-        try:
-            write_text(json.dumps(data, sort_keys=True), self.cache)
-        except OSError:
-            return
-        self._dirty = False
 
     # ------------------------------------------------------------------ modules
     def path(self, module: str) -> Path:
@@ -93,15 +57,8 @@ class ModuleIndex:
         """The package's modules that ``module`` imports at module level."""
         if module in self._imports:
             return self._imports[module]
-        path, is_package, key = self.files[module]
-        known = self._known.get(module)
-        if isinstance(known, dict) and known.get("key") == list(key) and isinstance(known.get("imports"), list):
-            found = tuple(name for name in known["imports"] if name in self.files)
-        else:
-            found = self._parse(module, path, is_package)
-            self._known[module] = {"key": list(key), "imports": list(found)}
-            self._dirty = True
-        self._imports[module] = found
+        path, is_package = self.files[module]
+        found = self._imports[module] = self._parse(module, path, is_package)
         return found
 
     def _parse(self, module: str, path: Path, is_package: bool) -> tuple[str, ...]:
@@ -138,7 +95,6 @@ class ModuleIndex:
                 self.path(module)  # raises for an unknown module
                 seen.add(module)
                 pending += list(self.direct_imports(module))
-        self.write_cache()
         return sorted(self.path(name) for name in seen)
 
 
@@ -167,13 +123,8 @@ def package_index() -> ModuleIndex:
     """The index of the installed ordeval package (built once per process)."""
     global _INDEX
     if _INDEX is None:
-        _INDEX = ModuleIndex(PACKAGE_DIR, PACKAGE, PACKAGE_DIR / "__pycache__" / CACHE_NAME)
+        _INDEX = ModuleIndex(PACKAGE_DIR, PACKAGE)
     return _INDEX
-
-
-def module_path(module: str) -> Path:
-    """The source file of ``ordeval[.sub...]`` (a package's ``__init__.py``)."""
-    return package_index().path(module)
 
 
 def module_files(*modules: str) -> list[Path]:

@@ -200,7 +200,7 @@ class Plan:
         elif "combination" in entry.per:
             combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
-            combinations = [{"key": key.replace("/", "-")} for key in self.reported_keys()]
+            combinations = [{"key": caption_name(key)} for key in self.reported_keys()]
             combinations += [{"key": Path(caption).stem} for caption in self.table_captions()]
         else:
             combinations = [{}]
@@ -259,7 +259,7 @@ class Plan:
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
 
     def caption_path(self, key: str) -> str:
-        return self.path("report/captions", key=key.replace("/", "-"))
+        return self.path("report/captions", key=caption_name(key))
 
     def _reported_table_values(self):
         """(path, catalogue key, pattern fields) of every CSV table of the HTML report."""
@@ -276,10 +276,10 @@ class Plan:
 
     def table_captions(self) -> dict[str, dict]:
         """The caption file of every reported table -> {caption, table: CSV path}: each table gets a
-        caption of its own that shows it."""
+        caption of its own, naming its data set (condition, task) and showing it."""
         return {
-            self.caption_of(path, key): {"caption": self.caption(key), "table": path}
-            for path, key, _ in self._reported_table_values()
+            self.caption_of(path, key): {"caption": self.caption(key, **values), "table": path}
+            for path, key, values in self._reported_table_values()
         }
 
     def caption_of(self, path: str, key: str) -> str:
@@ -315,6 +315,11 @@ class Plan:
         if job in ("score_runs", "classification_tables"):
             extra_files = self.plugin_files
         return [str(path) for path in module_files(*dict.fromkeys(modules))] + extra_files
+
+
+def caption_name(key: str) -> str:
+    """The name of catalogue entry ``key``'s caption file (``report/captions/<name>.rst``)."""
+    return key.replace("/", "-")
 
 
 # --------------------------------------------------------------------------- building the plan

@@ -11,7 +11,8 @@ calibrated on the benchmarks in ``benchmarks/`` on a 2-core machine:
 * run time grows with the operations a job does (cells scored, permutations x cells of the Tukey HSD,
   splits x measures x runs log runs of the taus), at a conservative rate, plus the start-up.
 
-The rules of the Snakefile take these numbers from :meth:`ordeval.workflow.Specs.resources`; retries
+The rules take these numbers from :func:`ordeval.workflow.resources` (each rule is one job over all the
+data sets it covers); retries
 (``--retries``) multiply the memory and time by the attempt number. Tested in ``tests/test_resources.py``.
 """
 
@@ -47,17 +48,6 @@ THREADED = (*KERNEL_JOBS, "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
 PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
-#: Per-data-set jobs whose small data sets run together: a data set with less work than
-#: :data:`GROUP_BELOW` (about a second) costs less than the start-up of a process of its own (Python,
-#: numpy and Snakemake's script preamble, ~0.4 s; numba's ~1.3 s more in the kernels), so each rule of
-#: these jobs runs all its small data sets in one job (``<rule>_group``, the same job module once per data
-#: set, each with its own log) and keeps one job per larger data set. The default configuration starts 6
-#: such processes instead of 40.
-GROUPED = ("prepare_data", "score_runs", *KERNEL_JOBS)
-#: Operations of the cost model below which a data set's job is grouped (see :data:`GROUPED`): the
-#: threaded jobs' :data:`PARALLEL_FROM`; building a data set (reading or simulating it and writing its
-#: canonical tables) below 150,000 numbers (topics x (runs + 1) x classes; a DialEval-1 set has 35,000).
-GROUP_BELOW = {**PARALLEL_FROM, "prepare_data": 3e7}
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures")  # fmt: skip
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
@@ -122,7 +112,7 @@ def _mem(job: str, held_bytes: float) -> int:
 
 def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, threads: int = 1) -> Resources:
     """The resources of ``job`` (a job module name: ``score_runs``, ``consistency_taus``...) over the
-    data sets of ``sizes`` (one for a per-data-set job, all of them for a job over every data set).
+    data sets of ``sizes`` (every data set the job covers).
 
     ``settings`` holds the analysis parameters: ``consistency_trials``, ``consistency_hsd_trials``,
     ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (threaded jobs with
@@ -132,12 +122,6 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
         figures = 0
     threads = max(1, int(threads)) if job in THREADED and ops >= PARALLEL_FROM[job] else 1
     return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))
-
-
-def grouped(job: str, size: DataSize, settings: dict | None = None) -> bool:
-    """Whether the per-data-set ``job`` on a data set of ``size`` runs in its rule's one job for all the
-    small data sets (see :data:`GROUPED`)."""
-    return job in GROUPED and _work(job, [size], settings or {})[0] < GROUP_BELOW[job]
 
 
 def _work(job: str, sizes: list[DataSize], settings: dict) -> tuple[float, float, int]:

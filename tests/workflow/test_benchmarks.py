@@ -12,8 +12,6 @@ import sys
 
 from conftest import REPO
 
-from ordeval.resources import DataSize, grouped
-
 BENCHMARKS = REPO / "benchmarks"
 
 
@@ -53,10 +51,7 @@ def test_consistency_scale_benchmark(tmp_path):
 
 
 def test_scoring_scale_benchmark(tmp_path):
-    """A small data set is scored in its rule's job for the small data sets, a large one in a job of its
-    own (ordeval.resources.grouped): the benchmark runs both."""
-    sizes = [DataSize(topics=topics, runs=20, measures=13, classes=5) for topics in (40, 8000)]
-    assert [grouped("score_runs", size) for size in sizes] == [True, False]
+    """A small data set (one thread) and a larger one (threads where configured), as rule score_runs runs them."""
     run("scoring_scale.py", tmp_path, "--topics", "40", "8000", "--systems", "18")
     result = json.loads((tmp_path / "results" / "scoring_scale.json").read_text())
     assert [row["size"] for row in result["rows"]] == [40, 8000] and not result["failed"]

@@ -51,6 +51,7 @@ def test_bad_input_stops_the_job_with_file_and_line_and_leaves_no_output(tmp_pat
     assert result.returncode != 0
     assert message in result.stderr
     assert str(tmp_path / "data" / "run.txt") in result.stderr
+    assert "Traceback" not in result.stderr  # the one-line error, no Python traceback
     data_dir = tmp_path / "work" / "results" / "tiny" / "data" / "Bad"
     assert not data_dir.exists() or not any(path.is_file() for path in data_dir.iterdir())
 

@@ -9,22 +9,40 @@ FIRST = [PLAN.task_datasets(task)[0] for task in TASKS]
 rule agreement_tables:
     input:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("agreement_tables"),
     output:
-        csv=reported(expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=DATASETS)),
+        csv=reported(
+            expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=DATASETS)
+        ),
         tex=expand(f"{RESULTS}/tables/agreement/{{dataset}}.tex", dataset=DATASETS),
         # per task (suffix "" for OQ, "_oc" for OC)
-        mean_csv=reported(expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.csv", suffix=SUFFIXES)),
-        mean_tex=expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.tex", suffix=SUFFIXES),
+        mean_csv=reported(
+            expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.csv", suffix=SUFFIXES)
+        ),
+        mean_tex=expand(
+            f"{RESULTS}/tables/agreement/mean{{suffix}}.tex", suffix=SUFFIXES
+        ),
         similarity_csv=reported(
-            expand(f"{RESULTS}/tables/agreement/similarity{{suffix}}.csv", suffix=SUFFIXES)
+            expand(
+                f"{RESULTS}/tables/agreement/similarity{{suffix}}.csv", suffix=SUFFIXES
+            )
         ),
-        similarity_tex=expand(f"{RESULTS}/tables/agreement/similarity{{suffix}}.tex", suffix=SUFFIXES),
+        similarity_tex=expand(
+            f"{RESULTS}/tables/agreement/similarity{{suffix}}.tex", suffix=SUFFIXES
+        ),
         dnkt_csv=reported(
-            expand(f"{RESULTS}/tables/agreement/dnkt_{{combination}}.csv", combination=COMBINATIONS)
+            expand(
+                f"{RESULTS}/tables/agreement/dnkt_{{combination}}.csv",
+                combination=COMBINATIONS,
+            )
         ),
-        dnkt_tex=expand(f"{RESULTS}/tables/agreement/dnkt_{{combination}}.tex", combination=COMBINATIONS),
+        dnkt_tex=expand(
+            f"{RESULTS}/tables/agreement/dnkt_{{combination}}.tex",
+            combination=COMBINATIONS,
+        ),
     log:
         job_log("agreement_tables"),
     conda:
@@ -48,11 +66,20 @@ rule agreement_figures:
     input:
         tables=expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.csv", suffix=SUFFIXES),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=FIRST),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("agreement_figures"),
     output:
-        pdf=expand(f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.pdf", suffix=SUFFIXES),
-        png=reported(expand(f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.png", suffix=SUFFIXES)),
+        pdf=expand(
+            f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.pdf", suffix=SUFFIXES
+        ),
+        png=reported(
+            expand(
+                f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.png",
+                suffix=SUFFIXES,
+            )
+        ),
     log:
         job_log("agreement_figures"),
     conda:

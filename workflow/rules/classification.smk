@@ -6,7 +6,6 @@
 if OC:
     OC_SUFFIX = PLAN.suffix("classification")
 
-
     rule classification_tables:
         input:
             agreement=expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=OC),
@@ -21,7 +20,9 @@ if OC:
             provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
             gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=OC),
             pooled=expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC),
-            conventions=expand(f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC),
+            conventions=expand(
+                f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC
+            ),
             plugins=PLAN.plugin_files,
             library=library("classification_tables"),
         output:
@@ -59,10 +60,11 @@ if OC:
         script:
             "../../scripts/classification_tables.py"
 
-
     rule classification_figures:
         input:
-            pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=OC),
+            pvalues=expand(
+                f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=OC
+            ),
             measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=OC),
             provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
             library=library("classification_figures"),

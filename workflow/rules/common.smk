@@ -6,7 +6,7 @@ import sys
 
 from ordeval import workflow as wf
 from ordeval.manifest import git_commit, report_configuration_problem
-from ordeval.plan import CONDITIONS, plan as make_plan
+from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
 from ordeval.resources import priority
 
 try:
@@ -34,7 +34,9 @@ OQ = PLAN.task_datasets("quantification")  # ordinal quantification
 OC = PLAN.task_datasets("classification")  # ordinal classification
 GIVEN = PLAN.task_datasets("scores")  # precomputed score matrices
 BUILT = [name for name in DATASETS if name not in GIVEN]  # gold and runs as tables
-POPULARITY = PLAN.popularity_datasets  # those with both the Popularity and the Uniform run
+POPULARITY = (
+    PLAN.popularity_datasets
+)  # those with both the Popularity and the Uniform run
 # Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
 TASKS = PLAN.tasks
 SUFFIXES = [PLAN.suffix(task) for task in TASKS]
@@ -90,7 +92,10 @@ def job_log(job):
 
 def dataset_logs(job, datasets=None):
     """One log per data set (``logs/<job>/<dataset>.log``), after the job's own."""
-    return [wf.log_path(PLAN, job, name) for name in (DATASETS if datasets is None else datasets)]
+    return [
+        wf.log_path(PLAN, job, name)
+        for name in (DATASETS if datasets is None else datasets)
+    ]
 
 
 def job_threads(job):

@@ -6,7 +6,9 @@
 rule consistency_taus:
     input:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("consistency_taus"),
     output:
         taus=expand(
@@ -64,7 +66,9 @@ rule consistency_tables:
             condition=CONDITIONS,
         ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("consistency_tables"),
     output:
         tex=expand(
@@ -116,7 +120,9 @@ rule consistency_figures:
             condition=CONDITIONS,
         ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("consistency_figures"),
     output:
         pdf=expand(

@@ -12,7 +12,9 @@ rule prepare_data:
         runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=BUILT),
         arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=OQ),
         scores=expand(f"{RESULTS}/data/{{dataset}}/scores.npz", dataset=GIVEN),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
     log:
         job_log("prepare_data"),
         dataset_logs("prepare_data"),
@@ -32,7 +34,9 @@ rule prepare_data:
 
 rule datasets_table:
     input:
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("datasets_table"),
     output:
         csv=reported(f"{RESULTS}/tables/datasets.csv"),

@@ -5,11 +5,17 @@
 rule leaderboard_tables:
     input:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        pvalues=expand(
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
+        ),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("leaderboard_tables"),
     output:
-        csv=reported(expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS)),
+        csv=reported(
+            expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS)
+        ),
         tex=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.tex", dataset=DATASETS),
         md=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.md", dataset=DATASETS),
     log:
@@ -34,11 +40,15 @@ rule leaderboard_figures:
     input:
         tables=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("leaderboard_figures"),
     output:
         pdf=expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf", dataset=DATASETS),
-        png=reported(expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.png", dataset=DATASETS)),
+        png=reported(
+            expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.png", dataset=DATASETS)
+        ),
     log:
         job_log("leaderboard_figures"),
     priority: priority("leaderboard_figures")

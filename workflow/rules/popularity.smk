@@ -24,16 +24,23 @@ POPULARITY_SETTINGS = {
 rule popularity_tables:
     input:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("popularity_tables"),
     output:
         csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv"),
         tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
         deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv"),
         scatter_csv=reported(
-            expand(f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv", dataset=POPULARITY)
+            expand(
+                f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
+                dataset=POPULARITY,
+            )
         ),
-        scatter_tex=expand(f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex", dataset=POPULARITY),
+        scatter_tex=expand(
+            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex", dataset=POPULARITY
+        ),
     log:
         job_log("popularity_tables"),
     priority: priority("popularity_tables")
@@ -52,18 +59,27 @@ rule popularity_tables:
 rule popularity_figures:
     input:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
-        scatter_csv=expand(f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv", dataset=POPULARITY),
+        scatter_csv=expand(
+            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv", dataset=POPULARITY
+        ),
         gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=EXAMPLES),
         runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=EXAMPLES),
         arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=EXAMPLES),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("popularity_figures"),
     output:
         examples_pdf=f"{RESULTS}/figures/popularity_examples.pdf",
         examples_png=reported(f"{RESULTS}/figures/popularity_examples.png"),
-        scatter_pdf=expand(f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf", dataset=POPULARITY),
+        scatter_pdf=expand(
+            f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf", dataset=POPULARITY
+        ),
         scatter_png=reported(
-            expand(f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png", dataset=POPULARITY)
+            expand(
+                f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
+                dataset=POPULARITY,
+            )
         ),
     log:
         job_log("popularity_figures"),

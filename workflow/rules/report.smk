@@ -10,7 +10,9 @@ REPORT_ITEMS = wf.report_items(PLAN)
 rule manifest:
     input:
         sources=PLAN.input_files(),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         # every output of the other jobs (the manifest records their SHA-256)
         outputs=wf.hashed_outputs(PLAN),
         requirements=workflow.source_path("../../requirements.txt"),
@@ -39,7 +41,7 @@ rule report_captions:
     output:
         captions=expand(
             f"{RESULTS}/report/captions/{{key}}.rst",
-            key=[key.replace("/", "-") for key in CAPTIONS],
+            key=[caption_name(key) for key in CAPTIONS],
         ),
         tables=list(TABLE_CAPTIONS),
     log:
@@ -60,7 +62,9 @@ rule report_captions:
 rule report_tex:
     input:
         fragments=[path for _, path in REPORT_ITEMS],
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         manifest=f"{RESULTS}/manifest.json",
         library=library("report_tex"),
     output:

@@ -8,7 +8,9 @@ rule score_runs:
         runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=BUILT),
         arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=OQ),
         scores=expand(f"{RESULTS}/data/{{dataset}}/scores.npz", dataset=GIVEN),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         plugins=PLAN.plugin_files,
         library=library("score_runs"),
     output:
@@ -18,11 +20,15 @@ rule score_runs:
             dataset=MATRIX_DATASETS,
             measure=MATRIX_MEASURES,
         ),
-        means=reported(expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)),
+        means=reported(
+            expand(f"{RESULTS}/scores/{{dataset}}/means.tsv", dataset=DATASETS)
+        ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
         # ordinal classification: how often each 0/0 convention was applied; the pooled SemEval protocol
-        conventions=reported(expand(f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC)),
+        conventions=reported(
+            expand(f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC)
+        ),
         pooled=reported(expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC)),
     log:
         job_log("score_runs"),

@@ -7,8 +7,12 @@ rule significance_pvalues:
         stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
         library=library("significance_pvalues"),
     output:
-        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
-        groups=expand(f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS),
+        pvalues=expand(
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
+        ),
+        groups=expand(
+            f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
+        ),
     log:
         job_log("significance_pvalues"),
         dataset_logs("significance_pvalues"),
@@ -28,25 +32,54 @@ rule significance_pvalues:
 
 rule significance_tables:
     input:
-        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
-        groups=expand(f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS),
+        pvalues=expand(
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
+        ),
+        groups=expand(
+            f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
+        ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("significance_tables"),
     output:
-        sso_csv=reported(expand(f"{RESULTS}/tables/sso/{{dataset}}.csv", dataset=DATASETS)),
+        sso_csv=reported(
+            expand(f"{RESULTS}/tables/sso/{{dataset}}.csv", dataset=DATASETS)
+        ),
         sso_tex=expand(f"{RESULTS}/tables/sso/{{dataset}}.tex", dataset=DATASETS),
         # per task (suffix "" for OQ, "_oc" for OC)
-        power_csv=reported(expand(f"{RESULTS}/tables/discriminative_power{{suffix}}.csv", suffix=SUFFIXES)),
-        power_tex=expand(f"{RESULTS}/tables/discriminative_power{{suffix}}.tex", suffix=SUFFIXES),
-        counts_csv=reported(expand(f"{RESULTS}/tables/contradiction_counts{{suffix}}.csv", suffix=SUFFIXES)),
-        counts_tex=expand(f"{RESULTS}/tables/contradiction_counts{{suffix}}.tex", suffix=SUFFIXES),
-        contradictions_csv=reported(expand(f"{RESULTS}/tables/contradictions{{suffix}}.csv", suffix=SUFFIXES)),
-        contradictions_tex=expand(f"{RESULTS}/tables/contradictions{{suffix}}.tex", suffix=SUFFIXES),
-        grouped_csv=reported(
-            expand(f"{RESULTS}/tables/contradictions_grouped{{suffix}}.csv", suffix=SUFFIXES)
+        power_csv=reported(
+            expand(
+                f"{RESULTS}/tables/discriminative_power{{suffix}}.csv", suffix=SUFFIXES
+            )
         ),
-        grouped_tex=expand(f"{RESULTS}/tables/contradictions_grouped{{suffix}}.tex", suffix=SUFFIXES),
+        power_tex=expand(
+            f"{RESULTS}/tables/discriminative_power{{suffix}}.tex", suffix=SUFFIXES
+        ),
+        counts_csv=reported(
+            expand(
+                f"{RESULTS}/tables/contradiction_counts{{suffix}}.csv", suffix=SUFFIXES
+            )
+        ),
+        counts_tex=expand(
+            f"{RESULTS}/tables/contradiction_counts{{suffix}}.tex", suffix=SUFFIXES
+        ),
+        contradictions_csv=reported(
+            expand(f"{RESULTS}/tables/contradictions{{suffix}}.csv", suffix=SUFFIXES)
+        ),
+        contradictions_tex=expand(
+            f"{RESULTS}/tables/contradictions{{suffix}}.tex", suffix=SUFFIXES
+        ),
+        grouped_csv=reported(
+            expand(
+                f"{RESULTS}/tables/contradictions_grouped{{suffix}}.csv",
+                suffix=SUFFIXES,
+            )
+        ),
+        grouped_tex=expand(
+            f"{RESULTS}/tables/contradictions_grouped{{suffix}}.tex", suffix=SUFFIXES
+        ),
     log:
         job_log("significance_tables"),
     conda:
@@ -65,15 +98,27 @@ rule significance_tables:
 
 rule significance_figures:
     input:
-        pvalues=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS),
+        pvalues=expand(
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
+        ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         library=library("significance_figures"),
     output:
-        curves_pdf=expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf", dataset=DATASETS),
-        curves_png=reported(expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.png", dataset=DATASETS)),
-        all_pdf=expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.pdf", suffix=SUFFIXES),
-        all_png=reported(expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.png", suffix=SUFFIXES)),
+        curves_pdf=expand(
+            f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf", dataset=DATASETS
+        ),
+        curves_png=reported(
+            expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.png", dataset=DATASETS)
+        ),
+        all_pdf=expand(
+            f"{RESULTS}/figures/dp_curves/all{{suffix}}.pdf", suffix=SUFFIXES
+        ),
+        all_png=reported(
+            expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.png", suffix=SUFFIXES)
+        ),
     log:
         job_log("significance_figures"),
     priority: priority("significance_figures")

@@ -56,9 +56,12 @@ LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 
 @contextmanager
 def logged(log_path: str | Path | None, rule: str):
-    """Log to ``log_path`` (and to stderr); record an exception there before re-raising it."""
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
-    if log_path:
+    """Log to ``log_path`` (warnings and errors also to stderr, every line there without a log file);
+    record an exception before re-raising it."""
+    terminal = logging.StreamHandler(sys.stderr)
+    handlers: list[logging.Handler] = [terminal]
+    if log_path:  # the log file has every line; the terminal (Snakemake's) only warnings and errors
+        terminal.setLevel(logging.WARNING)
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, handlers=handlers, force=True)
@@ -75,15 +78,21 @@ def logged(log_path: str | Path | None, rule: str):
 
 
 def execute(snakemake, run: Callable[[Job], Any]) -> Any:
-    """Run a job module's ``run`` on the rule's ``snakemake`` object, logging to its log file."""
+    """Run a job module's ``run`` on the rule's ``snakemake`` object, logging to its log file. Bad input
+    (an :class:`~ordeval.errors.InputError` or :class:`~ordeval.errors.ConfigError`) ends the job with
+    its one-line message (logged by :func:`logged`) and no traceback (``ORDEVAL_DEBUG=1`` shows it)."""
+    import os
+
+    from ..errors import ConfigError, InputError
+
     job = Job.from_snakemake(snakemake)
-    with logged(job.log, job.rule):
-        return run_job(run, job)
-
-
-def run_job(run: Callable[[Job], Any], job: Job) -> Any:
-    """``run(job)`` (what a rule's script does, and what tests call)."""
-    return run(job)
+    try:
+        with logged(job.log, job.rule):
+            return run(job)
+    except (InputError, ConfigError):
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        raise SystemExit(1) from None
 
 
 def each_dataset(job: Job, datasets: list[str]) -> Iterator[tuple[int, str]]:

@@ -25,7 +25,8 @@ def run(job: Job):
     alpha, level, trials = params["alpha"], params["ci_level"], params["trials"]
     inputs, output = job.input, job.output
     datasets = files_by(params["datasets"], stack=inputs["stack"], pvalues=inputs["pvalues"],
-                        provenance=inputs["provenance"], csv=output["csv"], tex=output["tex"], md=output["md"])  # fmt: skip
+                        provenance=inputs["provenance"], csv=output["csv"], tex=output["tex"],
+                        md=output["md"])  # fmt: skip
     for dataset, files in datasets.items():
         scored = read_stack(files["stack"])
         directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))

@@ -53,8 +53,11 @@ def _table_rst(table_text: str, source: str, max_rows: int) -> list[str]:
 
 
 def table_caption(caption: str, table_text: str, source: str, max_rows: int) -> str:
-    """``caption`` followed by the table (the CSV text ``table_text`` of file ``source``)."""
-    lines = [rst_text(caption).rstrip("\n"), "", *_table_rst(table_text, source, max_rows)]
+    """``caption`` followed by the table (the CSV text ``table_text`` of file ``source``), kept literal
+    (``raw``) through the Jinja that Snakemake's report renders every caption with first: a cell such
+    as a run name with ``{{`` is shown as it is."""
+    table = ["{% raw %}", "", *_table_rst(table_text, source, max_rows), "", "{% endraw %}"]
+    lines = [rst_text(caption).rstrip("\n"), "", *table]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
