@@ -1,5 +1,5 @@
-"""Batched O(n log n) Kendall's tau (ordeval.kendall) against scipy, direct definitions and the O(n^2) numpy
-version in ordeval.stats."""
+"""Kendall's tau, the one implementation (ordeval.kendall, batched O(n log n)), against scipy and the direct
+definitions; the agreement between measures and the consistency over topic splits use it alike."""
 
 import numpy as np
 import pytest
@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from ordeval import stats
 from ordeval.kendall import kendall_tau, kendall_tau_a, kendall_tau_b
 
 
@@ -56,7 +55,6 @@ def test_tau_matches_the_definition_and_numpy_on_arbitrary_tied_data(pairs, vari
         assert np.isnan(result)
         return
     np.testing.assert_allclose(result, direct_tau(x, y, variant), atol=1e-12, equal_nan=True)
-    np.testing.assert_allclose(result, stats.kendall_tau(x, y, variant), atol=1e-12, equal_nan=True)
 
 
 @settings(max_examples=60, deadline=None)
@@ -65,7 +63,7 @@ def test_tau_matches_the_definition_and_numpy_on_arbitrary_tied_data(pairs, vari
     st.sampled_from([1e-3, 0.3, 1.0, 1e6]),
     st.sampled_from(["a", "b"]),
 )
-def test_values_equal_up_to_last_bits_are_tied_as_in_numpy(triples, scale, variant):
+def test_values_equal_up_to_last_bits_are_tied(triples, scale, variant):
     """Means of identical runs differ in the last bits: x = level * scale, nudged by a few ulps."""
     levels_x, levels_y, nudges = np.array(triples, dtype=float).T
     x = levels_x * scale
@@ -73,7 +71,6 @@ def test_values_equal_up_to_last_bits_are_tied_as_in_numpy(triples, scale, varia
     y = (levels_y + 0.5) * scale
     exact = kendall_tau(levels_x, levels_y, variant)
     np.testing.assert_allclose(kendall_tau(x, y, variant), exact, atol=1e-12, equal_nan=True)
-    np.testing.assert_allclose(stats.kendall_tau(x, y, variant), exact, atol=1e-12, equal_nan=True)
 
 
 def test_tau_a_keeps_ties_in_the_denominator_like_the_papers_tables():
@@ -84,7 +81,6 @@ def test_tau_a_keeps_ties_in_the_denominator_like_the_papers_tables():
     tau_a = kendall_tau_a(x, y)
     assert tau_a == pytest.approx(170 / 171)
     assert kendall_tau_b(x, y) == pytest.approx(170 / np.sqrt(171 * 170))
-    assert stats.kendall_tau_a(x, y) == pytest.approx(tau_a)
 
 
 def test_batches_broadcast_and_do_not_depend_on_threads():
@@ -94,7 +90,8 @@ def test_batches_broadcast_and_do_not_depend_on_threads():
     one, two = kendall_tau(x, y, threads=1), kendall_tau(x, y, threads=2)
     assert one.shape == (7, 4)
     np.testing.assert_array_equal(one, two)
-    np.testing.assert_allclose(one, stats.kendall_tau_b(x, y), atol=1e-12)
+    expected = [[direct_tau(x[i, j], y[j], "b") for j in range(4)] for i in range(7)]
+    np.testing.assert_allclose(one, expected, atol=1e-12)
     assert np.ndim(kendall_tau(x[0, 0], y[0])) == 0
 
 
@@ -118,13 +115,29 @@ def test_long_rankings_match_scipy():
         assert kendall_tau_b(x[row], y[row]) == pytest.approx(expected, abs=1e-12)
 
 
-def test_chain_rule_is_the_one_documented_difference_from_the_pairwise_rule():
-    """a, a + 0.6 eps, a + 1.2 eps (eps the tie threshold): the numpy pairwise rule ties two of the three
-    pairs, the sort-based chain rule ties all three."""
+def test_chain_rule_ties_a_chain_of_near_equal_values_as_one_group():
+    """a, a + 0.6 eps, a + 1.2 eps (eps the tie threshold): one tie group (a pairwise rule would tie only two
+    of the three pairs): C = 3, D = 0 of 6 pairs."""
     eps = 1e-6
     x = np.array([0.0, 0.6 * eps, 1.2 * eps, 1.0])
     y = np.array([2.0, 1.0, 0.0, 3.0])
-    chain = kendall_tau_a(x, y, tolerance=eps)  # one tie group {0, 1, 2}: C = 3, D = 0
-    pairwise = stats.kendall_tau_a(x, y, tolerance=eps)  # pair (0, 2) discordant: C = 3, D = 1
-    assert chain == pytest.approx(3 / 6)
-    assert pairwise == pytest.approx(2 / 6)
+    assert kendall_tau_a(x, y, tolerance=eps) == pytest.approx(3 / 6)
+
+
+@pytest.mark.parametrize("variant", ["a", "b"])
+def test_agreement_and_consistency_give_the_same_tau_on_rankings_with_ties(variant):
+    """The taus of the agreement table (two measures' run rankings) and of a consistency split (one
+    measure's rankings on two topic sets) come from the same implementation and tie rule: built so that
+    both compare the same two rankings, with tied runs (identical baseline copies, last-bit noise)."""
+    from ordeval.analysis.agreement import ranking_agreement
+    from ordeval.splits import Splits, split_taus
+
+    first = np.array([0.3, 0.1, 0.1, 0.5, 0.2, 0.2, 0.4, 0.6])
+    second = np.array([0.2, 0.1, 0.1 + 1e-17, 0.6, 0.3, 0.3, 0.4, 0.5])
+    agreement = ranking_agreement(np.stack([first, second]), ["M1", "M2"], [True, True], 0.95, variant)
+    # one measure, two topics: topic 0 holds `first`, topic 1 `second`; the split puts one topic on each side
+    values = np.stack([first, second])[None, :, :]  # measures x topics x runs
+    splits = Splits(np.array([[True, False]]), np.array([[False, True]]))
+    taus = split_taus(values, splits, variant=variant)
+    assert taus[0, 0] == pytest.approx(agreement.taus[0, 1], abs=1e-12)
+    assert taus[0, 0] == pytest.approx(direct_tau(np.round(first, 12), np.round(second, 12), variant), abs=1e-12)

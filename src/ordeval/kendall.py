@@ -1,4 +1,7 @@
-"""Batched Kendall's tau in O(n log n) per pair of rankings, compiled with numba (SPEC 4.1, 4.2).
+"""Kendall's tau, the one implementation: batched, O(n log n) per pair of rankings, compiled with numba.
+
+It serves both the ranking agreement between measures (Sakai, ACL-IJCNLP 2021) and the consistency of a
+measure's rankings over random topic splits (Sakai, CIKM 2021), with one tie rule (below).
 
 :func:`kendall_tau` computes tau between ``x[..., :]`` and ``y[..., :]`` for every leading index at once
 (e.g. trials x measures pairs of run rankings in the consistency analysis), in parallel over the batch,
@@ -20,15 +23,12 @@ for one pair of rankings of n items:
    * tau-a = (C - D) / n0: tied pairs count as neither concordant nor discordant but stay in the
      denominator (the papers' NTCIR tables).
 
-Ties. Means of identical runs can differ in the last bit, so values are tied when they are equal up to
-a relative tolerance. :func:`ordeval.stats.kendall_tau_b` (numpy, O(n^2) pairs) ties *each pair* whose
-difference is <= tolerance * max(1, max |value|). That relation is not transitive, and a sort-based
-algorithm needs tie *groups*: here the values are sorted and consecutive values whose gap is <= the same
-threshold join one group (the chain rule). The two rules agree unless a chain of near-equal values spans
-more than the threshold while its neighbours are within it (a, a + 0.6 eps, a + 1.2 eps with eps the
-threshold: the pairwise rule ties two of the three pairs, the chain rule all three). With a threshold
-of 1e-12 relative this needs means that differ by 1e-12 without being equal, which rounding does not
-produce; it is documented, and tested, as the one difference.
+Ties (the chain rule). Means of identical runs can differ in the last bit, so values are tied when they
+are equal up to a relative tolerance: the values are sorted, and consecutive values whose gap is <=
+tolerance * max(1, max |value|) (:data:`ordeval.stats.RANK_TIE_TOLERANCE`, 1e-12) join one tie group.
+Unlike a pairwise rule ("a pair is tied when its difference is within the threshold", which is not
+transitive), tie groups give every pair one answer; the two differ only for a chain of near-equal values
+spanning more than the threshold (a, a + 0.6 eps, a + 1.2 eps), which rounding does not produce.
 
 Importing this module imports numba; the kernel is compiled on first use and cached on disk
 (``cache=True``: in ``__pycache__`` beside this file, or under ``NUMBA_CACHE_DIR``).

@@ -38,7 +38,7 @@ JOB_MODULES: dict[str, tuple[str, ...]] = {
     "prepare_data": ("jobs.prepare_data",),
     "score_runs": ("jobs.score_runs",),
     "datasets_table": ("jobs.datasets_table",),
-    "agreement_tables": ("jobs.agreement_tables",),
+    "agreement_tables": ("jobs.agreement_tables", "kendall"),
     "agreement_figures": ("jobs.agreement_figures",),
     "consistency_taus": ("jobs.consistency_taus", "kendall", "hsd"),
     "consistency_tables": ("jobs.consistency_tables",),

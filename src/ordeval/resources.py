@@ -4,9 +4,10 @@ its data: topics x runs x measures x classes of each data set, and the trials of
 A simple cost model, generous on purpose (a job killed for memory or time costs more than an idle core),
 calibrated on the benchmarks in ``benchmarks/`` on a 2-core machine:
 
-* every job pays a start-up (Python, numpy, pandas; matplotlib in figure jobs; numba in the kernels);
+* every job pays a start-up (Python, numpy and Snakemake's script preamble; matplotlib in figure jobs;
+  numba in the kernels);
 * memory grows with the arrays a job holds at once (float64 cells, times an overhead factor for the
-  parsers and the copies pandas makes), capped by the chunked kernels (the consistency taus are computed
+  parsers and the copies they make), capped by the chunked kernels (the consistency taus are computed
   in chunks, so their memory does not grow with trials x run pairs);
 * run time grows with the operations a job does (cells scored, permutations x cells of the Tukey HSD,
   splits x measures x runs log runs of the taus), at a conservative rate, plus the start-up.
@@ -23,12 +24,12 @@ from dataclasses import dataclass
 
 #: Topics assumed for a data set whose number of topics cannot be known before it is built.
 UNKNOWN_TOPICS = 1000
-#: Memory of a bare job (MB): interpreter, numpy, pandas.
+#: Memory of a bare job (MB): interpreter, numpy, Snakemake's script preamble.
 BASE_MB = 400
 #: More for jobs that import matplotlib or numba.
 FIGURE_MB = 300
 KERNEL_MB = 300
-#: Bytes held per float64 cell of a data set's arrays (parsing, pandas copies, outputs).
+#: Bytes held per float64 cell of a data set's arrays (parsing, copies, outputs).
 BYTES_PER_CELL = 8 * 12
 #: Operations per second assumed (a slow core, with a safety margin), and the shortest runtime.
 OPS_PER_SECOND = 2e7

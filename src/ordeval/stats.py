@@ -1,8 +1,7 @@
-"""Statistics of the meta-evaluation (SPEC sections 4.1, 4.2 and 4.6), numpy only.
+"""Statistics of the meta-evaluation (Sakai, ACL-IJCNLP 2021 and CIKM 2021), numpy only.
 
-* :func:`kendall_tau` (tau-a or tau-b), :func:`kendall_tau_a`, :func:`kendall_tau_b` and
-  :func:`tau_confidence_interval` -- agreement of two system rankings (small inputs: O(n^2) pairs; the
-  batched O(n log n) numba version is :mod:`ordeval.kendall`);
+* :data:`RANK_TIE_TOLERANCE` and :func:`tau_confidence_interval` -- the tie rule and the CI of Kendall's
+  tau between two system rankings (tau itself, for agreement and consistency alike: :mod:`ordeval.kendall`);
 * :func:`residual_variance` -- VE2 of a two-way ANOVA without replication;
 * :func:`pearson_with_ci` -- Pearson r with a Fisher-z interval.
 
@@ -27,50 +26,6 @@ def normal_quantile(probability: float) -> float:
 
 
 # --------------------------------------------------------------------------- Kendall's tau
-
-
-def _pair_signs(values: np.ndarray, tolerance: float) -> np.ndarray:
-    """sign(x_i - x_j) over the pairs i < j of the last axis; 0 for ties."""
-    first, second = np.triu_indices(values.shape[-1], k=1)
-    difference = values[..., first] - values[..., second]
-    scale = np.maximum(1.0, np.abs(values).max(axis=-1, keepdims=True))
-    return np.where(np.abs(difference) <= tolerance * scale, 0, np.sign(difference))
-
-
-def kendall_tau(x: np.ndarray, y: np.ndarray, variant: str = "b", tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """Kendall's tau between the rankings that ``x`` and ``y`` induce (last axis), batched; O(n^2) pairs.
-
-    With C and D the concordant and discordant pairs, n0 = n(n-1)/2 and T_x, T_y the pairs tied in x, y:
-
-    * ``variant="b"``: tau_b = (C - D) / sqrt((n0 - T_x)(n0 - T_y)); NaN where one ranking is all ties;
-    * ``variant="a"``: tau_a = (C - D) / n0: tied pairs count as neither concordant nor discordant but
-      stay in the denominator (the papers' NTCIR tables: multiples of 1/171 or 1/231).
-
-    Without ties both equal (C - D) / n0. A pair is tied when its values differ by at most ``tolerance``
-    x max(1, max |value|) (pairwise rule). Leading axes broadcast (e.g. trials x measures); NaN for n < 2.
-    For large batches or long rankings use :func:`ordeval.kendall.kendall_tau` (numba, O(n log n)).
-    """
-    if variant not in ("a", "b"):
-        raise ValueError(f"unknown Kendall's tau variant {variant!r}; known: a, b")
-    x_signs = _pair_signs(np.asarray(x, dtype=float), tolerance)
-    y_signs = _pair_signs(np.asarray(y, dtype=float), tolerance)
-    numerator = (x_signs * y_signs).sum(axis=-1)
-    if variant == "a":
-        denominator = np.full(numerator.shape, x_signs.shape[-1], dtype=float)
-    else:
-        denominator = np.sqrt(np.count_nonzero(x_signs, axis=-1) * np.count_nonzero(y_signs, axis=-1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)[()]
-
-
-def kendall_tau_a(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """tau-a, see :func:`kendall_tau`."""
-    return kendall_tau(x, y, "a", tolerance)
-
-
-def kendall_tau_b(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:
-    """tau-b, see :func:`kendall_tau`."""
-    return kendall_tau(x, y, "b", tolerance)
 
 
 @dataclass(frozen=True)

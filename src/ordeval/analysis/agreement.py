@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import kendall_tau, tau_confidence_interval
+from ..stats import tau_confidence_interval
 from ..table import Table
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
@@ -67,6 +67,8 @@ def ranking_agreement(
         raise ValueError(f"expected {len(measures)} measures x runs means and one direction each, got {means.shape}")
     direction = np.where(np.asarray(lower_is_better, dtype=bool), 1.0, -1.0)
     oriented = means * direction[:, None]
+    from ..kendall import kendall_tau  # numba: the one implementation, also of the consistency taus
+
     taus = kendall_tau(oriented[:, None, :], oriented[None, :, :], variant=variant)
     interval = tau_confidence_interval(taus, means.shape[1], level)
     return Agreement(list(measures), taus, np.asarray(interval.low), np.asarray(interval.high), means.shape[1], variant)

@@ -18,7 +18,6 @@ import numpy as np
 from ..stats import residual_variance
 from ..table import Table, read_csv
 
-SUMMARY_COLUMNS = ["measure", "mean_tau", "outperforms", "ve2", "trials"]
 PAIR_COLUMNS = ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"]
 
 

@@ -307,10 +307,6 @@ def contradiction_counts(contradictions: Table, datasets: Sequence[str], measure
     return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
 
 
-def empty_contradictions() -> Table:
-    return Table({name: [] for name in CONTRADICTION_COLUMNS})
-
-
 # --------------------------------------------------------------------------- identical runs
 
 

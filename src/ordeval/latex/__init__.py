@@ -137,21 +137,6 @@ def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str], des
     write_text("\n".join(comments) + "\n" + fragment, path)
 
 
-def p_value(p: float, trials: int, decimals: int = 3) -> str:
-    """A permutation p-value: ``< 1/B`` (e.g. ``$<$ 0.0002`` for B = 5000) where no trial reached the
-    observed difference, else the value with ``decimals`` decimals (more where it would round to 0)."""
-    p = float(p)
-    if math.isnan(p):
-        return "-"
-    resolution = 1.0 / trials if trials else 0.0
-    if trials and p < resolution:
-        return f"$<$ {resolution:.{max(decimals, _decimals_for(resolution))}f}".rstrip("0")
-    text = f"{p:.{decimals}f}"
-    if float(text) == 0 and p > 0:
-        text = f"{p:.{_decimals_for(p)}f}"
-    return text
-
-
 def _decimals_for(value: float) -> int:
     """Decimals that show the first significant digit of ``value`` (0 < value < 1)."""
     return max(1, -math.floor(math.log10(value)))

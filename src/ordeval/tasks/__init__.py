@@ -30,8 +30,3 @@ def get_task(name: str) -> Task:
 def all_tasks() -> list[Task]:
     """Every task ordeval knows, in the order of :data:`KNOWN_TASKS`."""
     return [get_task(name) for name in KNOWN_TASKS]
-
-
-def task_of(spec) -> Task:
-    """The task of a data set's configuration (``task:``, default quantification)."""
-    return get_task(spec.get("task", DEFAULT_TASK))

@@ -21,9 +21,6 @@ from ..registry import Registry
 from ..scores import ScoreStack
 from ..table import Table
 
-#: The canonical files of a prepared data set, under results/<name>/data/<dataset>/.
-CANONICAL_FILES = ("gold.tsv", "runs.tsv", "provenance.json")
-
 
 @dataclass
 class TaskData:

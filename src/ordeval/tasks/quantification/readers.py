@@ -118,11 +118,6 @@ def checked_distributions(
     return array / totals[:, None]
 
 
-def checked_distribution(values: Sequence[float], path: str | Path, where: str) -> np.ndarray:
-    """Validate one distribution (range, NaN, sum) and renormalise it to sum to 1."""
-    return checked_distributions(np.asarray(values, dtype=float)[None, :], path, lambda _: where)[0]
-
-
 def _labels(fields: Fields, column: int, labels: list[str]) -> np.ndarray:
     """Class index of every record's label; the first unknown label is an error."""
     codes = fields.lookup(column, labels)
