@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ordeval import splits as sp
-from ordeval.stats import kendall_tau
+from ordeval.kendall import kendall_tau
 
 
 def _values(seed, measures=3, topics=20, runs=8, levels=None):
