@@ -12,6 +12,10 @@ Adding a measure is one function plus one registry entry (here or in a plugin mo
         ...
 
 Every analysis, table and figure takes its measures from :data:`REGISTRY`.
+
+Each measure declares the properties of :mod:`ordeval.properties.quantification` it has (``ordinal``,
+``farther_is_worse``, ``perfect_estimate``, ``uniform_gold``, ``uniform_estimate_graded``,
+``priority_preserving``; defined there); a test fails when a declaration and its check disagree.
 """
 
 from __future__ import annotations
@@ -142,6 +146,12 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     display="NMD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))",
     description="Normalised Match Distance (SemEval EMD / (K-1))",
+    ordinal=True,
+    farther_is_worse=True,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
@@ -154,6 +164,12 @@ def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
     display="RSNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Symmetric Normalised Order-aware Divergence",
+    ordinal=True,
+    farther_is_worse=True,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
@@ -170,6 +186,12 @@ def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold:
     display="RNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Normalised Order-aware Divergence",
+    ordinal=True,
+    farther_is_worse=True,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD = sqrt(OD(p || p*) / (K-1))."""
@@ -181,6 +203,12 @@ def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarra
     display="RNADW",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="Root Normalised Average Distance-Weighted sum of squares",
+    ordinal=True,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
@@ -193,6 +221,12 @@ def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.nda
     display="RNOD2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNOD with the gold-mass class distance",
+    ordinal=True,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
@@ -205,6 +239,12 @@ def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndar
     display="RNADW2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNADW with the gold-mass class distance",
+    ordinal=True,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
@@ -213,7 +253,16 @@ def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.n
 
 
 @register(
-    "NVD", display="NVD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Normalised Variational Distance"
+    "NVD",
+    display="NVD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Normalised Variational Distance",
+    ordinal=False,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NVD = (1/2) sum_i |p_i - p*_i|."""
@@ -221,7 +270,16 @@ def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> n
 
 
 @register(
-    "RNSS", display="RNSS", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Sum of Squares"
+    "RNSS",
+    display="RNSS",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Root Normalised Sum of Squares",
+    ordinal=False,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
@@ -229,7 +287,16 @@ def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np
 
 
 @register(
-    "JSD", display="JSD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Jensen-Shannon divergence (base 2)"
+    "JSD",
+    display="JSD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Jensen-Shannon divergence (base 2)",
+    ordinal=False,
+    farther_is_worse=False,
+    perfect_estimate=True,
+    uniform_gold=True,
+    uniform_estimate_graded=True,
+    priority_preserving=False,
 )
 def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
@@ -241,6 +308,12 @@ def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
     display="DNKT",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="Distance based on Normalised Kendall's Tau",
+    ordinal=False,
+    farther_is_worse=False,
+    perfect_estimate=False,
+    uniform_gold=False,
+    uniform_estimate_graded=False,
+    priority_preserving=True,
 )
 def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """DNKT = (1 - tau_b) / 2 over the K(K-1)/2 pairs of bins.
@@ -276,10 +349,16 @@ def harmonic_combination(first: str, second: str) -> MeasureFunction:
     return combined
 
 
-for _other in ("JSD", "NMD", "RNOD"):
+for _other, _ordinal in (("JSD", False), ("NMD", True), ("RNOD", True)):
     register(
         f"DNKT_{_other}",
         display=f"DNKT_{_other}",
         description=f"harmonic mean of DNKT and {_other}",
         reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+        ordinal=_ordinal,
+        farther_is_worse=_ordinal,
+        perfect_estimate=True,
+        uniform_gold=True,
+        uniform_estimate_graded=True,
+        priority_preserving=True,  # DNKT = 0 makes the harmonic mean 0
     )(harmonic_combination("DNKT", _other))
