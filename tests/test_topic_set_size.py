@@ -135,3 +135,58 @@ def test_curves_fall_as_the_difference_grows():
     curves = tss.topic_curves({"A": score_matrix(40, 3)}, "paired_t")
     topics = curves["A"]
     assert len(topics) == len(tss.CURVE_FRACTIONS) and (np.diff(topics) <= 0).all() and topics[0] > topics[-1]
+
+
+# --------------------------------------------------------------------------- LaTeX and figure
+
+
+def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
+    from tabular_check import check_tabular
+
+    from ordeval.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
+
+    x = score_matrix(30, 5)
+    table = tss.topic_set_size_table({"M_#1&": x, "kappa": x / 2})
+    fragment = topic_set_size_latex(table, {"kappa": r"$\kappa$"})
+    assert check_tabular(fragment) == 1 + 2 * 3
+    assert r"M\_\#1\&" in fragment and r"$\kappa$" in fragment and "ANOVA ($m = 5$)" in fragment
+    first = fragment.splitlines()[4].removesuffix(r" \\").split(" & ")
+    assert first[:3] == [r"M\_\#1\&", f"{tss.residual_variance(x):.3g}", f"{table['mdd'][0]:.4g}"]
+    assert first[3:] == [str(table["topics"][i]) for i in (0, 3, 6)]
+    assert "alpha = 0.05" in topic_set_size_caption(table, "Sem16T4C") and "power 0.8" in topic_set_size_caption(table)
+
+
+def test_figure_is_byte_reproducible(tmp_path):
+    from ordeval.figures import save_figure
+    from ordeval.figures.topic_set_size import topic_set_size_figure
+
+    matrices = {"A": score_matrix(40, 4), "B$x$": score_matrix(40, 4, seed=9) / 2}
+    fractions = tss.CURVE_FRACTIONS[::4]
+    curves = {design: tss.topic_curves(matrices, design, fractions=fractions) for design in tss.DESIGNS}
+    outputs = []
+    for attempt in range(2):
+        figure = topic_set_size_figure(curves, fractions, {"A": "alpha"}, "Topics needed", runs=4)
+        pdf, png = tmp_path / f"{attempt}.pdf", tmp_path / f"{attempt}.png"
+        save_figure(figure, pdf, png, {"X": "synthetic"}, "Topics against the minimum detectable difference.")
+        outputs.append((pdf.read_bytes(), png.read_bytes()))
+    assert outputs[0] == outputs[1] and outputs[0][0].startswith(b"%PDF")
+
+
+def test_score_folder_from_stack_or_tables(tmp_path):
+    from ordeval.errors import InputError
+    from ordeval.scores import ScoreStack, write_scores
+
+    x = score_matrix(6, 3)
+    stack = ScoreStack(["A", "B"], [f"t{i}" for i in range(6)], ["r1", "r2", "r3"], np.stack([x, 2 * x]))
+    write_scores(stack, tmp_path / "scores")
+    read = tss.read_score_folder(tmp_path / "scores")
+    assert list(read) == ["A", "B"] and np.array_equal(read["B"], 2 * x)
+    (tmp_path / "scores" / "stack.npz").unlink()
+    read = tss.read_score_folder(tmp_path / "scores")
+    assert list(read) == ["A", "B"] and np.array_equal(read["A"], x)
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "M.tsv").write_text("topic\tsys1\nt1\t0.5\nt2\t0.25\n")
+    with pytest.raises(InputError, match=r"M.tsv: 2 topic\(s\) x 1 run\(s\)"):
+        tss.read_score_folder(tmp_path / "own")
+    with pytest.raises(InputError, match="no such folder"):
+        tss.read_score_folder(tmp_path / "missing")

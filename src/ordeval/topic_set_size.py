@@ -233,6 +233,33 @@ def stack_table(stack, measures: Sequence[str] | None = None, **options) -> Tabl
     return topic_set_size_table({name: stack.matrix(name) for name in names}, **options)
 
 
+def read_score_folder(folder) -> dict[str, np.ndarray]:
+    """``{measure: topics x runs scores}`` of a score folder (``results/<name>/scores/<dataset>/``): its
+    ``stack.npz``, or else every ``<measure>.tsv`` score table in it (``means.tsv`` and ``measures.tsv``
+    aside), in name order. Errors name the file."""
+    from pathlib import Path
+
+    from .errors import InputError
+    from .scores import read_score_matrix, read_stack
+
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(folder, None, "no such folder of score matrices")
+    if (folder / "stack.npz").is_file():
+        stack = read_stack(folder / "stack.npz")
+        return {name: stack.matrix(name) for name in stack.measures}
+    paths = sorted(p for p in folder.glob("*.tsv") if p.name not in ("means.tsv", "measures.tsv"))
+    if not paths:
+        raise InputError(folder, None, "holds neither stack.npz nor a <measure>.tsv score table")
+    matrices = {}
+    for path in paths:
+        topics, runs, matrix = read_score_matrix(path)
+        if len(topics) < 2 or len(runs) < 2:
+            raise InputError(path, None, f"{len(topics)} topic(s) x {len(runs)} run(s): at least 2 x 2 are needed")
+        matrices[path.stem] = matrix
+    return matrices
+
+
 def topic_curves(
     matrices: Mapping[str, np.ndarray],
     design: str,
