@@ -190,3 +190,9 @@ def test_score_folder_from_stack_or_tables(tmp_path):
         tss.read_score_folder(tmp_path / "own")
     with pytest.raises(InputError, match="no such folder"):
         tss.read_score_folder(tmp_path / "missing")
+
+
+def test_the_worked_example_of_the_document():
+    # docs/topic_set_size.md: V_E = 0.0031, mdd = 0.02
+    assert (tss.topics_paired_t(0.02, 0.0031), tss.topics_anova(0.02, 0.0031, 12), tss.topics_ci(0.02, 0.0031)) == (
+        124, 262, 241)  # fmt: skip
