@@ -25,6 +25,14 @@ def grid_distributions(rng, count: int, k: int, denominators: np.ndarray) -> np.
     return np.stack([rng.multinomial(d, w) for d, w in zip(denominators, weights, strict=True)]) / denominators[:, None]
 
 
+def non_uniform(distributions: np.ndarray) -> np.ndarray:
+    """``distributions`` with every uniform one replaced by a point mass on the first class."""
+    k = distributions.shape[-1]
+    flat = np.abs(distributions - 1.0 / k).max(axis=-1) < 1e-9
+    distributions[flat] = np.eye(k)[0]
+    return distributions
+
+
 def uniform(k: int, count: int = 1) -> np.ndarray:
     return np.full((count, k), 1.0 / k)
 
@@ -141,9 +149,7 @@ def perfect_estimate(score: Scorer, batch: Batch):
 def _uniform_gold_cases(rng, trials: int) -> list[Batch]:
     def build(rng, k, n):
         d = _denominators(rng, n)
-        estimate = grid_distributions(rng, n, k, d)
-        flat = np.abs(estimate - 1.0 / k).max(axis=1) < 1e-9
-        estimate[flat] = np.eye(k)[0]  # never the uniform estimate itself
+        estimate = non_uniform(grid_distributions(rng, n, k, d))
         return Batch({"estimate": estimate, "_gold": uniform(k, n)}, _sizes(k, d))
 
     return _classes(rng, trials, range(2, 7), build)
@@ -163,9 +169,7 @@ def uniform_gold(score: Scorer, batch: Batch):
 def _graded_cases(rng, trials: int) -> list[Batch]:
     def build(rng, k, n):
         d = _denominators(rng, n)
-        gold = grid_distributions(rng, n, k, d)
-        flat = np.abs(gold - 1.0 / k).max(axis=1) < 1e-9
-        gold[flat] = np.eye(k)[0]  # a non-uniform gold
+        gold = non_uniform(grid_distributions(rng, n, k, d))
         steps = np.sort(rng.choice(np.arange(1, 10), (n, 2)), axis=1) / 10.0
         steps[:, 1] = np.where(steps[:, 0] == steps[:, 1], steps[:, 1] + 0.05, steps[:, 1])
         near, far = (uniform(k, n) + steps[:, [c]] * (gold - uniform(k, n)) for c in (0, 1))
@@ -190,9 +194,7 @@ def uniform_estimate_graded(score: Scorer, batch: Batch):
 def _order_cases(rng, trials: int) -> list[Batch]:
     def build(rng, k, n):
         d = _denominators(rng, n)
-        gold = grid_distributions(rng, n, k, d)
-        flat = np.abs(gold - 1.0 / k).max(axis=1) < 1e-9
-        gold[flat] = np.eye(k)[0]  # a non-uniform gold
+        gold = non_uniform(grid_distributions(rng, n, k, d))
         estimate = np.empty_like(gold)
         for row, g in enumerate(gold):
             levels, rank = np.unique(np.round(g, 12), return_inverse=True)

@@ -32,6 +32,14 @@ TIE_TOLERANCE = 1e-9
 
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
+#: The property flags the measures declare (defined and checked in :mod:`ordeval.properties.quantification`).
+ORDINAL = {"ordinal": True, "farther_is_worse": True, "perfect_estimate": True, "uniform_gold": True,
+           "uniform_estimate_graded": True, "priority_preserving": False}  # fmt: skip
+#: Ordinal, but moving mass farther from a one-class gold is not always worse (RNADW averages over every
+#: class; RNOD2 and RNADW2 measure class distance by gold mass).
+ORDINAL_NOT_FARTHER = {**ORDINAL, "farther_is_worse": False}
+NOMINAL = {**ORDINAL, "ordinal": False, "farther_is_worse": False}
+
 #: The ordinal quantification measures, in the order tables list them by default.
 REGISTRY = Registry("quantification")
 register = REGISTRY.register
@@ -146,12 +154,7 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     display="NMD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))",
     description="Normalised Match Distance (SemEval EMD / (K-1))",
-    ordinal=True,
-    farther_is_worse=True,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL,
 )
 def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
@@ -164,12 +167,7 @@ def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
     display="RSNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Symmetric Normalised Order-aware Divergence",
-    ordinal=True,
-    farther_is_worse=True,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL,
 )
 def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
@@ -186,12 +184,7 @@ def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold:
     display="RNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Normalised Order-aware Divergence",
-    ordinal=True,
-    farther_is_worse=True,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL,
 )
 def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD = sqrt(OD(p || p*) / (K-1))."""
@@ -203,12 +196,7 @@ def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarra
     display="RNADW",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="Root Normalised Average Distance-Weighted sum of squares",
-    ordinal=True,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
@@ -221,12 +209,7 @@ def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.nda
     display="RNOD2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNOD with the gold-mass class distance",
-    ordinal=True,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
@@ -239,12 +222,7 @@ def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndar
     display="RNADW2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNADW with the gold-mass class distance",
-    ordinal=True,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
@@ -257,12 +235,7 @@ def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.n
     display="NVD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Normalised Variational Distance",
-    ordinal=False,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **NOMINAL,
 )
 def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NVD = (1/2) sum_i |p_i - p*_i|."""
@@ -274,12 +247,7 @@ def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> n
     display="RNSS",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Normalised Sum of Squares",
-    ordinal=False,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **NOMINAL,
 )
 def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
@@ -291,12 +259,7 @@ def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np
     display="JSD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Jensen-Shannon divergence (base 2)",
-    ordinal=False,
-    farther_is_worse=False,
-    perfect_estimate=True,
-    uniform_gold=True,
-    uniform_estimate_graded=True,
-    priority_preserving=False,
+    **NOMINAL,
 )
 def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
@@ -349,16 +312,11 @@ def harmonic_combination(first: str, second: str) -> MeasureFunction:
     return combined
 
 
-for _other, _ordinal in (("JSD", False), ("NMD", True), ("RNOD", True)):
+for _other in ("JSD", "NMD", "RNOD"):
     register(
         f"DNKT_{_other}",
         display=f"DNKT_{_other}",
         description=f"harmonic mean of DNKT and {_other}",
         reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
-        ordinal=_ordinal,
-        farther_is_worse=_ordinal,
-        perfect_estimate=True,
-        uniform_gold=True,
-        uniform_estimate_graded=True,
-        priority_preserving=True,  # DNKT = 0 makes the harmonic mean 0
+        **{**(NOMINAL if _other == "JSD" else ORDINAL), "priority_preserving": True},  # DNKT 0 makes it 0
     )(harmonic_combination("DNKT", _other))
