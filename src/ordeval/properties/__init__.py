@@ -33,7 +33,7 @@ import numpy as np
 
 from ..table import Table
 
-#: Random instances per property (besides the defining cases).
+#: Instances per property: its defining cases, then seeded random ones.
 DEFAULT_TRIALS = 2000
 #: Two scores closer than this (relative to max(1, |a|, |b|)) are equal.
 TOLERANCE = 1e-9
@@ -65,7 +65,7 @@ class Example:
     scores: Mapping[str, Any]
 
     def __str__(self) -> str:
-        parts = [f"{key} {value}" for key, value in self.case.items()]
+        parts = [f"{key} {_number_text(value)}" for key, value in self.case.items()]
         parts += [f"{key} {_number_text(value)}" for key, value in self.scores.items()]
         return "; ".join(parts)
 

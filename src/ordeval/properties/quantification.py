@@ -195,12 +195,13 @@ def _order_cases(rng, trials: int) -> list[Batch]:
     def build(rng, k, n):
         d = _denominators(rng, n)
         gold = non_uniform(grid_distributions(rng, n, k, d))
-        estimate = np.empty_like(gold)
-        for row, g in enumerate(gold):
+        estimate, sizes = np.empty_like(gold), _sizes(k, d)
+        for row, g in enumerate(gold):  # small integer weights in the gold's order, ties kept
             levels, rank = np.unique(np.round(g, 12), return_inverse=True)
-            values = np.sort(rng.choice(np.arange(1, 1000), len(levels), replace=False)).astype(float)
-            estimate[row] = values[rank] / values[rank].sum()
-        return Batch({"estimate": estimate, "gold": gold}, _sizes(k, d))
+            values = np.sort(rng.choice(np.arange(1, 2 * len(levels) + 2), len(levels), replace=False))[rank]
+            estimate[row] = values / values.sum()
+            sizes[row, 1] = max(sizes[row, 1], values.sum())  # the grid of the coarser of the two
+        return Batch({"estimate": estimate, "gold": gold}, sizes)
 
     return _classes(rng, trials, range(2, 7), build)
 
