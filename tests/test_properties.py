@@ -129,3 +129,11 @@ def test_property_table_and_its_text():
     with pytest.raises(KeyError, match="unknown measure 'nDCG'"):
         props.resolve_measures(["nDCG"])
     assert len(props.resolve_measures(task="classification")) == len(OC)
+
+
+def test_every_property_is_defined_with_its_reference():
+    for task in ("classification", "quantification"):
+        for prop in props.properties_of(task).values():
+            assert prop.quantifier in props.QUANTIFIERS and prop.title and prop.definition, prop.name
+            own = prop.name in ("constant_no_better_than_chance", "majority_run_far_from_perfect")
+            assert ("ordeval's earlier reading" in prop.definition) if own else ("Sakai" in prop.definition), prop.name

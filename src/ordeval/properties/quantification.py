@@ -106,7 +106,8 @@ def _transport_cases(rng, trials: int) -> list[Batch]:
 
 @define(TASK, "farther_is_worse", "farther is worse", "all", _transport_cases)
 def farther_is_worse(score: Scorer, batch: Batch):
-    """Farther is worse: misplaced probability mass costs more the farther it lands from the gold. For a
+    """Farther is worse: misplaced probability mass costs more the farther it lands from the gold (the
+    intuition behind the ordinal OQ measures, Sakai, ACL-IJCNLP 2021, Sect. 4). For a
     gold that puts all its mass in one class i (the case where the distance of a misplacement is plain),
     moving a share e (0 < e <= 1) of it to a class j must score strictly better than moving it to a class
     j' beyond j on the same side (i < j < j' or j' < j < i). NMD is the share times |i - j| / (K - 1).
