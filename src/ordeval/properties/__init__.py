@@ -296,7 +296,7 @@ def render(table: Table, markdown: bool = False) -> str:
 
 def _grid(header: list[str], body: list[list[str]], markdown: bool) -> list[str]:
     if markdown:
-        escape = [[str(cell).replace("|", "\\|") for cell in row] for row in [header, *body]]
+        escape = [[str(cell).replace("|", "\\|").replace("*", "\\*") for cell in row] for row in [header, *body]]
         lines = ["| " + " | ".join(escape[0]) + " |", "|" + "---|" * len(header)]
         return lines + ["| " + " | ".join(row) + " |" for row in escape[1:]]
     widths = [max(len(str(row[i])) for row in [header, *body]) for i in range(len(header))]
