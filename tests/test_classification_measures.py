@@ -1,5 +1,7 @@
 """The OC measures (SPEC section 3b): hand-computed values, slow textbook references, the properties
-behind the registry flags (ordinal, handles_constant, handles_imbalance) and the 0/0 conventions.
+behind the registry flags (ordinal; ordeval's constant_no_better_than_chance and majority_run_far_from_perfect,
+which tests/test_properties.py checks with the paper's handles_constant and handles_imbalance) and the 0/0
+conventions.
 
 Confusion matrices are c[i, j]: rows = SYSTEM class i, columns = GOLD class j.
 """
@@ -128,14 +130,20 @@ def test_registry_names_order_directions_and_labels():
 
 
 def test_flags_are_the_ones_the_module_documents():
-    expected = {  # (I ordinal, II handles_constant, III handles_imbalance)
-        "alpha_ORD": (True, True, True), "alpha_INT": (True, True, True), "kappa": (True, True, True),
-        "HMPR": (False, True, True), "F1_M": (False, True, True), "MAE_M": (True, False, True),
-        "CEM_ORD": (True, False, False), "MAE_mu": (True, False, False), "Accuracy": (False, False, False),
+    expected = {  # the paper's Table 4: (I) ordinal, (II) handles_constant, (III) handles_imbalance
+        "alpha_ORD": (True, True, True), "alpha_INT": (True, True, True), "kappa": (True, False, True),
+        "HMPR": (False, True, True), "F1_M": (False, True, True), "MAE_M": (True, True, True),
+        "CEM_ORD": (True, True, True), "MAE_mu": (True, True, False), "Accuracy": (False, True, False),
+    }  # fmt: skip
+    ours = {  # constant_no_better_than_chance, majority_run_far_from_perfect
+        "alpha_ORD": (True, True), "alpha_INT": (True, True), "kappa": (True, True), "HMPR": (True, True),
+        "F1_M": (True, True), "MAE_M": (False, True), "CEM_ORD": (False, False), "MAE_mu": (False, False),
+        "Accuracy": (False, False),
     }  # fmt: skip
     for name, flags in expected.items():
         properties = MEASURES[name].properties
         assert (properties["ordinal"], properties["handles_constant"], properties["handles_imbalance"]) == flags
+        assert (properties["constant_no_better_than_chance"], properties["majority_run_far_from_perfect"]) == ours[name]
 
 
 # --------------------------------------------------------------------------- hand-computed values
@@ -618,27 +626,27 @@ def test_moving_a_single_label_farther_can_improve_chance_corrected_measures():
     assert score("MAE_M", after) > score("MAE_M", before)  # ... MAE never improves
 
 
-# --------------------------------------------------------------------------- (II) handles_constant
+# --------------------------------------------------------------------------- constant_no_better_than_chance
 
 
 @settings(max_examples=100)
 @given(gold_count_vectors(max_classes=7), st.data())
-def test_handles_constant_flag_constant_runs_are_no_better_than_chance(gold, data):
+def test_constant_flag_constant_runs_are_no_better_than_chance(gold, data):
     k = data.draw(st.integers(0, len(gold) - 1))
     chance = scores(chance_run(gold))
     constant = scores(constant_run(gold, k))
-    for name in flagged("handles_constant"):
+    for name in flagged("constant_no_better_than_chance"):
         assert not better(name, constant[name], chance[name], tolerance=1e-12), (name, constant[name], chance[name])
 
 
-def test_handles_constant_counterexample_matches_the_flags():
+def test_constant_counterexample_matches_the_flags():
     # Gold 3, 4, 3: the run that always says the middle class beats random guessing for exactly the
-    # measures flagged handles_constant=False.
+    # measures flagged constant_no_better_than_chance=False.
     gold = [3, 4, 3]
     chance = scores(chance_run(gold))
     beaten = {name for name in ALL for k in range(3) if better(name, score(name, constant_run(gold, k)), chance[name],
                                                                tolerance=1e-6)}  # fmt: skip
-    assert beaten == flagged("handles_constant", False)
+    assert beaten == flagged("constant_no_better_than_chance", False)
     # Hand values: the middle-class run has MAE_M = (1 + 0 + 1)/3 = 2/3; chance has MAE_M = 2.6/3 (gold class 0:
     # 0.4*1 + 0.3*2 = 1.0, class 1: 0.3*1 + 0.3*1 = 0.6, class 2: 1.0) and Accuracy 0.3^2 + 0.4^2 + 0.3^2 < 0.4.
     assert score("MAE_M", constant_run(gold, 1)) == pytest.approx(2 / 3)
@@ -649,21 +657,21 @@ def test_handles_constant_counterexample_matches_the_flags():
     assert chance["alpha_INT"] == pytest.approx(1 / 20) and chance["alpha_ORD"] == pytest.approx(1 / 20)
 
 
-# --------------------------------------------------------------------------- (III) handles_imbalance
+# --------------------------------------------------------------------------- majority_run_far_from_perfect
 
 
 @settings(max_examples=100)
 @given(gold_count_vectors(max_classes=7, max_count=10**6))
-def test_handles_imbalance_flag_majority_run_stays_half_a_unit_from_perfect(gold):
+def test_majority_flag_majority_run_stays_half_a_unit_from_perfect(gold):
     majority = constant_run(gold, int(np.argmax(gold)))
-    for name in flagged("handles_imbalance"):
+    for name in flagged("majority_run_far_from_perfect"):
         assert abs(score(name, majority) - perfect_score(name)) >= 0.5, name
 
 
 @pytest.mark.parametrize("majority_class", [0, 2])
-def test_handles_imbalance_counterexample_matches_the_flags(majority_class):
+def test_majority_counterexample_matches_the_flags(majority_class):
     # One class with n items, one item in each other class: the majority run's gap to the perfect score
-    # tends to 0 as n grows for exactly the measures flagged handles_imbalance=False.
+    # tends to 0 as n grows for exactly the measures flagged majority_run_far_from_perfect=False.
     gaps = {}
     for n in (10**3, 10**6):
         gold = np.ones(5, dtype=int)
@@ -671,7 +679,7 @@ def test_handles_imbalance_counterexample_matches_the_flags(majority_class):
         majority = constant_run(gold, majority_class)
         gaps[n] = {name: abs(score(name, majority) - perfect_score(name)) for name in ALL}
     vanishing = {name for name in ALL if gaps[10**6][name] < 0.001}
-    assert vanishing == flagged("handles_imbalance", False)
+    assert vanishing == flagged("majority_run_far_from_perfect", False)
     for name in vanishing:
         assert gaps[10**6][name] < gaps[10**3][name] / 10
     # Accuracy = n / (n + 4): gap 4 / (n + 4).

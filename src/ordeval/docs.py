@@ -2,9 +2,10 @@
 
 Everything in it comes from the code: each registered measure's name, display name, direction,
 description and reference (its ``@register`` line), its formula (the function's docstring), the
-notation of its task (the measures module's docstring) and, for ordinal classification, the property
-flags of the ACL 2021 paper's Table 4 and the 0/0 conventions (``convention_masks``). A fast test checks
-that the committed ``docs/measures.md`` is up to date. ``ordeval measures`` lists the same records.
+notation of its task (the measures module's docstring), its properties as :mod:`ordeval.properties`
+computes them (for ordinal classification, the ACL 2021 paper's Table 4, columns I-III, among them) and
+the 0/0 conventions (``convention_masks``). A fast test checks that the committed ``docs/measures.md`` is
+up to date. ``ordeval measures`` lists the same records (without the property checks).
 """
 
 from __future__ import annotations
@@ -17,12 +18,6 @@ import sys
 #: The tasks with a measure registry, in document order.
 TASKS = ("quantification", "classification")
 TASK_TITLES = {"quantification": "Ordinal quantification (OQ)", "classification": "Ordinal classification (OC)"}
-#: Property flags of the OC measures (the ACL 2021 paper's Table 4, columns I-III).
-OC_PROPERTIES = {
-    "ordinal": "(I) ordinal",
-    "handles_constant": "(II) handles constant runs",
-    "handles_imbalance": "(III) handles class imbalance",
-}
 
 
 def _registry(task: str):
@@ -34,6 +29,33 @@ def _registry(task: str):
 def _properties(measure) -> dict:
     """The measure's properties as plain JSON values (without its LaTeX markup)."""
     return {key: value for key, value in dict(measure.properties).items() if key != "latex"}
+
+
+def _property_lines(task: str) -> list[str]:
+    """The task's property checks of every registered measure: a grid, then the definitions."""
+    from .properties import check_measure, properties_of
+
+    defined = properties_of(task)
+    if not defined:
+        return []
+    lines = [
+        "Properties, computed for every measure by `ordeval.properties` (the same checks run on plugin measures;",
+        "a test fails when a measure's declared flag disagrees): *yes* / *no*, with `*` where the verdict rests on",
+        "the search (no counterexample, or no witness, among the instances) rather than on an example.",
+        "",
+        "| Measure | " + " | ".join(_cell(p.title) for p in defined.values()) + " |",
+        "|---|" + "---|" * len(defined),
+    ]
+    for measure in _registry(task).values():
+        cells = []
+        for result in check_measure(measure).values():
+            cells.append(("yes" if result.holds else "no") + ("" if result.decided else "\\*"))
+        lines.append(f"| {_cell(measure.name)} | " + " | ".join(cells) + " |")
+    lines += ["", "The properties (each one's checker builds its defining cases and searches seeded random ones):", ""]
+    for prop in defined.values():
+        kind = "for every instance" if prop.quantifier == "all" else "for some instance"
+        lines.append(f"- **{prop.title}** (`{prop.name}`, {kind}): {' '.join(prop.definition.split())}")
+    return [*lines, ""]
 
 
 def measure_records(task: str | None = None) -> list[dict]:
@@ -121,18 +143,7 @@ def markdown() -> str:
                 f"{record['direction']} | {_cell(record['description'])} | {_cell(record['reference'])} |"
             )
         lines.append("")
-        flagged = [record for record in records if any(key in record["properties"] for key in OC_PROPERTIES)]
-        if flagged:
-            lines += [
-                "Properties (the ACL 2021 paper's Table 4, columns I-III; checked by the property tests):",
-                "",
-                "| Measure | " + " | ".join(OC_PROPERTIES.values()) + " |",
-                "|---|" + "---|" * len(OC_PROPERTIES),
-            ]
-            for record in flagged:
-                flags = ["yes" if record["properties"].get(key) else "no" for key in OC_PROPERTIES]
-                lines.append(f"| {_cell(record['name'])} | " + " | ".join(flags) + " |")
-            lines.append("")
+        lines += _property_lines(task)
         for record in records:
             lines += [f"### {record['name']}", ""]
             lines.append(
@@ -141,14 +152,27 @@ def markdown() -> str:
                 + (f" Reference: {record['reference']}." if record["reference"] else "")
             )
             lines += ["", "```text", record["formula"], "```", ""]
-            others = {key: value for key, value in record["properties"].items() if key not in OC_PROPERTIES}
+            checks = _checks(task, record["name"])
+            others = {key: value for key, value in record["properties"].items() if key not in checks}
             if others:
                 lines += ["Properties: " + ", ".join(f"{key} = {value!r}" for key, value in others.items()) + ".", ""]
+            if checks:
+                lines += ["Property checks:", ""]
+                lines += [f"- {title}: {_cell(text)}" for title, text in checks.values()]
+                lines.append("")
             if record["conventions"]:
                 lines += ["Undefined (0/0) cases and the values used (the outputs count how often each occurs):", ""]
                 lines += [f"- {case['case']}: {_value(case['value'])}" for case in record["conventions"]]
                 lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _checks(task: str, name: str) -> dict[str, tuple[str, str]]:
+    """``{property: (title, explanation)}`` of a registered measure's property checks."""
+    from .properties import check_measure, properties_of
+
+    defined = properties_of(task)
+    return {key: (defined[key].title, result.explain()) for key, result in check_measure(_registry(task)[name]).items()}
 
 
 def records_json(task: str | None = None) -> str:

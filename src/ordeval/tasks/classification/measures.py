@@ -13,32 +13,19 @@ official SemEval protocol: one matrix for the whole test set).
 Undefined cases (0/0) get documented values, and :func:`convention_masks` says where each one occurred.
 An empty topic (N = 0) gets NaN from every measure (readers reject empty topics, so it means a bug).
 
-The three properties of the paper's Table 4, as tested in tests/test_classification_measures.py
-(each registered measure's ``properties`` hold the booleans):
+The property flags of each registered measure (its ``properties``) declare the paper's Table 4 columns
+(Sakai, ACL-IJCNLP 2021): (I) ``ordinal``, (II) ``handles_constant`` (runs that always return one class
+are scored meaningfully and told apart, unlike kappa, which gives all of them 0) and (III)
+``handles_imbalance`` (not micro-averaged over the items: "MAE_mu and Accuracy ignore class imbalance"),
+and two further properties of ordeval's own: ``constant_no_better_than_chance`` (a constant run never
+beats the chance-level run) and ``majority_run_far_from_perfect`` (a majority-class run stays 1/2 from
+the perfect score). Each is defined precisely, and checked on every measure (plugins too), by
+:mod:`ordeval.properties.classification`; a test fails when a declared flag and its check disagree.
 
-(I) ``ordinal`` -- misclassifying into a farther class is penalised more. Take a topic whose K >= 4 gold
-    classes are all non-empty and two misclassified items a, b with gold and system classes
-    g_a < s_a < s_b < g_b. Exchanging their system labels moves each label farther from its gold class
-    and keeps the diagonal and both margins of the confusion matrix (so accuracy, every class's precision
-    and recall, and every chance term stay the same). The measure is ordinal if every such exchange makes
-    the score strictly worse. Measures that are functions of the diagonal and margins only (nominal
-    ones) are exactly unchanged. (Moving a single label farther is not used: it changes the margins,
-    and chance-corrected measures may then improve; see the tests.)
-
-(II) ``handles_constant`` -- a run that always returns one class is not rewarded. On every topic with at
-    least two non-empty gold classes, every constant run (all items in class k, for any k) scores no
-    better than the chance-level run: the expected confusion matrix c_ij = c_.i c_.j / N of a run that
-    labels items at random with the gold's own class distribution (ties allowed). For chance-corrected
-    measures this is their zero point (kappa gives both 0; alpha gives the chance run 1/(2N)).
-
-(III) ``handles_imbalance`` -- class imbalance cannot make a majority-class run look nearly perfect. There
-    is a margin e > 0 such that, on every topic with at least two non-empty gold classes, the run that
-    always returns the gold's majority class scores at least e away from the perfect run's score (1 for
-    the higher-is-better measures, 0 for MAE). For the measures that pass, e = 1/2 works; for those that
-    fail, the gap tends to 0 as the majority class grows (other classes fixed).
-
-Resulting flags (I, II, III): alpha_ORD, alpha_INT, kappa: yes, yes, yes; HMPR, F1_M: no, yes, yes;
-MAE_M: yes, no, yes; CEM_ORD, MAE_mu: yes, no, no; Accuracy: no, no, no.
+Flags (I, II, III): alpha_ORD, alpha_INT, CEM_ORD, MAE_M: yes, yes, yes; kappa: yes, no, yes;
+F1_M, HMPR: no, yes, yes; MAE_mu: yes, yes, no; Accuracy: no, yes, no (the paper's Table 4).
+No better than chance / majority run far from perfect: alpha_ORD, alpha_INT, kappa, HMPR, F1_M: yes, yes;
+MAE_M: no, yes; CEM_ORD, Accuracy, MAE_mu: no, no.
 """
 
 from __future__ import annotations
@@ -250,6 +237,8 @@ def harmonic_f1(precision, recall) -> np.ndarray:
     ordinal=True,
     handles_constant=True,
     handles_imbalance=True,
+    constant_no_better_than_chance=True,
+    majority_run_far_from_perfect=True,
 )
 def krippendorff_alpha_ordinal(confusion) -> np.ndarray:
     """alpha_ORD = 1 - (sum_i sum_{j>i} O_ij d2_ij) / (sum_i sum_{j>i} E_ij d2_ij).
@@ -273,6 +262,8 @@ def krippendorff_alpha_ordinal(confusion) -> np.ndarray:
     ordinal=True,
     handles_constant=True,
     handles_imbalance=True,
+    constant_no_better_than_chance=True,
+    majority_run_far_from_perfect=True,
 )
 def krippendorff_alpha_interval(confusion) -> np.ndarray:
     """alpha_INT = 1 - (sum_i sum_{j>i} O_ij d2_ij) / (sum_i sum_{j>i} E_ij d2_ij), d2_ij = (i - j)^2.
@@ -293,6 +284,8 @@ def krippendorff_alpha_interval(confusion) -> np.ndarray:
     ordinal=False,
     handles_constant=True,
     handles_imbalance=True,
+    constant_no_better_than_chance=True,
+    majority_run_far_from_perfect=True,
 )
 def harmonic_mean_precision_recall(confusion) -> np.ndarray:
     """HMPR = f1(P, R), P = mean_{j in C+} Prec_j, R = mean_{j in C+} Rec_j, f1(p, r) = 2pr / (p + r).
@@ -318,6 +311,8 @@ def harmonic_mean_precision_recall(confusion) -> np.ndarray:
     ordinal=False,
     handles_constant=True,
     handles_imbalance=True,
+    constant_no_better_than_chance=True,
+    majority_run_far_from_perfect=True,
 )
 def macro_f1(confusion) -> np.ndarray:
     """F1_M = (1/|C+|) sum_{j in C+} f1(Prec_j, Rec_j), f1(p, r) = 2pr / (p + r).
@@ -339,8 +334,10 @@ def macro_f1(confusion) -> np.ndarray:
     reference=REFERENCE + "1",
     latex=r"MAE$^{M}$",
     ordinal=True,
-    handles_constant=False,
+    handles_constant=True,
     handles_imbalance=True,
+    constant_no_better_than_chance=False,
+    majority_run_far_from_perfect=True,
 )
 def macro_mean_absolute_error(confusion) -> np.ndarray:
     """MAE_M = (1/|C+|) sum_{j in C+} (sum_{i in C} |i - j| c_ij) / c_.j.
@@ -361,8 +358,10 @@ def macro_mean_absolute_error(confusion) -> np.ndarray:
     reference=REFERENCE + "5",
     latex=r"$\kappa$",
     ordinal=True,
-    handles_constant=True,
+    handles_constant=False,
     handles_imbalance=True,
+    constant_no_better_than_chance=True,
+    majority_run_far_from_perfect=True,
 )
 def linear_weighted_kappa(confusion) -> np.ndarray:
     """kappa = 1 - (sum_ij w_ij c_ij) / (sum_ij w_ij e_ij), w_ij = |i - j|, e_ij = c_i. c_.j / N.
@@ -382,8 +381,10 @@ def linear_weighted_kappa(confusion) -> np.ndarray:
     reference=REFERENCE + "3-4",
     latex=r"CEM$_{ORD}$",
     ordinal=True,
-    handles_constant=False,
-    handles_imbalance=False,
+    handles_constant=True,
+    handles_imbalance=True,
+    constant_no_better_than_chance=False,
+    majority_run_far_from_perfect=False,
 )
 def closeness_evaluation_measure(confusion) -> np.ndarray:
     """CEM_ORD = (sum_ij prox_ij c_ij) / (sum_j prox_jj c_.j), prox_ij = -log2(max{0.5, K_ij} / N).
@@ -410,8 +411,10 @@ def closeness_evaluation_measure(confusion) -> np.ndarray:
     reference="Sakai, ACL-IJCNLP 2021 (no equation number)",
     latex="Accuracy",
     ordinal=False,
-    handles_constant=False,
+    handles_constant=True,
     handles_imbalance=False,
+    constant_no_better_than_chance=False,
+    majority_run_far_from_perfect=False,
 )
 def accuracy(confusion) -> np.ndarray:
     """Accuracy = sum_j c_jj / N. N = 0: NaN."""
@@ -428,8 +431,10 @@ def accuracy(confusion) -> np.ndarray:
     reference=REFERENCE + "2",
     latex=r"MAE$^{\mu}$",
     ordinal=True,
-    handles_constant=False,
+    handles_constant=True,
     handles_imbalance=False,
+    constant_no_better_than_chance=False,
+    majority_run_far_from_perfect=False,
 )
 def micro_mean_absolute_error(confusion) -> np.ndarray:
     """MAE_mu = (sum_ij |i - j| c_ij) / N. N = 0: NaN."""

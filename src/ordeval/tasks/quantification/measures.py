@@ -12,6 +12,10 @@ Adding a measure is one function plus one registry entry (here or in a plugin mo
         ...
 
 Every analysis, table and figure takes its measures from :data:`REGISTRY`.
+
+Each measure declares the properties of :mod:`ordeval.properties.quantification` it has (``ordinal``,
+``farther_is_worse``, ``perfect_estimate``, ``uniform_gold``, ``uniform_estimate_graded``,
+``priority_preserving``; defined there); a test fails when a declaration and its check disagree.
 """
 
 from __future__ import annotations
@@ -27,6 +31,14 @@ from ...registry import Registry
 TIE_TOLERANCE = 1e-9
 
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+#: The property flags the measures declare (defined and checked in :mod:`ordeval.properties.quantification`).
+ORDINAL = {"ordinal": True, "farther_is_worse": True, "perfect_estimate": True, "uniform_gold": True,
+           "uniform_estimate_graded": True, "priority_preserving": False}  # fmt: skip
+#: Ordinal, but moving mass farther from a one-class gold is not always worse (RNADW averages over every
+#: class; RNOD2 and RNADW2 measure class distance by gold mass).
+ORDINAL_NOT_FARTHER = {**ORDINAL, "farther_is_worse": False}
+NOMINAL = {**ORDINAL, "ordinal": False, "farther_is_worse": False}
 
 #: The ordinal quantification measures, in the order tables list them by default.
 REGISTRY = Registry("quantification")
@@ -142,6 +154,7 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     display="NMD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4 (SemEval's EMD / (K-1))",
     description="Normalised Match Distance (SemEval EMD / (K-1))",
+    **ORDINAL,
 )
 def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NMD = sum_i |cp_i - cp*_i| / (K - 1), cp the cumulative distribution."""
@@ -154,6 +167,7 @@ def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
     display="RSNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Symmetric Normalised Order-aware Divergence",
+    **ORDINAL,
 )
 def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RSNOD = sqrt(SOD / (K-1)), SOD = (OD(p || p*) + OD(p* || p)) / 2.
@@ -170,6 +184,7 @@ def root_symmetric_normalised_order_aware_divergence(estimate: np.ndarray, gold:
     display="RNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
     description="Root Normalised Order-aware Divergence",
+    **ORDINAL,
 )
 def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD = sqrt(OD(p || p*) / (K-1))."""
@@ -181,6 +196,7 @@ def root_normalised_order_aware_divergence(estimate: np.ndarray, gold: np.ndarra
     display="RNADW",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="Root Normalised Average Distance-Weighted sum of squares",
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW = sqrt(ADW / (K-1)), ADW = (1/K) sum_{i in C} DW_i (symmetric in p and p*)."""
@@ -193,6 +209,7 @@ def root_normalised_average_distance_weighted(estimate: np.ndarray, gold: np.nda
     display="RNOD2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNOD with the gold-mass class distance",
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNOD2 = sqrt(OD / (K-1)) with delta_ij = sum_{k=min(i,j)}^{max(i,j)} p*_k - (p*_i + p*_j)/2."""
@@ -205,6 +222,7 @@ def root_normalised_order_aware_divergence_2(estimate: np.ndarray, gold: np.ndar
     display="RNADW2",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="RNADW with the gold-mass class distance",
+    **ORDINAL_NOT_FARTHER,
 )
 def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNADW2 = sqrt(ADW / (K-1)) with the delta of RNOD2."""
@@ -213,7 +231,11 @@ def root_normalised_average_distance_weighted_2(estimate: np.ndarray, gold: np.n
 
 
 @register(
-    "NVD", display="NVD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Normalised Variational Distance"
+    "NVD",
+    display="NVD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Normalised Variational Distance",
+    **NOMINAL,
 )
 def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """NVD = (1/2) sum_i |p_i - p*_i|."""
@@ -221,7 +243,11 @@ def normalised_variational_distance(estimate: np.ndarray, gold: np.ndarray) -> n
 
 
 @register(
-    "RNSS", display="RNSS", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Root Normalised Sum of Squares"
+    "RNSS",
+    display="RNSS",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Root Normalised Sum of Squares",
+    **NOMINAL,
 )
 def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """RNSS = sqrt(sum_i (p_i - p*_i)^2 / 2)."""
@@ -229,7 +255,11 @@ def root_normalised_sum_of_squares(estimate: np.ndarray, gold: np.ndarray) -> np
 
 
 @register(
-    "JSD", display="JSD", reference="Sakai, ACL-IJCNLP 2021, Sect. 4", description="Jensen-Shannon divergence (base 2)"
+    "JSD",
+    display="JSD",
+    reference="Sakai, ACL-IJCNLP 2021, Sect. 4",
+    description="Jensen-Shannon divergence (base 2)",
+    **NOMINAL,
 )
 def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """JSD = (KLD(p || m) + KLD(p* || m)) / 2, m = (p + p*)/2, KLD(a || b) = sum_{a_i>0} a_i log2(a_i/b_i)."""
@@ -241,6 +271,12 @@ def jensen_shannon_divergence(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
     display="DNKT",
     reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
     description="Distance based on Normalised Kendall's Tau",
+    ordinal=False,
+    farther_is_worse=False,
+    perfect_estimate=False,
+    uniform_gold=False,
+    uniform_estimate_graded=False,
+    priority_preserving=True,
 )
 def distance_normalised_kendall_tau(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """DNKT = (1 - tau_b) / 2 over the K(K-1)/2 pairs of bins.
@@ -282,4 +318,5 @@ for _other in ("JSD", "NMD", "RNOD"):
         display=f"DNKT_{_other}",
         description=f"harmonic mean of DNKT and {_other}",
         reference="Sakai, arXiv:2204.07304 (RNOD variants and DNKT)",
+        **{**(NOMINAL if _other == "JSD" else ORDINAL), "priority_preserving": True},  # DNKT 0 makes it 0
     )(harmonic_combination("DNKT", _other))
