@@ -27,6 +27,7 @@ include: "workflow/rules/consistency.smk"
 include: "workflow/rules/significance.smk"
 include: "workflow/rules/popularity.smk"
 include: "workflow/rules/leaderboard.smk"
+include: "workflow/rules/topic_set_size.smk"
 include: "workflow/rules/classification.smk"
 include: "workflow/rules/report.smk"
 
@@ -42,6 +43,7 @@ localrules:
     significance,
     popularity,
     leaderboard,
+    topic_set_size,
     classification,
     report,
 

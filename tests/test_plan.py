@@ -119,11 +119,12 @@ def test_targets_of_each_stage(default):
     assert f"{results}/tables/leaderboard/Sem17T4C.md" in default.targets("leaderboard")
     assert f"{results}/tables/oc/properties.tex" in default.targets("classification")
     assert f"{results}/scores/Sem16T4C/pooled.tsv" in default.targets("scores")
+    assert f"{results}/tables/topic_set_size/Sem16T4C.csv" in default.targets("topic_set_size")
     everything = default.targets()
     assert len(everything) == len(set(everything))
     assert all(path.startswith(f"{results}/") for path in everything)
     stages = ["data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
-              "classification", "report"]  # fmt: skip
+              "topic_set_size", "classification", "report"]  # fmt: skip
     assert sorted(everything) == sorted(path for stage in stages for path in default.targets(stage))
 
 

@@ -17,21 +17,22 @@ from dataclasses import dataclass
 
 #: Stages in pipeline order; each is a Snakemake target rule (``snakemake consistency``).
 STAGES = ("data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
-          "classification", "report")  # fmt: skip
+          "topic_set_size", "classification", "report")  # fmt: skip
 
-#: HTML report categories, in order.
+#: HTML report categories, in order (numbered with two digits: Snakemake's report sorts them as text).
 CATEGORIES = {
-    "data": "0 Data",
-    "scores": "1 Scores",
-    "agreement": "2 Ranking agreement",
-    "consistency": "3 Ranking consistency",
-    "power": "4 Discriminative power",
-    "sso": "5 Significance overlap",
-    "contradictions": "6 Contradictions",
-    "popularity": "7 Popularity vs Uniform",
-    "leaderboard": "8 Leaderboards",
-    "classification": "9 Ordinal classification (ACL 2021 layout)",
-    "paper": "10 Paper and provenance",
+    "data": "00 Data",
+    "scores": "01 Scores",
+    "agreement": "02 Ranking agreement",
+    "consistency": "03 Ranking consistency",
+    "power": "04 Discriminative power",
+    "sso": "05 Significance overlap",
+    "contradictions": "06 Contradictions",
+    "popularity": "07 Popularity vs Uniform",
+    "leaderboard": "08 Leaderboards",
+    "topic_set_size": "09 Topic set size",
+    "classification": "10 Ordinal classification (ACL 2021 layout)",
+    "paper": "11 Paper and provenance",
 }
 
 #: LaTeX report sections, in order: title and opening sentence.
@@ -47,6 +48,9 @@ SECTIONS = {
     "popularity": ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic "
                    "by topic (SPEC 4.6)."),
     "leaderboard": ("Leaderboards", "Every run's mean score with its interval, rank and significance group."),
+    "topic_set_size": ("Topic set size", "How many topics a test collection needs for each measure to detect a "
+                       "given difference between runs, from the measure's residual variance (Sakai, Information "
+                       "Retrieval Journal 19(3), 2016)."),
     "classification": ("Ordinal classification", "The ordinal classification data sets laid out as in the "
                        "ACL 2021 paper: agreement (its Table 2), consistency (Table 3), discriminative power "
                        "(Figure 1), the measures' properties (Table 4), and the official SemEval protocol."),
@@ -185,6 +189,14 @@ _ENTRIES = [
     Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
           "leaderboard", "leaderboard"),
+    # topic set size design
+    Entry("topic_set_size/table", "topic_set_size", "tables/topic_set_size/{dataset}.{ext}", ("csv", "tex"),
+          "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at alpha = {tss_alpha}, power "
+          "{tss_power}; CI width) for minimum detectable differences scaled to each measure's score range, from "
+          "the residual variance of the two-way ANOVA.", ("dataset",), "topic_set_size", "topic_set_size"),
+    Entry("topic_set_size/figure", "topic_set_size", "figures/topic_set_size/{dataset}.{ext}", ("pdf", "png"),
+          "{dataset}: topics needed against the minimum detectable difference, per measure and design.",
+          ("dataset",), "topic_set_size", "topic_set_size"),
     # ordinal classification, laid out as in the ACL 2021 paper
     Entry("classification/agreement", "classification", "tables/oc/agreement.{ext}", ("csv", "tex"),
           "Kendall's tau-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),

@@ -28,6 +28,7 @@ DEFAULTS: dict[str, dict[str, list[str] | None]] = {
         "significance": OQ_SIGNIFICANCE,
         "popularity": OQ_SIGNIFICANCE,
         "leaderboard": OQ_SIGNIFICANCE,
+        "topic_set_size": OQ_SIGNIFICANCE,
     },
     "classification": {
         "agreement": OC_ORDER,
@@ -35,6 +36,7 @@ DEFAULTS: dict[str, dict[str, list[str] | None]] = {
         "significance": OC_ORDER,
         "popularity": OC_ORDER,
         "leaderboard": OC_ORDER,
+        "topic_set_size": OC_ORDER,
     },
 }
 KNOWN: dict[str, frozenset[str]] = {"quantification": OQ_KNOWN, "classification": frozenset(OC_ORDER)}

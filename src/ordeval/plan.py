@@ -27,7 +27,7 @@ from .tasks.base import check_files_exist, resolve_path, source_files
 #: Consistency conditions (SPEC 4.2): topic halves, and two subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
 #: Analyses whose configuration section may list measures.
-ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard")
+ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
 #: Kendall's tau and its CI need more than 4 runs.
 MIN_RUNS = 5
 
@@ -50,7 +50,13 @@ JOB_MODULES: dict[str, tuple[str, ...]] = {
     "popularity_figures": ("jobs.popularity_figures",),
     "leaderboard_tables": ("jobs.leaderboard_tables",),  # scipy.special (t quantile), not ordeval code
     "leaderboard_figures": ("jobs.leaderboard_figures",),
-    "classification_tables": ("jobs.classification_tables", "tasks.classification.measures"),
+    "topic_set_size_design": ("jobs.topic_set_size_design",),
+    "classification_tables": (
+        "jobs.classification_tables",
+        "tasks.classification.measures",
+        "properties",
+        "properties.classification",
+    ),
     "classification_figures": ("jobs.classification_figures",),
     "manifest": ("jobs.manifest",),
     "report_captions": ("jobs.report_captions",),
@@ -173,6 +179,8 @@ class Plan:
             "uniform_run": config["popularity"]["uniform_run"],
             "seed": config["seed"],
             "leaderboard_level": config["leaderboard"]["ci_level"],
+            "tss_alpha": config["topic_set_size"]["alpha"],
+            "tss_power": config["topic_set_size"]["power"],
         }
 
     def combinations(self, entry_key: str) -> list[dict]:

@@ -50,7 +50,7 @@ THREADED = (*KERNEL_JOBS, "score_runs")
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
 PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
-               "leaderboard_figures", "classification_figures")  # fmt: skip
+               "leaderboard_figures", "classification_figures", "topic_set_size_design")  # fmt: skip
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
 LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf")
 

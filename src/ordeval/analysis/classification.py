@@ -1,10 +1,10 @@
 """The ordinal classification measures compared as in the ACL 2021 paper's Table 4, and the checks the
 paper makes on constant baselines.
 
-Columns (I)-(III) of the properties table come from the registry (each measure's ``ordinal``,
-``handles_constant`` and ``handles_imbalance`` flags, each backed by a property test in
-``tests/test_classification_measures.py``). Columns (IV)-(VI) are derived from the computed results by
-the rules below, which the table's caption states:
+Columns (I)-(III) of the properties table are computed for each measure by :mod:`ordeval.properties`
+(``ordinal``, ``handles_constant``, ``handles_imbalance``: the defining cases and seeded random
+instances; a measure's declared flags must agree, ``tests/test_properties.py``). Columns (IV)-(VI) are
+derived from the computed results by the rules below, which the table's caption states:
 
 * (IV) ranking-similarity group: average-linkage clustering of the measures into two groups on the
   distance 1 - tau, tau averaged over the OC data sets; group A holds the first measure of the paper's
@@ -82,8 +82,8 @@ def properties_table(
     power: Mapping[str, float],
 ) -> Table:
     """One row per measure: (I) ordinal, (II) handles constant runs, (III) handles class imbalance
-    (registry flags), (IV) similarity group, (V) consistency, (VI) discriminative power, with the
-    numbers (V) and (VI) are rated from."""
+    (``flags``, computed by :func:`ordeval.properties.computed_flags`), (IV) similarity group, (V)
+    consistency, (VI) discriminative power, with the numbers (V) and (VI) are rated from."""
     groups = similarity_groups(mean_taus, measures)
     consistency_values = [consistency[m] for m in measures]
     power_values = [power[m] for m in measures]

@@ -37,7 +37,9 @@ def gold_single_class(gold_path: str, topics: list[str]) -> dict[str, str | None
 
 
 def run(job: Job):
-    from ..tasks.classification.measures import REGISTRY  # the measures' property flags (Table 4)
+    from ..properties import computed_flags
+    from ..properties.classification import TABLE_4_COLUMNS
+    from ..tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
 
     """params: datasets (the OC data sets), measures, conditions, topics and constant_runs ({data set:
     {run: class}}), plugins, kendall, subset_size, trials, hsd_trials, alpha. Inputs ``agreement``,
@@ -100,13 +102,12 @@ def run(job: Job):
                    for m in measures}  # fmt: skip
     power_table = read_csv(inputs["power"], numeric=["percent"], integer=["significant", "pairs"])
     power = {row["measure"]: float(row["percent"]) for row in power_table.records() if row["dataset"] == "POOLED"}
-    flags = {m: dict(REGISTRY[m].properties) for m in measures}
+    flags = computed_flags(REGISTRY[m] for m in measures)  # (I)-(III) checked, not declared
     properties = properties_table(measures, flags, mean_taus, consistency, power)
     write_csv(properties, out["properties_csv"], origins)
     write_latex(properties_latex(properties, labels), out["properties_tex"], origins,
-                "Properties of the ordinal classification measures (the paper's Table 4). (I) ordinal, (II) a run that "
-                "always returns one class scores no better than chance, (III) a majority-class run stays far from a "
-                "perfect score however imbalanced the gold (each checked by property tests); (IV) ranking-similarity "
+                "Properties of the ordinal classification measures (the paper's Table 4). " + TABLE_4_COLUMNS
+                + " (IV) ranking-similarity "
                 "group: average-linkage clustering into two groups on 1 - tau (tau averaged over the OC data sets), A "
                 "holding alpha_ORD, A/B when a measure's mean tau with both groups differs by at most 0.05; (V) "
                 "consistency and (VI) discriminative power: good / fair / poor by thirds of the measures ranked by "
