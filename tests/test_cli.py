@@ -217,14 +217,19 @@ def test_score_user_errors_are_one_line(files, tmp_path, capsys):
     _one_error_line(capsys.readouterr().err)
 
 
-def test_score_of_one_run_stops_before_writing_unless_asked_for_scores_only(files, tmp_path, capsys):
+def test_score_of_one_run_gives_a_leaderboard_without_groups_and_a_note(files, tmp_path, capsys):
     gold, runs = files
     out = tmp_path / "one"
-    assert main(_score_args(gold, {"R0": runs["R0"]}, out)) == 2
-    assert "at least 2 runs, there is 1 (--no-leaderboard" in _one_error_line(capsys.readouterr().err)
-    assert not out.exists()
-    assert main(_score_args(gold, {"R0": runs["R0"]}, out, "--no-leaderboard")) == 0
-    assert (out / "NMD.tsv").is_file() and not (out / "leaderboard.csv").exists()
+    assert main(_score_args(gold, {"R0": runs["R0"]}, out)) == 0
+    captured = capsys.readouterr()
+    assert "no significance groups (a single run (R0)" in captured.out
+    assert "| 1 | R0 |" in captured.out and captured.out.strip() == (out / "leaderboard.md").read_text().strip()
+    board = list(csv.DictReader((out / "leaderboard.csv").read_text(encoding="utf-8").splitlines()))
+    assert {row["group"] for row in board} == {""} and {row["run"] for row in board} == {"R0"}
+    scores_only = tmp_path / "scores-only"
+    assert main(_score_args(gold, {"R0": runs["R0"]}, scores_only, "--no-leaderboard")) == 0
+    assert (scores_only / "NMD.tsv").is_file() and not (scores_only / "leaderboard.csv").exists()
+    assert capsys.readouterr().out.startswith("run\t")  # the means on stdout
 
 
 def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys):

@@ -48,7 +48,9 @@ def describe(error: BaseException) -> str:
 
 
 def fail(message: str) -> int:
-    print(f"ordeval: error: {message}", file=sys.stderr)
+    from .inputs import shown
+
+    print(f"ordeval: error: {shown(message)}", file=sys.stderr)
     return 2
 
 
@@ -188,16 +190,45 @@ def check_format(task: str, fmt: str, option: str = "--format") -> None:
         raise UserError(f"{option}: {task} files can be {', '.join(task_formats(task))}, not {fmt!r}")
 
 
+def title(text: str) -> str:
+    """An argparse type: a name for titles (printable characters, at most 200)."""
+    if not text.strip() or len(text) > 200 or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"{text[:200]!r}: printable characters, 1 to 200")
+    return text
+
+
 def add_hsd_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--trials", "-B", type=int, default=5000, help="randomised Tukey HSD trials (default 5000)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the HSD trials (default 0)")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level of the groups (default 0.05)")
-    parser.add_argument("--level", type=float, default=0.95, help="confidence level of the intervals (default 0.95)")
-    parser.add_argument("--threads", type=int, default=None, help="threads of the HSD (default: all)")
-    parser.add_argument("--name", help="data set name in the leaderboard's title")
+    """The options of a leaderboard: the significance test, intervals, title, output."""
+    from . import checks
+
+    parser.add_argument("--trials", "-B", type=checks.trials, default=5000,
+                        help=f"trials of the significance test (default 5000; at most {checks.MAX_TRIALS:,} and the "
+                        f"memory limit, see {checks.MEMORY_VARIABLE} in the README)")  # fmt: skip
+    parser.add_argument("--seed", type=checks.seed, default=0, help="random seed of the trials (0..2^63-1, default 0)")
+    parser.add_argument("--alpha", type=checks.probability, default=0.05,
+                        help="significance level of the groups (default 0.05)")  # fmt: skip
+    parser.add_argument("--level", type=checks.probability, default=0.95,
+                        help="confidence level of the intervals (default 0.95)")  # fmt: skip
+    parser.add_argument("--threads", type=checks.positive, default=None, help="threads of the HSD (default: all)")
+    parser.add_argument("--name", type=title, help="data set name in the leaderboard's title (default: the data "
+                        "set's folder or file name)")  # fmt: skip
+    parser.add_argument("--json", action="store_true", help="machine-readable output on stdout (JSON)")
+    add_plugin_option(parser)
     parser.add_argument(
         "--progress", action="store_true", help="show progress on stderr even when it is not a terminal"
     )
+
+
+def add_plugin_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--plugins", action="append", default=[], metavar="FILE",
+                        help="a plugin (Python file or module) that registers measures; repeatable")  # fmt: skip
+
+
+def load_plugin_files(plugins) -> None:
+    """Import the ``--plugins`` (and the installed entry points), before any measure is looked up."""
+    from ..plugins import load_plugins
+
+    load_plugins(list(plugins or ()), key="--plugins")
 
 
 def add_file_options(parser: argparse.ArgumentParser, *, required_format: bool) -> None:

@@ -1,57 +1,63 @@
-"""``ordeval leaderboard``: the leaderboard of a scores folder (``<measure>.tsv`` files)."""
+"""``ordeval leaderboard``: the leaderboard of a scores folder (``<measure>.tsv`` files); and the leaderboard
+step that ``ordeval score`` shares: significance test, files, standard output."""
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..errors import InputError
+from .checks import check_hsd_memory
 from .common import NOT_MATRICES, Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
 
+#: The files a leaderboard call writes into its output folder.
+LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
 
-def check_leaderboard(stack, trials: int, hint: str = "") -> None:
-    """Raise a UserError when ``stack`` cannot have a leaderboard (checked before anything is written)."""
+
+def no_test_reason(stack) -> str:
+    """Why a stack has no significance groups ("" when the randomised Tukey HSD applies)."""
     if len(stack.runs) < 2:
-        raise UserError(f"a leaderboard needs at least 2 runs, there is {len(stack.runs)}{hint}")
+        return f"a single run ({stack.runs[0]}): groups compare runs"
     if len(stack.topics) < 2:
-        raise UserError(f"a leaderboard needs at least 2 topics, there is {len(stack.topics)}{hint}")
-    if trials < 1:
-        raise UserError("--trials: at least 1")
+        return "a single topic: the randomised Tukey HSD permutes scores within topics"
+    return ""
 
 
-def write_leaderboard(stack, out: Path, dataset: str, *, trials: int, seed: int, alpha: float, level: float,
-                      threads: int | None, progress: Progress) -> str:  # fmt: skip
-    """``<out>/leaderboard.{csv,md,tex}`` of every measure of ``stack``; returns the Markdown."""
-    from ..analysis.leaderboard import leaderboard
+def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
+    """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
+    (memory checked first)."""
+    from ..analysis.leaderboards import build_leaderboards
     from ..analysis.significance import pairwise_significance
-    from ..files import write_text
-    from ..latex import comment, measure_labels
-    from ..latex.leaderboard import leaderboard_latex, leaderboard_markdown
     from ..seeding import stream
-    from ..table import Table
 
-    check_leaderboard(stack, trials)
-    progress.label = f"randomised Tukey HSD, {len(stack.measures)} measures"
-    significance = pairwise_significance(stack, trials, stream(seed, "cli", "leaderboard"), threads, progress)
-    boards = [
-        leaderboard(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level).table()
-        for m in stack.measures
-    ]
-    setting = (
-        f"{dataset}: mean over {len(stack.topics)} topics with {level:.0%} t intervals, rank, and significance "
-        f"groups (runs sharing a letter do not differ significantly: randomised Tukey HSD, B = {trials}, "
-        f"seed = {seed}, alpha = {alpha:g})."
-    )
+    reason = no_test_reason(stack)
+    significance = None
+    if not reason:
+        check_hsd_memory(args.trials, len(stack.measures), len(stack.topics), len(stack.runs))
+        progress = Progress(f"randomised Tukey HSD, {len(stack.measures)} measures", progress_wanted(args))
+        significance = pairwise_significance(stack, args.trials, stream(args.seed, "cli", "leaderboard"),
+                                             args.threads, progress)  # fmt: skip
+    return build_leaderboards(stack, significance, dataset=dataset, alpha=args.alpha, level=args.level,
+                              test=f"randomised Tukey HSD, B = {args.trials}, seed = {args.seed}",
+                              no_test_reason=reason, origins=origins)  # fmt: skip
+
+
+def write_leaderboard(boards, out: Path) -> list[str]:
+    """``<out>/leaderboard.{csv,md,tex}``; returns the names of the files written."""
     out.mkdir(parents=True, exist_ok=True)
-    Table.concat(boards).write(out / "leaderboard.csv", sep=",")
-    write_text(
-        comment(setting) + "\n" + leaderboard_latex(boards, measure_labels(stack), level), out / "leaderboard.tex"
-    )
-    names = dict(zip(stack.measures, stack.display, strict=True))
-    markdown = leaderboard_markdown(dataset, boards, names, level, setting)
-    write_text(markdown, out / "leaderboard.md")
-    return markdown
+    boards.write(*(out / name for name in LEADERBOARD_FILES))
+    return list(LEADERBOARD_FILES)
+
+
+def print_leaderboard(boards, as_json: bool, extra: Mapping | None = None) -> None:
+    """The leaderboards on standard output: Markdown, or with ``--json`` one JSON document."""
+    if as_json:
+        print(json.dumps({**(extra or {}), "leaderboard": boards.records()}, indent=1, allow_nan=False))
+        return
+    markdown = boards.markdown()
+    sys.stdout.write(markdown if markdown.endswith("\n") else markdown + "\n")
 
 
 def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
@@ -103,15 +109,73 @@ def _is_score_table(path: Path) -> bool:
         return handle.readline().split("\t")[0].strip() == "topic"
 
 
+def folder_origins(folder: Path, dataset: str) -> dict[str, str]:
+    """``{dataset: origin}`` from the provenance of a scores folder: ``provenance.json`` in it, or the
+    pipeline's ``results/<name>/data/<dataset>/provenance.json`` beside ``results/<name>/scores/<dataset>``;
+    empty when there is none."""
+    from ..provenance import read_origins
+
+    for candidate in (folder / "provenance.json", folder.parent.parent / "data" / folder.name / "provenance.json"):
+        if candidate.is_file():
+            return read_origins({dataset: candidate})
+    return {}
+
+
+def pipeline_results(folder: Path) -> Path | None:
+    """The pipeline's ``results/<name>`` folder when ``folder`` is one of its ``scores/<dataset>`` folders."""
+    resolved = folder.resolve()
+    if resolved.parent.name == "scores" and (resolved.parent.parent / "data").is_dir():
+        return resolved.parent.parent
+    return None
+
+
+def output_folder(folder: Path, out: str | None) -> Path:
+    """``--out`` (default: the current folder), never the scores folder nor inside the pipeline's results."""
+    target = Path(out) if out else Path.cwd()
+    resolved = target.resolve()
+    results = pipeline_results(folder)
+    if resolved == folder.resolve() or (results is not None and resolved.is_relative_to(results)):
+        where = "the scores folder" if resolved == folder.resolve() else f"the pipeline's results ({results})"
+        raise UserError(f"--out {out or '.'}: inside {where}; write the leaderboard elsewhere (--out FOLDER)")
+    if target.exists() and not target.is_dir():
+        raise UserError(f"--out {out}: not a folder")
+    return target
+
+
+def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mapping[str, str]):
+    """The pooled leaderboards of a scores folder from its ``pooled.tsv`` (no groups: the item labels the
+    test needs are not in the folder)."""
+    from ..analysis.leaderboards import build_leaderboards, read_pooled
+    from ..table import Table
+
+    path = folder / "pooled.tsv"
+    if not path.is_file():
+        raise UserError(f"{folder}: no pooled.tsv (the pooled scores of a classification data set)")
+    try:
+        pooled = read_pooled(Table.read(path), stack.measures, stack.runs)
+    except KeyError as error:
+        raise InputError(path, "line 1", str(error.args[0])) from None
+    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=pooled, alpha=args.alpha,
+                              level=args.level, origins=origins,
+                              no_test_reason="the item labels the paired randomisation test needs are not in a "
+                              "scores folder: 'ordeval score --protocol pooled' gives them")  # fmt: skip
+
+
 def cmd_leaderboard(args) -> int:
+    from .common import load_plugin_files
+
+    load_plugin_files(args.plugins)
     folder = existing(args.scores_dir, "folder")
+    out = output_folder(folder, args.out)
     stack = read_scores_folder(folder, measure_list(args.measures))
-    out = Path(args.out) if args.out else folder
-    progress = Progress("randomised Tukey HSD", progress_wanted(args))
-    markdown = write_leaderboard(stack, out, args.name or folder.resolve().name, trials=args.trials, seed=args.seed,
-                                 alpha=args.alpha, level=args.level, threads=args.threads,
-                                 progress=progress)  # fmt: skip
-    sys.stdout.write(markdown if markdown.endswith("\n") else markdown + "\n")
+    dataset = args.name or folder.resolve().name
+    origins = folder_origins(folder, dataset)
+    if args.protocol == "pooled":
+        boards = pooled_leaderboards(stack, folder, args, dataset, origins)
+    else:
+        boards = per_topic_leaderboards(stack, args, dataset, origins)
+    write_leaderboard(boards, out)
+    print_leaderboard(boards, args.json)
     print(f"leaderboard: {out}/leaderboard.csv, .md, .tex", file=sys.stderr)
     return 0
 
@@ -123,9 +187,14 @@ def add_parser(commands) -> None:
         help="leaderboard from a scores folder",
         description="The leaderboard of a scores folder (<measure>.tsv, topics x runs; the directions from its "
         "measures.tsv, as the pipeline and 'ordeval score' write it, else from the registry): "
-        "leaderboard.{csv,md,tex}, the Markdown also on stdout.",
+        "leaderboard.{csv,md,tex} in --out (default: the current folder), the Markdown (or with --json, JSON) on "
+        "standard output. The data origin comes from the folder's provenance where the pipeline wrote one.",
     )
     board.add_argument("scores_dir", metavar="SCORES_DIR", help="e.g. results/<name>/scores/<dataset>")
     board.add_argument("--measures", help="comma-separated measures (default: every one in the folder)")
-    board.add_argument("--out", help="output folder (default: SCORES_DIR)")
+    board.add_argument("--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's "
+                       "results)")  # fmt: skip
+    board.add_argument("--protocol", choices=("per-topic", "pooled"), default="per-topic",
+                       help="per-topic means (default) or the pooled scores of the folder's pooled.tsv "
+                       "(classification; ranks without significance groups)")  # fmt: skip
     add_hsd_options(board)

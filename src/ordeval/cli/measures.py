@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .common import scoring_tasks
+from .common import add_plugin_option, load_plugin_files, scoring_tasks
 
 
 def cmd_measures(args) -> int:
+    load_plugin_files(args.plugins)
     from ..docs import measure_records, records_json
 
     if args.format == "json":
@@ -40,3 +41,4 @@ def add_parser(commands) -> None:
     )
     measures.add_argument("--task", choices=scoring_tasks(), help="only the measures of this task")
     measures.add_argument("--format", choices=("text", "markdown", "json"), default="text", help="output format")
+    add_plugin_option(measures)
