@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from cli_helpers import one_error_line
 from conftest import REPO, SHARED_RAW
 
 import ordeval
