@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigError, InputError
-from . import leaderboard, measures, run, score, validate
+from . import inputs, leaderboard, measures, run, score, validate
 from .common import Parser, UserError, describe, fail, one_line, parse_classes
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
@@ -48,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "--" in argv:
         at = argv.index("--")
         argv, extra = argv[:at], argv[at + 1 :]
+    inputs.reset()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

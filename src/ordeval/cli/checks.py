@@ -104,9 +104,13 @@ def check_hsd_memory(trial_count: int, measures: int, topics: int, runs: int) ->
     if estimate > limit:
         raise UserError(
             f"--trials {trial_count}: the randomised Tukey HSD of {measures} measures would need about "
-            f"{estimate / 2**30:.1f} GiB, more than the limit of {limit / 2**30:.1f} GiB (fewer trials or measures; "
+            f"{_size(estimate)}, more than the limit of {_size(limit)} (fewer trials or measures; "
             f"{MEMORY_VARIABLE}=<GiB> raises the limit)"
         )
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**30:.1f} GiB" if count >= 2**30 else f"{count / 2**20:.1f} MiB"
 
 
 def check_run_names(names: Iterable[str]) -> None:

@@ -22,9 +22,9 @@ def input_path(text: str, option: str = "") -> Path:
     if text != "-":
         return existing(text)
     if STDIN_NAMES:
-        raise UserError(f"{option or 'FILE'} -: standard input can be read once, and is already taken")
+        raise UserError(f"{option or 'FILE'}: standard input ('-') can be read once, and is already taken")
     if sys.stdin is None or sys.stdin.isatty():
-        raise UserError(f"{option or 'FILE'} -: nothing on standard input (pipe or redirect a file into it)")
+        raise UserError(f"{option or 'FILE'}: nothing on standard input ('-'): pipe or redirect a file into it")
     folder = Path(tempfile.mkdtemp(prefix="ordeval-stdin-"))
     atexit.register(shutil.rmtree, folder, True)
     path = folder / "stdin"
@@ -33,6 +33,11 @@ def input_path(text: str, option: str = "") -> Path:
     STDIN_NAMES[str(path)] = STDIN
     STDIN_NAMES[str(path.resolve())] = STDIN
     return path
+
+
+def reset() -> None:
+    """Forget standard input's file (each call of the command reads it anew)."""
+    STDIN_NAMES.clear()
 
 
 def shown(message: str) -> str:

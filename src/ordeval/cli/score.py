@@ -49,7 +49,7 @@ def _run_sources(values: Sequence[str]) -> dict[str, Path]:
             raise UserError(f"--run: two runs are named {name!r}")
         runs[name] = path
     checks.check_run_names(runs)
-    return {name: input_path(path, f"--run {name}=") for name, path in runs.items()}
+    return {name: input_path(path, f"--run {name}") for name, path in runs.items()}
 
 
 def default_name(gold: str) -> str:
