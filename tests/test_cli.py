@@ -223,7 +223,8 @@ def test_score_of_one_run_gives_a_leaderboard_without_groups_and_a_note(files, t
     assert capsys.readouterr().out.startswith("run\t")  # the means on stdout
 
 
-def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys):
+def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the leaderboard goes without --out
     gold, runs = files
     out = tmp_path / "scores"
     assert main(_score_args(gold, runs, out, "--measures", "NMD,RNOD", "--name", "tiny")) == 0
@@ -281,3 +282,18 @@ def test_paper_presets_load_and_plan(preset, datasets, analysis_measures):
         assert plan.dnkt_combinations == ["JSD", "NMD", "RNOD"]
     if preset == "cikm2021":
         assert len(plan.popularity_datasets) == 6
+
+
+def test_position_pairing_with_a_duplicated_line_reports_the_line_not_a_wrong_count(tmp_path, capsys):
+    items = [(f"i{i}", f"t{i // 3}", str(i % 5 - 2)) for i in range(9)]
+    gold = tmp_path / "gold.txt"
+    gold.write_text("".join("\t".join(item) + "\n" for item in items))
+    shifted = [*items[:3], items[2], *items[3:8]]  # line 3 duplicated, the last line lost: 9 lines as the gold
+    run = tmp_path / "run.txt"
+    run.write_text("".join("\t".join(item) + "\n" for item in shifted))
+    args = ["validate", str(run), "--gold", str(gold), "--task", "classification", "--format", "semeval_labels"]
+    assert main([*args, "--align", "position"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == f"{gold}: OK (gold: 3 topics, 9 items)"
+    assert out[1:] == [f"{run}:4: topic 't0' but the gold's item 4 (line 4 of {gold}) has topic 't1'; with align: "
+                       "position the topics must agree line by line"]  # fmt: skip
