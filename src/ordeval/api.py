@@ -25,11 +25,19 @@ from .seeding import stream
 from .tasks import get_task
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
-#: The file formats of each task, with the canonical long table of each.
-FORMATS = {
-    "quantification": ("semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"),
-    "classification": ("semeval_labels", "tsv"),
-}
+
+
+def file_formats(task: str) -> list[str]:
+    """The file formats the readers of ``task`` take (its file source types, with the canonical ``tsv``)."""
+    return sorted(get_task(task).file_types)
+
+
+def scoring_tasks() -> list[str]:
+    """The tasks that score runs with their own measure registry (not the ``scores`` task of precomputed
+    score matrices)."""
+    from .tasks import all_tasks
+
+    return [task.name for task in all_tasks() if task.scoring_modules]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -42,8 +50,8 @@ def _source(
     ``folder`` as the canonical long table)."""
     if isinstance(value, (str, Path)):
         fmt = file_format or "tsv"
-        if fmt not in FORMATS[task]:
-            raise ValueError(f"{task} files can be {', '.join(FORMATS[task])}, not {fmt!r}")
+        if fmt not in file_formats(task):
+            raise ValueError(f"{task} files can be {', '.join(file_formats(task))}, not {fmt!r}")
         return {"type": fmt, "path": str(Path(value).resolve()), **extra}
     import pandas as pd
 
@@ -238,7 +246,7 @@ def as_stack(scores, lower_is_better: Mapping[str, bool] | None = None) -> Score
 
 
 def _registered_direction(measure: str) -> bool:
-    for task in ("quantification", "classification"):
+    for task in scoring_tasks():
         registry = get_task(task).registry
         if measure in registry:
             return registry[measure].lower_is_better
@@ -351,7 +359,7 @@ def measures(task: str | None = None):
     import pandas as pd
 
     rows = []
-    for name in [task] if task else ["quantification", "classification"]:
+    for name in [task] if task else scoring_tasks():
         for measure in get_task(name).registry.values():
             rows.append({"task": name, "name": measure.name, "display": measure.display,
                          "direction": measure.direction, "description": measure.description,

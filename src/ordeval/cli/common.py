@@ -160,18 +160,17 @@ def measure_list(text: str | None, task: str | None = None) -> list[str] | None:
 
 
 def scoring_tasks() -> list[str]:
-    """The tasks that score runs against a gold with their own measures (each task of :mod:`ordeval.tasks`
-    that has scoring modules; not the ``scores`` task of precomputed score matrices)."""
-    from ..tasks import all_tasks
+    """The tasks that score runs against a gold (see :func:`ordeval.api.scoring_tasks`)."""
+    from ..api import scoring_tasks as tasks
 
-    return [task.name for task in all_tasks() if task.scoring_modules]
+    return tasks()
 
 
 def task_formats(task: str) -> list[str]:
-    """The file formats the readers of ``task`` take (the task's file source types), sorted."""
-    from ..tasks import get_task
+    """The file formats the readers of ``task`` take, sorted."""
+    from ..api import file_formats
 
-    return sorted(get_task(task).file_types)
+    return file_formats(task)
 
 
 def all_formats() -> list[str]:
