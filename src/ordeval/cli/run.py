@@ -120,7 +120,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     lines = _summary(args, watch, status, stopped_by, time.monotonic() - started)
     lines += _where(project, results, configfile, shown, log_path)
     if status != 0:
-        lines += _diagnosis(watch, stopped_by, project)
+        lines += _diagnosis(watch, stopped_by)
     print("\n".join(lines), file=sys.stderr if status else sys.stdout)
     if stopped_by is not None:
         return 128 + stopped_by
@@ -259,8 +259,10 @@ def _where(project: Path, results: Path, configfile: Path, shown: str, log_path:
     return lines
 
 
-def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path) -> list[str]:
+def _diagnosis(watch: _Watch, stopped_by: int | None) -> list[str]:
     """The one-line errors, and only the hints that apply."""
+    if stopped_by is not None:  # the jobs' errors are those of the stop itself
+        return ["hint: run the same command again to continue"]
     found = watch.errors or watch.other[:3] or ["(see the full log)"]
     lines = ["error:" if len(found) == 1 else "errors:"] + [f"  {line}" for line in found]
     if watch.locked:
@@ -268,8 +270,6 @@ def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path) -> list[str
                      "ordeval run ... -- --unlock")  # fmt: skip
     elif watch.incomplete:
         lines.append("hint: outputs of an interrupted run are incomplete: ordeval run ... -- --rerun-incomplete")
-    elif stopped_by is not None:
-        lines.append("hint: run the same command again to continue")
     return lines
 
 
