@@ -187,8 +187,11 @@ def score(gold, runs, **options):
     run name -> file / data frame / array (``run_format``), or one canonical runs table (with a ``run``
     column). ``task``: quantification (default) or classification; ``classes``: the class labels in
     ascending order (default -2..2); ``measures``: registry names (default every registered measure of
-    the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``.
-    Bad input raises :class:`ordeval.errors.InputError` naming the file, the line and the problem.
+    the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``;
+    ``baselines``: organiser baselines computed from the gold, ``uniform``, ``popularity`` (quantification)
+    and ``constant:<class>``, added after the runs as ``BL-uniform``, ``BL-popularity``, ``BL-<class>``
+    (``runs`` may then be None). Bad input raises :class:`ordeval.errors.InputError` naming the file, the
+    line and the problem.
     """
     return tidy(score_stack(gold, runs, **options))
 
