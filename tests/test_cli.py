@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import csv
 import json
-import sys
 
 import numpy as np
 import pytest
-import yaml
-from conftest import REPO, SHARED_RAW, tiny_config
+from cli_helpers import one_error_line
+from conftest import REPO, SHARED_RAW
 
 import ordeval
 from ordeval import docs
@@ -59,14 +58,6 @@ def _score_args(gold, runs, out, *extra):
     return args + ["--trials", "200", "--seed", "3", "--threads", "1", *extra]
 
 
-def _one_error_line(err: str) -> str:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("ordeval: error: ")
-    assert "Traceback" not in err
-    return lines[0]
-
-
 # --------------------------------------------------------------------------- help, version, usage errors
 
 
@@ -82,11 +73,11 @@ def test_help_and_version_of_every_command(capsys):
 
 def test_usage_errors_are_one_line_with_status_2(capsys):
     assert main(["score", "--task", "nonsense"]) == 2
-    assert "invalid choice" in _one_error_line(capsys.readouterr().err)
+    assert "invalid choice" in one_error_line(capsys.readouterr().err)
     assert main(["frobnicate"]) == 2
-    _one_error_line(capsys.readouterr().err)
+    one_error_line(capsys.readouterr().err)
     assert main(["measures", "--", "x"]) == 2
-    _one_error_line(capsys.readouterr().err)
+    one_error_line(capsys.readouterr().err)
 
 
 def test_classes_option():
@@ -153,10 +144,10 @@ def test_validate_lists_every_problem_with_file_and_line(files, tmp_path, capsys
 
 def test_validate_user_errors(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "nope.txt"), "--task", "quantification", "--format", "semeval_dist"]) == 2
-    assert "nope.txt: no such file" in _one_error_line(capsys.readouterr().err)
+    assert "nope.txt: no such file" in one_error_line(capsys.readouterr().err)
     (tmp_path / "f.txt").write_text("x\n")
     assert main(["validate", str(tmp_path / "f.txt"), "--task", "classification", "--format", "semeval_dist"]) == 2
-    _one_error_line(capsys.readouterr().err)
+    one_error_line(capsys.readouterr().err)
 
 
 # --------------------------------------------------------------------------- score and leaderboard
@@ -208,26 +199,32 @@ def test_score_user_errors_are_one_line(files, tmp_path, capsys):
     broken = tmp_path / "broken.txt"
     broken.write_text("t0\t0.2\t0.2\t0.2\t0.2\t0.2\nt1\t0.2\t0.2\n", encoding="utf-8")
     assert main(_score_args(gold, {"B": broken}, tmp_path / "o")) == 2
-    assert _one_error_line(capsys.readouterr().err).startswith(f"ordeval: error: {broken}:2: ")
+    assert one_error_line(capsys.readouterr().err).startswith(f"ordeval: error: {broken}:2: ")
     assert main(_score_args(gold, runs, tmp_path / "o", "--measures", "NMD,NOPE")) == 2
-    assert "unknown quantification measure(s) NOPE" in _one_error_line(capsys.readouterr().err)
+    assert "unknown quantification measure(s) NOPE" in one_error_line(capsys.readouterr().err)
     assert main(_score_args(tmp_path / "nogold.txt", runs, tmp_path / "o")) == 2
-    assert "nogold.txt: no such file" in _one_error_line(capsys.readouterr().err)
+    assert "nogold.txt: no such file" in one_error_line(capsys.readouterr().err)
     assert main(_score_args(gold, {"A": runs["R0"], **{"A=": runs["R1"]}}, tmp_path / "o")) == 2
-    _one_error_line(capsys.readouterr().err)
+    one_error_line(capsys.readouterr().err)
 
 
-def test_score_of_one_run_stops_before_writing_unless_asked_for_scores_only(files, tmp_path, capsys):
+def test_score_of_one_run_gives_a_leaderboard_without_groups_and_a_note(files, tmp_path, capsys):
     gold, runs = files
     out = tmp_path / "one"
-    assert main(_score_args(gold, {"R0": runs["R0"]}, out)) == 2
-    assert "at least 2 runs, there is 1 (--no-leaderboard" in _one_error_line(capsys.readouterr().err)
-    assert not out.exists()
-    assert main(_score_args(gold, {"R0": runs["R0"]}, out, "--no-leaderboard")) == 0
-    assert (out / "NMD.tsv").is_file() and not (out / "leaderboard.csv").exists()
+    assert main(_score_args(gold, {"R0": runs["R0"]}, out)) == 0
+    captured = capsys.readouterr()
+    assert "no significance groups (a single run (R0)" in captured.out
+    assert "| 1 | R0 |" in captured.out and captured.out.strip() == (out / "leaderboard.md").read_text().strip()
+    board = list(csv.DictReader((out / "leaderboard.csv").read_text(encoding="utf-8").splitlines()))
+    assert {row["group"] for row in board} == {""} and {row["run"] for row in board} == {"R0"}
+    scores_only = tmp_path / "scores-only"
+    assert main(_score_args(gold, {"R0": runs["R0"]}, scores_only, "--no-leaderboard")) == 0
+    assert (scores_only / "NMD.tsv").is_file() and not (scores_only / "leaderboard.csv").exists()
+    assert capsys.readouterr().out.startswith("run\t")  # the means on stdout
 
 
-def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys):
+def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the leaderboard goes without --out
     gold, runs = files
     out = tmp_path / "scores"
     assert main(_score_args(gold, runs, out, "--measures", "NMD,RNOD", "--name", "tiny")) == 0
@@ -248,65 +245,13 @@ def test_leaderboard_from_a_scores_folder(files, tmp_path, capsys):
 
 def test_leaderboard_user_errors(tmp_path, capsys):
     assert main(["leaderboard", str(tmp_path / "none")]) == 2
-    assert "no such folder" in _one_error_line(capsys.readouterr().err)
+    assert "no such folder" in one_error_line(capsys.readouterr().err)
     assert main(["leaderboard", str(tmp_path)]) == 2
-    assert "no score tables" in _one_error_line(capsys.readouterr().err)
+    assert "no score tables" in one_error_line(capsys.readouterr().err)
     (tmp_path / "NMD.tsv").write_text("topic\tA\tB\nt1\t0.1\t0.2\nt2\t0.3\toops\n")
     assert main(["leaderboard", str(tmp_path)]) == 2
     expected = f"ordeval: error: {tmp_path / 'NMD.tsv'}:3: score of run 'B' 'oops' is not a number"
-    assert _one_error_line(capsys.readouterr().err) == expected
-
-
-# --------------------------------------------------------------------------- run
-
-
-@pytest.fixture
-def project(tmp_path, monkeypatch):
-    """A project folder (a Snakefile) with a tiny configuration; Snakemake replaced by a script."""
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "Snakefile").write_text("# stand-in\n")
-    config = tmp_path / "tiny.yaml"
-    config.write_text(yaml.safe_dump(tiny_config("clitest")), encoding="utf-8")
-    return tmp_path, config
-
-
-def _fake_snakemake(tmp_path, monkeypatch, lines: list[str], status: int):
-    script = tmp_path / "fake_snakemake.py"
-    script.write_text(
-        "import sys\n"
-        "print('ARGS', ' '.join(sys.argv[1:]))\n"
-        + "".join(f"print({line!r})\n" for line in lines)
-        + f"sys.exit({status})\n"
-    )
-    monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} {script}")
-
-
-def test_run_checks_the_configuration_before_snakemake(project, monkeypatch, capsys):
-    folder, config = project
-    _fake_snakemake(folder, monkeypatch, ["SHOULD NOT RUN"], 0)
-    bad = folder / "bad.yaml"
-    bad.write_text("name: x\nseed: 1\ndatasets: {}\nsytems: 3\n")
-    assert main(["run", "--configfile", str(bad)]) == 2
-    line = _one_error_line(capsys.readouterr().err)
-    assert str(bad) in line and "unexpected key(s) 'sytems'" in line
-    assert not (folder / "results").exists()
-    assert main(["run", "--configfile", str(folder / "missing.yaml")]) == 2
-    _one_error_line(capsys.readouterr().err)
-
-
-def test_run_summary_log_and_status(project, monkeypatch, capsys):
-    folder, config = project
-    _fake_snakemake(folder, monkeypatch, ["1 of 4 steps (25%) done", "2 of 4 steps (50%) done"], 0)
-    assert main(["run", "--configfile", str(config), "--cores", "1", "--target", "scores", "--", "--keep-going"]) == 0
-    captured = capsys.readouterr()
-    log = (folder / "results" / "clitest" / "logs" / "ordeval-run.log").read_text()
-    assert "--cores 1" in log and "--keep-going" in log and log.rstrip().endswith("2 of 4 steps (50%) done")
-    assert "scores" in log.splitlines()[1]
-    assert "jobs done: 2 of 4" in captured.out and "results/clitest" in captured.out
-    _fake_snakemake(folder, monkeypatch, ["1 of 4 steps (25%) done", "Error in rule score_runs:", "  jobid: 3"], 1)
-    assert main(["run", "--configfile", str(config), "--progress"]) == 1
-    err = capsys.readouterr().err
-    assert "jobs failed: 1 (score_runs)" in err and "Error in rule score_runs:" in err and "--rerun-incomplete" in err
+    assert one_error_line(capsys.readouterr().err) == expected
 
 
 # --------------------------------------------------------------------------- paper presets
@@ -337,3 +282,18 @@ def test_paper_presets_load_and_plan(preset, datasets, analysis_measures):
         assert plan.dnkt_combinations == ["JSD", "NMD", "RNOD"]
     if preset == "cikm2021":
         assert len(plan.popularity_datasets) == 6
+
+
+def test_position_pairing_with_a_duplicated_line_reports_the_line_not_a_wrong_count(tmp_path, capsys):
+    items = [(f"i{i}", f"t{i // 3}", str(i % 5 - 2)) for i in range(9)]
+    gold = tmp_path / "gold.txt"
+    gold.write_text("".join("\t".join(item) + "\n" for item in items))
+    shifted = [*items[:3], items[2], *items[3:8]]  # line 3 duplicated, the last line lost: 9 lines as the gold
+    run = tmp_path / "run.txt"
+    run.write_text("".join("\t".join(item) + "\n" for item in shifted))
+    args = ["validate", str(run), "--gold", str(gold), "--task", "classification", "--format", "semeval_labels"]
+    assert main([*args, "--align", "position"]) == 1
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == f"{gold}: OK (gold: 3 topics, 9 items)"
+    assert out[1:] == [f"{run}:4: topic 't0' but the gold's item 4 (line 4 of {gold}) has topic 't1'; with align: "
+                       "position the topics must agree line by line"]  # fmt: skip

@@ -25,11 +25,19 @@ from .seeding import stream
 from .tasks import get_task
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
-#: The file formats of each task, with the canonical long table of each.
-FORMATS = {
-    "quantification": ("semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"),
-    "classification": ("semeval_labels", "tsv"),
-}
+
+
+def file_formats(task: str) -> list[str]:
+    """The file formats the readers of ``task`` take (its file source types, with the canonical ``tsv``)."""
+    return sorted(get_task(task).file_types)
+
+
+def scoring_tasks() -> list[str]:
+    """The tasks that score runs with their own measure registry (not the ``scores`` task of precomputed
+    score matrices)."""
+    from .tasks import all_tasks
+
+    return [task.name for task in all_tasks() if task.scoring_modules]
 
 
 # --------------------------------------------------------------------------- scoring
@@ -42,8 +50,8 @@ def _source(
     ``folder`` as the canonical long table)."""
     if isinstance(value, (str, Path)):
         fmt = file_format or "tsv"
-        if fmt not in FORMATS[task]:
-            raise ValueError(f"{task} files can be {', '.join(FORMATS[task])}, not {fmt!r}")
+        if fmt not in file_formats(task):
+            raise ValueError(f"{task} files can be {', '.join(file_formats(task))}, not {fmt!r}")
         return {"type": fmt, "path": str(Path(value).resolve()), **extra}
     import pandas as pd
 
@@ -79,20 +87,22 @@ def _source(
     return {"type": "tsv", "path": str(path)}
 
 
-def score_stack(
+def build_data(
     gold,
     runs,
     *,
     task: str = "quantification",
     classes: Sequence = DEFAULT_CLASSES,
-    measures: Sequence[str] | None = None,
     gold_format: str | None = None,
     run_format: str | None = None,
     align: str = "id",
     score_key: str | None = None,
-) -> ScoreStack:
-    """Like :func:`score`, but returns the :class:`~ordeval.scores.ScoreStack` (measures x topics x runs,
-    with each measure's direction)."""
+    baselines: Sequence[str] = (),
+    name: str = "api",
+):
+    """The data set (a :class:`~ordeval.tasks.base.TaskData`: topics, run names, gold and runs as arrays) of
+    ``gold`` and ``runs`` (see :func:`score`), with the organiser ``baselines`` computed from the gold
+    (see :func:`baseline_sources`) after the runs."""
     task_object = get_task(task)
     with tempfile.TemporaryDirectory(prefix="ordeval-") as temporary:
         folder = Path(temporary)
@@ -104,21 +114,67 @@ def score_stack(
             "runs": [],
         }
         if isinstance(runs, Mapping):
-            for name, value in runs.items():
+            for run_name, value in runs.items():
                 extra = {}
                 if run_format == "ntcir_submission":
                     extra["score"] = score_key
                 if task == "classification" and run_format == "semeval_labels":
                     extra["align"] = align
-                source = _source(value, "run", run_format, folder, name, task, classes, extra)
+                source = _source(value, "run", run_format, folder, run_name, task, classes, extra)
                 if source["type"] != "tsv":
-                    source["name"] = name
+                    source["name"] = run_name
                 spec["runs"].append(source)
-        else:  # one canonical runs table (path or data frame) holding every run
+        elif runs is not None:  # one canonical runs table (path or data frame) holding every run
             spec["runs"].append(_source(runs, "run", "tsv", folder, "runs", task, classes, {}))
-        data = task_object.build("api", spec, folder, 0)
-        names = list(measures) if measures is not None else task_object.registry.names()
-        return task_object.score(data, names).stack
+        spec["runs"] += baseline_sources(task, baselines, classes)
+        return task_object.build(name, spec, folder, 0)
+
+
+def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[str] | None = None,
+                **options) -> ScoreStack:  # fmt: skip
+    """Like :func:`score`, but returns the :class:`~ordeval.scores.ScoreStack` (measures x topics x runs,
+    with each measure's direction)."""
+    task_object = get_task(task)
+    data = build_data(gold, runs, task=task, **options)
+    names = list(measures) if measures is not None else task_object.registry.names()
+    return task_object.score(data, names).stack
+
+
+#: Constant-class baselines of the SemEval tasks' five-point scale, named as in the configuration.
+SEMEVAL_CLASS_NAMES = {"-2": "highly-negative", "-1": "negative", "0": "neutral", "1": "positive",
+                       "2": "highly-positive"}  # fmt: skip
+
+
+def baseline_name(kind: str, label=None) -> str:
+    """The pipeline's run name of an organiser baseline: ``BL-uniform``, ``BL-popularity``, and for a
+    constant class ``BL-<class>`` (``BL-positive`` for class 1 of the SemEval scale -2..2)."""
+    if kind != "constant_class":
+        return f"BL-{kind}"
+    return f"BL-{SEMEVAL_CLASS_NAMES.get(str(label), str(label))}"
+
+
+def baseline_sources(task: str, baselines: Sequence[str], classes: Sequence) -> list[dict]:
+    """Run sources of the organiser baselines ``uniform``, ``popularity`` and ``constant:<class>`` (those the
+    task has: its ``baseline_types``), computed from the gold when the data set is built."""
+    kinds = get_task(task).baseline_types
+    offered = sorted(("constant:<class>" if kind == "constant_class" else kind) for kind in kinds)
+    labels = [str(label) for label in classes]
+    sources = []
+    for text in baselines:
+        kind, _, label = str(text).partition(":")
+        kind = "constant_class" if kind == "constant" else kind
+        if kind not in kinds or (kind == "constant_class") != bool(label):
+            raise ValueError(f"baseline {text!r}: {task} baselines are {', '.join(offered) or 'none'}")
+        if kind == "constant_class" and label not in labels:
+            raise ValueError(f"baseline {text!r}: {label!r} is not one of the classes {', '.join(labels)}")
+        source = {"type": kind, "name": baseline_name(kind, label)}
+        if kind == "constant_class":
+            source["class"] = label
+        sources.append(source)
+    names = [source["name"] for source in sources]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a baseline is asked for twice: {', '.join(baselines)}")
+    return sources
 
 
 def score(gold, runs, **options):
@@ -131,8 +187,11 @@ def score(gold, runs, **options):
     run name -> file / data frame / array (``run_format``), or one canonical runs table (with a ``run``
     column). ``task``: quantification (default) or classification; ``classes``: the class labels in
     ascending order (default -2..2); ``measures``: registry names (default every registered measure of
-    the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``.
-    Bad input raises :class:`ordeval.errors.InputError` naming the file, the line and the problem.
+    the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``;
+    ``baselines``: organiser baselines computed from the gold, ``uniform``, ``popularity`` (quantification)
+    and ``constant:<class>``, added after the runs as ``BL-uniform``, ``BL-popularity``, ``BL-<class>``
+    (``runs`` may then be None). Bad input raises :class:`ordeval.errors.InputError` naming the file, the
+    line and the problem.
     """
     return tidy(score_stack(gold, runs, **options))
 
@@ -190,7 +249,7 @@ def as_stack(scores, lower_is_better: Mapping[str, bool] | None = None) -> Score
 
 
 def _registered_direction(measure: str) -> bool:
-    for task in ("quantification", "classification"):
+    for task in scoring_tasks():
         registry = get_task(task).registry
         if measure in registry:
             return registry[measure].lower_is_better
@@ -281,24 +340,21 @@ def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, h
 def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alpha: float = 0.05, trials: int = 5000,
                 seed: int = 0, threads: int | None = None,
                 lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
-    """Leaderboards: per measure, every run's mean, t interval, rank and significance group letters
-    (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data frame
-    measure, rank, run, mean, ci_low, ci_high, group, lower_is_better."""
-    import pandas as pd
-
-    from .analysis.leaderboard import leaderboard as board
+    """Leaderboards (per-topic protocol): per measure, every run's mean, t interval, rank and significance
+    group letters (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data
+    frame measure, rank, run, mean, ci_low, ci_high, group, lower_is_better. With one run, or one topic,
+    the groups are empty (no test)."""
+    from .analysis.leaderboards import build_leaderboards
     from .analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset([measure]) if measure else stack
-    significance = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
-    frames = [
-        board(stack.matrix(m), stack.runs, m, stack.direction_of(m), significance.matrix(m), alpha, level)
-        .table()
-        .to_pandas()
-        for m in stack.measures
-    ]
-    return pd.concat(frames, ignore_index=True)
+    testable = len(stack.runs) > 1 and len(stack.topics) > 1
+    significance = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads) if testable else None
+    boards = build_leaderboards(stack, significance, dataset="scores", alpha=alpha, level=level,
+                                test=f"randomised Tukey HSD, B = {trials}, seed = {seed}",
+                                no_test_reason="one run" if len(stack.runs) < 2 else "one topic")  # fmt: skip
+    return boards.table().to_pandas()
 
 
 def measures(task: str | None = None):
@@ -306,7 +362,7 @@ def measures(task: str | None = None):
     import pandas as pd
 
     rows = []
-    for name in [task] if task else ["quantification", "classification"]:
+    for name in [task] if task else scoring_tasks():
         for measure in get_task(name).registry.values():
             rows.append({"task": name, "name": measure.name, "display": measure.display,
                          "direction": measure.direction, "description": measure.description,

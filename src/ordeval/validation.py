@@ -52,8 +52,9 @@ _BYTE = re.compile(r"^byte (\d+)$")
 _RECORD_NUMBER = re.compile(r"\brecord (\d+)\b")
 _TOPIC_RUN = re.compile(r"\(topic '(?P<topic>[^']*)'(?:, run '(?P<run>[^']*)')?\)")
 #: Problems after which the rest of a file cannot be checked: a run that names no gold item at all, a run
-#: paired by position with another number of lines than the gold has items.
-_HIDES_THE_REST = re.compile(r"none of the \d+ lines|with align: position line i")
+#: paired by position with another number of lines than the gold has items, or whose topics stop agreeing
+#: with the gold's at a line (blanking that line would shift the later ones and miscount the lines).
+_HIDES_THE_REST = re.compile(r"none of the \d+ lines|with align: position (?:line i|the topics must agree)")
 #: Problems of a whole distribution (a long table reports them at the topic's first line).
 _DISTRIBUTION = re.compile(r"probabilit(?:y|ies) .*(?:sum to|outside|NaN)")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from ..table import Table
@@ -10,6 +11,11 @@ from . import escape, number, tabular
 
 def _direction(lower_is_better) -> str:
     return "lower is better" if lower_is_better in (True, "True") else "higher is better"
+
+
+def _has_interval(row) -> bool:
+    """False for a leaderboard without intervals (the pooled protocol: NaN bounds)."""
+    return not math.isnan(float(row["ci_low"]))
 
 
 def leaderboard_latex(boards: Sequence[Table], labels: Mapping[str, str], level: float) -> str:
@@ -25,7 +31,7 @@ def leaderboard_latex(boards: Sequence[Table], labels: Mapping[str, str], level:
             ]
         )
         for row in board.records():
-            interval = f"[{number(row['ci_low'])}, {number(row['ci_high'])}]"
+            interval = f"[{number(row['ci_low'])}, {number(row['ci_high'])}]" if _has_interval(row) else "-"
             rows.append([str(row["rank"]), escape(row["run"]), number(row["mean"]), interval, row["group"]])
         rules.append(len(rows) - 1)
     return tabular(header, rows, "rlrll", rules_after=rules[:-1])
@@ -45,7 +51,7 @@ def leaderboard_markdown(
         lines += [f"## {_markdown_cell(names[first['measure']])} ({_direction(first['lower_is_better'])})", ""]
         lines += [f"| Rank | Run | Mean | {level:.0%} CI | Group |", "|---:|:---|---:|:---|:---|"]
         for row in board.records():
-            interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]"
+            interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if _has_interval(row) else "-"
             lines.append(
                 f"| {row['rank']} | {_markdown_cell(row['run'])} | {row['mean']:.3f} | {interval} | {row['group']} |"
             )

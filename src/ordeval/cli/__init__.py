@@ -1,0 +1,82 @@
+"""The ``ordeval`` command: score runs, leaderboards, file checks, the measure registry, the pipeline.
+
+``ordeval measures``     the registered measures (name, task, direction, formula, reference)
+``ordeval validate``     every problem of gold and run files, as ``file:line: problem`` (exit 1 if any)
+``ordeval score``        per-topic scores of runs against a gold, their means and the leaderboard
+``ordeval leaderboard``  the leaderboard of a scores folder (``<measure>.tsv`` files)
+``ordeval run``          the Snakemake pipeline, with a one-screen summary and the full log in a file
+
+A user error (a missing file, a bad format, a configuration or input error) is one line on stderr,
+``ordeval: error: <file>:<line>: <problem>``, and exit status 2; never a traceback (set
+``ORDEVAL_DEBUG=1`` to see one). ``ordeval validate`` exits with 1 when it finds a problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import ConfigError, InputError
+from . import inputs, leaderboard, measures, run, score, validate
+from .common import Parser, UserError, describe, fail, one_line, parse_classes
+
+__all__ = ["main", "build_parser", "parse_classes", "UserError"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="ordeval",
+        description="Meta-evaluation of ordinal classification and quantification measures: score runs, "
+        "leaderboards with significance groups, file checks, the measure registry, the full pipeline.",
+        epilog="Each command has its own --help. Errors are one line on stderr; exit status 2 (1: problems found by "
+        "'validate').",
+    )
+    parser.add_argument("--version", action="version", version=f"ordeval {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for module in (measures, validate, score, leaderboard, run):
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``ordeval`` command; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, extra = argv[:at], argv[at + 1 :]
+    inputs.reset()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0) if not isinstance(stop.code, str) else 2
+    if args.command is None:
+        parser.print_help()
+        return 0
+    if extra and args.command != "run":
+        return fail(f"arguments after '--' are for 'ordeval run' only: {' '.join(extra)}")
+    handlers = {"measures": measures.cmd_measures, "validate": validate.cmd_validate, "score": score.cmd_score,
+                "leaderboard": leaderboard.cmd_leaderboard}  # fmt: skip
+    try:
+        if args.command == "run":
+            return run.cmd_run(args, extra)
+        return handlers[args.command](args)
+    except UserError as error:
+        return fail(one_line(str(error)))
+    except BrokenPipeError:  # pragma: no cover - e.g. 'ordeval measures | head'
+        return 0
+    except (InputError, ConfigError, OSError, ValueError, KeyError) as error:
+        if os.environ.get("ORDEVAL_DEBUG"):
+            raise
+        return fail(describe(error))
+    except KeyboardInterrupt:
+        print("ordeval: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,166 @@
+"""Checks of the command-line arguments, made before the first file is written.
+
+* numbers: ``--alpha`` and ``--level`` finite and strictly between 0 and 1 (``nan``, ``inf`` refused);
+  ``--seed`` an integer 0..2^63-1; ``--trials`` 1..10,000,000 and within the memory limit;
+  ``--threads`` and ``ordeval run --cores`` positive integers (or ``all``);
+* memory: the randomised Tukey HSD keeps a trials x measures array of range statistics and sorts it
+  (about 16 bytes per trial and measure, plus the scores); a call whose estimate exceeds the limit is
+  refused with the estimate. The limit is half the machine's memory; ``ORDEVAL_MEMORY_LIMIT`` (in GiB,
+  e.g. ``ORDEVAL_MEMORY_LIMIT=64``) overrides it;
+* names: run names follow the pipeline's name policy (:mod:`ordeval.names`; ``topic`` and the other
+  column names are reserved);
+* ``--out``: a folder holds exactly what one call wrote. ``ordeval score`` records the files it writes
+  in ``<out>/.ordeval-files``; a later call into the same folder removes those files (and only those)
+  before writing; a non-empty folder without that record, or with files it does not list, is refused.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from .common import UserError
+
+MAX_SEED = 2**63 - 1
+MAX_TRIALS = 10_000_000
+#: Bytes per trial and measure of the randomised Tukey HSD (range statistics and their sorted copy).
+HSD_BYTES_PER_CELL = 16
+MEMORY_VARIABLE = "ORDEVAL_MEMORY_LIMIT"
+#: The record of the files an ``ordeval score`` call wrote into its ``--out`` folder.
+RECORD = ".ordeval-files"
+
+
+def probability(text: str) -> float:
+    """An argparse type: a finite number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a finite number strictly between 0 and 1")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
+def seed(text: str) -> int:
+    """An argparse type: an integer 0..2^63-1."""
+    value = _integer(text)
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"{text}: a seed is an integer from 0 to 2^63-1")
+    return value
+
+
+def trials(text: str) -> int:
+    """An argparse type: an integer 1..MAX_TRIALS."""
+    value = _integer(text)
+    if not 1 <= value <= MAX_TRIALS:
+        raise argparse.ArgumentTypeError(f"{text}: from 1 to {MAX_TRIALS:,} trials")
+    return value
+
+
+def positive(text: str) -> int:
+    """An argparse type: an integer >= 1."""
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: at least 1")
+    return value
+
+
+def cores(text: str) -> str:
+    """An argparse type: ``all`` or an integer >= 1 (Snakemake's ``--cores``)."""
+    return text if text == "all" else str(positive(text))
+
+
+def memory_limit() -> int:
+    """Bytes a command may plan to use: ``ORDEVAL_MEMORY_LIMIT`` GiB, else half the physical memory."""
+    override = os.environ.get(MEMORY_VARIABLE)
+    if override:
+        try:
+            value = float(override)
+        except ValueError:
+            raise UserError(f"{MEMORY_VARIABLE}={override!r}: a number of GiB") from None
+        if not math.isfinite(value) or value <= 0:
+            raise UserError(f"{MEMORY_VARIABLE}={override!r}: a positive number of GiB")
+        return int(value * 2**30)
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 8 * 2**30
+
+
+def check_hsd_memory(trial_count: int, measures: int, topics: int, runs: int) -> None:
+    """Refuse an HSD whose memory estimate exceeds :func:`memory_limit`, with the estimate."""
+    estimate = HSD_BYTES_PER_CELL * trial_count * measures + 3 * 8 * measures * topics * runs
+    limit = memory_limit()
+    if estimate > limit:
+        raise UserError(
+            f"--trials {trial_count}: the randomised Tukey HSD of {measures} measures would need about "
+            f"{_size(estimate)}, more than the limit of {_size(limit)} (fewer trials or measures; "
+            f"{MEMORY_VARIABLE}=<GiB> raises the limit)"
+        )
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**30:.1f} GiB" if count >= 2**30 else f"{count / 2**20:.1f} MiB"
+
+
+def check_run_names(names: Iterable[str]) -> None:
+    """Run names by the pipeline's name policy (``topic`` and the other column names are reserved)."""
+    from ..names import name_problem
+
+    for name in names:
+        problem = name_problem(name, kind="run name")
+        if problem:
+            raise UserError(f"--run: {problem}")
+
+
+def out_folder(path: str | Path, writes: Iterable[str] = ()) -> list[Path]:
+    """Check that ``ordeval score`` may write into ``path``: it does not exist, is empty, or holds only the
+    files a previous call recorded in :data:`RECORD`. Returns those earlier files (removed by
+    :func:`clear_previous` once everything is checked); nothing is written here."""
+    folder = Path(path)
+    if not folder.exists():
+        return []
+    if not folder.is_dir():
+        raise UserError(f"--out {path}: not a folder")
+    present = sorted(entry.name for entry in folder.iterdir())
+    if not present:
+        return []
+    record = folder / RECORD
+    if not record.is_file():
+        raise UserError(
+            f"--out {path}: the folder is not empty and was not written by 'ordeval score' (no {RECORD}); "
+            "give a new or empty folder"
+        )
+    listed = {line.strip() for line in record.read_text(encoding="utf-8").splitlines() if line.strip()}
+    if any("/" in name or "\\" in name or name in {".", ".."} for name in listed):
+        raise UserError(f"{record}: not a list of file names")
+    foreign = [name for name in present if name != RECORD and name not in listed]
+    if foreign:
+        raise UserError(
+            f"--out {path}: holds {', '.join(foreign[:3])}{' ...' if len(foreign) > 3 else ''}, which an earlier "
+            "'ordeval score' call did not write; give a new or empty folder"
+        )
+    return [folder / name for name in present if name != RECORD]
+
+
+def clear_previous(files: Iterable[Path]) -> None:
+    """Remove the files an earlier call wrote (see :func:`out_folder`)."""
+    for path in files:
+        path.unlink(missing_ok=True)
+
+
+def record_written(folder: Path, names: Iterable[str]) -> None:
+    """Write :data:`RECORD`: the names of the files this call wrote into ``folder``."""
+    from ..files import write_text
+
+    write_text("".join(f"{name}\n" for name in sorted(set(names))), folder / RECORD)

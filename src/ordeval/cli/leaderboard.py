@@ -1,0 +1,200 @@
+"""``ordeval leaderboard``: the leaderboard of a scores folder (``<measure>.tsv`` files); and the leaderboard
+step that ``ordeval score`` shares: significance test, files, standard output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from ..errors import InputError
+from .checks import check_hsd_memory
+from .common import NOT_MATRICES, Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
+
+#: The files a leaderboard call writes into its output folder.
+LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
+
+
+def no_test_reason(stack) -> str:
+    """Why a stack has no significance groups ("" when the randomised Tukey HSD applies)."""
+    if len(stack.runs) < 2:
+        return f"a single run ({stack.runs[0]}): groups compare runs"
+    if len(stack.topics) < 2:
+        return "a single topic: the randomised Tukey HSD permutes scores within topics"
+    return ""
+
+
+def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
+    """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
+    (memory checked first)."""
+    from ..analysis.leaderboards import build_leaderboards
+    from ..analysis.significance import pairwise_significance
+    from ..seeding import stream
+
+    reason = no_test_reason(stack)
+    significance = None
+    if not reason:
+        check_hsd_memory(args.trials, len(stack.measures), len(stack.topics), len(stack.runs))
+        progress = Progress(f"randomised Tukey HSD, {len(stack.measures)} measures", progress_wanted(args))
+        significance = pairwise_significance(stack, args.trials, stream(args.seed, "cli", "leaderboard"),
+                                             args.threads, progress)  # fmt: skip
+    return build_leaderboards(stack, significance, dataset=dataset, alpha=args.alpha, level=args.level,
+                              test=f"randomised Tukey HSD, B = {args.trials}, seed = {args.seed}",
+                              no_test_reason=reason, origins=origins)  # fmt: skip
+
+
+def write_leaderboard(boards, out: Path) -> list[str]:
+    """``<out>/leaderboard.{csv,md,tex}``; returns the names of the files written."""
+    out.mkdir(parents=True, exist_ok=True)
+    boards.write(*(out / name for name in LEADERBOARD_FILES))
+    return list(LEADERBOARD_FILES)
+
+
+def print_leaderboard(boards, as_json: bool, extra: Mapping | None = None) -> None:
+    """The leaderboards on standard output: Markdown, or with ``--json`` one JSON document."""
+    if as_json:
+        print(json.dumps({**(extra or {}), "leaderboard": boards.records()}, indent=1, allow_nan=False))
+        return
+    markdown = boards.markdown()
+    sys.stdout.write(markdown if markdown.endswith("\n") else markdown + "\n")
+
+
+def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
+    """The ScoreStack of a scores folder: ``<measure>.tsv`` (topics x runs) and, where present,
+    ``measures.tsv`` (the directions, display names); else every score table, directions from the registry."""
+    import numpy as np
+
+    from ..api import _registered_direction
+    from ..scores import ScoreStack, read_measure_table, read_score_matrix
+
+    table_path = folder / "measures.tsv"
+    info: dict[str, dict] = {}
+    if table_path.is_file():
+        table = read_measure_table(table_path)
+        for row in table.records():
+            info[row["measure"]] = row
+        names = list(info)
+    else:
+        names = sorted(path.stem for path in folder.glob("*.tsv") if path.name not in NOT_MATRICES)
+        names = [name for name in names if _is_score_table(folder / f"{name}.tsv")]
+    if measures:
+        missing = [name for name in measures if name not in names and not (folder / f"{name}.tsv").is_file()]
+        if missing:
+            raise UserError(f"{folder}: no scores of measure(s) {', '.join(missing)}")
+        names = list(measures)
+    if not names:
+        raise UserError(f"{folder}: no score tables (<measure>.tsv with a 'topic' column, one column per run)")
+    topics = runs = None
+    matrices = []
+    for name in names:
+        path = folder / f"{name}.tsv"
+        if not path.is_file():
+            raise UserError(f"{path}: no such file (listed in {table_path})")
+        these_topics, these_runs, values = read_score_matrix(path)
+        if topics is None:
+            topics, runs, first = these_topics, these_runs, path
+        elif these_topics != topics or these_runs != runs:
+            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
+        matrices.append(values)
+    lower = [bool(info[n]["lower_is_better"]) if n in info else _registered_direction(n) for n in names]
+    display = [str(info[n]["display"]) if n in info else n for n in names]
+    latex = [str(info[n].get("latex", "") or "") if n in info else "" for n in names]
+    task = str(next(iter(info.values()))["task"]) if info else ""
+    return ScoreStack(names, topics, runs, np.stack(matrices), lower, display, task, latex)
+
+
+def _is_score_table(path: Path) -> bool:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.readline().split("\t")[0].strip() == "topic"
+
+
+def folder_origins(folder: Path, dataset: str) -> dict[str, str]:
+    """``{dataset: origin}`` from the provenance of a scores folder: ``provenance.json`` in it, or the
+    pipeline's ``results/<name>/data/<dataset>/provenance.json`` beside ``results/<name>/scores/<dataset>``;
+    empty when there is none."""
+    from ..provenance import read_origins
+
+    for candidate in (folder / "provenance.json", folder.parent.parent / "data" / folder.name / "provenance.json"):
+        if candidate.is_file():
+            return read_origins({dataset: candidate})
+    return {}
+
+
+def pipeline_results(folder: Path) -> Path | None:
+    """The pipeline's ``results/<name>`` folder when ``folder`` is one of its ``scores/<dataset>`` folders."""
+    resolved = folder.resolve()
+    if resolved.parent.name == "scores" and (resolved.parent.parent / "data").is_dir():
+        return resolved.parent.parent
+    return None
+
+
+def output_folder(folder: Path, out: str | None) -> Path:
+    """``--out`` (default: the current folder), never the scores folder nor inside the pipeline's results."""
+    target = Path(out) if out else Path.cwd()
+    resolved = target.resolve()
+    results = pipeline_results(folder)
+    if resolved == folder.resolve() or (results is not None and resolved.is_relative_to(results)):
+        where = "the scores folder" if resolved == folder.resolve() else f"the pipeline's results ({results})"
+        raise UserError(f"--out {out or '.'}: inside {where}; write the leaderboard elsewhere (--out FOLDER)")
+    if target.exists() and not target.is_dir():
+        raise UserError(f"--out {out}: not a folder")
+    return target
+
+
+def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mapping[str, str]):
+    """The pooled leaderboards of a scores folder from its ``pooled.tsv`` (no groups: the item labels the
+    test needs are not in the folder)."""
+    from ..analysis.leaderboards import build_leaderboards, read_pooled
+    from ..table import Table
+
+    path = folder / "pooled.tsv"
+    if not path.is_file():
+        raise UserError(f"{folder}: no pooled.tsv (the pooled scores of a classification data set)")
+    try:
+        pooled = read_pooled(Table.read(path), stack.measures, stack.runs)
+    except KeyError as error:
+        raise InputError(path, "line 1", str(error.args[0])) from None
+    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=pooled, alpha=args.alpha,
+                              level=args.level, origins=origins,
+                              no_test_reason="the item labels the paired randomisation test needs are not in a "
+                              "scores folder: 'ordeval score --protocol pooled' gives them")  # fmt: skip
+
+
+def cmd_leaderboard(args) -> int:
+    from .common import load_plugin_files
+
+    load_plugin_files(args.plugins)
+    folder = existing(args.scores_dir, "folder")
+    out = output_folder(folder, args.out)
+    stack = read_scores_folder(folder, measure_list(args.measures))
+    dataset = args.name or folder.resolve().name
+    origins = folder_origins(folder, dataset)
+    if args.protocol == "pooled":
+        boards = pooled_leaderboards(stack, folder, args, dataset, origins)
+    else:
+        boards = per_topic_leaderboards(stack, args, dataset, origins)
+    write_leaderboard(boards, out)
+    print_leaderboard(boards, args.json)
+    print(f"leaderboard: {out}/leaderboard.csv, .md, .tex", file=sys.stderr)
+    return 0
+
+
+def add_parser(commands) -> None:
+    """The ``leaderboard`` subcommand's arguments."""
+    board = commands.add_parser(
+        "leaderboard",
+        help="leaderboard from a scores folder",
+        description="The leaderboard of a scores folder (<measure>.tsv, topics x runs; the directions from its "
+        "measures.tsv, as the pipeline and 'ordeval score' write it, else from the registry): "
+        "leaderboard.{csv,md,tex} in --out (default: the current folder), the Markdown (or with --json, JSON) on "
+        "standard output. The data origin comes from the folder's provenance where the pipeline wrote one.",
+    )
+    board.add_argument("scores_dir", metavar="SCORES_DIR", help="e.g. results/<name>/scores/<dataset>")
+    board.add_argument("--measures", help="comma-separated measures (default: every one in the folder)")
+    board.add_argument("--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's "
+                       "results)")  # fmt: skip
+    board.add_argument("--protocol", choices=("per-topic", "pooled"), default="per-topic",
+                       help="per-topic means (default) or the pooled scores of the folder's pooled.tsv "
+                       "(classification; ranks without significance groups)")  # fmt: skip
+    add_hsd_options(board)

@@ -1,0 +1,274 @@
+"""``ordeval score``: per-topic scores of runs against a gold, their means and the leaderboard.
+
+Every argument is checked, and every file read and scored, and the significance test run, before the
+first file is written; the leaderboard (or with ``--per-topic`` the per-topic scores, trec_eval ``-q``
+style) goes to standard output, ``--json`` for one JSON document."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError
+from . import checks
+from .common import (
+    Progress,
+    UserError,
+    add_file_options,
+    add_hsd_options,
+    check_format,
+    load_plugin_files,
+    measure_list,
+    parse_classes,
+    progress_wanted,
+)
+from .inputs import STDIN, format_hint, input_path
+from .leaderboard import per_topic_leaderboards, print_leaderboard, write_leaderboard
+
+#: Gold file names that say nothing about the data set: the title then uses the gold's folder name.
+GENERIC_STEMS = {"gold", "test", "truth", "labels", "answers", "key", "qrels", "reference", "stdin"}
+
+
+def _run_sources(values: Sequence[str]) -> dict[str, Path]:
+    runs: dict[str, Path] = {}
+    for value in values:
+        name, separator, path = value.partition("=")
+        if not separator:
+            name, path = Path(value).stem, value
+        name = name.strip()
+        if not name or (name == "-" and not separator):
+            raise UserError(
+                f"--run {value!r}: give NAME=FILE (or FILE, named after the file; NAME=- for standard input)"
+            )
+        if name in runs:
+            raise UserError(f"--run: two runs are named {name!r}")
+        runs[name] = path
+    checks.check_run_names(runs)
+    return {name: input_path(path, f"--run {name}") for name, path in runs.items()}
+
+
+def default_name(gold: str) -> str:
+    """The data set's name for titles: the gold file's name, or its folder's where the file's name is
+    generic (``gold.tsv``, ``test.txt``); ``scores`` for standard input."""
+    if gold == "-":
+        return "scores"
+    path = Path(gold).resolve()
+    stem = path.stem
+    if stem.lower() in GENERIC_STEMS or stem.lower().startswith("gold"):
+        return path.parent.name or stem
+    return stem
+
+
+def _merge(parts):
+    """One data set from data sets with the same gold and topics, each with some of the runs."""
+    import numpy as np
+
+    first = parts[0]
+    provenance = dict(first.provenance)
+    provenance["runs"] = {name: record for part in parts for name, record in part.provenance.get("runs", {}).items()}
+    return dataclasses.replace(first, run_names=[name for part in parts for name in part.run_names],
+                               runs=np.concatenate([part.runs for part in parts]), provenance=provenance)  # fmt: skip
+
+
+def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progress):
+    """The data set (gold, runs and baselines) of the command's files. One run at a time (so that progress
+    can be shown; the same with or without it), except for a canonical runs table, which holds many runs."""
+    from ..api import build_data
+
+    gold_format = args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+    options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
+                   align=args.align, score_key=args.score)  # fmt: skip
+    groups = [runs] if args.format == "tsv" or len(runs) == 1 else [{name: path} for name, path in runs.items()]
+    parts = []
+    progress(0, len(runs))
+    try:
+        for group in groups:
+            parts.append(build_data(str(gold), {name: str(path) for name, path in group.items()}, **options))
+            progress(sum(len(part.run_names) for part in parts), len(runs))
+        if args.baseline:
+            parts.append(build_data(str(gold), None, baselines=args.baseline, **options))
+    except InputError as error:  # a wrong --format: one line with a guess at the right one
+        from ..tasks import get_task
+
+        formats = sorted(get_task(args.task).file_types)
+        given = gold_format if Path(error.path).resolve() == gold.resolve() else args.format
+        hint = format_hint(
+            error.path, given, formats, "--gold-format" if given == gold_format != args.format else "--format"
+        )
+        if hint:
+            raise UserError(f"{error.path}: not a {given} file{hint}") from None
+        raise
+    return _merge(parts)
+
+
+def _check_arguments(args):
+    """Every argument that can be checked before reading a file; returns (classes, measures, earlier files)."""
+    from ..api import baseline_sources
+    from ..tasks import get_task
+
+    load_plugin_files(args.plugins)
+    task = get_task(args.task)
+    check_format(args.task, args.format)
+    gold_format = args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+    check_format(args.task, gold_format, "--gold-format")
+    if (gold_format == "ntcir_annotations" or args.format == "ntcir_submission") and not args.score:
+        raise UserError("NTCIR files hold the A, E and S scores: say which with --score A|E|S")
+    if args.protocol == "pooled" and "pooled" not in task.extras:
+        raise UserError(f"--protocol pooled: {args.task} has no pooled scores (it is the classification protocol)")
+    if args.per_topic and args.protocol == "pooled":
+        raise UserError("--per-topic: the pooled protocol has one score per run, no per-topic scores")
+    classes = parse_classes(args.classes)
+    measures = measure_list(args.measures, args.task)
+    try:
+        baselines = [source["name"] for source in baseline_sources(args.task, args.baseline, classes)]
+    except ValueError as error:
+        raise UserError(f"--baseline: {error}") from None
+    if args.run is None and not baselines:
+        raise UserError("give the runs to score (--run NAME=FILE) and/or organiser baselines (--baseline)")
+    earlier = checks.out_folder(args.out)
+    return classes, measures, baselines, earlier
+
+
+def pooled_leaderboards(data, stack, args, dataset: str):
+    """The pooled leaderboards, with the paired randomisation test's groups where there are two runs."""
+    from ..analysis.leaderboards import build_leaderboards
+    from ..analysis.pooled import pooled_scores, pooled_significance
+    from ..seeding import stream
+    from ..tasks import get_task
+
+    registry = get_task(args.task).registry
+    measures = [registry[name] for name in stack.measures]
+    classes = len(data.classes)
+    significance = None
+    if len(stack.runs) > 1:
+        progress = Progress("paired randomisation tests", progress_wanted(args))
+        significance = pooled_significance(data.gold, data.runs, classes, measures, stack.measures, stack.runs,
+                                           stack.lower_is_better, args.trials,
+                                           stream(args.seed, "cli", "pooled"), progress)  # fmt: skip
+        pooled = significance.means
+    else:
+        pooled = pooled_scores(data.gold, data.runs, classes, measures)
+    return build_leaderboards(stack, significance, dataset=dataset, protocol="pooled", pooled=pooled,
+                              items=len(data.gold), alpha=args.alpha, level=args.level,
+                              test=f"paired randomisation test of each run pair, the items' labels swapped, "
+                              f"B = {args.trials}, seed = {args.seed}",
+                              no_test_reason=f"a single run ({stack.runs[0]}): groups compare runs")  # fmt: skip
+
+
+def per_topic_lines(stack) -> list[str]:
+    """trec_eval ``-q`` style: ``run<TAB>measure<TAB>topic<TAB>score``, every topic then ``all`` (the mean)."""
+    means = stack.means()
+    lines = []
+    for r, run in enumerate(stack.runs):
+        for m, measure in enumerate(stack.measures):
+            values = stack.values[m, :, r].tolist()
+            lines += [f"{run}\t{measure}\t{t}\t{value!r}" for t, value in zip(stack.topics, values, strict=True)]
+            lines.append(f"{run}\t{measure}\tall\t{float(means[m, r])!r}")
+    return lines
+
+
+def cmd_score(args) -> int:
+    from ..scores import write_scores
+    from ..tasks import get_task
+
+    classes, measures, _, earlier = _check_arguments(args)
+    gold = input_path(args.gold, "--gold")
+    runs = _run_sources(args.run or [])
+    progress = Progress("scoring runs", progress_wanted(args))
+    data = read_data(args, gold, runs, classes, progress)
+    checks.check_run_names(data.run_names)
+    task = get_task(args.task)
+    scored = task.score(data, measures if measures is not None else task.registry.names())
+    stack = dataclasses.replace(scored.stack, values=np.ascontiguousarray(scored.stack.values))  # as read back
+    dataset = args.name or default_name(args.gold)
+    boards = None
+    if not args.no_leaderboard:  # the test runs before anything is written: no partial output
+        if args.protocol == "pooled":
+            boards = pooled_leaderboards(data, stack, args, dataset)
+        else:
+            boards = per_topic_leaderboards(stack, args, dataset)
+    out = Path(args.out)
+    checks.clear_previous(earlier)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [path.name for path in write_scores(stack, out).values()]
+    for key, table in scored.extras.items():  # e.g. pooled.tsv, as the pipeline's scores folder
+        table.write(out / f"{key}.tsv")
+        written.append(f"{key}.tsv")
+    if boards is not None:
+        written += write_leaderboard(boards, out)
+    checks.record_written(out, written)
+    print(f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
+          f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
+          + (", leaderboard.csv, .md, .tex" if boards is not None else ""), file=sys.stderr)  # fmt: skip
+    _print(stack, boards, args, dataset)
+    return 0
+
+
+def _print(stack, boards, args, dataset: str) -> None:
+    """Standard output: the leaderboard (Markdown or JSON), or the per-topic scores, or the means."""
+    if args.json:
+        document = {"dataset": dataset, "task": args.task, "runs": stack.runs, "topics": len(stack.topics),
+                    "measures": stack.measures, "out": str(args.out),
+                    "means": {m: dict(zip(stack.runs, map(float, row), strict=True))
+                              for m, row in zip(stack.measures, stack.means(), strict=True)}}  # fmt: skip
+        if args.per_topic:
+            document["per_topic"] = {
+                m: {run: dict(zip(stack.topics, map(float, stack.values[i, :, r]), strict=True))
+                    for r, run in enumerate(stack.runs)}
+                for i, m in enumerate(stack.measures)
+            }  # fmt: skip
+        if boards is None:
+            print(json.dumps(document, indent=1, allow_nan=False))
+        else:
+            print_leaderboard(boards, True, document)
+    elif args.per_topic:
+        sys.stdout.write("".join(line + "\n" for line in per_topic_lines(stack)))
+    elif boards is not None:
+        print_leaderboard(boards, False)
+    else:
+        from ..scores import matrix_text
+
+        sys.stdout.write(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"))
+
+
+def add_parser(commands) -> None:
+    """The ``score`` subcommand's arguments."""
+    score = commands.add_parser(
+        "score",
+        help="score runs against a gold: per-topic scores and a leaderboard",
+        description="Score runs against a gold with the task's measures; write <out>/<measure>.tsv (topics x runs), "
+        "means.tsv, measures.tsv (classification: also pooled.tsv, conventions.tsv) and the leaderboard "
+        "<out>/leaderboard.{csv,md,tex} (rank, mean and interval, significance groups); print the leaderboard "
+        "(--per-topic: the per-topic scores, trec_eval -q style; --json: JSON) on standard output. A FILE may "
+        f"be '-' for standard input (once); messages name it {STDIN}.",
+    )
+    add_file_options(score, required_format=False)
+    score.add_argument("--gold", required=True, help="the gold file ('-': standard input)")
+    score.add_argument(
+        "--run",
+        action="append",
+        metavar="NAME=FILE",
+        help="a run (repeat for each run; FILE alone: named after the file; NAME=-: standard input; tsv: every "
+        "run of the table)",
+    )
+    score.add_argument("--baseline", action="append", default=[], metavar="KIND",
+                       help="an organiser baseline computed from the gold: uniform, popularity (quantification) or "
+                       "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
+                       "for class 1 of -2..2)")  # fmt: skip
+    score.add_argument("--measures", help="comma-separated measure names (default: every measure of the task)")
+    score.add_argument("--protocol", choices=("per-topic", "pooled"), default="per-topic",
+                       help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
+                       "one confusion matrix over all items, paired randomisation test")  # fmt: skip
+    score.add_argument("--per-topic", action="store_true",
+                       help="print the per-topic scores (run, measure, topic, score; 'all': the mean) instead of "
+                       "the leaderboard")  # fmt: skip
+    score.add_argument("--out", default="ordeval-scores",
+                       help=f"output folder (default ordeval-scores): new, empty or written by an earlier 'ordeval "
+                       f"score' (whose files, listed in {checks.RECORD}, are replaced)")  # fmt: skip
+    score.add_argument("--no-leaderboard", action="store_true", help="write the scores only")
+    add_hsd_options(score)
