@@ -176,7 +176,7 @@ def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tm
                    ["mean_csv", "mean_tex", "similarity_csv", "similarity_tex"]})  # fmt: skip
     output.update(dnkt_csv=[str(out / "dnkt.csv")], dnkt_tex=[str(out / "dnkt.tex")])
     group = {"task": "quantification", "suffix": "", "datasets": names, "measures": measures}
-    params = {"datasets": names, "measures": {name: measures for name in names}, "groups": [group],
+    params = {"datasets": names, "measures": {name: measures for name in names}, "tasks": [group],
               "combinations": ["JSD"], "dnkt_datasets": names, "ci_level": 0.95, "kendall": "b"}  # fmt: skip
     agreement_tables.run(Job("agreement_tables", input=inputs, output=output, params=params))
 

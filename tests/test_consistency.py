@@ -210,7 +210,7 @@ def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
               "mean_csv": [str(tmp_path / f"mean_{c}.csv") for c in CONDITIONS],
               "mean_tex": [str(tmp_path / f"mean_{c}.tex") for c in CONDITIONS]}  # fmt: skip
     groups = [{"task": "quantification", "suffix": "", "datasets": datasets, "measures": measures}]
-    params = {"datasets": datasets, "measures": {name: measures for name in datasets}, "groups": groups,
+    params = {"datasets": datasets, "measures": {name: measures for name in datasets}, "tasks": groups,
               "conditions": CONDITIONS, "trials": 40, "hsd_trials": 100, "alpha": 0.05}  # fmt: skip
     consistency_tables.run(Job("consistency_tables", input=inputs, output=output, params=params))
     for condition, files in _outputs(runs[0]).items():

@@ -322,19 +322,19 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
         write_json({"origin": "synthetic"}, tmp_path / dataset / "provenance.json")
         files = _significance_files(tmp_path, dataset)
         job = Job("significance_pvalues", input={"stack": [str(tmp_path / dataset / "stack.npz")]},
-                  output={"pvalues": [files["pvalues"]], "groups": [files["groups"]]},
+                  output={"pvalues": [files["pvalues"]], "run_groups": [files["groups"]]},
                   params={"datasets": [dataset], "seed": 3, "trials": 200})  # fmt: skip
         significance_pvalues.run(job)
         datasets[dataset] = files
     outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
                for stem in ("power", "counts", "contradictions", "grouped") for ext in ("csv", "tex")}  # fmt: skip
     group = {"task": "quantification", "datasets": ["D1", "D2"], "measures": ["NMD", "RNOD", "HIGH"]}
-    params = {"datasets": list(datasets), "groups": [group], "alpha": 0.05, "trials": 200}
+    params = {"datasets": list(datasets), "tasks": [group], "alpha": 0.05, "trials": 200}
 
     def per_dataset(key):
         return [files[key] for files in datasets.values()]
 
-    inputs = {"pvalues": per_dataset("pvalues"), "groups": per_dataset("groups"),
+    inputs = {"pvalues": per_dataset("pvalues"), "run_groups": per_dataset("groups"),
               "measures": per_dataset("measures_tsv"), "provenance": per_dataset("provenance")}  # fmt: skip
     output = {"sso_csv": per_dataset("sso_csv"), "sso_tex": per_dataset("sso_tex"),
               **{key: [path] for key, path in outputs.items()}}  # fmt: skip

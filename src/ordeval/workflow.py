@@ -39,12 +39,13 @@ def data_size(plan: Plan, dataset: str) -> DataSize:
 
 
 def settings(plan: Plan) -> dict:
-    """The analysis parameters the cost model uses (:func:`ordeval.resources.estimate`)."""
-    config = plan.config
+    """The analysis parameters the cost model uses (:func:`ordeval.resources.estimate`), from the plan's
+    one flat view of the configuration (:meth:`~ordeval.plan.Plan.parameters`)."""
+    parameters = plan.parameters()
     return {
-        "consistency_trials": config["consistency"]["trials"],
-        "consistency_hsd_trials": config["consistency"]["hsd_trials"],
-        "significance_hsd_trials": config["significance"]["hsd_trials"],
+        "consistency_trials": parameters["trials"],
+        "consistency_hsd_trials": parameters["consistency_hsd_trials"],
+        "significance_hsd_trials": parameters["hsd_trials"],
         "conditions": len(CONDITIONS),
     }
 
@@ -95,15 +96,15 @@ def report_items(plan: Plan) -> list[tuple[str, str]]:
 
 
 def report_parameters(plan: Plan) -> str:
-    """The analysis parameters, as the LaTeX report's opening paragraph states them."""
-    config = plan.config
-    consistency, significance = config["consistency"], config["significance"]
+    """The analysis parameters, as the LaTeX report's opening paragraph states them (from
+    :meth:`~ordeval.plan.Plan.parameters`)."""
+    p = plan.parameters()
     return (
-        f"seed {config['seed']}; Kendall's tau-{config['kendall']}; ranking agreement CIs at level "
-        f"{config['agreement']['ci_level']}; consistency with {consistency['trials']} random splits per condition "
-        f"(halves, and two subsets of {consistency['subset_size']} topics), randomised Tukey HSD with "
-        f"B = {consistency['hsd_trials']} and alpha = {consistency['alpha']}; significance tests by the "
-        f"randomised Tukey HSD with B = {significance['hsd_trials']} and alpha = {significance['alpha']}"
+        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']}; "
+        f"consistency with {p['trials']} random splits per condition (halves, and two subsets of "
+        f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
+        f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
+        f"B = {p['hsd_trials']} and alpha = {p['alpha']}"
     )
 
 

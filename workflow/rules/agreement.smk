@@ -53,7 +53,7 @@ rule agreement_tables:
     params:
         datasets=DATASETS,
         measures=measures("agreement"),
-        groups=task_groups("agreement"),
+        tasks=task_summaries("agreement"),
         combinations=COMBINATIONS,
         dnkt_datasets=OQ,
         ci_level=PLAN.config["agreement"]["ci_level"],
@@ -89,7 +89,7 @@ rule agreement_figures:
         **job_resources("agreement_figures"),
     params:
         datasets=DATASETS,
-        groups=task_groups("agreement"),
+        tasks=task_summaries("agreement"),
         kendall=KENDALL,
     script:
         "../../scripts/agreement_figures.py"

@@ -50,7 +50,7 @@ def measures(analysis):
     return {name: PLAN.dataset_measures(analysis, name) for name in DATASETS}
 
 
-def task_groups(analysis):
+def task_summaries(analysis):
     """Per task: its summaries' suffix, data sets and measures of ``analysis`` (a setting)."""
     return [
         {

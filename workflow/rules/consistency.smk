@@ -103,7 +103,7 @@ rule consistency_tables:
     params:
         datasets=DATASETS,
         measures=measures("consistency"),
-        groups=task_groups("consistency"),
+        tasks=task_summaries("consistency"),
         conditions=list(CONDITIONS),
         trials=PLAN.config["consistency"]["trials"],
         hsd_trials=PLAN.config["consistency"]["hsd_trials"],

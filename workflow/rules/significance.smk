@@ -10,7 +10,7 @@ rule significance_pvalues:
         pvalues=expand(
             f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
         ),
-        groups=expand(
+        run_groups=expand(
             f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
         ),
     log:
@@ -35,7 +35,7 @@ rule significance_tables:
         pvalues=expand(
             f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
         ),
-        groups=expand(
+        run_groups=expand(
             f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
         ),
         measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
@@ -89,7 +89,7 @@ rule significance_tables:
         **job_resources("significance_tables"),
     params:
         datasets=DATASETS,
-        groups=task_groups("significance"),
+        tasks=task_summaries("significance"),
         alpha=PLAN.config["significance"]["alpha"],
         trials=PLAN.config["significance"]["hsd_trials"],
     script:
@@ -129,7 +129,7 @@ rule significance_figures:
         **job_resources("significance_figures"),
     params:
         datasets=DATASETS,
-        groups=task_groups("significance"),
+        tasks=task_summaries("significance"),
         alpha=PLAN.config["significance"]["alpha"],
         trials=PLAN.config["significance"]["hsd_trials"],
     script:

@@ -15,25 +15,29 @@ log = logging.getLogger("agreement_figures")
 
 
 def run(job: Job):
-    """params: groups (per task: datasets, measures), kendall. Inputs ``tables`` (the mean tau table)
+    """params: tasks (per task: datasets, measures), kendall. Inputs ``tables`` (the mean tau table)
     and ``measures`` (the first data set's measures.tsv) and outputs ``pdf``, ``png`` one per task;
     ``provenance`` one per data set (``datasets``)."""
     params = job.params
     provenance = dict(zip(params["datasets"], job.input["provenance"], strict=True))
-    per_task = files_by([group["task"] for group in params["groups"]], mean_csv=job.input["tables"],
+    per_task = files_by([summary["task"] for summary in params["tasks"]], mean_csv=job.input["tables"],
                         measures_tsv=job.input["measures"], pdf=job.output["pdf"], png=job.output["png"])  # fmt: skip
-    for group in params["groups"]:
-        group = {**group, **per_task[group["task"]], "provenance": {n: provenance[n] for n in group["datasets"]}}
-        pairs = read_csv(group["mean_csv"], numeric=["tau", "ci_low", "ci_high"])
-        info = read_measure_table(group["measures_tsv"])
+    for summary in params["tasks"]:
+        summary = {
+            **summary,
+            **per_task[summary["task"]],
+            "provenance": {n: provenance[n] for n in summary["datasets"]},
+        }
+        pairs = read_csv(summary["mean_csv"], numeric=["tau", "ci_low", "ci_high"])
+        info = read_measure_table(summary["measures_tsv"])
         display = dict(zip(info["measure"], info["display"], strict=True))
-        measures = group["measures"]
+        measures = summary["measures"]
         names = [display[m] for m in measures]
-        count = len(group["provenance"])
+        count = len(summary["provenance"])
         title = f"Kendall's tau-{params['kendall']} between run rankings, mean over {count} data sets"
         description = (
-            f"Kendall's tau between the measures' run rankings, averaged over {', '.join(group['provenance'])}."
+            f"Kendall's tau between the measures' run rankings, averaged over {', '.join(summary['provenance'])}."
         )
         figure = tau_heatmap(pairs, measures, names, title)
-        save_figure(figure, group["pdf"], group["png"], read_origins(group["provenance"]), description)
-        log.info("%s: heatmap of %d measures", group["task"], len(measures))
+        save_figure(figure, summary["pdf"], summary["png"], read_origins(summary["provenance"]), description)
+        log.info("%s: heatmap of %d measures", summary["task"], len(measures))

@@ -24,7 +24,7 @@ log = logging.getLogger("agreement_tables")
 
 
 def run(job: Job):
-    """params: datasets, measures ({data set: measures}), groups (per task: datasets, measures),
+    """params: datasets, measures ({data set: measures}), tasks (per task: datasets, measures),
     combinations (the M of each DNKT_M table; over the OQ data sets ``dnkt_datasets``), ci_level, kendall.
     Inputs ``stack``, ``provenance`` and outputs ``csv``, ``tex`` one per data set; outputs ``mean_*``,
     ``similarity_*`` (csv, tex) one per task, ``dnkt_csv``, ``dnkt_tex`` one per combination."""
@@ -34,7 +34,7 @@ def run(job: Job):
     datasets = files_by(params["datasets"], stack=inputs["stack"], provenance=inputs["provenance"],
                         csv=output["csv"], tex=output["tex"])  # fmt: skip
     tables = {f"{t}_{ext}": output[f"{t}_{ext}"] for t in ("mean", "similarity") for ext in ("csv", "tex")}
-    per_task = files_by([group["task"] for group in params["groups"]], **tables)
+    per_task = files_by([summary["task"] for summary in params["tasks"]], **tables)
     per_combination = files_by(params["combinations"], csv=output["dnkt_csv"], tex=output["dnkt_tex"])
     origins = read_origins({name: files["provenance"] for name, files in datasets.items()})
     pairs, labels = {}, {}
@@ -59,25 +59,25 @@ def run(job: Job):
             "%s: %d measure pairs over %d runs, lowest tau %.3f", dataset, len(pairs[dataset]), agreement.runs, low
         )
 
-    for group in params["groups"]:
-        group.update(per_task[group["task"]])
-        names = group["datasets"]
-        group_origins = {name: origins[name] for name in names}
+    for summary in params["tasks"]:
+        summary.update(per_task[summary["task"]])
+        names = summary["datasets"]
+        task_origins = {name: origins[name] for name in names}
         listing = ", ".join(names)
         mean = mean_pair_table([pairs[name] for name in names])
-        write_csv(mean, group["mean_csv"], group_origins)
+        write_csv(mean, summary["mean_csv"], task_origins)
         description = (
             f"Kendall's tau-{variant} between the measures' run rankings, averaged over the data sets {listing}."
         )
-        write_latex(tau_matrix_latex(mean, group["measures"], labels), group["mean_tex"], group_origins, description)
-        similarity = similarity_table({name: pairs[name] for name in names}, group["measures"])
-        write_csv(similarity, group["similarity_csv"], group_origins)
+        write_latex(tau_matrix_latex(mean, summary["measures"], labels), summary["mean_tex"], task_origins, description)
+        similarity = similarity_table({name: pairs[name] for name in names}, summary["measures"])
+        write_csv(similarity, summary["similarity_csv"], task_origins)
         description = (
             "Average similarity of each measure with the other measures (mean of the taus involving it), "
             f"per data set and averaged over {listing}; the highest mean in bold."
         )
-        write_latex(similarity_latex(similarity, labels), group["similarity_tex"], group_origins, description)
-        log.info("%s: averaged %d measure pairs over %d data sets", group["task"], len(mean), len(names))
+        write_latex(similarity_latex(similarity, labels), summary["similarity_tex"], task_origins, description)
+        log.info("%s: averaged %d measure pairs over %d data sets", summary["task"], len(mean), len(names))
 
     for measure in params["combinations"]:
         combination = {**per_combination[measure], "datasets": params["dnkt_datasets"]}

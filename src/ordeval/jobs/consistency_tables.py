@@ -17,7 +17,7 @@ log = logging.getLogger("consistency_tables")
 
 
 def run(job: Job):
-    """params: datasets, measures ({data set: measures}), groups (per task: datasets), conditions, trials,
+    """params: datasets, measures ({data set: measures}), tasks (per task: datasets), conditions, trials,
     hsd_trials, alpha. Per data set and condition (data set first) the inputs ``summary`` and ``pairs``
     and the outputs ``tex``, ``pairs_tex``; per data set ``measures`` and ``provenance``; per task and
     condition (task first) the outputs ``mean_csv``, ``mean_tex``."""
@@ -53,8 +53,8 @@ def run(job: Job):
             )
             write_latex(effect_size_latex(pairs, list(summary["measure"]), labels), job.output["pairs_tex"][at],
                         origins, description + setting)  # fmt: skip
-    for index, group in enumerate(params["groups"]):
-        names = group["datasets"]
+    for index, summary in enumerate(params["tasks"]):
+        names = summary["datasets"]
         labels = measure_labels(read_measure_table(measures_tsv[names[0]]))
         origins = read_origins({name: provenance[name] for name in names})
         for offset, condition in enumerate(conditions):
@@ -67,4 +67,4 @@ def run(job: Job):
                 "in bold."
             )
             write_latex(mean_summary_latex(table, labels), job.output["mean_tex"][at], origins, description)
-            log.info("%s %s: %d measures over %d data sets", group["task"], condition, len(table), len(names))
+            log.info("%s %s: %d measures over %d data sets", summary["task"], condition, len(table), len(names))

@@ -21,7 +21,7 @@ def _names(files: dict, measures: list[str]) -> list[str]:
 
 
 def run(job: Job):
-    """params: datasets, groups (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
+    """params: datasets, tasks (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
     ``measures``, ``provenance`` and outputs ``curves_pdf``, ``curves_png`` one per data set; outputs
     ``all_pdf``, ``all_png`` one per task."""
     params = job.params
@@ -31,11 +31,11 @@ def run(job: Job):
     datasets = files_by(params["datasets"], pvalues=inputs["pvalues"], measures_tsv=inputs["measures"],
                         provenance=inputs["provenance"], curves_pdf=output["curves_pdf"],
                         curves_png=output["curves_png"])  # fmt: skip
-    per_task = files_by([group["task"] for group in params["groups"]], pdf=output["all_pdf"], png=output["all_png"])
-    for group in params["groups"]:
-        measures = group["measures"]
+    per_task = files_by([summary["task"] for summary in params["tasks"]], pdf=output["all_pdf"], png=output["all_png"])
+    for summary in params["tasks"]:
+        measures = summary["measures"]
         panels, names = {}, {}
-        for dataset in group["datasets"]:
+        for dataset in summary["datasets"]:
             files = datasets[dataset]
             panels[dataset] = read_significance(files["pvalues"], files["measures_tsv"], measures, trials)
             names[dataset] = _names(files, measures)
@@ -46,8 +46,8 @@ def run(job: Job):
                 f"sorted in decreasing order, per measure ({setting})."
             )
             save_figure(figure, files["curves_pdf"], files["curves_png"], origins, description)
-        origins = read_origins({name: datasets[name]["provenance"] for name in group["datasets"]})
-        figure = dp_curves_grid(panels, names, alpha, f"Discriminative power curves ({group['task']})")
-        description = f"Discriminative power curves of {', '.join(group['datasets'])} ({setting})."
-        save_figure(figure, per_task[group["task"]]["pdf"], per_task[group["task"]]["png"], origins, description)
-        log.info("%s: curves of %d data sets", group["task"], len(panels))
+        origins = read_origins({name: datasets[name]["provenance"] for name in summary["datasets"]})
+        figure = dp_curves_grid(panels, names, alpha, f"Discriminative power curves ({summary['task']})")
+        description = f"Discriminative power curves of {', '.join(summary['datasets'])} ({setting})."
+        save_figure(figure, per_task[summary["task"]]["pdf"], per_task[summary["task"]]["png"], origins, description)
+        log.info("%s: curves of %d data sets", summary["task"], len(panels))

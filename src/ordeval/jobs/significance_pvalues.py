@@ -14,7 +14,7 @@ log = logging.getLogger("significance_pvalues")
 
 
 def run(job: Job):
-    """params: datasets, seed, trials. Per data set (input ``stack``; outputs ``pvalues``, ``groups``):
+    """params: datasets, seed, trials. Per data set (input ``stack``; outputs ``pvalues``, ``run_groups``):
     pvalues (measure, run_a, run_b, mean_a, mean_b, p) and run_groups (run, group); the permutations
     come from the stream (seed, data set, ``significance``)."""
     params = job.params
@@ -26,7 +26,7 @@ def run(job: Job):
         )
         pvalue_table(significance).write(job.output["pvalues"][index])
         groups = identical_run_groups(stack)
-        run_group_table(stack.runs, groups).write(job.output["groups"][index])
+        run_group_table(stack.runs, groups).write(job.output["run_groups"][index])
         log.info(
             "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
             dataset, significance.pair_count, len(stack.measures), params["trials"],

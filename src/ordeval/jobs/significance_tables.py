@@ -38,24 +38,24 @@ def load_significance(files: dict, measures: list[str], trials: int):
 
 
 def run(job: Job):
-    """params: datasets, groups (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
-    ``groups``, ``measures``, ``provenance`` and outputs ``sso_csv``, ``sso_tex`` one per data set; outputs
+    """params: datasets, tasks (per task: datasets, measures), alpha, trials. Inputs ``pvalues``,
+    ``run_groups``, ``measures``, ``provenance`` and outputs ``sso_csv``, ``sso_tex`` one per data set; outputs
     ``power_*``, ``counts_*``, ``contradictions_*``, ``grouped_*`` (csv, tex) one per task."""
     params = job.params
     alpha, trials = params["alpha"], params["trials"]
     test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
     inputs, output = job.input, job.output
-    datasets = files_by(params["datasets"], pvalues=inputs["pvalues"], groups=inputs["groups"],
+    datasets = files_by(params["datasets"], pvalues=inputs["pvalues"], run_groups=inputs["run_groups"],
                         measures_tsv=inputs["measures"], provenance=inputs["provenance"],
                         sso_csv=output["sso_csv"], sso_tex=output["sso_tex"])  # fmt: skip
     tables = ("power", "counts", "contradictions", "grouped")
-    per_task = files_by([group["task"] for group in params["groups"]],
+    per_task = files_by([summary["task"] for summary in params["tasks"]],
                         **{f"{t}_{ext}": output[f"{t}_{ext}"] for t in tables for ext in ("csv", "tex")})  # fmt: skip
-    for group in params["groups"]:
-        measures = group["measures"]
-        origins = read_origins({name: datasets[name]["provenance"] for name in group["datasets"]})
+    for summary in params["tasks"]:
+        measures = summary["measures"]
+        origins = read_origins({name: datasets[name]["provenance"] for name in summary["datasets"]})
         powers, contradictions, group_of, labels = {}, [], {}, {}
-        for dataset in group["datasets"]:
+        for dataset in summary["datasets"]:
             files = datasets[dataset]
             significance, these_labels = load_significance(files, measures, trials)
             labels.update(these_labels)
@@ -69,10 +69,10 @@ def run(job: Job):
                 f"a, c = run pairs significant only with the row / column measure, b = with both ({test}).",
             )  # fmt: skip
             contradictions.append(contradiction_table(significance, alpha, dataset))
-            group_of[dataset] = read_run_groups(files["groups"])
+            group_of[dataset] = read_run_groups(files["run_groups"])
             log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
 
-        outputs = per_task[group["task"]]
+        outputs = per_task[summary["task"]]
         power_table = discriminative_power_table(powers)
         write_csv(power_table, outputs["power_csv"], origins)
         write_latex(
@@ -81,7 +81,7 @@ def run(job: Job):
             "POOLED = sum S / sum T. Bold >= 50%, underlined < 40%.",
         )  # fmt: skip
         detail = Table.concat(contradictions)
-        counts = contradiction_counts(detail, group["datasets"], measures)
+        counts = contradiction_counts(detail, summary["datasets"], measures)
         write_csv(counts, outputs["counts_csv"], origins)
         write_latex(
             contradiction_counts_latex(counts, labels), outputs["counts_tex"], origins,
@@ -99,4 +99,4 @@ def run(job: Job):
             "Contradictions as in contradictions.tex, runs with identical scores under every measure grouped "
             "(e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
         )  # fmt: skip
-        log.info("%s: %d contradicting run pairs (%d grouped rows)", group["task"], len(detail), len(grouped))
+        log.info("%s: %d contradicting run pairs (%d grouped rows)", summary["task"], len(detail), len(grouped))
