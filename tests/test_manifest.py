@@ -19,7 +19,12 @@ def _manifest_job(plan, commit: str, outputs: list[str]) -> Job:
         "manifest",
         input={"outputs": outputs, "requirements": str(REPO / "requirements.txt")},
         output={"manifest": plan.path("report/manifest")},
-        params={"config": plan.config, "input_files": {n: d.files for n, d in plan.datasets.items()}, "commit": commit},
+        params={
+            "config": plan.config,
+            "input_files": {n: d.files for n, d in plan.datasets.items()},
+            "commit": commit,
+            "data_root": str(plan.data_root),
+        },
     )
 
 
@@ -54,9 +59,9 @@ def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
     manifest_job.run(_manifest_job(plan, git_commit(REPO), outputs=[]))
     manifest = json.loads((work / "results" / "tiny" / "manifest.json").read_text())
     listed = {entry["path"]: entry["sha256"] for entry in manifest["input_files"]}
-    expected = {str(data / name): hashlib.sha256((data / name).read_bytes()).hexdigest()
+    expected = {name: hashlib.sha256((data / name).read_bytes()).hexdigest()
                 for name in ("gold.txt", "run1.txt", "run2.txt")}  # fmt: skip
-    assert listed == expected
+    assert listed == expected  # relative to data_root, however the configuration named them
     assert {entry["dataset"] for entry in manifest["input_files"]} == {"Files"}
     assert manifest["configuration"]["datasets"]["Files"]["gold"]["path"] == "gold.txt"
     assert manifest["seeds"]["seed"] == config["seed"]
@@ -64,6 +69,18 @@ def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
     assert "not installed" not in manifest["dependencies"].values()
     assert manifest["python"]["version"].startswith("3.")
     assert manifest["git_commit"] == git_commit(REPO)
+
+
+def test_an_input_file_outside_data_root_keeps_its_path(tmp_path):
+    (tmp_path / "root").mkdir()
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text("x")
+    inside = tmp_path / "root" / "sub" / "in.txt"
+    inside.parent.mkdir()
+    inside.write_text("y")
+    files = {"D": [str(outside), str(inside)]}
+    manifest = build_manifest({"name": "x"}, files, REPO / "requirements.txt", "unknown", tmp_path / "root")
+    assert [entry["path"] for entry in manifest["input_files"]] == [str(outside), "sub/in.txt"]
 
 
 def test_git_commit_outside_a_repository_is_unknown(tmp_path):

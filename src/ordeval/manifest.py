@@ -50,15 +50,27 @@ def git_commit(repository: str | Path) -> str:
     return f"{commit}+dirty" if status else commit
 
 
-def build_manifest(config: dict, input_files: dict[str, list[str]], requirements: str | Path, commit: str) -> dict:
+def build_manifest(
+    config: dict, input_files: dict[str, list[str]], requirements: str | Path, commit: str, data_root: str | Path = ""
+) -> dict:
     """The manifest: configuration, seeds, Python and dependency versions, git commit and the
-    SHA-256 of every input data file (``{dataset: [paths]}``)."""
+    SHA-256 of every input data file (``{dataset: [paths]}``), each path relative to ``data_root`` (the
+    configuration's ``data_root``) where it lies below it, so that the manifest does not depend on the
+    machine or folder; else as given."""
     seeds = {
         "seed": config.get("seed"),
         "derivation": "numpy.random.default_rng([seed, crc32(data set or corpus), crc32(analysis)])",
     }
+    root = Path(data_root).resolve() if data_root else None
+
+    def shown(path: str) -> str:
+        resolved = Path(path).resolve()
+        if root is not None and resolved.is_relative_to(root):
+            return resolved.relative_to(root).as_posix()
+        return str(path)
+
     files = [
-        {"dataset": dataset, "path": str(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size}
+        {"dataset": dataset, "path": shown(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size}
         for dataset, paths in input_files.items()
         for path in paths
     ]

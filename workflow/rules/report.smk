@@ -29,6 +29,7 @@ rule manifest:
     params:
         config=PLAN.config,
         input_files={name: data.files for name, data in PLAN.datasets.items()},
+        data_root=str(PLAN.data_root),
         commit=git_commit(workflow.basedir),
     script:
         "../../scripts/manifest.py"

@@ -15,7 +15,8 @@ log = logging.getLogger("manifest")
 
 def run(job: Job):
     params = job.params
-    manifest = build_manifest(params["config"], params["input_files"], job.input["requirements"], params["commit"])
+    manifest = build_manifest(params["config"], params["input_files"], job.input["requirements"], params["commit"],
+                              params["data_root"])  # fmt: skip
     outputs = job.input.get("outputs", [])
     manifest["output_files"] = [
         {"path": str(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size}
