@@ -29,6 +29,7 @@ include: "workflow/rules/popularity.smk"
 include: "workflow/rules/leaderboard.smk"
 include: "workflow/rules/topic_set_size.smk"
 include: "workflow/rules/classification.smk"
+include: "workflow/rules/measure_reports.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -45,6 +46,7 @@ localrules:
     leaderboard,
     topic_set_size,
     classification,
+    measure_reports,
     report,
 
 

@@ -6,7 +6,8 @@ and in the LaTeX report (section). The planner expands the patterns for the conf
 Snakemake rules take their outputs from it, the HTML report its captions and categories, and the
 LaTeX report its sections: there is no second list.
 
-Pattern fields: ``{dataset}``, ``{condition}`` (consistency), ``{combination}`` (DNKT_M tables),
+Pattern fields: ``{dataset}``, ``{condition}`` (consistency), ``{combination}`` (DNKT_M tables), ``{focus}``
+(a measure reported on by itself),
 ``{measure}`` (score matrices), ``{suffix}`` (``""`` for quantification, ``_oc`` for classification:
 outputs that combine the data sets of one task), ``{key}`` (caption files) and ``{ext}``.
 """
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 #: Stages in pipeline order; each is a Snakemake target rule (``snakemake consistency``).
 STAGES = ("data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
-          "topic_set_size", "classification", "report")  # fmt: skip
+          "topic_set_size", "classification", "measure_reports", "report")  # fmt: skip
 
 #: HTML report categories, in order (numbered with two digits: Snakemake's report sorts them as text).
 CATEGORIES = {
@@ -220,6 +221,11 @@ _ENTRIES = [
     Entry("classification/conventions", "classification", "tables/oc/conventions.{ext}", ("csv", "tex"),
           "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification",
           ("classification",)),
+    # one measure's meta-evaluation (ordeval evaluate-measure)
+    Entry("measures/report", "measure_reports", "measures/{focus}/report.{ext}", ("md", "html", "tex"),
+          "The meta-evaluation of {focus} next to the established measures of its task.", ("focus",)),
+    Entry("measures/pdf", "measure_reports", "measures/{focus}/report.{ext}", ("pdf",),
+          "The meta-evaluation of {focus}, compiled.", ("focus",)),
     # provenance and reports
     Entry("report/manifest", "report", "manifest.{ext}", ("json",),
           "Provenance: the configuration, seeds, versions of Python and every dependency, the git commit and the "

@@ -31,6 +31,9 @@ ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboa
 #: Kendall's tau and its CI need more than 4 runs.
 MIN_RUNS = 5
 
+#: Catalogue entries compiled by TeX: planned only where the PDF is wanted (:meth:`Plan.pdf_wanted`).
+PDF_ENTRIES = ("report/pdf", "measures/pdf")
+
 TASK_NAMES = {"quantification": "ordinal quantification", "classification": "ordinal classification"}
 
 #: The modules each job runs (besides those the data set's task adds, see :meth:`Plan.library`).
@@ -51,6 +54,13 @@ JOB_MODULES: dict[str, tuple[str, ...]] = {
     "leaderboard_tables": ("jobs.leaderboard_tables",),  # scipy.special (t quantile), not ordeval code
     "leaderboard_figures": ("jobs.leaderboard_figures",),
     "topic_set_size_design": ("jobs.topic_set_size_design",),
+    "measure_report": (
+        "jobs.measure_report",
+        "measure_report",
+        "properties",
+        "properties.classification",
+        "properties.quantification",
+    ),
     "classification_tables": (
         "jobs.classification_tables",
         "tasks.classification.measures",
@@ -90,6 +100,8 @@ class Plan:
     dnkt_combinations: list[str] = field(default_factory=list)
     popularity_datasets: list[str] = field(default_factory=list)
     popularity_skipped: dict[str, str] = field(default_factory=dict)
+    #: measures reported on one by one (``measure_reports``), with the task of each
+    measure_reports: dict[str, str] = field(default_factory=dict)
     #: catalogue entry key -> its combinations of pattern fields (:meth:`_values`), made once: the plan
     #: does not change once built, and the Snakefile asks for paths ~2,300 times at every start
     _combinations: dict[str, list[dict]] = field(default_factory=dict, init=False, repr=False, compare=False)
@@ -205,6 +217,8 @@ class Plan:
                 for name in self.stage_datasets(entry.stage)
                 if self.datasets[name].task in tasks
             ]
+        elif "focus" in entry.per:
+            combinations = [{"focus": m} for m in self.measure_reports] if tasks else []
         elif "combination" in entry.per:
             combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
@@ -234,7 +248,7 @@ class Plan:
     def path(self, entry_key: str, ext: str | None = None, **fields) -> str:
         """One output path of entry ``entry_key``; fields left out stay as ``{field}`` wildcards."""
         entry = catalogue.ENTRIES[entry_key]
-        values = {name: "{" + name + "}" for name in ("dataset", "condition", "combination", "measure", "key")}
+        values = {name: "{" + name + "}" for name in ("dataset", "condition", "combination", "measure", "key", "focus")}
         values.update(fields)
         values.setdefault("suffix", "")
         return f"{self.results}/" + entry.pattern.format(**values, ext=ext or entry.formats[0])
@@ -243,7 +257,7 @@ class Plan:
         """Every output of ``stage`` (or of all stages), in catalogue order."""
         found = []
         for entry in catalogue.entries(stage):
-            if entry.key == "report/pdf" and not self.pdf_wanted():
+            if entry.key in PDF_ENTRIES and not self.pdf_wanted():
                 continue
             found += self.paths(entry.key)
         return found
@@ -253,7 +267,7 @@ class Plan:
         keys = []
         for entry in catalogue.entries():
             if entry.category and entry.key != "report/captions" and self._values(entry):
-                if entry.key == "report/pdf" and not self.pdf_wanted():
+                if entry.key in PDF_ENTRIES and not self.pdf_wanted():
                     continue
                 keys.append(entry.key)
         return keys
@@ -261,7 +275,8 @@ class Plan:
     def caption(self, key: str, **fields) -> str:
         entry = catalogue.ENTRIES[key]
         values = {**self.parameters(), "dataset": "each data set", "condition": "each condition",
-                  "combination": "M", "measure": "each measure", "key": key, "task_name": "", **fields}  # fmt: skip
+                  "combination": "M", "measure": "each measure", "key": key, "task_name": "", "focus": "the measure",
+                  **fields}  # fmt: skip
         if "task" in fields:
             values["task_name"] = TASK_NAMES.get(fields["task"], fields["task"])
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
@@ -354,6 +369,7 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
         for analysis in ANALYSES:
             result.analysis_measures[(analysis, task)] = _analysis_measures(config, analysis, task, result.scored(task))
     result.dnkt_combinations = _dnkt_combinations(config, result)
+    result.measure_reports = _measure_reports(config, result)
     _plan_popularity(result)
     _check_consistency(result)
     return result
@@ -436,6 +452,20 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
             f"config key {analysis}.measures: lists no {task_name} measure, but there are {task_name} data sets"
         )
     return mine
+
+
+def _measure_reports(config: dict, result: Plan) -> dict[str, str]:
+    """{measure: task} of ``measure_reports``: each must be scored on the data sets of its task."""
+    found = {}
+    for index, measure in enumerate(config["measure_reports"]):
+        tasks = [task for task in result.tasks if measure in result.scored(task)]
+        if not tasks:
+            raise ConfigError(
+                f"config key measure_reports[{index}]: {measure!r} is not scored on any configured data set "
+                f"(registered: {', '.join(_all_measures(config))})"
+            )
+        found[measure] = tasks[0]
+    return found
 
 
 def _all_measures(config: dict) -> list[str]:

@@ -77,10 +77,10 @@ def report_marks(plan: Plan) -> dict[str, ReportMark]:
 
 
 def hashed_outputs(plan: Plan) -> list[str]:
-    """Every output whose SHA-256 the manifest records: all but the manifest, and the LaTeX report and
-    its PDF, which are made from it (sorted)."""
-    skipped = {"report/manifest", "report/tex", "report/pdf"}
-    return sorted(path for entry in catalogue.entries() if entry.key not in skipped for path in plan.paths(entry.key))
+    """Every output whose SHA-256 the manifest records: every target but the manifest, and the LaTeX
+    report and its PDF, which are made from it (sorted)."""
+    skipped = {plan.path(key) for key in ("report/manifest", "report/tex")} | set(plan.paths("report/pdf"))
+    return sorted(path for path in plan.targets() if path not in skipped)
 
 
 def report_items(plan: Plan) -> list[tuple[str, str]]:

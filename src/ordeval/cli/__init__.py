@@ -5,6 +5,9 @@
 ``ordeval score``        per-topic scores of runs against a gold, their means and the leaderboard
 ``ordeval leaderboard``  the leaderboard of a scores folder (``<measure>.tsv`` files)
 ``ordeval run``          the Snakemake pipeline, with a one-screen summary and the full log in a file
+``ordeval properties``   the measures' properties, checked on defining cases and random instances
+``ordeval topics``       how many topics a test collection needs (topic set size design)
+``ordeval evaluate-measure``  a new measure's meta-evaluation next to the established ones
 
 A user error (a missing file, a bad format, a configuration or input error) is one line on stderr,
 ``ordeval: error: <file>:<line>: <problem>``, and exit status 2; never a traceback (set
@@ -20,7 +23,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigError, InputError
-from . import inputs, leaderboard, measures, run, score, validate
+from . import evaluate, inputs, leaderboard, measures, properties, run, score, topics, validate
 from .common import Parser, UserError, describe, fail, one_line, parse_classes
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
@@ -36,7 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ordeval {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in (measures, validate, score, leaderboard, run):
+    for module in (measures, validate, score, leaderboard, run, properties, topics, evaluate):
         module.add_parser(commands)
     return parser
 
@@ -57,13 +60,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    if extra and args.command != "run":
-        return fail(f"arguments after '--' are for 'ordeval run' only: {' '.join(extra)}")
+    if extra and args.command not in ("run", "evaluate-measure"):
+        return fail(f"arguments after '--' are for 'ordeval run' and 'evaluate-measure' only: {' '.join(extra)}")
     handlers = {"measures": measures.cmd_measures, "validate": validate.cmd_validate, "score": score.cmd_score,
-                "leaderboard": leaderboard.cmd_leaderboard}  # fmt: skip
+                "leaderboard": leaderboard.cmd_leaderboard, "properties": properties.cmd_properties,
+                "topics": topics.cmd_topics}  # fmt: skip
     try:
         if args.command == "run":
             return run.cmd_run(args, extra)
+        if args.command == "evaluate-measure":
+            return evaluate.cmd_evaluate(args, extra)
         return handlers[args.command](args)
     except UserError as error:
         return fail(one_line(str(error)))

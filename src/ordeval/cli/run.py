@@ -17,18 +17,11 @@ from ..errors import ConfigError, InputError
 from . import checks
 from .common import Progress, UserError, describe, progress_wanted
 
-STAGES = (
-    "all",
-    "data",
-    "scores",
-    "agreement",
-    "consistency",
-    "significance",
-    "popularity",
-    "leaderboard",
-    "classification",
-    "report",
-)
+
+def _stages() -> tuple[str, ...]:
+    from ..catalogue import STAGES
+
+    return ("all", *STAGES)
 
 
 def project_folder() -> Path:
@@ -283,7 +276,7 @@ def add_parser(commands) -> None:
         "after '--' go to Snakemake (e.g. -- --rerun-incomplete, -- --config data_root=../data).",
     )
     run.add_argument("--configfile", help="configuration file (default config/config.yaml)")
-    run.add_argument("--target", default="all", help=f"stage or file to make ({', '.join(STAGES)}; default all)")
+    run.add_argument("--target", default="all", help=f"stage or file to make ({', '.join(_stages())}; default all)")
     run.add_argument(
         "--cores", default="all", type=checks.cores, help="cores Snakemake may use: all (default) or N >= 1"
     )
