@@ -37,6 +37,8 @@ def derived_config(base: dict, plugin: Path, measures: dict[str, str]) -> dict:
     config["name"] = f"{base.get('name', 'ordeval')}-{plugin.stem}"
     config["plugins"] = [*base.get("plugins", []), str(plugin)]
     config["measure_reports"] = list(measures)
+    if config.get("measures"):  # a configuration that lists the scored measures scores the new ones too
+        config["measures"] = [*config["measures"], *(m for m in measures if m not in config["measures"])]
     for section in ("agreement", "consistency", "significance", "leaderboard", "popularity", "topic_set_size"):
         listed = (config.get(section) or {}).get("measures")
         if listed:  # a listed analysis keeps its measures and adds the new ones of its task
