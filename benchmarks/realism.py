@@ -162,3 +162,126 @@ def synthetic_values(config: Mapping, seed: int, hsd_trials: int, trials: int, t
     for name, (low, high) in spreads.items():
         values[f"{name} spread"] = (low, high)
     return values
+
+
+def published_rows() -> list[tuple]:
+    """(figure, source, published, target, how the synthetic value is compared)."""
+    rows = [
+        (f"DP {m} (%)", SAKAI_CIKM, value, f"within 10 of {value}", ("DP " + m, "within", 10.0))
+        for m, value in PUBLISHED_DP.items()
+    ]
+    rows += [
+        ("p-values exactly 0 (%), all data sets and measures", "issue 28 target", None, "<= 35",
+         ("p-values exactly 0 (%)", "at_most", 35.0)),
+        ("Sem16T4C mean tau, group A vs group B", f"{SAKAI_ACL}, Table 2 and Section 5.1", -0.04, "<= 0.25",
+         ("Sem16T4C A-B mean tau", "at_most", 0.25)),
+        ("Sem16T4C tau range, all OC measure pairs", f"{SAKAI_ACL}, Table 2", (-0.15, 1.00), "-",
+         ("Sem16T4C tau range", None, None)),
+        ("Sem16T4C 10 vs 10 consistency range", f"{SAKAI_ACL}, Table 3", (0.595, 0.872), "lowest <= 0.70",
+         ("Sem16T4C 10v10 range", "low_at_most", 0.70)),
+        ("Sem16T4E half-split consistency range", f"{SAKAI_RNOD}, Table 25", (0.788, 0.934), "within 0.75..0.96",
+         ("Sem16T4E half range", "inside", (0.75, 0.96))),
+        ("Sem16T4E 10 vs 10 consistency range", f"{SAKAI_RNOD}, Table 25", (0.663, 0.771), "lowest <= 0.72",
+         ("Sem16T4E 10v10 range", "low_at_most", 0.72)),
+        ("Sem16T4E tau, DNKT vs the other measures", f"{SAKAI_RNOD}, Table 3", (0.55, 0.67), "-",
+         ("Sem16T4E DNKT pairs", None, None)),
+        ("DNKT the least similar OQ measure", SAKAI_RNOD, True, "kept", ("DNKT least similar", "equal", True)),
+        ("DNKT the least consistent OQ measure", SAKAI_RNOD, True, "kept", ("DNKT least consistent", "equal", True)),
+        ("NMD an outlier among the six OQ measures", f"{SAKAI_ACL}; {SAKAI_CIKM}", True, "kept",
+         ("NMD an outlier", "equal", True)),
+        ("Sem16T4C simulated runs' MAE^M (best..worst)", f"{NAKOV16} (TwiSE 0.719 .. pkudblab 1.697)",
+         (0.719, 1.697), "each end within 15%", ("Sem16T4C spread", "ends", 0.15)),
+        ("Sem16T4E simulated runs' EMD (best..worst)", f"{NAKOV16} (QCRI 0.243 .. PotTS 0.818)",
+         (0.243, 0.818), "each end within 15%", ("Sem16T4E spread", "ends", 0.15)),
+    ]  # fmt: skip
+    return rows
+
+
+def _text(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return f"{value[0]:.3f}..{value[1]:.3f}"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def check(value, rule, bound, published) -> bool | None:
+    """Whether ``value`` meets its target (None: no target)."""
+    if rule is None:
+        return None
+    if rule == "within":
+        return abs(value - published) <= bound
+    if rule == "at_most":
+        return value <= bound
+    if rule == "low_at_most":
+        return value[0] <= bound
+    if rule == "inside":
+        return bound[0] <= value[0] and value[1] <= bound[1]
+    if rule == "equal":
+        return value == bound
+    if rule == "ends":
+        return all(abs(v - p) <= bound * p for v, p in zip(value, published, strict=True))
+    raise ValueError(rule)
+
+
+def difference(value, published):
+    if isinstance(value, bool) or published is None or isinstance(published, bool):
+        return None
+    if isinstance(value, tuple):
+        return (value[0] - published[0], value[1] - published[1])
+    return value - published
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default=str(ROOT / "config" / "config.yaml"))
+    parser.add_argument("--seed", type=int, action="append", help="master seed (repeatable; default the config's)")
+    parser.add_argument("--hsd-trials", type=int, help="randomised Tukey HSD trials (default the config's)")
+    parser.add_argument("--trials", type=int, help="consistency splits (default the config's)")
+    args = parser.parse_args(argv)
+    config = configuration.load(args.config)
+    seeds = args.seed or [config["seed"]]
+    hsd = args.hsd_trials or config["significance"]["hsd_trials"]
+    trials = args.trials or config["consistency"]["trials"]
+    per_seed = [synthetic_values(config, seed, hsd, trials, config["threads"]) for seed in seeds]
+    header = ["figure", "source", "published", "target", *[f"seed {s}" for s in seeds], "difference", "ok"]
+    header += [f"ok seed {s}" for s in seeds[1:]]
+    rows = []
+    for figure, source, published, target, (key, rule, bound) in published_rows():
+        values = [v[key] for v in per_seed]
+        oks = [check(v, rule, bound, published) for v in values]
+        rows.append([figure, source, _text(published), target, *map(_text, values),
+                     _text(difference(values[0], published)), _text(oks[0]), *map(_text, oks[1:])])  # fmt: skip
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    with open(RESULTS / "realism.csv", "w", encoding="utf-8", newline="") as handle:
+        import csv
+
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+    lines = [
+        "# Realism of the synthetic default data",
+        "",
+        f"Configuration `{Path(args.config).name}`, seeds {', '.join(map(str, seeds))}; randomised Tukey HSD "
+        f"B = {hsd}, {trials} consistency splits; values computed by `benchmarks/realism.py` (library calls "
+        "with the pipeline's streams). `difference` and `ok` are for the first seed.",
+        "",
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *["| " + " | ".join(row) + " |" for row in rows],
+        "",
+        "Details (first seed): "
+        + "; ".join(f"{k}: {_text(v)}" for k, v in per_seed[0].items() if ":" in k or "least" in k or "spread" in k),
+        "",
+    ]
+    (RESULTS / "realism.md").write_text("\n".join(lines), encoding="utf-8")
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
