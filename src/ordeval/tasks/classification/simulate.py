@@ -280,7 +280,7 @@ def simulate_runs(
     latent value and cuts it into classes (:func:`latent_predictions`): skill s gives the noise sd
     2 (1 - s); a bias of strength b widens the bin of its class (the gold's most frequent class for
     ``majority``, the middle one for ``neutral``) by b classes on each side, or narrows the middle bin by
-    b (``extremes``), so that a majority-biased system gains Accuracy and MAE_mu and loses the macro
+    b/2 on each side (``extremes``), so that a majority-biased system gains Accuracy and MAE_mu and loses the macro
     measures; ``topic_difficulty_sd`` scales every system's noise on a topic by exp(N(0, sd)) and
     ``interaction_sd`` shifts a system's latent values on a topic by N(0, sd); ``spread_*`` are unused.
 
@@ -333,7 +333,7 @@ def bin_edges(num_classes: int, kind: str, strength: float, majority: int) -> np
     """The K - 1 cut points of a latent classifier (class j is (j - 1/2, j + 1/2) unbiased) under a bias:
     the bin of the favoured class (``majority``: the gold's most frequent; ``neutral``: the middle one)
     widened by ``strength`` on each side, the cut points beyond it kept in order (a bin may vanish); or
-    the middle bin narrowed by ``strength`` (at most 1/2) on each side (``extremes``)."""
+    the middle bin narrowed by ``strength / 2`` on each side (``extremes``; strength 1 closes it)."""
     edges = np.arange(num_classes - 1) + 0.5
     middle = (num_classes - 1) // 2
     if kind in ("majority", "neutral"):
@@ -345,8 +345,8 @@ def bin_edges(num_classes: int, kind: str, strength: float, majority: int) -> np
             edges[favoured] += strength
             edges[favoured + 1 :] = np.maximum(edges[favoured + 1 :], edges[favoured])
     elif kind == "extremes" and 1 <= middle <= num_classes - 2:
-        edges[middle - 1] += min(strength, 0.5)
-        edges[middle] -= min(strength, 0.5)
+        edges[middle - 1] += strength / 2
+        edges[middle] -= strength / 2
     elif kind not in BIASES:
         raise ValueError(f"unknown bias {kind!r}; known: {', '.join(BIASES)}")
     return edges
