@@ -1,4 +1,4 @@
-"""Synthetic ordinal-classification data with the shapes of SemEval Task 4 subtask C (SPEC section 6).
+"""Synthetic ordinal-classification data with the shapes of SemEval Task 4 subtask C.
 
 Everything here is simulated and deterministic given the numpy Generators passed in. The parameters come
 from the configuration: the keys of a ``simulate_items`` gold source and of a ``simulate`` run source are

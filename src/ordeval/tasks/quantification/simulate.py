@@ -1,4 +1,4 @@
-"""Synthetic gold data and system runs with the shapes of the real data sets (SPEC section 6).
+"""Synthetic gold data and system runs with the shapes of the real data sets.
 
 Everything here is simulated. The generators are deterministic given their ``rng``; the
 parameters come from the configuration (``simulate_*`` sources), with the defaults below.
