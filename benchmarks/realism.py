@@ -250,10 +250,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     per_seed = [synthetic_values(config, seed, hsd, trials, config["threads"]) for seed in seeds]
     header = ["figure", "source", "published", "target", *[f"seed {s}" for s in seeds], "difference", "ok"]
     header += [f"ok seed {s}" for s in seeds[1:]]
-    rows = []
+    rows, met, targets = [], 0, 0
     for figure, source, published, target, (key, rule, bound) in published_rows():
         values = [v[key] for v in per_seed]
         oks = [check(v, rule, bound, published) for v in values]
+        targets += oks[0] is not None
+        met += oks[0] is True
         rows.append([figure, source, _text(published), target, *map(_text, values),
                      _text(difference(values[0], published)), _text(oks[0]), *map(_text, oks[1:])])  # fmt: skip
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -280,6 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     (RESULTS / "realism.md").write_text("\n".join(lines), encoding="utf-8")
     print("\n".join(lines))
+    print(f"seed={seeds[0]} targets={targets} met={met}")  # the benchmarks' last line: key=value pairs
     return 0
 
 
