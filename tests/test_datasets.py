@@ -78,7 +78,9 @@ def test_simulated_runs_have_graded_skill(default_datasets):
     dataset = default_datasets["DialEval1-DQ-A"]
     means = get_measure("NMD")(dataset.runs, dataset.gold).mean(axis=1)
     simulated = [i for i, run in enumerate(dataset.run_names) if run.startswith("SIM")]
-    assert np.ptp(means[simulated]) > 0.05  # systems differ
+    # systems differ, but little: they are calibrated to the papers' discriminative power (about 45% of
+    # the run pairs significant over 300-390 topics), see config/config.yaml
+    assert 0.01 < np.ptp(means[simulated]) < 0.1
     # English variants are noisier than their Chinese runs.
     by_name = dict(zip(dataset.run_names, means, strict=True))
     worse = [by_name[f"SIM{i:02d}-E"] >= by_name[f"SIM{i:02d}-C"] for i in range(1, 8)]

@@ -57,3 +57,12 @@ def test_scoring_scale_benchmark(tmp_path):
     assert [row["size"] for row in result["rows"]] == [40, 8000] and not result["failed"]
     assert all(row["runs"] == 20 and row["measures"] == 13 for row in result["rows"])  # 18 simulated + 2 baselines
     assert [row["runs"] for row in result["numpy_baseline"]] == [20, 20]
+
+
+def test_realism_table(tmp_path):
+    """benchmarks/realism.py at a tiny size, two seeds: every published figure gets a row and a value."""
+    values = run("realism.py", tmp_path, "--seed", "5", "--seed", "6", "--hsd-trials", "50", "--trials", "20")
+    assert values["seed"] == "5" and int(values["targets"]) >= 15 and 0 <= int(values["met"]) <= int(values["targets"])
+    lines = (tmp_path / "results" / "realism.csv").read_text().splitlines()
+    assert lines[0].split(",")[4:6] == ["seed 5", "seed 6"] and len(lines) == 19
+    assert "DP RNOD (%)" in lines[3] and (tmp_path / "results" / "realism.md").stat().st_size > 0

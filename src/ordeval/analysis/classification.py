@@ -27,6 +27,9 @@ from ..table import Table
 SIMILARITY_MARGIN = 0.05
 #: (V), (VI): good / fair / poor by thirds of the ranking.
 RATINGS = ("good", "fair", "poor")
+#: The row order of the ACL 2021 paper's Table 4 (alpha_ORD and alpha_INT share a row there); other
+#: measures follow in the order given.
+PROPERTY_ORDER = ("kappa", "alpha_ORD", "alpha_INT", "CEM_ORD", "MAE_M", "F1_M", "HMPR", "MAE_mu", "Accuracy")
 #: |kappa| below this is 0 (the paper's proof: a constant run gets kappa = 0 where it is defined).
 KAPPA_ZERO = 1e-12
 
@@ -83,21 +86,24 @@ def properties_table(
 ) -> Table:
     """One row per measure: (I) ordinal, (II) handles constant runs, (III) handles class imbalance
     (``flags``, computed by :func:`ordeval.properties.computed_flags`), (IV) similarity group, (V)
-    consistency, (VI) discriminative power, with the numbers (V) and (VI) are rated from."""
-    groups = similarity_groups(mean_taus, measures)
-    consistency_values = [consistency[m] for m in measures]
-    power_values = [power[m] for m in measures]
+    consistency, (VI) discriminative power, with the numbers (V) and (VI) are rated from. Rows in the
+    paper's order (:data:`PROPERTY_ORDER`); the groups and ratings are computed in the order of
+    ``measures`` (group A holds its first measure)."""
+    groups = dict(zip(measures, similarity_groups(mean_taus, measures), strict=True))
+    consistency_ratings = dict(zip(measures, thirds([consistency[m] for m in measures]), strict=True))
+    power_ratings = dict(zip(measures, thirds([power[m] for m in measures]), strict=True))
+    rows = [m for m in PROPERTY_ORDER if m in measures] + [m for m in measures if m not in PROPERTY_ORDER]
     return Table(
         {
-            "measure": list(measures),
-            "ordinal": [bool(flags[m].get("ordinal", False)) for m in measures],
-            "handles_constant": [bool(flags[m].get("handles_constant", False)) for m in measures],
-            "handles_imbalance": [bool(flags[m].get("handles_imbalance", False)) for m in measures],
-            "similarity_group": groups,
-            "consistency": thirds(consistency_values),
-            "mean_tau": consistency_values,
-            "discriminative_power": thirds(power_values),
-            "pooled_dp_percent": power_values,
+            "measure": rows,
+            "ordinal": [bool(flags[m].get("ordinal", False)) for m in rows],
+            "handles_constant": [bool(flags[m].get("handles_constant", False)) for m in rows],
+            "handles_imbalance": [bool(flags[m].get("handles_imbalance", False)) for m in rows],
+            "similarity_group": [groups[m] for m in rows],
+            "consistency": [consistency_ratings[m] for m in rows],
+            "mean_tau": [consistency[m] for m in rows],
+            "discriminative_power": [power_ratings[m] for m in rows],
+            "pooled_dp_percent": [power[m] for m in rows],
         }
     )
 

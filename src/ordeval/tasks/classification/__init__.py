@@ -96,8 +96,15 @@ class ClassificationTask(Task):
         pooled = Table({"run": list(dataset.run_names)})
         for name in measures:
             pooled[name] = self._checked(name, pooled_confusion, ["all items"], dataset)[0]
-        extras = {"conventions": conventions_table(oc.convention_masks(confusion), measures), "pooled": pooled}
-        return Scored(self.stack(measures, dataset.topics, dataset.run_names, values), extras)
+        masks = oc.convention_masks(confusion)
+        topics = list(dataset.topics)
+        if dataset.one_class_agreement == "nan":
+            masks, values, topics = undefined_agreement(masks, measures, values, topics)
+            for name, _, value, mask in oc.convention_masks(pooled_confusion):
+                if name in ONE_CLASS_MEASURES and value == 1.0 and name in measures and mask.any():
+                    pooled[name] = np.where(mask[:, 0], np.nan, pooled.column(name, float))
+        extras = {"conventions": conventions_table(masks, measures), "pooled": pooled}
+        return Scored(self.stack(measures, topics, dataset.run_names, values), extras)
 
     def _checked(self, name: str, confusion: np.ndarray, topics: Sequence[str], dataset) -> np.ndarray:
         """Measure ``name`` on runs x topics confusion matrices, as topics x runs; NaN is an error."""
@@ -114,6 +121,33 @@ class ClassificationTask(Task):
                 "a measure must give a number on every topic (with a documented convention where it is 0/0)"
             )
         return scores.T
+
+
+#: The measures whose 0/0 case "every label in one class" (convention value 1) the ``one_class_agreement:
+#: nan`` option leaves undefined.
+ONE_CLASS_MEASURES = ("kappa", "alpha_ORD", "alpha_INT")
+
+
+def undefined_agreement(masks, measures: Sequence[str], values: np.ndarray | None = None, topics=None):
+    """The ``one_class_agreement: nan`` option: kappa and the alphas are NaN (as scikit-learn and
+    krippendorff give) instead of 1 where every label of a topic is in one class. The conventions table
+    keeps counting those cells (with value NaN); the score stack leaves out the topics where a scored
+    measure is NaN for some run, as every analysis needs a score per run on each of its topics.
+
+    Returns the masks with the case's value None, and (given ``values``, measures x topics x runs, and
+    ``topics``) the values and topics that remain."""
+    undefined = [m in ONE_CLASS_MEASURES and value == 1.0 for m, _, value, _ in masks]
+    masks = [
+        (m, case, None if flag else value, mask) for (m, case, value, mask), flag in zip(masks, undefined, strict=True)
+    ]
+    if values is None:
+        return masks, None, None
+    values = np.array(values, dtype=float)
+    for (name, _, _, mask), flag in zip(masks, undefined, strict=True):
+        if flag and name in measures:
+            values[list(measures).index(name)][np.asarray(mask).T] = np.nan
+    keep = ~np.isnan(values).any(axis=(0, 2))
+    return masks, values[:, keep], [topic for topic, kept in zip(topics, keep, strict=True) if kept]
 
 
 def conventions_table(masks, measures: Sequence[str]) -> Table:

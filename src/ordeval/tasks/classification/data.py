@@ -57,6 +57,9 @@ class ClassificationData(TaskData):
     item_topic: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     gold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     runs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.int64))
+    #: The data set's ``one_class_agreement``: ``one`` (kappa and the alphas are 1 on a topic whose labels
+    #: are all in one class, the 0/0 convention) or ``nan`` (undefined; see the task's ``score``).
+    one_class_agreement: str = "one"
 
     @property
     def num_items(self) -> int:
@@ -216,6 +219,7 @@ def build_dataset(name: str, spec: Mapping, data_root: str | Path, seed: int) ->
         gold.item_topic,
         gold.labels,
         runs,
+        spec.get("one_class_agreement", "one"),
     )
 
 
@@ -303,8 +307,9 @@ def read_canonical(name: str, spec: Mapping, folder: str | Path) -> Classificati
     provenance_path = folder / "provenance.json"
     provenance = load_json(provenance_path) if provenance_path.is_file() else {}
     return ClassificationData(
-        name, classes, gold.topics, run_names, provenance, gold.items, gold.item_topic, gold.labels, runs
-    )
+        name, classes, gold.topics, run_names, provenance, gold.items, gold.item_topic, gold.labels, runs,
+        spec.get("one_class_agreement", "one"),
+    )  # fmt: skip
 
 
 def tsv_run_names(path: Path) -> list[str]:

@@ -1,4 +1,4 @@
-"""Synthetic ordinal-classification data with the shapes of SemEval Task 4 subtask C (SPEC section 6).
+"""Synthetic ordinal-classification data with the shapes of SemEval Task 4 subtask C.
 
 Everything here is simulated and deterministic given the numpy Generators passed in. The parameters come
 from the configuration: the keys of a ``simulate_items`` gold source and of a ``simulate`` run source are
@@ -42,7 +42,12 @@ RUN_DEFAULTS = {
     "bias_max": 0.6,
     "topic_difficulty_sd": 0.08,
     "interaction_sd": 0.05,
+    "model": "confusion",
+    "team_size": 1,
+    "team_shared": 0.0,
 }
+#: How a simulated system predicts (see :func:`simulate_runs`).
+MODELS = ("confusion", "latent")
 RUN_KEYS = {"type", "systems", "prefix", "corpus", *RUN_DEFAULTS}
 
 
@@ -111,6 +116,10 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "bias_max", entry, low=merged["bias_min"], high=1)
     _number(merged, "topic_difficulty_sd", entry, low=0)
     _number(merged, "interaction_sd", entry, low=0)
+    _number(merged, "team_size", entry, low=1, integer=True)
+    _number(merged, "team_shared", entry, low=0, high=1)
+    if merged["model"] not in MODELS:
+        raise _fail(entry, "model", f"{merged['model']!r} must be one of {', '.join(MODELS)}")
     biases = merged["biases"]
     if not isinstance(biases, (list, tuple)) or not biases or any(bias not in BIASES for bias in biases):
         raise _fail(entry, "biases", f"{biases!r} must be a non-empty list of {', '.join(BIASES)}")
@@ -245,6 +254,9 @@ def simulate_runs(
     bias_max: float = 0.6,
     topic_difficulty_sd: float = 0.08,
     interaction_sd: float = 0.05,
+    model: str = "confusion",
+    team_size: int = 1,
+    team_shared: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill: class index per system and item, systems x items.
 
@@ -264,12 +276,25 @@ def simulate_runs(
     * ``topic_difficulty_sd`` = 0.08: per-topic shift of every system's error rate (hard and easy topics);
     * ``interaction_sd`` = 0.05: per system-and-topic shift of the error rate.
 
+    ``model`` = ``confusion`` is the model above; ``latent`` is an ordinal classifier that reads a noisy
+    latent value and cuts it into classes (:func:`latent_predictions`): skill s gives the noise sd
+    2 (1 - s); a bias of strength b widens the bin of its class (the gold's most frequent class for
+    ``majority``, the middle one for ``neutral``) by b classes on each side, or narrows the middle bin by
+    b/2 on each side (``extremes``), so that a majority-biased system gains Accuracy and MAE_mu and loses the macro
+    measures; ``topic_difficulty_sd`` scales every system's noise on a topic by exp(N(0, sd)) and
+    ``interaction_sd`` shifts a system's latent values on a topic by N(0, sd); ``spread_*`` are unused.
+
+    Teams: ``team_size`` consecutive systems share their parameters (skill, spread, bias, topic
+    shifts) and, in the ``latent`` model, the share ``team_shared`` of their latent noise variance: near
+    copies, as the several runs of one team are.
+
     System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
     effects and the predictions from ``noise_rng``.
     """
-    parameters = system_parameters(
+    teams = -(-systems // team_size)
+    team_parameters = system_parameters(
         system_rng,
-        systems,
+        teams,
         skill_min=skill_min,
         skill_max=skill_max,
         spread_min=spread_min,
@@ -278,9 +303,16 @@ def simulate_runs(
         bias_min=bias_min,
         bias_max=bias_max,
     )
+    team_of = np.arange(systems) // team_size
+    parameters = {key: [values[t] for t in team_of] for key, values in team_parameters.items()}
     num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
+    if model == "latent":
+        return latent_predictions(
+            noise_rng, gold, item_topic, num_classes, parameters, team_of, majority,
+            np.exp(difficulty), interaction_sd, team_shared,
+        )  # fmt: skip
     identity = np.eye(num_classes)
     predictions = np.empty((systems, gold.size), dtype=np.int64)
     for system in range(systems):
@@ -294,6 +326,57 @@ def simulate_runs(
         cumulative = np.cumsum(probabilities, axis=1)
         draws = noise_rng.random(gold.size)[:, None] * cumulative[:, -1:]
         predictions[system] = np.minimum((draws >= cumulative).sum(axis=1), num_classes - 1)
+    return predictions
+
+
+def bin_edges(num_classes: int, kind: str, strength: float, majority: int) -> np.ndarray:
+    """The K - 1 cut points of a latent classifier (class j is (j - 1/2, j + 1/2) unbiased) under a bias:
+    the bin of the favoured class (``majority``: the gold's most frequent; ``neutral``: the middle one)
+    widened by ``strength`` on each side, the cut points beyond it kept in order (a bin may vanish); or
+    the middle bin narrowed by ``strength / 2`` on each side (``extremes``; strength 1 closes it)."""
+    edges = np.arange(num_classes - 1) + 0.5
+    middle = (num_classes - 1) // 2
+    if kind in ("majority", "neutral"):
+        favoured = majority if kind == "majority" else middle
+        if favoured >= 1:
+            edges[favoured - 1] -= strength
+            edges[: favoured - 1] = np.minimum(edges[: favoured - 1], edges[favoured - 1])
+        if favoured <= num_classes - 2:
+            edges[favoured] += strength
+            edges[favoured + 1 :] = np.maximum(edges[favoured + 1 :], edges[favoured])
+    elif kind == "extremes" and 1 <= middle <= num_classes - 2:
+        edges[middle - 1] += strength / 2
+        edges[middle] -= strength / 2
+    elif kind not in BIASES:
+        raise ValueError(f"unknown bias {kind!r}; known: {', '.join(BIASES)}")
+    return edges
+
+
+def latent_predictions(
+    rng: np.random.Generator,
+    gold: np.ndarray,
+    item_topic: np.ndarray,
+    num_classes: int,
+    parameters: dict,
+    team_of: np.ndarray,
+    majority: int,
+    topic_scale: np.ndarray,
+    interaction_sd: float,
+    team_shared: float,
+) -> np.ndarray:
+    """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin of
+    gold + shift_rt + 2 (1 - skill_r) scale_t (sqrt(team_shared) e_team + sqrt(1 - team_shared) e_r)."""
+    systems, num_topics = len(team_of), topic_scale.size
+    teams = int(team_of.max()) + 1 if systems else 0
+    shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
+    shared = rng.standard_normal((teams, gold.size))
+    predictions = np.empty((systems, gold.size), dtype=np.int64)
+    for system, team in enumerate(team_of):
+        noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(gold.size)
+        sd = 2.0 * (1.0 - parameters["skill"][system]) * topic_scale[item_topic]
+        latent = gold + shifts[team, item_topic] + sd * noise
+        edges = bin_edges(num_classes, parameters["bias"][system], parameters["bias_strength"][system], majority)
+        predictions[system] = np.searchsorted(edges, latent)
     return predictions
 
 

@@ -1,4 +1,4 @@
-"""Synthetic gold data and system runs with the shapes of the real data sets (SPEC section 6).
+"""Synthetic gold data and system runs with the shapes of the real data sets.
 
 Everything here is simulated. The generators are deterministic given their ``rng``; the
 parameters come from the configuration (``simulate_*`` sources), with the defaults below.
@@ -102,6 +102,9 @@ def simulate_runs(
     biases: tuple[str, ...] | list[str] = BIASES,
     bias_min: float = 0.1,
     bias_max: float = 0.6,
+    team_size: int = 1,
+    team_noise_concentration: float = 300.0,
+    topic_difficulty_max: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill, array (systems + english_variants) x topics x classes.
 
@@ -119,25 +122,47 @@ def simulate_runs(
     The first ``english_variants`` systems also get an English run, a noisier variant of their
     (Chinese) run: Dirichlet(english_noise_concentration * p + floor). System parameters come
     from ``system_rng`` (shareable across the A/E/S data sets of one corpus), noise from ``noise_rng``.
+
+    Two effects make the runs as close as real ones (defaults: both off):
+
+    * teams: the systems come in teams of ``team_size`` consecutive runs that share one skill, prior,
+      confusion and bias, and one draw p of the estimate per topic; each run of the team is a near copy
+      Dirichlet(team_noise_concentration * p + floor);
+    * topic difficulty shared by all runs: topic t has a weight w_t ~ U(0, topic_difficulty_max) and a
+      misleading distribution q_t ~ Dirichlet(prior_concentration) that every system's target moves
+      towards, ((1 - w_t) target + w_t q_t), before its own bias and noise: all systems err alike there.
     """
     if english_variants > systems:
         raise ValueError(f"english_variants ({english_variants}) exceeds systems ({systems})")
+    if team_size < 1:
+        raise ValueError(f"team_size must be at least 1, got {team_size}")
     num_classes = gold.shape[1]
-    skills = system_rng.permutation(np.linspace(skill_max, skill_min, systems))
-    priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=systems)
+    teams = -(-systems // team_size)
+    skills = system_rng.permutation(np.linspace(skill_max, skill_min, teams))
+    priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=teams)
     unknown = [bias for bias in biases if bias not in BIASES]
     if unknown or not len(biases):
         raise ValueError(f"biases must be a non-empty list of {', '.join(BIASES)}, got {list(biases)}")
-    kinds = [biases[i] for i in system_rng.integers(0, len(biases), size=systems)]
-    strengths = system_rng.uniform(bias_min, bias_max, size=systems)
-    directions = system_rng.choice([-1, 1], size=systems)
+    kinds = [biases[i] for i in system_rng.integers(0, len(biases), size=teams)]
+    strengths = system_rng.uniform(bias_min, bias_max, size=teams)
+    directions = system_rng.choice([-1, 1], size=teams)
+    if topic_difficulty_max > 0:
+        weight = noise_rng.uniform(0.0, topic_difficulty_max, size=(gold.shape[0], 1))
+        misleading = noise_rng.dirichlet(np.full(num_classes, prior_concentration), size=gold.shape[0])
     runs = []
     for r, (skill, prior) in enumerate(zip(skills, priors, strict=True)):
         pull = (1 - skill) * max_prior_pull
         target = ((1 - pull) * gold + pull * prior) @ ordinal_confusion(num_classes, (1 - skill) * max_confusion)
+        if topic_difficulty_max > 0:
+            target = (1 - weight) * target + weight * misleading
         target = biased(target, gold, kinds[r], strengths[r], int(directions[r]))
         kappa = noise_concentration_min + skill * (noise_concentration_max - noise_concentration_min)
-        runs.append(_dirichlet_rows(noise_rng, kappa * target + floor))
+        team = _dirichlet_rows(noise_rng, kappa * target + floor)
+        members = min(team_size, systems - r * team_size)
+        if team_size == 1:
+            runs.append(team)
+        else:
+            runs.extend(_dirichlet_rows(noise_rng, team_noise_concentration * team + floor) for _ in range(members))
     for chinese in runs[:english_variants]:
         runs.append(_dirichlet_rows(noise_rng, english_noise_concentration * chinese + floor))
     return np.stack(runs)
