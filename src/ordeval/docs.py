@@ -15,9 +15,20 @@ import inspect
 import json
 import sys
 
-#: The tasks with a measure registry, in document order.
-TASKS = ("quantification", "classification")
-TASK_TITLES = {"quantification": "Ordinal quantification (OQ)", "classification": "Ordinal classification (OC)"}
+
+def _tasks() -> list[str]:
+    """The tasks with a measure registry (ordeval.tasks finds them), in document order."""
+    from .tasks import all_tasks
+
+    return [task.name for task in all_tasks() if task.scoring_modules]
+
+
+def _title(task: str) -> str:
+    """ "Ordinal quantification (OQ)"."""
+    from .tasks import get_task
+
+    found = get_task(task)
+    return f"{found.title[0].upper()}{found.title[1:]} ({found.short})"
 
 
 def _registry(task: str):
@@ -63,7 +74,7 @@ def measure_records(task: str | None = None) -> list[dict]:
     lower_is_better, description, formula, reference, properties and, where the task has them, its
     0/0 conventions."""
     records = []
-    for name in [task] if task else TASKS:
+    for name in [task] if task else _tasks():
         conventions = conventions_of(name)
         for measure in _registry(name).values():
             records.append(
@@ -133,9 +144,9 @@ def markdown() -> str:
         "`ordeval measures` lists the same on the command line (`--format json` with everything below).",
         "",
     ]
-    for task in TASKS:
+    for task in _tasks():
         records = measure_records(task)
-        lines += [f"## {TASK_TITLES[task]}", "", "```text", _notation(task), "```", ""]
+        lines += [f"## {_title(task)}", "", "```text", _notation(task), "```", ""]
         lines += ["| Measure | Shown as | Direction | Description | Reference |", "|---|---|---|---|---|"]
         for record in records:
             lines.append(

@@ -21,7 +21,7 @@ from .errors import ConfigError
 from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
-from .tasks import get_task
+from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
 #: Consistency conditions (SPEC 4.2): topic halves, and two subsets of ``subset_size`` topics.
@@ -34,7 +34,6 @@ MIN_RUNS = 5
 #: Catalogue entries compiled by TeX: planned only where the PDF is wanted (:meth:`Plan.pdf_wanted`).
 PDF_ENTRIES = ("report/pdf", "measures/pdf")
 
-TASK_NAMES = {"quantification": "ordinal quantification", "classification": "ordinal classification"}
 
 #: The modules each job runs (besides those the data set's task adds, see :meth:`Plan.library`).
 JOB_MODULES: dict[str, tuple[str, ...]] = {
@@ -278,7 +277,7 @@ class Plan:
                   "combination": "M", "measure": "each measure", "key": key, "task_name": "", "focus": "the measure",
                   **fields}  # fmt: skip
         if "task" in fields:
-            values["task_name"] = TASK_NAMES.get(fields["task"], fields["task"])
+            values["task_name"] = get_task(fields["task"]).title
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
 
     def caption_path(self, key: str) -> str:
@@ -471,7 +470,7 @@ def _measure_reports(config: dict, result: Plan) -> dict[str, str]:
 def _all_measures(config: dict) -> list[str]:
     """Every measure a configuration can name: the registered ones of every task, and those of its
     precomputed-score data sets."""
-    names = [m for task in ("quantification", "classification") for m in get_task(task).registry.names()]
+    names = [m for task in all_tasks() for m in task.registry.names()]
     for spec in config["datasets"].values():
         names += [source["measure"] for source in spec.get("scores", [])]
     return names

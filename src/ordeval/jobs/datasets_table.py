@@ -12,9 +12,15 @@ from . import Job
 
 log = logging.getLogger("datasets_table")
 
-SHORT = {"quantification": "OQ", "classification": "OC"}
 COLUMNS = ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
            "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"]  # fmt: skip
+
+
+def _short(task: str) -> str:
+    """OQ, OC: the task's short name (the name itself for an unknown task)."""
+    from ..tasks import KNOWN_TASKS, get_task
+
+    return get_task(task).short if task in KNOWN_TASKS else task
 
 
 def datasets_table(provenance: dict[str, dict]) -> Table:
@@ -23,7 +29,7 @@ def datasets_table(provenance: dict[str, dict]) -> Table:
         summary = record.get("summary", {})
         sources = [run["source"] for run in record["runs"].values()]
         rows.append(
-            (name, SHORT.get(record.get("task", ""), record.get("task", "")), record.get("venue", ""),
+            (name, _short(record.get("task", "")), record.get("venue", ""),
              record.get("description", ""), record.get("language", ""), summary.get("classes", ""),
              summary.get("topics", ""), summary.get("items", ""), len(sources), sources.count("file"),
              sources.count("baseline"), sources.count("simulated"), summary.get("topics_with_empty_gold_class", ""))

@@ -1,17 +1,29 @@
-"""The tasks ordeval knows, looked up by name; each is imported only when first asked for."""
+"""The tasks ordeval knows: every module or package of ``ordeval.tasks`` (but ``base``) whose ``TASK`` is a
+:class:`~ordeval.tasks.base.Task`, found by looking, not listed. A new task is one package here."""
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from .base import Task
 
+
+def _discover() -> dict[str, str]:
+    """task name -> module of every task module here (``TASK.name`` is the module's name), in the order
+    of their ``order`` attribute."""
+    found = []
+    for module in pkgutil.iter_modules(__path__):
+        if module.name == "base":
+            continue
+        task = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TASK", None)
+        if isinstance(task, Task):
+            found.append((task.order, task.name, f"{__name__}.{module.name}"))
+    return {name: path for _, name, path in sorted(found)}
+
+
 #: task name -> module whose ``TASK`` attribute is the task.
-KNOWN_TASKS = {
-    "quantification": "ordeval.tasks.quantification",
-    "classification": "ordeval.tasks.classification",
-    "scores": "ordeval.tasks.scores",
-}
+KNOWN_TASKS = _discover()
 #: The task of a data set whose configuration names none (the only one before tasks existed).
 DEFAULT_TASK = "quantification"
 

@@ -51,7 +51,9 @@ class Task(ABC):
 
     name: str  #: configuration value of a data set's ``task``
     short: str  #: OQ, OC
+    title: str  #: in captions: "ordinal quantification"
     description: str
+    order: int = 100  #: where the task comes in listings (registry, documentation, command line)
     registry: Registry
     #: Appended to the names of outputs that combine the data sets of this task (e.g. ``mean_oc.csv``);
     #: empty for quantification, whose outputs keep the names they had before other tasks existed.

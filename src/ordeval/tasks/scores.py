@@ -44,6 +44,8 @@ class ScoreData(TaskData):
 class ScoresTask(Task):
     name = "scores"
     short = "scores"
+    title = "precomputed scores"
+    order = 2
     description = "precomputed per-topic score matrices of any measures (e.g. from trec_eval)"
     registry = Registry("scores")  # empty: a data set's measures come from its configuration
     summary_suffix = "_scores"

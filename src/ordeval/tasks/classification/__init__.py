@@ -23,6 +23,8 @@ __getattr__ = registry_on_first_use(__name__)
 class ClassificationTask(Task):
     name = "classification"
     short = "OC"
+    title = "ordinal classification"
+    order = 1
     description = "ordinal classification: a gold class per item (items grouped into topics), a class per item per run"
     summary_suffix = "_oc"
     data_modules = ("ordeval.tasks.classification.data",)

@@ -20,6 +20,8 @@ __getattr__ = registry_on_first_use(__name__)
 class QuantificationTask(Task):
     name = "quantification"
     short = "OQ"
+    title = "ordinal quantification"
+    order = 0
     description = "ordinal quantification: a gold distribution per topic, an estimated distribution per run"
     summary_suffix = ""
     data_modules = ("ordeval.tasks.quantification.data",)
