@@ -624,14 +624,15 @@ def _reject_constant(name: str):
 
 
 def _find_duplicate(value, place: list) -> tuple[list, str] | None:
-    """(path to the object, key) of the first object (depth first) that repeated a key."""
-    if isinstance(value, _DuplicateKeys):
-        return place, value.duplicate
-    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
-    for key, child in children:
-        found = _find_duplicate(child, [*place, key])
-        if found:
-            return found
+    """(path to the object, key) of the first object (depth first) that repeated a key; iterative, so that
+    a deeply nested value costs no recursion."""
+    stack = [(value, place)]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, _DuplicateKeys):
+            return place, value.duplicate
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack.extend((child, [*place, key]) for key, child in reversed(list(children)))
     return None
 
 
@@ -651,6 +652,8 @@ def load_json(path: str | Path):
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         raise InputError(path, f"line {error.lineno} column {error.colno}", f"invalid JSON: {error.msg}") from None
+    except RecursionError:
+        raise InputError(path, None, "invalid JSON: nested too deeply (arrays or objects inside each other)") from None
     except ValueError as error:
         raise InputError(path, None, f"invalid JSON: {error}") from None
     found = _find_duplicate(value, [])

@@ -239,7 +239,49 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
 
 
 def read_measure_table(path: str | Path) -> Table:
-    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex."""
+    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex; parsed
+    strictly, an InputError naming the line and column otherwise: measure names by the name policy
+    (:mod:`ordeval.names`, so no path separator), ``lower_is_better`` exactly ``True`` or ``False``, no
+    control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.latex.markup`)."""
+    from .latex.markup import markup_problem
+    from .names import name_problem, printable
+
     table = Table.read(path)
-    table["lower_is_better"] = [value == "True" for value in table["lower_is_better"]]
+    missing = [column for column in MEASURE_COLUMNS if column not in table.columns]
+    if missing:
+        raise InputError(path, "line 1", f"no column(s) {', '.join(missing)} (expected {', '.join(MEASURE_COLUMNS)})")
+    directions = []
+    for index, row in enumerate(table.records()):
+        where = f"line {index + 2}, column {{}}"
+        problem = name_problem(row["measure"], kind="measure")
+        if problem:
+            raise InputError(path, where.format("measure"), printable(problem))
+        if row["lower_is_better"] not in ("True", "False"):
+            raise InputError(
+                path, where.format("lower_is_better"),
+                f"{printable(quoted_value(row['lower_is_better']))} is not True or False",
+            )  # fmt: skip
+        directions.append(row["lower_is_better"] == "True")
+        for column in ("display", "task"):
+            if printable(row[column]) != row[column]:
+                raise InputError(path, where.format(column), f"{printable(quoted_value(row[column]))} has a control character")
+        problem = markup_problem(row["latex"])
+        if problem:
+            raise InputError(path, where.format("latex"), printable(problem))
+    table["lower_is_better"] = directions
     return table
+
+
+#: The columns of ``measures.tsv``.
+MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
+
+
+def quoted_value(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:60]) + f"... ({len(text)} characters)"
+
+
+def is_score_table(path: str | Path) -> bool:
+    """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
+    byte-order mark before it is ignored, as the readers do)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        return handle.readline().split("\t")[0].strip() == "topic"
