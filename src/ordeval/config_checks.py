@@ -63,16 +63,17 @@ def _leaves(value, key: str) -> Iterator[tuple[str, object]]:
 def _check_leaf(key: str, value) -> None:
     if isinstance(value, bool):
         return
+    shown_key = printable(shorten(key))
     if isinstance(value, float) and not math.isfinite(value):
-        raise ConfigError(f"config key {printable(shorten(key))}: {value!r} is not a finite number")
+        raise ConfigError(f"config key {shown_key}: {value!r} is not a finite number")
     if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
-        raise ConfigError(f"config key {printable(shorten(key))}: {shorten(str(value))} is outside the 64-bit integer range")
+        raise ConfigError(f"config key {shown_key}: {shorten(str(value))} is outside the 64-bit integer range")
     if isinstance(value, str):
         for position, character in enumerate(value):
             if unicodedata.category(character) in FORBIDDEN_CATEGORIES:
                 raise ConfigError(
-                    f"config key {printable(shorten(key))}: {shorten(repr(value))} contains the control character {character!r} at "
-                    f"position {position + 1} (not allowed in text that goes into files)"
+                    f"config key {shown_key}: {shorten(repr(value))} contains the control character {character!r} "
+                    f"at position {position + 1} (not allowed in text that goes into files)"
                 )
 
 

@@ -210,8 +210,8 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
     """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``: a header
     ``topic<TAB>run...`` (run names follow the name policy, each once), one line per topic (non-empty,
     each once), scores in the strict number grammar (:mod:`ordeval.parsing`)."""
+    from .fields import read_fields
     from .names import name_problem
-    from .parsing import read_fields
 
     number, header = score_matrix_header(path)
     where = f"line {number}"
@@ -264,7 +264,9 @@ def read_measure_table(path: str | Path) -> Table:
         directions.append(row["lower_is_better"] == "True")
         for column in ("display", "task"):
             if printable(row[column]) != row[column]:
-                raise InputError(path, where.format(column), f"{printable(quoted_value(row[column]))} has a control character")
+                raise InputError(
+                    path, where.format(column), f"{printable(quoted_value(row[column]))} has a control character"
+                )
         problem = markup_problem(row["latex"])
         if problem:
             raise InputError(path, where.format("latex"), printable(problem))
