@@ -27,6 +27,7 @@ from typing import Any
 import yaml
 
 from .errors import ConfigError, shorten
+from .names import printable
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 #: A configuration file larger than this is refused before it is parsed.
@@ -37,6 +38,8 @@ MAX_ALIASES = 1000
 MAX_MERGED_KEYS = 10_000
 #: Size of a configuration with its aliases expanded: one per value, plus the length of each string.
 MAX_EXPANDED = 1_000_000
+#: Entries of one list or mapping of a configuration.
+MAX_ITEMS = 2000
 
 
 # --------------------------------------------------------------------------- YAML
@@ -141,18 +144,20 @@ def load(path: str | Path) -> dict:
         raise ConfigError(f"{path}: {error}") from None
 
 
-def check_size(config: Any, where: str = "configuration") -> int:
+def check_size(config: Any, where: str = "") -> int:
     """The size of ``config`` with its aliases (shared objects) expanded: one per value plus the length
     of every string, counted without expanding anything (each shared object is measured once); a
-    ConfigError when it exceeds :data:`MAX_EXPANDED` or refers to itself."""
+    ConfigError when it exceeds :data:`MAX_EXPANDED`, refers to itself, or has a list or mapping of more
+    than :data:`MAX_ITEMS` entries (the schema's ``uniqueItems`` compares the items of a list of mixed
+    types pairwise: 20,000 classes would take a minute)."""
     memo: dict[int, int] = {}
     if not isinstance(config, (dict, list, tuple)):
         return len(config) if isinstance(config, str) else 1
-    frames = [[config, iter(_children(config)), 1]]
+    frames = [_frame(config, "", where)]
     active = {id(config)}
     while frames:
         frame = frames[-1]
-        child = next(frame[1], frames)  # ``frames`` marks the end
+        key, child = next(frame[1], (None, frames))  # ``frames`` marks the end
         if child is frames:
             frames.pop()
             active.discard(id(frame[0]))
@@ -163,27 +168,44 @@ def check_size(config: Any, where: str = "configuration") -> int:
             if id(child) in memo:
                 frame[2] += memo[id(child)]
             elif id(child) in active:
-                raise ConfigError(f"{where}: a value contains itself (a recursive YAML alias)")
+                raise ConfigError(f"{_lead(where)}config key {key}: a value contains itself (a recursive YAML alias)")
             else:
                 active.add(id(child))
-                frames.append([child, iter(_children(child)), 1])
+                frames.append(_frame(child, key, where))
         else:
             frame[2] += len(child) if isinstance(child, str) else 1
         if frame[2] > MAX_EXPANDED:
             raise ConfigError(
-                f"{where}: more than {MAX_EXPANDED} values and characters with its YAML aliases expanded "
-                "(an alias bomb?)"
+                f"{_lead(where) or 'configuration: '}more than {MAX_EXPANDED} values and characters with its YAML "
+                "aliases expanded (an alias bomb?)"
             )
     return memo[id(config)]
 
 
-def _children(value):
+def _lead(where: str) -> str:
+    return f"{where}: " if where else ""
+
+
+def _frame(value, key: str, where: str) -> list:
+    """[container, iterator of (key path, child), size so far] for :func:`check_size`."""
+    if len(value) > MAX_ITEMS:
+        what = "mapping" if isinstance(value, dict) else "list"
+        raise ConfigError(
+            f"{_lead(where)}config key {shorten(key) or '(top level)'}: a {what} of {len(value)} entries "
+            f"(at most {MAX_ITEMS})"
+        )
     if isinstance(value, dict):
-        for key, child in value.items():
-            yield key
-            yield child
-    else:
-        yield from value
+        return [value, _mapping_children(value, key), 1]
+    return [value, ((f"{key}[{index}]", item) for index, item in enumerate(value)), 1]
+
+
+def _mapping_children(value: dict, key: str):
+    """(key path, the key) and (key path, its value) of every entry of a mapping."""
+    for name, item in value.items():
+        shown = printable(shorten(str(name)))
+        path = f"{key}.{shown}" if key else shown
+        yield path, name
+        yield path, item
 
 
 # --------------------------------------------------------------------------- schema
