@@ -80,14 +80,21 @@ def _accepts(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, table, a
     return accept[state] & ok_length
 
 
-def _byte_matrix(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
-    """Fields as rows of a records x ``width`` uint8 matrix, zero-padded; fields must fit in ``width``."""
-    matrix = np.zeros((starts.size, max(width, 1)), dtype=np.uint8)
+def _offsets(data: np.ndarray, starts: np.ndarray, width: int):
+    """(position, the byte offsets ``starts + position``) for each position below ``width``, clipped to the
+    data (bytes past a field's end are masked by the callers)."""
     clip = bool(starts.size) and int(starts.max()) + width > data.size
     for position in range(width):
         index = starts + position
         if clip:
             np.minimum(index, data.size - 1, out=index)
+        yield position, index
+
+
+def _byte_matrix(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
+    """Fields as rows of a records x ``width`` uint8 matrix, zero-padded; fields must fit in ``width``."""
+    matrix = np.zeros((starts.size, max(width, 1)), dtype=np.uint8)
+    for position, index in _offsets(data, starts, width):
         column = data[index]
         column[lengths <= position] = 0
         matrix[:, position] = column
@@ -123,11 +130,7 @@ def _byte_columns(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, wid
     """Fields as the columns of a ``width`` x records uint8 matrix (row ``i``: byte ``i`` of every field),
     zero-padded; fields must fit in ``width``. The transpose of :func:`_byte_matrix`, built row by row."""
     columns = np.zeros((max(width, 1), starts.size), dtype=np.uint8)
-    clip = bool(starts.size) and int(starts.max()) + width > data.size
-    for position in range(width):
-        index = starts + position
-        if clip:
-            np.minimum(index, data.size - 1, out=index)
+    for position, index in _offsets(data, starts, width):
         row = columns[position]
         np.take(data, index, out=row)
         row[lengths <= position] = 0
