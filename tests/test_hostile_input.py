@@ -461,3 +461,40 @@ def test_the_sizes_of_the_issue_are_refused_on_the_default_configuration(change)
     with pytest.raises(ConfigError, match=r"too (large|long) for this machine|classes: a list of 10000 entries"):
         make_plan(config, workdir=REPO)
     assert time.monotonic() - started < 5
+
+
+def _dumped(change):
+    """The default configuration after ``change`` (a function of the dict), as YAML text."""
+
+    def text(config):
+        import yaml
+
+        change(config)
+        return yaml.safe_dump(config, sort_keys=False)
+
+    return text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_dumped(lambda c: c["consistency"].update(alpha=float("nan"))),
+         "config key consistency.alpha: nan is not a finite number"),
+        (_dumped(lambda c: c.update(seed=10**30)), "config key seed: 1000000000000000000000000000000 is greater"),
+        (_dumped(lambda c: c["significance"].update(hsd_trials=10**9)),
+         "config key datasets: too long for this machine"),
+        (lambda c: "seed: 5\n" + _dumped(lambda c: None)(c), "duplicate key 'seed' (first at line 1)"),
+        (lambda c: ALIAS_BOMB.replace("name: *i\nseed: 1\ndatasets: {}\n", "")
+         + _dumped(lambda c: c.update(description="x"))(c).replace("description: x", "description: *i"),
+         "(an alias bomb?)"),
+    ],
+)  # fmt: skip
+def test_ordeval_run_refuses_before_writing_anything(tmp_path, text, expected):
+    config = load_yaml(REPO / "config" / "config.yaml")
+    config["name"] = f"hostile-{tmp_path.name}"
+    path = write(tmp_path, "c.yaml", text(config))
+    result = subprocess.run([sys.executable, "-m", "ordeval", "run", "--dry-run", "--configfile", str(path)],
+                            cwd=REPO, capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert expected in result.stderr and result.stderr.count("\n") == 1 and len(result.stderr) < 700, result.stderr
+    assert not (REPO / "results" / config["name"]).exists()
