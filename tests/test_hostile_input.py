@@ -58,6 +58,13 @@ def oc(config):
     return config["datasets"]["TinyOC"]
 
 
+def oc_only(config):
+    """The classification data set of the tiny configuration, added to it."""
+    config["datasets"]["TinyOC"] = tiny_config(classification=True)["datasets"]["TinyOC"]
+    config["measures"] = tiny_config(classification=True)["measures"]
+    return oc(config)
+
+
 # =========================================================================== numbers
 
 
@@ -171,6 +178,8 @@ def test_plain_unicode_text_stays_allowed():
         (lambda c: sem(c)["gold"].update(topics=10**9), "config key datasets.TinySem: too large"),
         (lambda c: c["significance"].update(hsd_trials=10**11), "config key datasets: too long"),
         (lambda c: c["consistency"].update(trials=10**9), "too large"),
+        (lambda c: dq(c)["gold"].update(annotators=10**9), "config key datasets.TinyDQ: too large"),
+        (lambda c: oc_only(c)["gold"].update(items_min=10**7, items_max=10**8), "datasets.TinyOC: too large"),
     ],
 )
 def test_sizes_that_cannot_fit_are_refused_quickly_with_the_estimate(change, expected):

@@ -41,6 +41,8 @@ MEMORY_VARIABLE, HOURS_VARIABLE = "ORDEVAL_MEMORY_GB", "ORDEVAL_HOURS"
 #: (int64, and the text of its line in the runs table as it is written).
 BYTES_PER_SCORE = 8
 BYTES_PER_LABEL = 8 + 16 + 20
+#: Bytes of one simulated rating (a topic's annotator's score): noise, raw value, rounded rating, comparisons.
+BYTES_PER_RATING = 8 * 4
 #: Jobs with one job per data set, and jobs over every data set, whose cost the estimate adds up.
 PER_DATASET = ("prepare_data", "score_runs", "consistency_taus", "significance_pvalues", "popularity_tables")
 OVER_ALL = ("agreement_tables", "significance_tables", "leaderboard_tables", *resources.FIGURE_JOBS)
@@ -99,11 +101,12 @@ def limits(config: Mapping) -> Limits:
 # --------------------------------------------------------------------------- sizes from the configuration
 
 
-def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int]:
-    """(size, items) of a data set as its configuration gives it: topics of a simulated gold (else
+def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
+    """(size, items, ratings) of a data set as its configuration gives it: topics of a simulated gold (else
     :data:`ordeval.resources.UNKNOWN_TOPICS`), runs of its sources (simulated systems and English
     variants, named runs, listed runs; a whole runs table counts one), classes, measures, and the items of a
-    simulated classification gold (topics x their mean size)."""
+    simulated classification gold (topics x their mean size), and the ratings of an annotator
+    simulation (topics x annotators x scores)."""
     task = spec.get("task", "quantification")
     gold = spec.get("gold", {})
     topics = gold.get("topics") if isinstance(gold.get("topics"), int) else resources.UNKNOWN_TOPICS
@@ -127,9 +130,12 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int]:
         high = int(gold.get("items_max", GOLD_DEFAULTS["items_max"]))
         # topic sizes are log-uniform between the two: their mean (high - low) / ln(high / low)
         items = int(topics * ((high - low) / math.log(high / low) if high > low > 0 else high))
+    ratings = 0
+    if gold.get("type") == "simulate_annotators":
+        ratings = topics * int(gold.get("annotators", 1)) * len(gold.get("scores", [gold.get("score")]))
     size = DataSize(topics=max(1, topics), runs=max(1, runs), measures=max(1, measures),
                     classes=max(2, len(spec.get("classes", []))))  # fmt: skip
-    return size, items
+    return size, items, ratings
 
 
 def _registered(task: str) -> int:
@@ -152,7 +158,7 @@ def estimate(config: Mapping) -> Estimate:
     settings = _settings(config)
     sizes = {name: dataset_size(spec, config) for name, spec in config["datasets"].items()}
     memory, memory_job, memory_key, seconds = 0.0, "", "datasets", 0.0
-    for name, (size, items) in sizes.items():
+    for name, (size, items, ratings) in sizes.items():
         matrices = float(size.topics) * (size.runs + 1) * size.classes**2
         labels = float(items) * (size.runs + 1)
         for job in PER_DATASET:
@@ -160,10 +166,13 @@ def estimate(config: Mapping) -> Estimate:
             held = _held(job, size, settings, matrices, labels)
             if job in ("prepare_data", "score_runs"):
                 ops += 10.0 * matrices * (size.measures if job == "score_runs" else 1) + 50.0 * labels
+            if job == "prepare_data":  # the simulated ratings: noise, raw and rounded ratings, one-hot counts
+                held += BYTES_PER_RATING * float(ratings)
+                ops += 20.0 * ratings * size.classes
             if held > memory:
                 memory, memory_job, memory_key = held, f"{job} on {name}", f"datasets.{name}"
             seconds += ops / resources.OPS_PER_SECOND
-    every = [size for size, _ in sizes.values()]
+    every = [size for size, _, _ in sizes.values()]
     over_all = BYTES_PER_SCORE * 2 * sum(float(size.cells) for size in every)
     if over_all > memory:
         memory, memory_job, memory_key = over_all, "the tables and figures over every data set", "datasets"
