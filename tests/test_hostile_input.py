@@ -310,14 +310,14 @@ HEADER = "measure\tdisplay\tlower_is_better\ttask\tlatex\n"
 @pytest.mark.parametrize(
     ("row", "where"),
     [
-        ("MAE_M\tMAE^M\tyes\tclassification\t", "line 2, column lower_is_better: 'yes' is not True or False"),
-        ("MAE_M\tMAE^M\ttrue\tclassification\t", "line 2, column lower_is_better: 'true' is not True or False"),
-        ("MAE_M\tMAE^M\tTrue\tclassification\t\\input{/etc/passwd}", "line 2, column latex:"),
-        ("MAE_M\tMAE^M\tTrue\tclassification\t^^5cinput{/etc/passwd}", "line 2, column latex:"),
-        ("MAE_M\tMAE^M\tTrue\tclassification\t$x% comment", "line 2, column latex:"),
-        ("../x\tx\tTrue\tclassification\t", "line 2, column measure: measure '../x' contains a path separator"),
-        ("topic\tx\tTrue\tclassification\t", "line 2, column measure: measure 'topic' is a reserved word"),
-        ("MAE_M\tMAE\x1b\tTrue\tclassification\t", "line 2, column display: 'MAE\\x1b' has a control character"),
+        ("MAE_M\tMAE^M\tyes\tclassification\t", "line 2: column lower_is_better: 'yes' is not True or False"),
+        ("MAE_M\tMAE^M\ttrue\tclassification\t", "line 2: column lower_is_better: 'true' is not True or False"),
+        ("MAE_M\tMAE^M\tTrue\tclassification\t\\input{/etc/passwd}", "line 2: column latex:"),
+        ("MAE_M\tMAE^M\tTrue\tclassification\t^^5cinput{/etc/passwd}", "line 2: column latex:"),
+        ("MAE_M\tMAE^M\tTrue\tclassification\t$x% comment", "line 2: column latex:"),
+        ("../x\tx\tTrue\tclassification\t", "line 2: column measure: measure '../x' contains a path separator"),
+        ("topic\tx\tTrue\tclassification\t", "line 2: column measure: measure 'topic' is a reserved word"),
+        ("MAE_M\tMAE\x1b\tTrue\tclassification\t", "line 2: column display: 'MAE\\x1b' has a control character"),
     ],
 )
 def test_measure_tables_are_parsed_strictly(tmp_path, row, where):
@@ -350,7 +350,7 @@ def test_every_registered_label_is_safe_markup_and_dangerous_markup_is_not():
 
 def test_a_table_with_a_bad_number_names_line_and_column(tmp_path):
     path = write(tmp_path, "t.tsv", "a\tb\n1\t2\n3\tx\n")
-    with pytest.raises(InputError, match=r"t.tsv, line 3, column b: 'x' is not a number"):
+    with pytest.raises(InputError, match=r"t.tsv, line 3: column b: 'x' is not a number"):
         Table.read(path, numeric=["b"])
     path.write_bytes(b"a\tb\n1\t\xff\n")
     with pytest.raises(InputError, match=r"t.tsv, line 2: not UTF-8"):
@@ -392,9 +392,9 @@ def test_a_write_error_names_the_file_and_leaves_no_temporary(tmp_path):
         Path(temporary).write_text("partial")
         raise OSError(28, "No space left on device")
 
-    with pytest.raises(OSError, match=r"No space left on device \(writing .*table.csv\)") as error:
+    with pytest.raises(OSError, match=r"No space left on device: '.*table.csv'") as error:
         write_atomically(target, full_disk)
-    assert error.value.errno == 28
+    assert error.value.errno == 28 and error.value.filename == str(target)
     assert os.listdir(target.parent) == []
 
 

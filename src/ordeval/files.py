@@ -19,7 +19,7 @@ os.umask(_UMASK)
 def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
     """Call ``write(temporary_path)`` on a file beside ``path``, then rename it into place. The temporary
     file (``.<name>.<8 random characters>``, :data:`TEMPORARY`) is removed on any failure, and an
-    OSError names ``path`` (a full disk otherwise says only "No space left on device")."""
+    OSError has ``path`` as its file name (a full disk would otherwise name the temporary file, or none)."""
     path = Path(path)
     temporary = None
     try:
@@ -32,8 +32,8 @@ def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
     except BaseException as error:
         if temporary is not None and os.path.exists(temporary):
             os.unlink(temporary)
-        if isinstance(error, OSError) and str(path) not in str(error):
-            raise type(error)(error.errno, f"{error.strerror or error} (writing {path})") from error
+        if isinstance(error, OSError) and error.errno is not None and error.filename != str(path):
+            raise type(error)(error.errno, error.strerror, str(path)) from error  # "...: '<path>'"
         raise
 
 

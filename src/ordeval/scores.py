@@ -252,24 +252,21 @@ def read_measure_table(path: str | Path) -> Table:
         raise InputError(path, "line 1", f"no column(s) {', '.join(missing)} (expected {', '.join(MEASURE_COLUMNS)})")
     directions = []
     for index, row in enumerate(table.records()):
-        where = f"line {index + 2}, column {{}}"
+        where = f"line {index + 2}"
         problem = name_problem(row["measure"], kind="measure")
         if problem:
-            raise InputError(path, where.format("measure"), printable(problem))
+            raise InputError(path, where, f"column measure: {printable(problem)}")
         if row["lower_is_better"] not in ("True", "False"):
-            raise InputError(
-                path, where.format("lower_is_better"),
-                f"{printable(quoted_value(row['lower_is_better']))} is not True or False",
-            )  # fmt: skip
+            shown = printable(quoted_value(row["lower_is_better"]))
+            raise InputError(path, where, f"column lower_is_better: {shown} is not True or False")
         directions.append(row["lower_is_better"] == "True")
         for column in ("display", "task"):
             if printable(row[column]) != row[column]:
-                raise InputError(
-                    path, where.format(column), f"{printable(quoted_value(row[column]))} has a control character"
-                )
+                shown = printable(quoted_value(row[column]))
+                raise InputError(path, where, f"column {column}: {shown} has a control character")
         problem = markup_problem(row["latex"])
         if problem:
-            raise InputError(path, where.format("latex"), printable(problem))
+            raise InputError(path, where, f"column latex: {printable(problem)}")
     table["lower_is_better"] = directions
     return table
 

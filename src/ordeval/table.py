@@ -172,7 +172,7 @@ def _numbers(path, name: str, values, kind) -> np.ndarray:
                     np.int64(int(value))
             except (ValueError, OverflowError):
                 what = "a number" if kind is float else "an integer"
-                raise InputError(path, f"line {number}, column {name}", f"{value[:60]!r} is not {what}") from None
+                raise InputError(path, f"line {number}", f"column {name}: {value[:60]!r} is not {what}") from None
         raise
 
 
