@@ -135,6 +135,7 @@ def test_classification_settings_must_agree(change, key):
         (lambda c: sem(c)["runs"][0].update({"class": "3"}), "TinySem.runs[0].class: '3' is not one of the classes"),
         (lambda c: sem(c).update(classes=[1, "1", 2]), "TinySem.classes: label(s) '1' given twice"),
         (lambda c: sem(c)["runs"].append({"type": "uniform", "name": "topic"}), "run 'topic' is a reserved word"),
+        (lambda c: c.update(popularity={"uniform_run": "../BL"}), "popularity.uniform_run: run '../BL' contains a"),
     ],
 )
 def test_fields_that_must_agree_with_the_classes_and_names(change, key):

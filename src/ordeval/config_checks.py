@@ -14,7 +14,8 @@
   annotator simulation's ``score`` among its ``scores`` and a ``latent_correlation`` that gives a
   valid correlation matrix for that many scores.
 
-Names (data sets, runs, measures) follow :mod:`ordeval.names`, checked by the planner.
+Names (data sets, runs, measures) follow :mod:`ordeval.names`, checked by the planner; the run names
+of the Popularity vs Uniform comparison here.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 
 from .errors import ConfigError, shorten
-from .names import printable
+from .names import name_problem, printable
 
 #: numpy's int64 (and the seed's upper bound).
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -39,6 +40,10 @@ def check_values(config: Mapping) -> None:
     """Raise a ConfigError for the first value of ``config`` that cannot work (see the module doc)."""
     for key, value in _leaves(config, ""):
         _check_leaf(key, value)
+    for key in ("popularity_run", "uniform_run"):
+        problem = name_problem(config.get("popularity", {}).get(key, "run"), kind="run")
+        if problem:
+            raise ConfigError(f"config key popularity.{key}: {problem}")
     for name, spec in config.get("datasets", {}).items():
         _check_dataset(f"datasets.{name}", spec)
 
