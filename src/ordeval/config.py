@@ -91,7 +91,8 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _m
 
 def load_yaml(path: str | Path) -> Any:
     """A YAML file, strictly: duplicate keys and non-UTF-8 bytes are errors naming the file and line; a
-    file over :data:`MAX_BYTES`, too many aliases or an expansion over :data:`MAX_EXPANDED` is refused."""
+    file over :data:`MAX_BYTES`, more than :data:`MAX_ALIASES` aliases or :data:`MAX_MERGED_KEYS` merged
+    entries are refused (the expanded size: :func:`check_size`, by :func:`check_config_file`)."""
     path = Path(path)
     try:
         size = path.stat().st_size

@@ -245,6 +245,7 @@ def read_measure_table(path: str | Path) -> Table:
     control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.latex.markup`)."""
     from .latex.markup import markup_problem
     from .names import name_problem, printable
+    from .parsing import quoted
 
     table = Table.read(path)
     missing = [column for column in MEASURE_COLUMNS if column not in table.columns]
@@ -257,12 +258,12 @@ def read_measure_table(path: str | Path) -> Table:
         if problem:
             raise InputError(path, where, f"column measure: {printable(problem)}")
         if row["lower_is_better"] not in ("True", "False"):
-            shown = printable(quoted_value(row["lower_is_better"]))
+            shown = printable(quoted(row["lower_is_better"]))
             raise InputError(path, where, f"column lower_is_better: {shown} is not True or False")
         directions.append(row["lower_is_better"] == "True")
         for column in ("display", "task"):
             if printable(row[column]) != row[column]:
-                shown = printable(quoted_value(row[column]))
+                shown = printable(quoted(row[column]))
                 raise InputError(path, where, f"column {column}: {shown} has a control character")
         problem = markup_problem(row["latex"])
         if problem:
@@ -273,10 +274,6 @@ def read_measure_table(path: str | Path) -> Table:
 
 #: The columns of ``measures.tsv``.
 MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
-
-
-def quoted_value(text: str) -> str:
-    return repr(text) if len(text) <= 60 else repr(text[:60]) + f"... ({len(text)} characters)"
 
 
 def is_score_table(path: str | Path) -> bool:

@@ -160,20 +160,17 @@ class Table:
 
 def _numbers(path, name: str, values, kind) -> np.ndarray:
     """A numeric column (empty cells of a float column are NaN); an InputError naming line and column."""
-    try:
-        if kind is float:
-            return np.array([float(value) if value != "" else np.nan for value in values], dtype=float)
-        return np.array([int(value) for value in values], dtype=np.int64)
-    except (ValueError, OverflowError):
-        for number, value in enumerate(values, start=2):
-            try:
-                kind(value) if value != "" or kind is int else None
-                if kind is int:
-                    np.int64(int(value))
-            except (ValueError, OverflowError):
-                what = "a number" if kind is float else "an integer"
-                raise InputError(path, f"line {number}", f"column {name}: {value[:60]!r} is not {what}") from None
-        raise
+    numbers = []
+    for number, value in enumerate(values, start=2):
+        try:
+            converted = np.nan if kind is float and value == "" else kind(value)
+            if kind is int and not -(2**63) <= converted < 2**63:
+                raise OverflowError
+        except (ValueError, OverflowError):
+            what = "a number" if kind is float else "a 64-bit integer"
+            raise InputError(path, f"line {number}", f"column {name}: {value[:60]!r} is not {what}") from None
+        numbers.append(converted)
+    return np.array(numbers, dtype=float if kind is float else np.int64)
 
 
 def _take(values, index: np.ndarray):
