@@ -65,7 +65,7 @@ def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
 
 def test_a_run_name_carrying_latex_is_rejected_when_the_configuration_is_loaded():
     message = attempt(lambda c: rename_run(c, INJECTION))
-    assert "datasets.TinySem.runs: run" in message
+    assert "datasets.TinySem.runs[0].name: 'R1\\n" in message and "control character" in message
 
 
 def test_a_run_name_carrying_latex_in_a_score_file_header_is_rejected(tmp_path):

@@ -273,7 +273,7 @@ def _rename(config, old, new):
         (lambda c: _rename(c, "TinySem", "mean_half"), "datasets.mean_half: data set 'mean_half' starts like"),
         (lambda c: _rename(c, "TinySem", "Tiny\nSem"), "config key datasets: 'Tiny\\nSem' does not match"),
         (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="BL\npositive"),
-         "datasets.TinySem.runs: run 'BL\\npositive' contains whitespace or a control character"),
+         "config key datasets.TinySem.runs[0].name: 'BL\\npositive' contains the control character '\\n'"),
         (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="TOTAL"),
          "datasets.TinySem.runs: run 'TOTAL' is a reserved word"),
         (lambda c: c.update(name=".."), "name: configuration name '..' is a relative path"),

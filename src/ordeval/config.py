@@ -3,8 +3,17 @@
 :func:`load` reads a YAML file (a duplicate key is an error, with its line); :func:`validate` checks a
 configuration dict against ``ordeval/schemas/config.schema.yaml``, fills in the defaults and raises a
 :class:`~ordeval.errors.ConfigError` whose message names the offending key, e.g.
-``config key datasets.Sem16T4E.runs[1]: unexpected key 'sytems'``. The planner
-(:func:`ordeval.plan.plan`) does the checks that need more than the schema.
+``config key datasets.Sem16T4E.runs[1]: unexpected key 'sytems'``; then
+:func:`ordeval.config_checks.check_values` checks what the schema cannot (finite numbers, 64-bit
+integers, no control characters, min/max pairs, fields that must agree). The planner
+(:func:`ordeval.plan.plan`) checks names, files and sizes (:mod:`ordeval.limits`).
+
+Configuration files are read with limits (:data:`MAX_BYTES`, :data:`MAX_ALIASES`,
+:data:`MAX_MERGED_KEYS`), and every configuration, however it was loaded (a file, Snakemake's
+``configfile:``, a dict given to the API), is measured with its aliases expanded before the schema sees
+it (:data:`MAX_EXPANDED`): a YAML "alias bomb" is refused in microseconds instead of costing gigabytes
+when a message shows it. :func:`check_config_file` checks a file that another program (Snakemake)
+has loaded with a lenient YAML loader: duplicate keys, limits.
 """
 
 from __future__ import annotations
@@ -17,16 +26,47 @@ from typing import Any
 
 import yaml
 
-from .errors import ConfigError
+from .errors import ConfigError, shorten
+from .names import printable
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
+#: A configuration file larger than this is refused before it is parsed.
+MAX_BYTES = 2 * 2**20
+#: YAML aliases (``*name``) a configuration file may use.
+MAX_ALIASES = 1000
+#: Entries a YAML mapping may have once its merge keys (``<<``) are resolved.
+MAX_MERGED_KEYS = 10_000
+#: Size of a configuration with its aliases expanded: one per value, plus the length of each string.
+MAX_EXPANDED = 1_000_000
+#: Entries of one list or mapping of a configuration.
+MAX_ITEMS = 2000
 
 
 # --------------------------------------------------------------------------- YAML
 
 
 class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys (PyYAML silently keeps the last one)."""
+    """SafeLoader that refuses duplicate keys (PyYAML silently keeps the last one), more than
+    :data:`MAX_ALIASES` aliases and mappings that merge keys (``<<``) into more than
+    :data:`MAX_MERGED_KEYS` entries."""
+
+    aliases = 0
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+            if self.aliases > MAX_ALIASES:
+                mark = self.peek_event().start_mark
+                raise ConfigError(f"{self.name}, line {mark.line + 1}: more than {MAX_ALIASES} YAML aliases")
+        return super().compose_node(parent, index)
+
+    def flatten_mapping(self, node):
+        super().flatten_mapping(node)
+        if len(node.value) > MAX_MERGED_KEYS:
+            raise ConfigError(
+                f"{self.name}, line {node.start_mark.line + 1}: a mapping with more than {MAX_MERGED_KEYS} "
+                "entries once its merge keys (<<) are resolved"
+            )
 
 
 def _mapping_without_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
@@ -50,15 +90,25 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _m
 
 
 def load_yaml(path: str | Path) -> Any:
-    """A YAML file, strictly: duplicate keys and non-UTF-8 bytes are errors naming the file and line."""
+    """A YAML file, strictly: duplicate keys and non-UTF-8 bytes are errors naming the file and line; a
+    file over :data:`MAX_BYTES`, more than :data:`MAX_ALIASES` aliases or :data:`MAX_MERGED_KEYS` merged
+    entries are refused (the expanded size: :func:`check_size`, by :func:`check_config_file`)."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ConfigError(f"{path}: {size} bytes; a configuration file may have at most {MAX_BYTES}")
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such configuration file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a directory, not a configuration file") from None
     except UnicodeDecodeError as error:
-        line = path.read_bytes()[: error.start].count(b"\n") + 1
+        line = raw[: error.start].count(b"\n") + 1
         raise ConfigError(f"{path}, line {line}: not UTF-8 (byte 0x{error.object[error.start]:02x})") from None
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot be read ({error.strerror or error})") from None
     loader = _StrictLoader(text)
     loader.name = str(path)
     try:
@@ -67,16 +117,96 @@ def load_yaml(path: str | Path) -> Any:
         mark = error.problem_mark
         where = f", line {mark.line + 1}" if mark else ""
         raise ConfigError(f"{path}{where}: {error.problem}") from None
+    except yaml.YAMLError as error:  # e.g. a reader error: a character YAML does not allow
+        raise ConfigError(f"{path}: {shorten(str(error).replace(chr(10), ' '))}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply") from None
     finally:
         loader.dispose()
 
 
-def load(path: str | Path) -> dict:
-    """Load and validate a configuration file; the validated dict has every default filled in."""
+def check_config_file(path: str | Path) -> dict:
+    """The configuration file ``path`` read strictly (duplicate keys, size, aliases, a mapping at the
+    top), not validated: for a file that a lenient loader has already read (Snakemake's ``configfile:``
+    and ``--configfile``, which keep the last of two equal keys). Raises a ConfigError naming the file."""
     data = load_yaml(path)
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: a configuration is a mapping of keys, not {type(data).__name__}")
-    return validate(data)
+    check_size(data, str(path))
+    return data
+
+
+def load(path: str | Path) -> dict:
+    """Load and validate a configuration file; the validated dict has every default filled in."""
+    data = check_config_file(path)
+    try:
+        return validate(data)
+    except ConfigError as error:
+        raise ConfigError(f"{path}: {error}") from None
+
+
+def check_size(config: Any, where: str = "") -> int:
+    """The size of ``config`` with its aliases (shared objects) expanded: one per value plus the length
+    of every string, counted without expanding anything (each shared object is measured once); a
+    ConfigError when it exceeds :data:`MAX_EXPANDED`, refers to itself, or has a list or mapping of more
+    than :data:`MAX_ITEMS` entries (the schema's ``uniqueItems`` compares the items of a list of mixed
+    types pairwise: 20,000 classes would take a minute)."""
+    memo: dict[int, int] = {}
+    if not isinstance(config, (dict, list, tuple)):
+        return len(config) if isinstance(config, str) else 1
+    frames = [_frame(config, "", where)]
+    active = {id(config)}
+    while frames:
+        frame = frames[-1]
+        key, child = next(frame[1], (None, frames))  # ``frames`` marks the end
+        if child is frames:
+            frames.pop()
+            active.discard(id(frame[0]))
+            memo[id(frame[0])] = frame[2]
+            if frames:
+                frames[-1][2] += frame[2]
+        elif isinstance(child, (dict, list, tuple)):
+            if id(child) in memo:
+                frame[2] += memo[id(child)]
+            elif id(child) in active:
+                raise ConfigError(f"{_lead(where)}config key {key}: a value contains itself (a recursive YAML alias)")
+            else:
+                active.add(id(child))
+                frames.append(_frame(child, key, where))
+        else:
+            frame[2] += len(child) if isinstance(child, str) else 1
+        if frame[2] > MAX_EXPANDED:
+            raise ConfigError(
+                f"{_lead(where) or 'configuration: '}more than {MAX_EXPANDED} values and characters with its YAML "
+                "aliases expanded (an alias bomb?)"
+            )
+    return memo[id(config)]
+
+
+def _lead(where: str) -> str:
+    return f"{where}: " if where else ""
+
+
+def _frame(value, key: str, where: str) -> list:
+    """[container, iterator of (key path, child), size so far] for :func:`check_size`."""
+    if len(value) > MAX_ITEMS:
+        what = "mapping" if isinstance(value, dict) else "list"
+        raise ConfigError(
+            f"{_lead(where)}config key {shorten(key) or '(top level)'}: a {what} of {len(value)} entries "
+            f"(at most {MAX_ITEMS})"
+        )
+    if isinstance(value, dict):
+        return [value, _mapping_children(value, key), 1]
+    return [value, ((f"{key}[{index}]", item) for index, item in enumerate(value)), 1]
+
+
+def _mapping_children(value: dict, key: str):
+    """(key path, the key) and (key path, its value) of every entry of a mapping."""
+    for name, item in value.items():
+        shown = printable(shorten(str(name)))
+        path = f"{key}.{shown}" if key else shown
+        yield path, name
+        yield path, item
 
 
 # --------------------------------------------------------------------------- schema
@@ -117,22 +247,39 @@ def _message(error) -> str:
     while error.context:  # descend into oneOf/anyOf to the most specific failure
         error = best_match(error.context)
     where = key_path(error.absolute_path)
+    if len(where) > 300:
+        where = shorten(where)
     if error.validator == "additionalProperties":
         unexpected = sorted(set(error.instance) - set(error.schema.get("properties", {})))
         allowed = ", ".join(sorted(error.schema.get("properties", {})))
-        return f"config key {where}: unexpected key(s) {', '.join(map(repr, unexpected))} (allowed: {allowed})"
+        return f"config key {where}: unexpected key(s) {shorten(', '.join(map(repr, unexpected)))} (allowed: {allowed})"
     if error.validator == "required":
         return f"config key {where}: {error.message}"
     if error.validator == "not" and error.validator_value == {}:
         return f"config key {where}: not used here (it belongs to another kind of data set: see 'task')"
-    return f"config key {where}: {error.message}"
+    return f"config key {where}: {_without_huge_values(error)}"
+
+
+def _without_huge_values(error) -> str:
+    """jsonschema's message with the offending value shortened (it shows the whole value)."""
+    shown = repr(error.instance)
+    if len(shown) <= 200 or shown not in error.message:
+        return shorten(error.message)
+    return error.message.replace(shown, shorten(shown), 1)
 
 
 def validate(config: Mapping) -> dict:
-    """A deep copy of ``config``, checked against the schema and with its defaults filled in."""
+    """A deep copy of ``config``, checked against the schema and with its defaults filled in, then its
+    values (:func:`ordeval.config_checks.check_values`). Measured first (:func:`check_size`)."""
+    from .config_checks import check_values
+
+    if not isinstance(config, Mapping):
+        raise ConfigError(f"a configuration is a mapping of keys, not {type(config).__name__}")
+    check_size(config)
     data = copy.deepcopy(dict(config))
     validator = _validator_class()(schema())
     errors = sorted(validator.iter_errors(data), key=lambda error: (len(error.absolute_path), key_path(error.path)))
     if errors:
         raise ConfigError(_message(errors[0]))
+    check_values(data)
     return data

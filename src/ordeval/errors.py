@@ -1,8 +1,28 @@
-"""Errors raised on bad input: each names the file, the line or record, and the problem."""
+"""Errors raised on bad input: each names the file, the line or record, and the problem.
+
+A message never carries a huge value: each of its lines is cut to :data:`MAX_LINE` characters (a value
+shown in a message goes through :func:`shorten` first, which keeps its end visible too)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+#: The longest value a message shows (:func:`shorten`), and the longest line of a message.
+MAX_VALUE = 200
+MAX_LINE = 1000
+
+
+def shorten(text: str, limit: int = MAX_VALUE) -> str:
+    """``text`` if it is at most ``limit`` characters, else its start, an ellipsis and its length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}... ({len(text)} characters)"
+
+
+def _cut_lines(message: str) -> str:
+    if len(message) <= MAX_LINE:
+        return message
+    return "\n".join(shorten(line, MAX_LINE) for line in message.split("\n"))
 
 
 class InputError(ValueError):
@@ -13,8 +33,11 @@ class InputError(ValueError):
         self.where = where
         self.problem = problem
         location = f"{self.path}, {where}" if where else self.path
-        super().__init__(f"{location}: {problem}")
+        super().__init__(_cut_lines(f"{location}: {problem}"))
 
 
 class ConfigError(ValueError):
     """A configuration that passes the schema but cannot work (e.g. duplicate run names)."""
+
+    def __init__(self, message: str = ""):
+        super().__init__(_cut_lines(str(message)))

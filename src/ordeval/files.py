@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat
 import tempfile
 import zlib
 from collections.abc import Callable
@@ -15,19 +17,55 @@ os.umask(_UMASK)
 
 
 def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
-    """Call ``write(temporary_path)`` on a file beside ``path``, then rename it into place."""
+    """Call ``write(temporary_path)`` on a file beside ``path``, then rename it into place. The temporary
+    file (``.<name>.<8 random characters>``, :data:`TEMPORARY`) is removed on any failure, and an
+    OSError has ``path`` as its file name (a full disk would otherwise name the temporary file, or none)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    os.close(handle)
+    temporary = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        os.close(handle)
         write(temporary)
         os.chmod(temporary, 0o666 & ~_UMASK)  # mkstemp makes 0600 files; outputs get the usual mode
         os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
+    except BaseException as error:
+        if temporary is not None and os.path.exists(temporary):
             os.unlink(temporary)
+        if isinstance(error, OSError) and error.errno is not None and error.filename != str(path):
+            raise type(error)(error.errno, error.strerror, str(path)) from error  # "...: '<path>'"
         raise
+
+
+#: The names :func:`write_atomically` gives its temporary files (tempfile's 8 characters after the prefix).
+TEMPORARY = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}$")
+
+
+def remove_stale_temporaries(results_dir: str | Path, min_age: float = 300.0) -> list[Path]:
+    """Remove the temporary files that :func:`write_atomically` left below ``results_dir`` when its
+    process was killed (``figures/dp_curves/.Sem17T4E.png.xwx2fo4o``): only regular files whose name
+    matches :data:`TEMPORARY` and that were last modified more than ``min_age`` seconds ago (a job
+    running now may be writing one). Returns the files removed; a missing folder is no error."""
+    import time
+
+    results_dir = Path(results_dir)
+    if not results_dir.is_dir():
+        return []
+    cutoff = time.time() - min_age
+    removed = []
+    for folder, _, names in os.walk(results_dir):
+        for name in names:
+            if not TEMPORARY.match(name):
+                continue
+            candidate = Path(folder) / name
+            try:
+                status = candidate.lstat()
+                if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
+                    candidate.unlink()
+                    removed.append(candidate)
+            except FileNotFoundError:
+                continue
+    return removed
 
 
 def write_json(data, path: str | Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import ConfigError
+from .errors import ConfigError, shorten
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 #: Words used by the outputs themselves: summary rows and files, and column names.
@@ -44,25 +44,26 @@ RESERVED_PREFIXES = ("all_", "mean_", "similarity_", "dnkt_")
 
 
 def name_problem(name: object, *, kind: str = "name") -> str | None:
-    """Why ``name`` breaks the policy, or None when it is fine."""
+    """Why ``name`` breaks the policy, or None when it is fine (the name shown cut to 200 characters)."""
     if not isinstance(name, str):
-        return f"{kind} {name!r} is not a string"
+        return f"{kind} {shorten(repr(name))} is not a string"
+    shown = shorten(repr(name))
     if name in {".", ".."}:
-        return f"{kind} {name!r} is a relative path"
+        return f"{kind} {shown} is a relative path"
     if "/" in name or "\\" in name:
-        return f"{kind} {name!r} contains a path separator"
+        return f"{kind} {shown} contains a path separator"
     if any(character.isspace() or not character.isprintable() for character in name):
-        return f"{kind} {name!r} contains whitespace or a control character"
+        return f"{kind} {shown} contains whitespace or a control character"
     if not NAME.match(name):
         return (
-            f"{kind} {name!r} is not allowed: use letters, digits and _ . + - (starting with a letter or digit, "
+            f"{kind} {shown} is not allowed: use letters, digits and _ . + - (starting with a letter or digit, "
             "at most 64 characters)"
         )
     lowered = name.lower()
     if lowered in RESERVED:
-        return f"{kind} {name!r} is a reserved word ({', '.join(sorted(RESERVED))})"
+        return f"{kind} {shown} is a reserved word ({', '.join(sorted(RESERVED))})"
     if kind == "data set" and lowered.startswith(RESERVED_PREFIXES):
-        return f"{kind} {name!r} starts like a summary output ({', '.join(RESERVED_PREFIXES)})"
+        return f"{kind} {shown} starts like a summary output ({', '.join(RESERVED_PREFIXES)})"
     return None
 
 

@@ -11,6 +11,7 @@ library files a job's code depends on. The ``.smk`` files only turn those answer
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from pathlib import Path
 from . import catalogue, paper
 from .config import validate
 from .errors import ConfigError
+from .limits import check_limits
 from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
@@ -351,6 +353,7 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     """Validate ``config`` and work out everything the pipeline will do; every problem found is a
     ConfigError naming the configuration key."""
     config = validate(config)
+    check_limits(config)  # sizes first: nothing below lists a million runs
     workdir = Path(workdir)
     check_name(config["name"], kind="configuration name", key="name")
     plugin_files = load_plugins(config["plugins"], base=workdir)
@@ -400,7 +403,7 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
     runs = task.declared_runs(spec, data_root)
     for run in runs:
         check_name(run, kind="run", key=f"datasets.{name}.runs")
-    duplicates = sorted({run for run in runs if runs.count(run) > 1})
+    duplicates = sorted(run for run, count in Counter(runs).items() if count > 1)
     if duplicates:
         raise ConfigError(f"config key datasets.{name}.runs: run name(s) {', '.join(duplicates)} used twice")
     if len(runs) < MIN_RUNS and all(_runs_known(task, source, data_root) for source in spec["runs"]):

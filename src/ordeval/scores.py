@@ -210,8 +210,8 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
     """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``: a header
     ``topic<TAB>run...`` (run names follow the name policy, each once), one line per topic (non-empty,
     each once), scores in the strict number grammar (:mod:`ordeval.parsing`)."""
+    from .fields import read_fields
     from .names import name_problem
-    from .parsing import read_fields
 
     number, header = score_matrix_header(path)
     where = f"line {number}"
@@ -239,7 +239,45 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
 
 
 def read_measure_table(path: str | Path) -> Table:
-    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex."""
+    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex; parsed
+    strictly, an InputError naming the line and column otherwise: measure names by the name policy
+    (:mod:`ordeval.names`, so no path separator), ``lower_is_better`` exactly ``True`` or ``False``, no
+    control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.latex.markup`)."""
+    from .latex.markup import markup_problem
+    from .names import name_problem, printable
+    from .parsing import quoted
+
     table = Table.read(path)
-    table["lower_is_better"] = [value == "True" for value in table["lower_is_better"]]
+    missing = [column for column in MEASURE_COLUMNS if column not in table.columns]
+    if missing:
+        raise InputError(path, "line 1", f"no column(s) {', '.join(missing)} (expected {', '.join(MEASURE_COLUMNS)})")
+    directions = []
+    for index, row in enumerate(table.records()):
+        where = f"line {index + 2}"
+        problem = name_problem(row["measure"], kind="measure")
+        if problem:
+            raise InputError(path, where, f"column measure: {printable(problem)}")
+        if row["lower_is_better"] not in ("True", "False"):
+            shown = printable(quoted(row["lower_is_better"]))
+            raise InputError(path, where, f"column lower_is_better: {shown} is not True or False")
+        directions.append(row["lower_is_better"] == "True")
+        for column in ("display", "task"):
+            if printable(row[column]) != row[column]:
+                shown = printable(quoted(row[column]))
+                raise InputError(path, where, f"column {column}: {shown} has a control character")
+        problem = markup_problem(row["latex"])
+        if problem:
+            raise InputError(path, where, f"column latex: {printable(problem)}")
+    table["lower_is_better"] = directions
     return table
+
+
+#: The columns of ``measures.tsv``.
+MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
+
+
+def is_score_table(path: str | Path) -> bool:
+    """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
+    byte-order mark before it is ignored, as the readers do)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        return handle.readline().split("\t")[0].strip() == "topic"

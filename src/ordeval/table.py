@@ -134,26 +134,43 @@ class Table:
     def read(cls, path: str | Path, sep: str = "\t", numeric: Sequence[str] = (), integer: Sequence[str] = ()) -> Table:
         """Read a table written by :meth:`write`; ``numeric`` columns become float arrays (empty = NaN),
         ``integer`` columns int arrays, the others stay strings."""
-        with open(path, encoding="utf-8", newline="") as handle:
-            reader = csv.reader(handle, delimiter=sep)
-            try:
-                header = next(reader)
-            except StopIteration:
-                raise InputError(path, None, "file is empty") from None
+        from .parsing import read_bytes
+
+        raw, _ = read_bytes(path)  # UTF-8 checked (the line of a bad byte named), a byte-order mark dropped
+        reader = csv.reader(io.StringIO(raw.decode("utf-8"), newline=""), delimiter=sep)
+        try:
+            header = next(reader)
             rows = list(reader)
+        except StopIteration:
+            raise InputError(path, None, "file is empty") from None
+        except csv.Error as error:
+            raise InputError(path, f"line {reader.line_num}", f"not a table: {error}") from None
         for number, row in enumerate(rows, start=2):
             if len(row) != len(header):
                 raise InputError(path, f"line {number}", f"{len(row)} fields, the header has {len(header)}")
         columns = list(zip(*rows, strict=True)) if rows else [() for _ in header]
         table = cls()
         for name, values in zip(header, columns, strict=True):
-            if name in numeric:
-                table[name] = np.array([float(value) if value != "" else np.nan for value in values], dtype=float)
-            elif name in integer:
-                table[name] = np.array([int(value) for value in values], dtype=np.int64)
+            if name in numeric or name in integer:
+                table[name] = _numbers(path, name, values, float if name in numeric else int)
             else:
                 table[name] = list(values)
         return table
+
+
+def _numbers(path, name: str, values, kind) -> np.ndarray:
+    """A numeric column (empty cells of a float column are NaN); an InputError naming line and column."""
+    numbers = []
+    for number, value in enumerate(values, start=2):
+        try:
+            converted = np.nan if kind is float and value == "" else kind(value)
+            if kind is int and not -(2**63) <= converted < 2**63:
+                raise OverflowError
+        except (ValueError, OverflowError):
+            what = "a number" if kind is float else "a 64-bit integer"
+            raise InputError(path, f"line {number}", f"column {name}: {value[:60]!r} is not {what}") from None
+        numbers.append(converted)
+    return np.array(numbers, dtype=float if kind is float else np.int64)
 
 
 def _take(values, index: np.ndarray):

@@ -290,7 +290,7 @@ def _record_spans(text: str) -> list[tuple[int, int]] | None:
             return spans
         try:
             _, end = decoder.raw_decode(text, position)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         spans.append((position, end))
         position = end
@@ -346,7 +346,7 @@ def _renumber(message: str, active: list[int]) -> str:
 def _record_id(text: str) -> str:
     try:
         record = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ""
     return str(record.get("id", "")) if isinstance(record, dict) else ""
 

@@ -5,11 +5,19 @@ import os
 import sys
 
 from ordeval import workflow as wf
+from ordeval.config import check_config_file
+from ordeval.files import remove_stale_temporaries
 from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
 from ordeval.resources import priority
 
 try:
+    for (
+        path
+    ) in (
+        workflow.configfiles
+    ):  # duplicate keys, aliases, sizes: what Snakemake's loading lets through
+        check_config_file(path)
     PLAN = make_plan(config, workdir=os.getcwd())
 except (
     ValueError
@@ -24,6 +32,8 @@ if any(
         sys.exit(f"ordeval: report: {problem}")
 
 RESULTS = PLAN.results
+# Temporary files of jobs killed mid-write (the atomic writer's names, older than a few minutes).
+remove_stale_temporaries(RESULTS)
 ENV = "../../environment.yml"
 SEED = PLAN.config["seed"]
 KENDALL = PLAN.config["kendall"]

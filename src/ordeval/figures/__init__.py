@@ -7,6 +7,7 @@ Every string reaches matplotlib literally: math text is off (``text.parse_math``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -38,30 +39,34 @@ def _register_figure_font() -> None:
     most of that time (~0.2-0.5 s per PDF, a third of a simple figure's cost) subsetting the layout
     tables, which a PDF never uses (it places each glyph itself). Same outlines, metrics, hinting and
     ``kern`` table, so the same drawing (the PNGs of the default figures are pixel-identical). The font
-    file is derived once per process (tables copied raw, no timestamp: the same bytes every time) into a
-    temporary folder removed at exit; if that fails, the figures use DejaVu Sans itself.
+    file is derived once (tables copied raw, no timestamp: the same bytes every time) into matplotlib's
+    cache folder, named by the source font's size and modification time, written atomically and reused by
+    every later process: no temporary folder is made, so none is left behind by a killed job. If that
+    fails, the figures use DejaVu Sans itself.
     """
-    import atexit
-    import shutil
-    import tempfile
-
     from fontTools.ttLib import TTFont
     from matplotlib import font_manager
 
     source = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans"), fallback_to_default=False)
-    folder = tempfile.mkdtemp(prefix="ordeval-font-")
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    path = Path(folder) / "DejaVuSans-ordeval.ttf"
-    with TTFont(source, lazy=True, recalcTimestamp=False) as font:  # closes the source file
-        for tag in ("GSUB", "GPOS", "GDEF", "MATH"):
-            if tag in font:
-                del font[tag]
-        for record in font["name"].names:
-            if record.nameID in (1, 4, 16):  # family, full name, typographic family
-                record.string = FIGURE_FONT
-            elif record.nameID == 6:  # PostScript name
-                record.string = "DejaVuSans-ordeval"
-        font.save(path)  # not an output: a scratch font in a temporary folder
+    status = os.stat(source)
+    path = Path(matplotlib.get_cachedir()) / f"DejaVuSans-ordeval-{status.st_size}-{status.st_mtime_ns}.ttf"
+    if not path.is_file():
+
+        def derive(temporary: str) -> None:
+            with TTFont(source, lazy=True, recalcTimestamp=False) as font:  # closes the source file
+                for tag in ("GSUB", "GPOS", "GDEF", "MATH"):
+                    if tag in font:
+                        del font[tag]
+                for record in font["name"].names:
+                    if record.nameID in (1, 4, 16):  # family, full name, typographic family
+                        record.string = FIGURE_FONT
+                    elif record.nameID == 6:  # PostScript name
+                        record.string = "DejaVuSans-ordeval"
+                font.save(temporary)  # not an output: a derived font in matplotlib's cache
+
+        from ..files import write_atomically
+
+        write_atomically(path, derive)
     font_manager.fontManager.addfont(str(path))
     matplotlib.rcParams["font.family"] = [FIGURE_FONT, *matplotlib.rcParams["font.family"]]
 

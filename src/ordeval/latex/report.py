@@ -133,38 +133,65 @@ def tex_engine() -> list[str]:
     )
 
 
+#: What the engines write beside the source for a job name, removed after a failure (latexmk would read a
+#: truncated ``.aux`` or ``.fdb_latexmk`` of a run that failed on a full disk, and fail every time after).
+BUILD_FILES = (".pdf", ".aux", ".fdb_latexmk", ".fls", ".out", ".toc", ".lof", ".lot", ".log", ".synctex.gz",
+               ".xdv", ".running")  # fmt: skip
+
+
+def clean_build(tex_path: str | Path, jobname: str) -> None:
+    """Remove the files of an unfinished compilation of ``tex_path`` under ``jobname``."""
+    folder = Path(tex_path).parent
+    for suffix in BUILD_FILES:
+        (folder / f"{jobname}{suffix}").unlink(missing_ok=True)
+
+
 def compile_pdf(tex_path: str | Path) -> Path:
     """Compile ``tex_path`` with a real TeX engine into the PDF beside it; returns the PDF path.
 
     SOURCE_DATE_EPOCH is fixed so that the same source gives the same PDF bytes. The engine writes
     ``<stem>-partial.pdf`` (``-jobname``), renamed into place once it succeeded: a compilation that
     fails or is killed leaves no PDF that could pass for complete (the log is kept beside the source).
+    A failed compilation removes its build files (:func:`clean_build`), and so does the next one when the
+    previous was killed (its ``<stem>-partial.running`` marker is still there): the next run works with
+    no manual step.
     """
     tex_path = Path(tex_path).resolve()
     command = tex_engine()
     environment = {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
     jobname = f"{tex_path.stem}-partial"
     partial = tex_path.with_name(f"{jobname}.pdf")
+    marker = tex_path.with_name(f"{jobname}.running")
+    if marker.exists():  # the previous compilation was killed: start from nothing
+        clean_build(tex_path, jobname)
     partial.unlink(missing_ok=True)
     runs = 1 if command[0] == "latexmk" else 2  # pdflatex twice for the table of contents
-    for _ in range(runs):
-        result = subprocess.run(
-            [*command, f"-jobname={jobname}", tex_path.name],
-            cwd=tex_path.parent,
-            capture_output=True,
-            text=True,
-            env=environment,
-        )
-        log = tex_path.with_name(f"{jobname}.log")
-        if log.exists():
-            os.replace(log, tex_path.with_suffix(".log"))
-        if result.returncode != 0:
-            partial.unlink(missing_ok=True)
-            log = tex_path.with_suffix(".log")
-            detail = log.read_text(errors="replace")[-3000:] if log.exists() else result.stdout[-3000:]
-            raise ReportError(f"LaTeX failed on {tex_path} (exit {result.returncode}):\n{detail}")
-    pdf = tex_path.with_suffix(".pdf")
-    os.replace(partial, pdf)
+    try:
+        marker.touch()
+        for _ in range(runs):
+            result = subprocess.run(
+                [*command, f"-jobname={jobname}", tex_path.name],
+                cwd=tex_path.parent,
+                capture_output=True,
+                text=True,
+                env=environment,
+            )
+            log = tex_path.with_name(f"{jobname}.log")
+            if log.exists():
+                os.replace(log, tex_path.with_suffix(".log"))
+            if result.returncode != 0:
+                log = tex_path.with_suffix(".log")
+                detail = log.read_text(errors="replace")[-3000:] if log.exists() else result.stdout[-3000:]
+                raise ReportError(f"LaTeX failed on {tex_path} (exit {result.returncode}):\n{detail}")
+        pdf = tex_path.with_suffix(".pdf")
+        try:
+            os.replace(partial, pdf)
+        except OSError as error:
+            raise ReportError(f"LaTeX wrote no {partial.name} for {tex_path} ({error.strerror})") from None
+    except BaseException:
+        clean_build(tex_path, jobname)
+        raise
+    marker.unlink(missing_ok=True)
     return pdf
 
 

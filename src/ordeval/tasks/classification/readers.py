@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InputError
-from ...parsing import INTEGER, Fields, iter_fields, quoted, read_fields
+from ...fields import Fields, iter_fields, read_fields
+from ...parsing import INTEGER, quoted
 
 SEMEVAL_FIELDS = ("id", "topic", "label")
 GOLD_COLUMNS = ("topic", "item", "label")

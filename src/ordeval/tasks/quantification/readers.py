@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import InputError
+from ...fields import Fields, iter_fields, read_fields
 from ...names import name_problem
-from ...parsing import Fields, iter_fields, load_json, quoted, read_fields, read_text
+from ...parsing import load_json, quoted, read_text
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4
