@@ -218,6 +218,45 @@ def schema() -> dict:
     return yaml.load(SCHEMA_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+#: The JSON schema of a source key that a file format needs (``FileFormat.needs``).
+NEEDED_KEYS = {"score": {"$ref": "#/$defs/score"}}
+
+
+def schema_with_formats() -> dict:
+    """The schema with every file format registered with a task (``ordeval.tasks.<task>.formats``, and any a
+    plugin added): each a source ``type`` of the task's gold or run sources, with the keys it takes."""
+    from .tasks import all_tasks
+
+    result = copy.deepcopy(schema())
+    for task in all_tasks():
+        for role, name in task.schema_sources.items():
+            definition = result["$defs"][name]
+            formats = task.formats.names(role)
+            definition["properties"]["type"]["enum"] = [*formats, *definition["properties"]["type"]["enum"]]
+            clauses = [_format_clause(task, task.formats[fmt], role) for fmt in formats]
+            definition["allOf"] = [*clauses, *definition["allOf"]]
+    return result
+
+
+def _format_clause(task, fmt, role: str) -> dict:
+    """The schema of a ``role`` source of file format ``fmt``: ``path``, the keys it needs, and for a run
+    its ``name`` (or, a file of several runs, the ``runs`` to take) and the task's run options."""
+    properties: dict = {"type": {}, "path": {"type": "string"}}
+    required = ["path", *fmt.needs]
+    if role == "run":
+        if fmt.several_runs:
+            properties["runs"] = {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                                  "description": "Runs to take from the file (default all)."}  # fmt: skip
+        else:
+            properties["name"] = {"type": "string", "minLength": 1}
+            required.append("name")
+        properties.update(copy.deepcopy(dict(task.run_file_options)))
+    for key in fmt.needs:
+        properties[key] = NEEDED_KEYS.get(key, {"type": "string"})
+    return {"if": {"properties": {"type": {"const": fmt.name}}},
+            "then": {"additionalProperties": False, "required": required, "properties": properties}}  # fmt: skip
+
+
 def _validator_class():
     from jsonschema import Draft202012Validator, validators
 
@@ -277,7 +316,7 @@ def validate(config: Mapping) -> dict:
         raise ConfigError(f"a configuration is a mapping of keys, not {type(config).__name__}")
     check_size(config)
     data = copy.deepcopy(dict(config))
-    validator = _validator_class()(schema())
+    validator = _validator_class()(schema_with_formats())
     errors = sorted(validator.iter_errors(data), key=lambda error: (len(error.absolute_path), key_path(error.path)))
     if errors:
         raise ConfigError(_message(errors[0]))

@@ -130,6 +130,18 @@ def _value(value) -> str:
     return "NaN (no score)" if value is None else repr(value)
 
 
+def _format_lines(task: str) -> list[str]:
+    """The task's file formats (its registry, ``ordeval.tasks.<task>.formats``) as a table."""
+    from .tasks import get_task
+
+    lines = ["File formats (a data source's `type`, `--format` on the command line):", "",
+             "| Format | Gold / runs | Needs | What |", "|---|---|---|---|"]  # fmt: skip
+    for fmt in get_task(task).formats.values():
+        roles = " / ".join("runs" if role == "run" else role for role in fmt.roles)
+        lines.append(f"| `{fmt.name}` | {roles} | {', '.join(fmt.needs) or '-'} | {_cell(fmt.description)} |")
+    return [*lines, ""]
+
+
 def markdown() -> str:
     """docs/measures.md."""
     lines = [
@@ -154,6 +166,7 @@ def markdown() -> str:
                 f"{record['direction']} | {_cell(record['description'])} | {_cell(record['reference'])} |"
             )
         lines.append("")
+        lines += _format_lines(task)
         lines += _property_lines(task)
         for record in records:
             lines += [f"### {record['name']}", ""]

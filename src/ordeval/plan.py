@@ -352,6 +352,9 @@ def caption_name(key: str) -> str:
 def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True) -> Plan:
     """Validate ``config`` and work out everything the pipeline will do; every problem found is a
     ConfigError naming the configuration key."""
+    plugins = config.get("plugins") if isinstance(config, Mapping) else None
+    if isinstance(plugins, list) and len(plugins) <= 100 and all(isinstance(plugin, str) for plugin in plugins):
+        load_plugins(plugins, base=workdir)  # first: a plugin may register a file format the schema then takes
     config = validate(config)
     check_limits(config)  # sizes first: nothing below lists a million runs
     workdir = Path(workdir)

@@ -31,18 +31,14 @@ from pathlib import Path
 
 from .errors import InputError
 
-#: The file formats of each task (``role``: what a file of that format can be).
-FORMATS: dict[str, dict[str, tuple[str, ...]]] = {
-    "quantification": {
-        "semeval_dist": ("gold", "run"),
-        "semeval_labels": ("gold", "run"),
-        "ntcir_annotations": ("gold",),
-        "ntcir_submission": ("run",),
-        "tsv": ("gold", "run"),
-    },
-    "classification": {"semeval_labels": ("gold", "run"), "tsv": ("gold", "run")},
-}
-JSON_FORMATS = frozenset({"ntcir_annotations", "ntcir_submission"})
+
+def _formats(task: str):
+    """The task's registered file formats (:class:`ordeval.tasks.base.FileFormats`)."""
+    from .tasks import get_task
+
+    return get_task(task).formats
+
+
 #: The problems listed per file before the check stops.
 MAX_PROBLEMS = 200
 
@@ -113,7 +109,7 @@ class Checked:
 def role_of(path: str | Path, task: str, fmt: str, role: str | None = None) -> str:
     """``gold`` or ``run``: as asked, as the format implies, or from a long table's header (a ``run``
     column makes it a runs table)."""
-    roles = FORMATS[task][fmt]
+    roles = _formats(task)[fmt].roles
     if role:
         if role not in roles:
             raise ValueError(f"a {fmt} file is a {' or '.join(roles)} file for {task}, not a {role}")
@@ -139,33 +135,25 @@ def _first_line(path: str | Path) -> str:
 
 def _reader(task: str, fmt: str, role: str, classes: Sequence, score: str | None, name: str,
             gold=None, align: str = "id") -> Callable[[Path], dict]:  # fmt: skip
-    """A function reading one file (path -> {run name: parsed}) with the task's own readers."""
-    if task == "quantification":
-        from .tasks.quantification import readers as q
+    """A function reading one file (path -> {run name: parsed}) with the reader its format registers."""
+    found = _formats(task)[fmt]
+    if "score" in found.needs and not score:
+        raise ValueError(f"{fmt} files hold several scores: say which with --score (A, E or S)")
+    source = {"role": role, "score": score, "name": name}
 
-        if fmt == "tsv":
-            return (
-                (lambda p: q.read_canonical_runs(p, classes))
-                if role == "run"
-                else (lambda p: {"": q.read_canonical_gold(p, classes)})
-            )
-        if fmt in JSON_FORMATS:
-            if not score:
-                raise ValueError(f"{fmt} files hold several scores: say which with --score (A, E or S)")
-            reader = q.read_ntcir_annotations if fmt == "ntcir_annotations" else q.read_ntcir_submission
-            return lambda p: {"": reader(p, classes, score)}
-        reader = q.read_semeval_dist if fmt == "semeval_dist" else q.read_semeval_labels
-        return lambda p: {"": reader(p, classes)}
+    def read(p) -> dict:
+        return found.read(p, classes, source)
+
+    if task != "classification":
+        return read
     from .tasks.classification import readers as c
 
     if role == "gold":
-        read = c.read_canonical_gold if fmt == "tsv" else c.read_semeval_labels
-        return lambda p: {"": c.gold_items(read(p, classes))}
+        return lambda p: {"": c.gold_items(read(p)[""])}
 
     def tables(p) -> dict:
-        if fmt == "tsv":
-            return c.read_canonical_runs(p, classes)
-        return {name: c.read_semeval_labels(p, classes)}
+        parsed = read(p)
+        return {name: parsed[""]} if "" in parsed else parsed
 
     if gold is not None:
         return lambda p: {run: c.pair(table, gold, align, run) for run, table in tables(p).items()}
@@ -359,8 +347,8 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
                limit: int = MAX_PROBLEMS) -> Checked:  # fmt: skip
     """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold)."""
     path = Path(path)
-    if fmt not in FORMATS[task]:
-        raise ValueError(f"{task} files can be {', '.join(FORMATS[task])}, not {fmt!r}")
+    if fmt not in _formats(task):
+        raise ValueError(f"{task} files can be {', '.join(_formats(task))}, not {fmt!r}")
     role = "run" if gold is not None else role_of(path, task, fmt, role)
     checked = Checked(path, task, fmt, role)
     name = name or path.stem
@@ -374,7 +362,7 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
     read = _reader(task, fmt, role, classes, score, name, None, "position" if paired else align)
     with tempfile.TemporaryDirectory(prefix="ordeval-validate-") as folder:
         copy = _Copy(path, Path(folder))
-        if fmt in JSON_FORMATS:
+        if _formats(task)[fmt].json:
             problems, parsed, truncated, left_out = _json_loop(copy, read, limit)
         else:
             problems, parsed, truncated = _line_loop(copy, read, fmt, limit)

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import ConfigError, InputError
 from . import evaluate, inputs, leaderboard, measures, properties, run, score, topics, validate
-from .common import Parser, UserError, describe, fail, one_line, parse_classes
+from .common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
 
@@ -44,6 +44,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def plugin_arguments(argv: Sequence[str]) -> list[str]:
+    """The values of every ``--plugins FILE`` / ``--plugins=FILE`` in ``argv``."""
+    found = []
+    for index, argument in enumerate(argv):
+        if argument == "--plugins" and index + 1 < len(argv):
+            found.append(argv[index + 1])
+        elif argument.startswith("--plugins="):
+            found.append(argument.split("=", 1)[1])
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``ordeval`` command; returns the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -52,6 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         at = argv.index("--")
         argv, extra = argv[:at], argv[at + 1 :]
     inputs.reset()
+    try:  # before the parser is built: a plugin may add a file format (--format's choices) or a measure
+        load_plugin_files(plugin_arguments(argv))
+    except ConfigError as error:
+        return fail(describe(error))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

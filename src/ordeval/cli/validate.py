@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..errors import InputError
-from .common import UserError, add_file_options, check_format, parse_classes
+from .common import UserError, add_file_options, add_plugin_option, check_format, parse_classes
 from .inputs import format_hint, input_path, shown
 
 
@@ -115,6 +115,7 @@ def add_parser(commands) -> None:
     )
     validate.add_argument("files", nargs="+", metavar="FILE", help="files to check ('-': standard input)")
     add_file_options(validate, required_format=True)
+    add_plugin_option(validate)
     validate.add_argument("--gold", help="the gold file: the FILEs are runs, checked against it")
     validate.add_argument("--role", choices=("gold", "run"), help="what the FILEs are (default: from the format)")
     validate.add_argument("--json", action="store_true", help="one JSON document on stdout: every file, its problems")

@@ -12,7 +12,7 @@ Two tasks ship with ordeval: ``quantification`` (a gold distribution per topic) 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +46,46 @@ class Scored:
     extras: dict[str, Table] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class FileFormat:
+    """A file format of a task: its reader, what a file of it can be, and what else the reader needs.
+
+    ``read(path, classes, source)`` returns ``{"": table}`` for a file holding one gold or one run (the
+    run takes the source's ``name``), or ``{run name: table}`` for a file holding several runs; ``source``
+    is the data set's source entry (``path``, ``name``, and keys of ``needs`` such as ``score``) with
+    ``role`` ``"gold"`` or ``"run"``. Errors are :class:`~ordeval.errors.InputError` naming file and line."""
+
+    name: str
+    read: Callable[[Path, Sequence, Mapping], dict]
+    roles: tuple[str, ...]  #: "gold", "run"
+    description: str
+    needs: tuple[str, ...] = ()  #: source keys the reader needs besides ``path`` (e.g. ``score``)
+    json: bool = False  #: a JSON file (its problems are reported per record)
+    several_runs: bool = False  #: a runs file holds several runs (their names in it; ``runs`` picks some)
+
+
+class FileFormats(dict):
+    """A task's file formats by name: the one place a format is registered (its task's readers, the
+    configuration schema's source types, the command line's ``--format`` choices and the docs take it
+    from here)."""
+
+    def register(self, name: str, *, roles: Sequence[str], description: str, needs: Sequence[str] = (),
+                 json: bool = False, several_runs: bool = False):  # fmt: skip
+        """Decorator: register ``read`` as format ``name`` (see :class:`FileFormat`)."""
+
+        def add(read):
+            if name in self:
+                raise ValueError(f"file format {name!r} is registered already")
+            self[name] = FileFormat(name, read, tuple(roles), description, tuple(needs), json, several_runs)
+            return read
+
+        return add
+
+    def names(self, role: str | None = None) -> list[str]:
+        """The formats (that a file of ``role`` can have), in registration order."""
+        return [name for name, fmt in self.items() if role is None or role in fmt.roles]
+
+
 class Task(ABC):
     """A kind of evaluation data. Subclasses set the class attributes and implement the methods."""
 
@@ -58,9 +98,20 @@ class Task(ABC):
     #: Appended to the names of outputs that combine the data sets of this task (e.g. ``mean_oc.csv``);
     #: empty for quantification, whose outputs keep the names they had before other tasks existed.
     summary_suffix: str
-    #: Source types (a source's ``type``) that read a file, build a baseline from the gold, or simulate.
-    file_types: frozenset[str]
+    #: The file formats (a source's ``type`` that reads a file): see :class:`FileFormats`.
+    formats: FileFormats = FileFormats()
+    #: The configuration schema's definitions of the task's gold and run sources (``$defs`` names).
+    schema_sources: Mapping[str, str] = {}
+    #: Keys (with their JSON schema) that every run source of a file format may have besides its own.
+    run_file_options: Mapping[str, Mapping] = {}
+    #: Source types that build a baseline from the gold.
     baseline_types: frozenset[str]
+
+    @property
+    def file_types(self) -> frozenset[str]:
+        """Source types that read a file: the registered formats."""
+        return frozenset(self.formats)
+
     extras: tuple[str, ...] = ()  #: keys of :attr:`Scored.extras` that scoring always writes
     #: Modules that building / scoring a data set runs (imported lazily by the task), so that the
     #: rules can declare them: editing a measure re-runs scoring, not data preparation.

@@ -10,12 +10,14 @@ import numpy as np
 
 from ...table import Table
 from ..base import Scored, Task, registry_on_first_use
-from . import data
+from . import data, formats
 
-__all__ = ["TASK", "REGISTRY", "register", "ClassificationTask", "ClassificationData"]
+__all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
 ClassificationData = data.ClassificationData
 
+
+register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
 
@@ -30,7 +32,16 @@ class ClassificationTask(Task):
     data_modules = ("ordeval.tasks.classification.data",)
     scoring_modules = ("ordeval.tasks.classification.measures",)
     gold_topic_column = {"semeval_labels": 1, "tsv": 0}
-    file_types = data.FILE_SOURCES
+    formats = formats.FORMATS
+    schema_sources = {"gold": "oc_gold_source", "run": "oc_run_source"}
+    run_file_options = {
+        "align": {
+            "enum": ["id", "position"],
+            "default": "id",
+            "description": "Pair the run's lines with the gold's items by item id (default) or by position (the "
+            "i-th line is the gold's i-th item; the topics must agree line by line).",
+        }
+    }
     baseline_types = data.BASELINE_SOURCES
     extras = ("conventions", "pooled")
 

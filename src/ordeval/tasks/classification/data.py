@@ -39,8 +39,8 @@ from ...provenance import dataset_origin
 from ...seeding import stream
 from ..base import TaskData, check_files_exist, resolve_path
 from . import readers, simulate
+from .formats import FORMATS
 
-FILE_SOURCES = frozenset({"semeval_labels", "tsv"})
 BASELINE_SOURCES = frozenset({"constant_class"})
 SIMULATED_GOLD = "simulate_items"
 
@@ -97,9 +97,7 @@ def _file_record(source: Mapping, data_root) -> dict:
 
 def _read_gold_file(source: Mapping, classes: list[str], data_root) -> readers.Gold:
     path = resolve_path(source["path"], data_root)
-    if source["type"] == "tsv":
-        return readers.gold_items(readers.read_canonical_gold(path, classes))
-    return readers.gold_items(readers.read_semeval_labels(path, classes))
+    return readers.gold_items(FORMATS[source["type"]].read(path, classes, {**source, "role": "gold"})[""])
 
 
 def simulated_item_names(topics: list[str], item_topic: np.ndarray) -> list[str]:
@@ -113,7 +111,7 @@ def build_gold(name: str, spec: Mapping, data_root, seed: int) -> tuple[readers.
     source = spec["gold"]
     classes = readers.class_labels(spec["classes"])
     kind = source["type"]
-    if kind in FILE_SOURCES:
+    if kind in FORMATS:
         return _read_gold_file(source, classes, data_root), _file_record(source, data_root)
     if kind != SIMULATED_GOLD:  # the schema admits no other type
         raise ConfigError(f"{_entry(name, 'gold')}: unknown source type {kind!r}")
@@ -151,14 +149,13 @@ def build_runs(
 
     for index, source in enumerate(spec["runs"]):
         kind, entry = source["type"], f"runs[{index}]"
-        if kind in FILE_SOURCES:
+        if kind in FORMATS:
             align = _align(source, name, entry)
             path = resolve_path(source["path"], data_root)
             record = {**_file_record(source, data_root), "align": align}
-            if kind == "tsv":
-                tables = readers.read_canonical_runs(path, classes, source.get("runs"))
-            else:
-                tables = {source["name"]: readers.read_semeval_labels(path, classes)}
+            tables = FORMATS[kind].read(path, classes, {**source, "role": "run"})
+            if "" in tables:  # a file of one run: the name the source gives
+                tables = {source["name"]: tables[""]}
             for run_name, table in tables.items():
                 if run_name in provenance:  # before pairing: the clearer error
                     raise ConfigError(f"{_entry(name, entry)}: run name {run_name!r} is used twice")

@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from ..base import Scored, Task, registry_on_first_use
-from . import data, readers
+from . import data, formats, readers
 
-__all__ = ["TASK", "REGISTRY", "register", "QuantificationTask"]
+__all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 
+
+register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
 
@@ -28,7 +30,8 @@ class QuantificationTask(Task):
     scoring_modules = ("ordeval.tasks.quantification.measures",)
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     canonical_entries = ("data/gold", "data/runs", "data/arrays", "data/provenance")
-    file_types = data.FILE_SOURCES
+    formats = formats.FORMATS
+    schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
 
     @property

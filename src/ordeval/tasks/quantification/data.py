@@ -25,10 +25,9 @@ from ...seeding import stream
 from ...table import Table
 from ..base import TaskData, check_files_exist, resolve_path
 from . import baselines, readers, simulate
+from .formats import FORMATS
 
-FILE_SOURCES = frozenset({"semeval_dist", "semeval_labels", "ntcir_annotations", "ntcir_submission", "tsv"})
 BASELINE_SOURCES = frozenset({"uniform", "popularity", "constant_class"})
-SCORED_FORMATS = {"ntcir_annotations", "ntcir_submission"}
 
 
 @dataclass
@@ -43,25 +42,17 @@ class Dataset(TaskData):
 
 
 def _read_file_source(source: dict, classes: list, data_root) -> dict[str, readers.TopicDistributions]:
-    """Distributions of a file source, keyed by run name ('' for a single distribution set)."""
+    """Distributions of a file source read by its registered format (:mod:`.formats`), keyed by run name
+    ('' for a single distribution set)."""
     path = resolve_path(source["path"], data_root)
-    kind = source["type"]
-    if kind == "tsv":
-        if source.get("role") == "gold":
-            return {"": readers.read_canonical_gold(path, classes)}
-        runs = readers.read_canonical_runs(path, classes)
-        wanted = source.get("runs")
-        if wanted:
-            unknown = [run for run in wanted if run not in runs]
-            if unknown:
-                raise InputError(path, None, f"has no run(s) {', '.join(unknown)}; it holds {', '.join(runs)}")
-            runs = {run: runs[run] for run in wanted}
-        return runs
-    if kind in SCORED_FORMATS:
-        reader = readers.read_ntcir_annotations if kind == "ntcir_annotations" else readers.read_ntcir_submission
-        return {"": reader(path, classes, source["score"])}
-    reader = readers.read_semeval_dist if kind == "semeval_dist" else readers.read_semeval_labels
-    return {"": reader(path, classes)}
+    found = FORMATS[source["type"]].read(path, classes, source)
+    wanted = source.get("runs")
+    if wanted and "" not in found:
+        unknown = [run for run in wanted if run not in found]
+        if unknown:
+            raise InputError(path, None, f"has no run(s) {', '.join(unknown)}; it holds {', '.join(found)}")
+        found = {run: found[run] for run in wanted}
+    return found
 
 
 def _file_provenance(source: dict, data_root) -> dict:
@@ -81,7 +72,7 @@ def build_gold(name: str, spec: dict, data_root, seed: int) -> tuple[list[str], 
     source = spec["gold"]
     classes = readers.class_labels(spec["classes"])
     kind = source["type"]
-    if kind in FILE_SOURCES:
+    if kind in FORMATS:
         gold = _read_file_source({**source, "role": "gold"}, classes, data_root)[""]
         return gold.topics, gold.values, _file_provenance(source, data_root)
     if kind == "simulate_annotators":
@@ -134,10 +125,10 @@ def build_runs(
 
     for index, source in enumerate(spec["runs"]):
         kind, entry = source["type"], f"runs[{index}]"
-        if kind in FILE_SOURCES:
+        if kind in FORMATS:
             record = _file_provenance(source, data_root)
             for run_name, run in _read_file_source(source, classes, data_root).items():
-                run_name = run_name if source["type"] == "tsv" else source["name"]
+                run_name = run_name or source["name"]  # a file of one run: the name the source gives
                 add(run_name, readers.align_to_gold(run, topics, run_name), record, entry)
         elif kind in BASELINE_SOURCES:
             if kind == "constant_class":
