@@ -163,11 +163,21 @@ def c_null_ranges(layout: np.ndarray, measures: int, seeds: np.ndarray, threads:
     return ranges
 
 
-def numpy_pairwise_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """tau-b by the O(n^2) pairs, vectorised over the batch (ordeval.stats.kendall_tau_b)."""
-    from ordeval.stats import kendall_tau_b
+def numpy_pairwise_tau(x: np.ndarray, y: np.ndarray, tolerance: float = 1e-12) -> np.ndarray:
+    """tau-b by the O(n^2) pairs, vectorised over the batch: the signs of all n(n-1)/2 pair differences at
+    once (memory batch x n^2), ties within ``tolerance`` relative (as ordeval's, pair by pair)."""
 
-    return kendall_tau_b(x, y)
+    def signs(values: np.ndarray) -> np.ndarray:
+        first, second = np.triu_indices(values.shape[-1], k=1)
+        difference = values[..., first] - values[..., second]
+        scale = np.maximum(1.0, np.abs(values).max(axis=-1, keepdims=True))
+        return np.where(np.abs(difference) <= tolerance * scale, 0, np.sign(difference))
+
+    sx, sy = np.broadcast_arrays(signs(np.asarray(x, float)), signs(np.asarray(y, float)))
+    numerator = (sx * sy).sum(axis=-1)
+    denominator = np.sqrt(np.count_nonzero(sx, axis=-1) * np.count_nonzero(sy, axis=-1).astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, numerator / denominator, np.nan)
 
 
 def scipy_loop_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ Batches of pairs of rankings shaped like the consistency analysis' split taus (t
 of rankings of n runs) at a few sizes:
 
 * ordeval: :func:`ordeval.kendall.kendall_tau` (numba, parallel over the batch on ``--threads``);
-* numpy: :func:`ordeval.stats.kendall_tau_b` (all n(n-1)/2 pair signs at once, memory batch x n^2: timed
+* numpy: ``baselines.numpy_pairwise_tau`` (all n(n-1)/2 pair signs at once, memory batch x n^2: timed
   on as many pairs as fit in ``--numpy-limit-gb`` and scaled to the batch);
 * scipy: :func:`scipy.stats.kendalltau` called once per pair of rankings (timed on at most
   ``--scipy-pairs`` pairs and scaled to the batch).

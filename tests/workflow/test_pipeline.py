@@ -218,8 +218,10 @@ def test_report_inputs_every_table_and_includes_every_figure(pipeline):
 def test_html_report_has_every_figure_and_table_with_captions(pipeline):
     pipeline.again("--report", f"results/{pipeline.config['name']}/report.html")
     html = (pipeline.results / "report.html").read_text(errors="replace")
-    for category in ["2 Ranking agreement", "7 Popularity vs Uniform", "8 Leaderboards", "9 Ordinal classification"]:
+    for category in ["02 Ranking agreement", "07 Popularity vs Uniform", "08 Leaderboards", "09 Topic set size",
+                     "10 Ordinal classification", "11 Paper and provenance"]:  # fmt: skip
         assert category in html
+    assert html.index("01 Scores") < html.index("02 Ranking agreement") < html.index("11 Paper")  # in order
     for path in [*pipeline.results.glob("figures/**/*.png"), *pipeline.results.glob("tables/**/*.csv")]:
         assert path.name in html, path
     assert "Kendall" in html  # a caption from the catalogue
