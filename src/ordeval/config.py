@@ -223,11 +223,13 @@ NEEDED_KEYS = {"score": {"$ref": "#/$defs/score"}}
 
 
 def schema_with_formats() -> dict:
-    """The schema with every file format registered with a task (``ordeval.tasks.<task>.formats``, and any a
-    plugin added): each a source ``type`` of the task's gold or run sources, with the keys it takes."""
+    """The schema with the tasks ``ordeval.tasks`` finds (a data set's ``task``) and every file format
+    registered with a task (``ordeval.tasks.<task>.formats``, and any a plugin added): each a source
+    ``type`` of the task's gold or run sources, with the keys it takes."""
     from .tasks import all_tasks
 
     result = copy.deepcopy(schema())
+    result["$defs"]["dataset"]["properties"]["task"]["enum"] = [task.name for task in all_tasks()]
     for task in all_tasks():
         for role, name in task.schema_sources.items():
             definition = result["$defs"][name]

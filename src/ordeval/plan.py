@@ -37,7 +37,8 @@ MIN_RUNS = 5
 PDF_ENTRIES = ("report/pdf", "measures/pdf")
 
 
-#: The modules each job runs (besides those the data set's task adds, see :meth:`Plan.library`).
+#: The modules each job runs besides its own (``jobs.<rule>``, the default) when it imports them lazily (inside
+#: functions, so that other jobs do not load them), and those the data set's task adds (see :meth:`Plan.library`).
 JOB_MODULES: dict[str, tuple[str, ...]] = {
     "prepare_data": ("jobs.prepare_data",),
     "score_runs": ("jobs.score_runs",),
@@ -328,7 +329,7 @@ class Plan:
         """The ordeval source files that ``job`` depends on (an input of its rule, so that an edit re-runs
         exactly the jobs whose code changed): its job module, what that imports, the data and scoring
         modules of the configured tasks for ``prepare_data`` and ``score_runs``, and the plugin files."""
-        modules = list(JOB_MODULES[job])
+        modules = list(JOB_MODULES.get(job, (f"jobs.{job}",)))
         extra_files: list[str] = []
         if job in ("prepare_data", "score_runs"):
             for name in self.tasks:
