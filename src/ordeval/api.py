@@ -277,7 +277,7 @@ def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequ
 
 def hsd_pvalues(scores, *, measure: str | None = None, trials: int = 5000, seed: int = 0, threads: int | None = None,
                 lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
-    """Randomised Tukey HSD p-values of every pair of runs (SPEC 4.3).
+    """Randomised Tukey HSD p-values of every pair of runs (docs/methods.md 4.3).
 
     In each of ``trials`` trials every topic's row of the topics x runs matrix is permuted across runs;
     p(s, t) = #{trials with max_r mean*_r - min_r mean*_r >= |mean_s - mean_t|} / trials, the same
@@ -319,7 +319,7 @@ def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, see
 def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, hsd_trials: int = 5000,
                 alpha: float = 0.05, seed: int = 0, kendall: str = "b", threads: int | None = None,
                 lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
-    """System ranking consistency (SPEC 4.2): over ``trials`` random splits of the topics into two
+    """System ranking consistency (docs/methods.md 4.2): over ``trials`` random splits of the topics into two
     disjoint sets (halves; or two sets of ``subset_size`` topics), Kendall's tau between the run
     rankings on the two sets, per measure; the measures compared by the randomised Tukey HSD on the
     trials x measures taus (higher mean tau is better), VE2 = sum of squared residuals of the two-way

@@ -39,15 +39,19 @@ CATEGORIES = {
 #: LaTeX report sections, in order: title and opening sentence.
 SECTIONS = {
     "data": ("Data sets", "The data sets, their tasks and sizes, and where their data come from."),
-    "agreement": ("Ranking agreement", "Kendall's tau between the measures' system rankings (SPEC 4.1)."),
+    "agreement": ("Ranking agreement", "Kendall's tau between the measures' system rankings (Sakai, "
+                  "ACL-IJCNLP 2021; ordeval docs/methods.md 4.1)."),
     "consistency": ("System ranking consistency", "Agreement of each measure's system rankings on random topic "
-                    "splits, tested with the randomised Tukey HSD (SPEC 4.2, 4.3)."),
-    "power": ("Discriminative power", "Significant run pairs under the randomised Tukey HSD (SPEC 4.4)."),
-    "sso": ("Significance overlap", "Overlap of the significant run pairs of two measures (SPEC 4.5)."),
+                    "splits, tested with the randomised Tukey HSD (Sakai, ACL-IJCNLP 2021; ordeval "
+                    "docs/methods.md 4.2, 4.3)."),
+    "power": ("Discriminative power", "Significant run pairs under the randomised Tukey HSD (Sakai, ACL-IJCNLP "
+              "2021; ordeval docs/methods.md 4.4)."),
+    "sso": ("Significance overlap", "Overlap of the significant run pairs of two measures (ordeval "
+            "docs/methods.md 4.5)."),
     "contradictions": ("Contradictions", "Run pairs that two measures find significant in opposite directions "
-                       "(SPEC 4.5)."),
+                       "(ordeval docs/methods.md 4.5)."),
     "popularity": ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic "
-                   "by topic (SPEC 4.6)."),
+                   "by topic (Sakai, CIKM 2021 LQ workshop; ordeval docs/methods.md 4.6)."),
     "leaderboard": ("Leaderboards", "Every run's mean score with its interval, rank and significance group."),
     "topic_set_size": ("Topic set size", "How many topics a test collection needs for each measure to detect a "
                        "given difference between runs, from the measure's residual variance (Sakai, Information "

@@ -1,4 +1,4 @@
-"""Randomised Tukey HSD test (SPEC 4.3), its trial loop compiled with numba.
+"""Randomised Tukey HSD test (docs/methods.md 4.3), its trial loop compiled with numba.
 
 The kernel: every trial has its own SplitMix64 stream, seeded from the caller's numpy Generator, so the
 result depends on the seed only (not on the number of threads or the blocking); each topic's permutation
@@ -223,7 +223,7 @@ def randomised_tukey_hsd(
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> TukeyHSDResult:
-    """Randomised Tukey HSD test (SPEC 4.3) for every pair of systems, for several measures at once.
+    """Randomised Tukey HSD test (docs/methods.md 4.3) for every pair of systems, for several measures at once.
 
     ``scores`` is a topics x systems matrix or a measures x topics x systems stack. In each of
     ``trials`` trials every topic's row is permuted independently across systems -- the same

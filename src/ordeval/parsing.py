@@ -1,6 +1,6 @@
 """Strict text parsing shared by the readers of every task.
 
-Rules (SPEC section 2, "Input validation"):
+Rules (docs/methods.md, section 1, "Validation"):
 
 * a file is UTF-8 (a leading byte-order mark is accepted and dropped); a byte that is not UTF-8 is an
   error naming the physical line and the byte offset; a NUL byte is an error (not text); a file without

@@ -26,7 +26,7 @@ from .plugins import load_plugins
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
-#: Consistency conditions (SPEC 4.2): topic halves, and two subsets of ``subset_size`` topics.
+#: Consistency conditions (docs/methods.md 4.2): topic halves, and two subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
 #: Analyses whose configuration section may list measures.
 ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")

@@ -1,4 +1,4 @@
-"""Random topic splits and the taus between the run rankings on their two halves (SPEC 4.2).
+"""Random topic splits and the taus between the run rankings on their two halves (docs/methods.md 4.2).
 
 In trial b the topics are split at random into two disjoint sets T1_b and T2_b (halves of sizes
 floor(n/2) and ceil(n/2), or two subsets of a fixed size); for every measure m the runs are ranked by

@@ -44,7 +44,9 @@ def _small_config(name: str) -> dict:
 
 def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     config = _small_config("profile_local")
-    result = run_workflow(tmp_path, config, "--profile", str(PROFILES / "local"), "scores", "consistency", "-p")
+    # --quiet host: the rules' details (resources), which the workflow profile's quiet: [rules] hides
+    arguments = ["--profile", str(PROFILES / "local"), "scores", "consistency", "-p", "--quiet", "host"]
+    result = run_workflow(tmp_path, config, *arguments)
     results = tmp_path / "results" / "profile_local"
     assert (results / "consistency" / "TinySem" / "half.tsv").is_file()
     # every job ran with the resources its rule computed (threads, mem_mb, runtime)

@@ -1,4 +1,4 @@
-"""System ranking agreement between evaluation measures (SPEC section 4.1).
+"""System ranking agreement between evaluation measures (docs/methods.md, section 4.1).
 
 For one data set, every measure ranks the runs by their mean score over topics, best first under its
 own direction; two measures agree as much as Kendall's tau between their rankings (tau-b by default;
@@ -102,7 +102,7 @@ def tau_matrix(pairs: Table, measures: Sequence[str]) -> np.ndarray:
 
 
 def average_similarity(pairs: Table, measures: Sequence[str]) -> np.ndarray:
-    """Per measure m, the mean of tau(m, m') over the other measures m' (SPEC 4.1)."""
+    """Per measure m, the mean of tau(m, m') over the other measures m' (docs/methods.md 4.1)."""
     matrix = tau_matrix(pairs, measures)
     off_diagonal = np.where(np.eye(len(measures), dtype=bool), np.nan, matrix)
     return np.nanmean(off_diagonal, axis=1)

@@ -1,4 +1,4 @@
-"""System ranking consistency: robustness of a measure's ranking to the choice of topics (SPEC 4.2).
+"""System ranking consistency: robustness of a measure's ranking to the choice of topics (docs/methods.md 4.2).
 
 The taus of every measure over random topic splits come from :mod:`ordeval.splits`. The measures are
 then compared on the trials x measures tau matrix by the randomised Tukey HSD test (trials play the role

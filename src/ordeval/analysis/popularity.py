@@ -1,4 +1,4 @@
-"""Popularity vs Uniform (SPEC 4.6): which of two organiser baselines does each measure prefer?
+"""Popularity vs Uniform (docs/methods.md 4.6): which of two organiser baselines does each measure prefer?
 
 BL-popularity is an oracle that puts all mass on the gold's most probable class(es); BL-uniform
 gives 1/K to every class. For every topic t and measure M,

@@ -1,4 +1,4 @@
-"""Discriminative power, significance overlap and contradictions between measures (SPEC 4.3-4.5).
+"""Discriminative power, significance overlap and contradictions between measures (docs/methods.md 4.3-4.5).
 
 All functions work on the p-values of every run pair of one data set from the randomised Tukey HSD
 test of :mod:`ordeval.hsd` (one call per data set, so that all measures share the permutations). Pairs

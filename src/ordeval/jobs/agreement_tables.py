@@ -1,6 +1,6 @@
 """Rule agreement_tables: Kendall's tau (with CIs) between the run rankings of every pair of measures
 per data set, averaged over the data sets of each task, the measures' average similarity, and the
-DNKT_M tables (SPEC 4.1); each as CSV (unrounded) and LaTeX."""
+DNKT_M tables (docs/methods.md 4.1); each as CSV (unrounded) and LaTeX."""
 
 from __future__ import annotations
 

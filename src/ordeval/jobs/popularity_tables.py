@@ -1,4 +1,4 @@
-"""Rule popularity_tables: Popularity vs Uniform per topic (SPEC 4.6) on the data sets that have both
+"""Rule popularity_tables: Popularity vs Uniform per topic (docs/methods.md 4.6) on the data sets that have both
 runs: the topics on which each measure prefers either baseline (with TOTAL rows), the per-topic deltas,
 and per data set the quadrant counts and Pearson r of the deltas of two measures."""
 

@@ -1,4 +1,4 @@
-"""LaTeX fragments of the ranking agreement tables (SPEC 4.1)."""
+"""LaTeX fragments of the ranking agreement tables (docs/methods.md 4.1)."""
 
 from __future__ import annotations
 

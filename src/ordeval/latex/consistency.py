@@ -1,4 +1,4 @@
-"""LaTeX fragments of the system ranking consistency tables (SPEC 4.2)."""
+"""LaTeX fragments of the system ranking consistency tables (docs/methods.md 4.2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LaTeX fragments of the Popularity vs Uniform analysis (SPEC 4.6)."""
+"""LaTeX fragments of the Popularity vs Uniform analysis (docs/methods.md 4.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""LaTeX fragments of discriminative power, significance overlap and contradictions (SPEC 4.4, 4.5)."""
+"""LaTeX fragments of discriminative power, significance overlap and contradictions (docs/methods.md 4.4, 4.5)."""
 
 from __future__ import annotations
 

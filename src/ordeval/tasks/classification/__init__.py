@@ -1,5 +1,5 @@
 """Ordinal classification (OC): one gold class per item, items grouped into topics, and one class per item
-from each run; measures score each topic's confusion matrix (SPEC section 3b)."""
+from each run; measures score each topic's confusion matrix (docs/methods.md, section 3)."""
 
 from __future__ import annotations
 

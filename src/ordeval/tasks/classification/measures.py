@@ -1,4 +1,4 @@
-"""Evaluation measures for ordinal classification (SPEC section 3b) and their registry.
+"""Evaluation measures for ordinal classification (docs/methods.md, section 3) and their registry.
 
 Notation (Sakai, ACL-IJCNLP 2021). Classes C = {0..K-1} in ordinal order. Per topic, a confusion matrix
 ``c`` with ``c[i, j]`` = number of the topic's items that the SYSTEM puts in class i and the GOLD puts in

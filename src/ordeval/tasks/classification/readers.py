@@ -1,4 +1,4 @@
-"""Readers for labelled items (SPEC section 3b): SemEval ``id<TAB>topic<TAB>label`` files and the
+"""Readers for labelled items (docs/methods.md, section 3): SemEval ``id<TAB>topic<TAB>label`` files and the
 project's canonical long tables, and the pairing of a run with the gold.
 
 An item is a (topic, id) pair: the real SemEval gold files hold the same tweet id under two topics

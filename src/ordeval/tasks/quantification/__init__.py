@@ -1,5 +1,5 @@
 """Ordinal quantification (OQ): per topic, a gold distribution over ordered classes and each run's
-estimated distribution (SPEC sections 2 and 3)."""
+estimated distribution (docs/methods.md, sections 1 and 2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Organiser baselines computed from the gold (SPEC section 2)."""
+"""Organiser baselines computed from the gold (docs/methods.md, section 1)."""
 
 from __future__ import annotations
 

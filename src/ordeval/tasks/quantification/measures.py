@@ -1,4 +1,4 @@
-"""Evaluation measures for ordinal quantification (SPEC section 3) and their registry.
+"""Evaluation measures for ordinal quantification (docs/methods.md, section 2) and their registry.
 
 Every measure takes ``estimate`` and ``gold``: arrays of probability distributions over the
 K ordered classes along the last axis (shape ``(..., K)``; leading axes broadcast, e.g. runs x
@@ -27,7 +27,7 @@ import numpy as np
 
 from ...registry import Registry
 
-#: Two probabilities closer than this are tied (DNKT, SPEC section 3).
+#: Two probabilities closer than this are tied (DNKT, docs/methods.md, section 2).
 TIE_TOLERANCE = 1e-9
 
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]

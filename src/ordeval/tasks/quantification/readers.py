@@ -1,8 +1,8 @@
-"""Readers for the native data formats of SPEC section 2 and the project's canonical tables.
+"""Readers for the native data formats (docs/methods.md, section 1) and the project's canonical tables.
 
 Every reader returns validated distributions over the data set's classes (renormalised to sum
 to 1) and raises :class:`~ordeval.errors.InputError` naming the file, the physical line or JSON
-record, and the problem for anything listed under "Input validation" in the SPEC. Text files are
+record, and the problem for anything listed under "Validation" in docs/methods.md. Text files are
 split by :mod:`ordeval.parsing` (UTF-8 checked, physical lines, strict numbers, vectorised): a
 canonical runs table of millions of lines reads in about a second.
 
