@@ -37,8 +37,8 @@ def _table_rst(table_text: str, source: str, max_rows: int) -> list[str]:
     """The CSV ``table_text`` as an reStructuredText ``csv-table`` (its first ``max_rows`` rows; the
     full table is the attached file), as lines."""
     rows = list(csv.reader(io.StringIO(table_text)))
-    if not rows:
-        return ["(empty table)"]
+    if len(rows) < 2:  # no header, or no row under it: docutils draws no table of a header alone
+        return ["(no rows)"]
     header, body = rows[0], rows[1:]
     shown = body[:max_rows]
     buffer = io.StringIO()
