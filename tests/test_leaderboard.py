@@ -115,3 +115,44 @@ def test_table_writers_keep_the_group_cells():
     for cell in cells:
         assert f"| {cell} |" in markdown and f"& {cell} \\\\" in latex
     assert "a1-Z1" in markdown  # the key says how to read the cells
+
+
+def synthetic_boards(runs: int, measures: int, seed: int = 0) -> list:
+    """Leaderboards of simulated runs whose differences are significant beyond a fixed distance."""
+    rng = np.random.default_rng(seed)
+    names = [f"team{i:04d}-run{i % 7}" for i in range(runs)]
+    boards = []
+    for measure in range(measures):
+        scores = 0.5 + rng.normal(scale=0.05, size=runs)[None, :] + rng.normal(scale=0.1, size=(50, runs))
+        means = scores.mean(axis=0)
+        pvalues = np.where(np.abs(means[:, None] - means[None, :]) > 0.06, 0.001, 0.5)
+        boards.append(leaderboard(scores, names, f"M{measure}", measure % 2 == 0, pvalues).table())
+    return boards
+
+
+@pytest.mark.parametrize("runs", [12, 1000])
+def test_leaderboard_figures_are_bounded_and_reproducible(tmp_path, runs):
+    import warnings
+
+    from PIL import Image
+
+    from ordeval.figures import save_figure
+    from ordeval.figures.leaderboard import MAX_HEIGHT, leaderboard_figure
+
+    boards = synthetic_boards(runs, 3)
+    names = {f"M{m}": f"Measure {m}" for m in range(3)}
+    outputs = []
+    for attempt in range(2 if runs < 100 else 1):  # byte-reproducible (checked where it is quick)
+        pdf, png = tmp_path / f"{attempt}.pdf", tmp_path / f"{attempt}.png"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # e.g. "constrained_layout not applied because axes sizes collapsed"
+            save_figure(leaderboard_figure(boards, names, "D: leaderboards"), pdf, png, {"D": "synthetic"}, "d")
+        outputs.append((pdf.read_bytes(), png.read_bytes()))
+    assert outputs[0] == outputs[-1]
+    with Image.open(tmp_path / "0.png") as image:
+        width, height = image.size
+    assert height <= 4000 and width <= 4000 and height <= MAX_HEIGHT * 150
+    if runs == 1000:
+        assert height > 3000  # the room is used, not a thumbnail
+    else:
+        assert height < 1000  # 12 runs: 0.22 inch a row, as before
