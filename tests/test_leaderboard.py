@@ -144,10 +144,16 @@ def test_leaderboard_figures_are_bounded_and_reproducible(tmp_path, runs):
     outputs = []
     for attempt in range(2 if runs < 100 else 1):  # byte-reproducible (checked where it is quick)
         pdf, png = tmp_path / f"{attempt}.pdf", tmp_path / f"{attempt}.png"
+        figure = leaderboard_figure(boards, names, "D: leaderboards")
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # e.g. "constrained_layout not applied because axes sizes collapsed"
-            save_figure(leaderboard_figure(boards, names, "D: leaderboards"), pdf, png, {"D": "synthetic"}, "d")
+            save_figure(figure, pdf, png, {"D": "synthetic"}, "d")
         outputs.append((pdf.read_bytes(), png.read_bytes()))
+    texts = [text.get_text() for text in figure.axes[0].texts]
+    if runs == 12:  # every run labelled, its group cell beside its interval
+        assert set(boards[0]["run"]) <= set(texts) and set(boards[0]["group"]) <= set(texts)
+    else:  # a label every k-th run ("rank. run"), the best run's group in colour
+        assert 30 < len(texts) <= 250 and texts[0] == f"1. {boards[0]['run'][0]}"
     assert outputs[0] == outputs[-1]
     with Image.open(tmp_path / "0.png") as image:
         width, height = image.size
