@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,13 +61,28 @@ def scaled_config(runs: int, datasets: list[str], name: str) -> dict:
     return config
 
 
+def job_name(process: psutil.Process) -> str:
+    """The job script a process runs (``.snakemake/scripts/tmpXXXX.<rule>.py`` -> ``<rule>``), else its name."""
+    try:
+        command = process.cmdline()
+        name = process.name()
+    except psutil.Error:
+        return "?"
+    if "snakemake" in command[1:3]:
+        return "snakemake"
+    scripts = [Path(part).name for part in command if part.endswith(".py")]
+    return re.sub(r"^tmp[^.]*\.", "", scripts[-1]).removesuffix(".py") if scripts else name
+
+
 class TreeMemory:
-    """The peak of the summed RSS (MiB) of a process and its descendants, sampled in a thread."""
+    """The peak of the summed RSS (MiB) of a process and its descendants, sampled in a thread, and the
+    peak RSS of each job script (by name: a rule's jobs share one entry)."""
 
     def __init__(self, pid: int, interval: float = 0.2):
         self.root = psutil.Process(pid)
         self.interval = interval
         self.peak_mib = 0.0
+        self.per_job: dict[str, float] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -80,9 +96,12 @@ class TreeMemory:
                 processes = []
             for process in processes:
                 try:
-                    total += process.memory_info().rss
+                    rss = process.memory_info().rss
                 except psutil.Error:
                     continue
+                total += rss
+                name = job_name(process)  # not cached by pid: a forked process execs its job later
+                self.per_job[name] = max(self.per_job.get(name, 0.0), rss / 2**20)
             self.peak_mib = max(self.peak_mib, total / 2**20)
             self._stop.wait(self.interval)
 
@@ -145,6 +164,7 @@ def run_size(runs: int, datasets: list[str], cores: int, root: Path) -> dict:
         "largest_figure_px": figure_px,
         "largest_figure": figure,
         "longest_group_cell": longest_group_cell(results),
+        "peak_mib_per_job": {name: round(mib, 1) for name, mib in sorted(memory.per_job.items()) if mib > 0},
         "rules": rules,
     }
 
@@ -171,8 +191,10 @@ def main(argv=None) -> int:
             print(f"  {row['seconds']:.1f} s, {row['jobs']} jobs, peak {row['peak_mib']:.0f} MiB, largest figure "
                   f"{row['largest_figure_px']} px ({row['largest_figure']}), longest group cell "
                   f"{row['longest_group_cell']}")  # fmt: skip
+            memory = row["peak_mib_per_job"]
             for rule, entry in sorted(row["rules"].items(), key=lambda item: -item[1]["seconds"])[:6]:
-                print(f"    {rule:<28} {entry['jobs']:>3} jobs {entry['seconds']:>7.1f} s")
+                peak = memory.get(rule, memory.get(rule.removesuffix("_group"), float("nan")))
+                print(f"    {rule:<34} {entry['jobs']:>3} jobs {entry['seconds']:>7.1f} s  peak {peak:>6.0f} MiB")
     finally:
         if not arguments.keep:
             shutil.rmtree(root, ignore_errors=True)
