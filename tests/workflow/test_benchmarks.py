@@ -66,3 +66,18 @@ def test_realism_table(tmp_path):
     lines = (tmp_path / "results" / "realism.csv").read_text().splitlines()
     assert lines[0].split(",")[4:6] == ["seed 5", "seed 6"] and len(lines) == 19
     assert "DP RNOD (%)" in lines[3] and (tmp_path / "results" / "realism.md").stat().st_size > 0
+
+
+def test_runs_scale_benchmark(tmp_path):
+    """The whole pipeline on one OQ and one OC data set, at a tiny number of runs."""
+    values = run("runs_scale.py", tmp_path, "--runs", "5", "--keep", str(tmp_path / "runs"))
+    result = json.loads((tmp_path / "results" / "runs_scale.json").read_text())
+    (row,) = result["rows"]
+    assert row["size"] == 5 and not result["failed"] and values["failed"] == "0"
+    assert {"leaderboard_tables", "leaderboard_figures"} <= set(row["rules"])
+    assert any(rule.startswith("score_runs") for rule in row["rules"])  # alone or in its rule's group job
+    assert 0 < row["peak_mib"] < 2048 and 0 < row["largest_figure_px"] <= 4000
+    assert values["figure_target_met"] == "1"
+    for dataset in ("Sem16T4E", "Sem16T4C"):  # five runs in all, baselines included
+        board = tmp_path / "runs" / "runs5" / "results" / "runs5" / "tables" / "leaderboard" / f"{dataset}.csv"
+        assert len({line.split(",")[2] for line in board.read_text().splitlines()[1:]}) == 5

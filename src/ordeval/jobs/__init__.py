@@ -52,6 +52,9 @@ class Job:
 
 
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+#: Third-party loggers kept at WARNING in job logs (fontTools.subset writes an INFO line per table and glyph
+#: set of every embedded font: 14 KB in one figure job's log).
+QUIET_LOGGERS = ("fontTools", "matplotlib", "PIL", "numba", "urllib3", "asyncio")
 
 
 @contextmanager
@@ -65,6 +68,8 @@ def logged(log_path: str | Path | None, rule: str):
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, handlers=handlers, force=True)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
     logging.captureWarnings(True)
     warnings.simplefilter("default")
     logger = logging.getLogger(rule)

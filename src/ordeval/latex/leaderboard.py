@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from ..analysis.leaderboard import GROUPS_KEY
 from ..table import Table
 from . import escape, number, tabular
 
@@ -19,7 +20,7 @@ def _has_interval(row) -> bool:
 
 
 def leaderboard_latex(boards: Sequence[Table], labels: Mapping[str, str], level: float) -> str:
-    """One block per measure: rank, run, mean, interval and group letters, 3 decimals."""
+    """One block per measure: rank, run, mean, interval and group labels (as in the CSV), 3 decimals."""
     header = ["Rank", "Run", "Mean", f"{level:.0%} CI".replace("%", r"\%"), "Group"]
     rows, rules = [], []
     for board in boards:
@@ -44,8 +45,9 @@ def _markdown_cell(text: str) -> str:
 def leaderboard_markdown(
     dataset: str, boards: Sequence[Table], names: Mapping[str, str], level: float, note: str
 ) -> str:
-    """A Markdown document: one table per measure (rank, run, mean, interval, group)."""
-    lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, ""]
+    """A Markdown document: one table per measure (rank, run, mean, interval, group), the note and how to
+    read the group cells (:data:`~ordeval.analysis.leaderboard.GROUPS_KEY`)."""
+    lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, "", GROUPS_KEY, ""]
     for board in boards:
         first = board.records()[0]
         lines += [f"## {_markdown_cell(names[first['measure']])} ({_direction(first['lower_is_better'])})", ""]
