@@ -187,10 +187,13 @@ _ENTRIES = [
           "Example topics where NMD and RNOD judge Popularity vs Uniform most differently.", (), "popularity",
           "popularity"),
     # leaderboards
-    Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md"),
+    Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md", "html"),
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
           "significance groups (randomised Tukey HSD, B = {hsd_trials}, alpha = {alpha}).", ("dataset",),
           "leaderboard", "leaderboard"),
+    Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
+          "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "
+          "over all items), and its rank.", ("dataset",), "leaderboard", "leaderboard", ("classification",)),
     Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
           "leaderboard", "leaderboard"),

@@ -227,8 +227,12 @@ def leaderboard_page(title: str, boards: Sequence[Table], names: Mapping[str, st
         "to see its score on each topic.</p>"
     )
     if len(boards) > 1:
+        protocols = [str(board["protocol"][0]) if "protocol" in board else protocol for board in boards]
+        mixed = len(set(protocols)) > 1  # name the protocol of each board where the page holds several
         links = "".join(
-            f'<li><a href="#board-{number}">{_text(names.get(measure, measure))}</a></li>'
+            f'<li><a href="#board-{number}">{_text(names.get(measure, measure))}'
+            + (f" ({_text(protocols[number])})" if mixed else "")
+            + "</a></li>"
             for number, measure in enumerate(measures)
         )
         lines.append(f"<nav><ul>{links}</ul></nav>")

@@ -11,6 +11,7 @@ rule leaderboard_tables:
         provenance=expand(
             f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
         ),
+        pooled=expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC),
         library=library("leaderboard_tables"),
     output:
         csv=reported(
@@ -18,6 +19,18 @@ rule leaderboard_tables:
         ),
         tex=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.tex", dataset=DATASETS),
         md=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.md", dataset=DATASETS),
+        # the results page: every measure's table, sortable, with per-topic scores on demand
+        html=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.html", dataset=DATASETS),
+        # ordinal classification: the official SemEval protocol (one confusion matrix over all items)
+        pooled_csv=reported(
+            expand(f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv", dataset=OC)
+        ),
+        pooled_tex=expand(
+            f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.tex", dataset=OC
+        ),
+        pooled_md=expand(
+            f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.md", dataset=OC
+        ),
     log:
         job_log("leaderboard_tables"),
     priority: priority("leaderboard_tables")
@@ -29,6 +42,7 @@ rule leaderboard_tables:
     params:
         datasets=DATASETS,
         measures=measures("leaderboard"),
+        pooled=OC,
         alpha=PLAN.config["significance"]["alpha"],
         trials=PLAN.config["significance"]["hsd_trials"],
         ci_level=PLAN.config["leaderboard"]["ci_level"],

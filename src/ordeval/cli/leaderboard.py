@@ -14,6 +14,7 @@ from .common import NOT_MATRICES, Progress, UserError, add_hsd_options, existing
 
 #: The files a leaderboard call writes into its output folder.
 LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
+PAGE = "leaderboard.html"
 
 
 def no_test_reason(stack) -> str:
@@ -44,11 +45,19 @@ def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str]
                               no_test_reason=reason, origins=origins)  # fmt: skip
 
 
-def write_leaderboard(boards, out: Path) -> list[str]:
-    """``<out>/leaderboard.{csv,md,tex}``; returns the names of the files written."""
+def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
+    """``<out>/leaderboard.{csv,md,tex}`` and the results page ``leaderboard.html`` (with the per-topic
+    scores of ``stack`` on demand); returns the names of the files written."""
+    from ..leaderboard_page import write_leaderboard_page
+    from ..provenance import origin_sentence
+
     out.mkdir(parents=True, exist_ok=True)
     boards.write(*(out / name for name in LEADERBOARD_FILES))
-    return list(LEADERBOARD_FILES)
+    origin = origin_sentence(boards.origins) if boards.origins else "data origin not recorded"
+    write_leaderboard_page(out / PAGE, f"{boards.dataset}: leaderboard", boards.tables(), boards.display,
+                           stack if boards.protocol == "per-topic" else None, boards.protocol, origin,
+                           boards.level, boards.note)  # fmt: skip
+    return [*LEADERBOARD_FILES, PAGE]
 
 
 def print_leaderboard(boards, as_json: bool, extra: Mapping | None = None) -> None:
@@ -174,9 +183,9 @@ def cmd_leaderboard(args) -> int:
         boards = pooled_leaderboards(stack, folder, args, dataset, origins)
     else:
         boards = per_topic_leaderboards(stack, args, dataset, origins)
-    write_leaderboard(boards, out)
+    write_leaderboard(boards, out, stack)
     print_leaderboard(boards, args.json)
-    print(f"leaderboard: {out}/leaderboard.csv, .md, .tex", file=sys.stderr)
+    print(f"leaderboard: {out}/leaderboard.csv, .md, .tex, .html", file=sys.stderr)
     return 0
 
 

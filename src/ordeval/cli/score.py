@@ -200,11 +200,11 @@ def cmd_score(args) -> int:
         table.write(out / f"{key}.tsv")
         written.append(f"{key}.tsv")
     if boards is not None:
-        written += write_leaderboard(boards, out)
+        written += write_leaderboard(boards, out, stack)
     checks.record_written(out, written)
     print(f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
           f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
-          + (", leaderboard.csv, .md, .tex" if boards is not None else ""), file=sys.stderr)  # fmt: skip
+          + (", leaderboard.csv, .md, .tex, .html" if boards is not None else ""), file=sys.stderr)  # fmt: skip
     _print(stack, boards, args, dataset)
     return 0
 
