@@ -42,8 +42,8 @@ TAU_CHUNK_MB = 256
 #: The jobs that run the numba kernels (they ask for :data:`KERNEL_MB` more memory).
 KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 #: Jobs that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
-#: they get the configured ``threads`` when their work reaches :data:`PARALLEL_FROM` operations of the
-#: cost model, else one, like every other job. Below that, a job's start-up (about 1.5 s with numba)
+#: they get the configured ``threads`` when the work of one of their data sets reaches
+#: :data:`PARALLEL_FROM` operations of the cost model, else one, like every other job. Below that, a job's start-up (about 1.5 s with numba)
 #: outweighs what a second thread saves, and a core left free runs another job beside it.
 THREADED = (*KERNEL_JOBS, "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
@@ -121,7 +121,10 @@ def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, thre
     ops, held, figures = _work(job, sizes, settings or {})
     if job not in FIGURE_JOBS:
         figures = 0
-    threads = max(1, int(threads)) if job in THREADED and ops >= PARALLEL_FROM[job] else 1
+    # threads pay off within one data set's work: a job over many small data sets keeps one thread, so that
+    # two such jobs share the cores instead of waiting for each other
+    largest = max((_work(job, [size], settings or {})[0] for size in sizes), default=0.0)
+    threads = max(1, int(threads)) if job in THREADED and largest >= PARALLEL_FROM[job] else 1
     return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))
 
 
