@@ -43,8 +43,9 @@ TAU_CHUNK_MB = 256
 KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
 #: Jobs that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
 #: they get the configured ``threads`` when the work of one of their data sets reaches
-#: :data:`PARALLEL_FROM` operations of the cost model, else one, like every other job. Below that, a job's start-up (about 1.5 s with numba)
-#: outweighs what a second thread saves, and a core left free runs another job beside it.
+#: :data:`PARALLEL_FROM` operations of the cost model, else one, like every other job. Below that, a
+#: job's start-up (about 1.5 s with numba) outweighs what a second thread saves, and a core left free
+#: runs another job beside it.
 THREADED = (*KERNEL_JOBS, "score_runs")
 #: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
 #: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
@@ -59,11 +60,12 @@ LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "re
 #: rest), the longest chains first: the data and scores of every data set (Snakemake ranks only the
 #: ready jobs, so without this the later data sets' chains would wait); the significance tests, which
 #: gate the leaderboard tables and the longest figure job (the leaderboards); the consistency analyses,
-#: which gate the consistency figures; the Popularity tables and figures (they need only the scores) and
+#: which gate the consistency figures, and the topic set size design (long, it needs only the scores);
+#: the Popularity tables and figures (they need only the scores) and
 #: the significance figures; the short figure and table jobs last (longest first keeps both cores busy).
 PRIORITY = {"prepare_data": 4, "score_runs": 4, "significance_pvalues": 3, "leaderboard_tables": 3,
-            "leaderboard_figures": 3, "consistency_taus": 2, "consistency_figures": 1, "popularity_tables": 1,
-            "popularity_figures": 1, "significance_figures": 1}  # fmt: skip
+            "leaderboard_figures": 3, "consistency_taus": 2, "topic_set_size_design": 2, "consistency_figures": 1,
+            "popularity_tables": 1, "popularity_figures": 1, "significance_figures": 1}  # fmt: skip
 
 
 def priority(job: str) -> int:

@@ -130,37 +130,43 @@ def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
     return (2 * stats.t.isf(alpha / 2, n - 1) * np.sqrt(2 * variance / n) * c)[()]
 
 
-def smallest_topics(reached: Callable[[int], bool], start: int = 2) -> int:
-    """The smallest n >= ``start`` with ``reached(n)``, for a ``reached`` that stays true once true."""
+def smallest_topics(reached: Callable[[int], bool], start: int = 2, upper: int | None = None) -> int:
+    """The smallest n >= ``start`` with ``reached(n)``, for a ``reached`` that stays true once true;
+    ``upper``: an n known to reach it (the search then bisects below it instead of doubling first)."""
     if reached(start):
         return start
-    low, high = start, start * 2
-    while not reached(high):
-        if high >= MAX_TOPICS:
-            raise ValueError(f"more than {MAX_TOPICS} topics would be needed")
-        low, high = high, min(high * 2, MAX_TOPICS)
+    if upper is not None and upper > start:
+        low, high = start, int(upper)
+    else:
+        low, high = start, start * 2
+        while not reached(high):
+            if high >= MAX_TOPICS:
+                raise ValueError(f"more than {MAX_TOPICS} topics would be needed")
+            low, high = high, min(high * 2, MAX_TOPICS)
     while high - low > 1:  # reached(high), not reached(low)
         middle = (low + high) // 2
         low, high = (low, middle) if reached(middle) else (middle, high)
     return high
 
 
-def topics_paired_t(mdd: float, variance: float, alpha: float = ALPHA, power: float = POWER) -> int:
+def topics_paired_t(mdd: float, variance: float, alpha: float = ALPHA, power: float = POWER,
+                    upper: int | None = None) -> int:  # fmt: skip
     """Topics for the paired t-test design (see the module docstring)."""
     _check_power(power)
-    return smallest_topics(lambda n: paired_t_power(n, mdd, variance, alpha) >= power)
+    return smallest_topics(lambda n: paired_t_power(n, mdd, variance, alpha) >= power, upper=upper)
 
 
-def topics_anova(mdd: float, variance: float, runs: int, alpha: float = ALPHA, power: float = POWER) -> int:
+def topics_anova(mdd: float, variance: float, runs: int, alpha: float = ALPHA, power: float = POWER,
+                 upper: int | None = None) -> int:  # fmt: skip
     """Topics for the one-way ANOVA design over ``runs`` runs (see the module docstring)."""
     _check_power(power)
-    return smallest_topics(lambda n: anova_power(n, mdd, variance, runs, alpha) >= power)
+    return smallest_topics(lambda n: anova_power(n, mdd, variance, runs, alpha) >= power, upper=upper)
 
 
-def topics_ci(width: float, variance: float, alpha: float = ALPHA) -> int:
+def topics_ci(width: float, variance: float, alpha: float = ALPHA, upper: int | None = None) -> int:
     """Topics for the CI design: expected width of the CI of a paired difference at most ``width``."""
     _check(width, variance, alpha)
-    return smallest_topics(lambda n: ci_expected_width(n, variance, alpha) <= width)
+    return smallest_topics(lambda n: ci_expected_width(n, variance, alpha) <= width, upper=upper)
 
 
 def _check_power(power: float) -> None:
@@ -168,14 +174,16 @@ def _check_power(power: float) -> None:
         raise ValueError(f"power must lie strictly between 0 and 1, got {power}")
 
 
-def topics_for(design: str, mdd: float, variance: float, *, runs: int = 2, alpha=ALPHA, power=POWER) -> int:
-    """Topics of ``design`` (``paired_t``, ``anova`` or ``ci``; ``mdd`` is the CI width for ``ci``)."""
+def topics_for(design: str, mdd: float, variance: float, *, runs: int = 2, alpha=ALPHA, power=POWER,
+               upper: int | None = None) -> int:  # fmt: skip
+    """Topics of ``design`` (``paired_t``, ``anova`` or ``ci``; ``mdd`` is the CI width for ``ci``);
+    ``upper``: a number of topics known to be enough (e.g. that of a smaller difference)."""
     if design == "paired_t":
-        return topics_paired_t(mdd, variance, alpha, power)
+        return topics_paired_t(mdd, variance, alpha, power, upper)
     if design == "anova":
-        return topics_anova(mdd, variance, runs, alpha, power)
+        return topics_anova(mdd, variance, runs, alpha, power, upper)
     if design == "ci":
-        return topics_ci(mdd, variance, alpha)
+        return topics_ci(mdd, variance, alpha, upper)
     raise ValueError(f"unknown design {design!r}; known: {', '.join(DESIGNS)}")
 
 
@@ -275,9 +283,12 @@ def topic_curves(
     for measure, scores in matrices.items():
         variance, spread = residual_variance(scores), score_range(scores)
         m = int(runs) if runs is not None else np.shape(scores)[1]
-        curves[measure] = np.array(
-            [topics_for(design, f * spread, variance, runs=m, alpha=alpha, power=power) for f in fractions]
-        )
+        found, upper = [], None
+        for fraction in sorted(fractions):  # a larger difference needs no more topics: bisect below
+            upper = topics_for(design, fraction * spread, variance, runs=m, alpha=alpha, power=power, upper=upper)
+            found.append(upper)
+        order = np.argsort(np.argsort(fractions))
+        curves[measure] = np.array(found)[order]
     return curves
 
 

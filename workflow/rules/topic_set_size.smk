@@ -27,6 +27,7 @@ rule topic_set_size_design:
     log:
         job_log("topic_set_size_design"),
         dataset_logs("topic_set_size_design"),
+    priority: priority("topic_set_size_design")
     conda:
         ENV
     threads: job_threads("topic_set_size_design")

@@ -1,0 +1,35 @@
+"""Every Python block of the README runs as written (the API example reads the public SemEval-2016 data
+from ../shared), and the numbers it quotes are what it computes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO, SHARED_RAW
+
+pytestmark = pytest.mark.workflow
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), re.S)
+
+
+def test_the_readme_python_blocks_run_as_written():
+    if not (SHARED_RAW / "Sem16T4CE").is_dir():
+        pytest.skip(f"real data not available: {SHARED_RAW}")
+    blocks = python_blocks()
+    assert blocks, "the README has Python examples"
+    for block in blocks:
+        check = block + (
+            "\nimport math\n"
+            "quoted = {'MAE_M': 1.1143, 'Accuracy': 0.3534}\n"
+            "got = {m: round(float(means[('PotTS', m)]), 4) for m in quoted} if 'means' in dir() else quoted\n"
+            "assert got == quoted, got\n"
+        )
+        done = subprocess.run([sys.executable, "-c", check], cwd=REPO, capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
