@@ -374,3 +374,23 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
         assert Path(outputs[f"{stem}_tex"]).read_text().count(r"\begin{tabular}") == 1
     for ext in ("pdf", "png"):
         assert (tmp_path / f"all.{ext}").stat().st_size > 0
+
+
+def test_the_binary_copy_of_the_pvalues_is_read_while_it_mirrors_the_table(tmp_path):
+    """write_pvalues keeps pvalues.npz beside pvalues.tsv; reading takes the arrays (same numbers) while the
+    table's SHA-256 matches, and parses the table once it was edited."""
+    from ordeval.analysis.significance import arrays_path, write_pvalues
+
+    significance = hand_made(["NMD", "JSD"], "ABCD", np.arange(8.0).reshape(2, 4) / 10,
+                             [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])  # fmt: skip
+    path = tmp_path / "pvalues.tsv"
+    write_pvalues(significance, path)
+    assert arrays_path(path).is_file()
+    read = read_pvalue_table(path)
+    assert read.measures == ["NMD", "JSD"] and read.runs == list("ABCD")
+    np.testing.assert_array_equal(read.p_values, significance.p_values)
+    np.testing.assert_array_equal(read.means, significance.means)
+    lines = path.read_text().splitlines()
+    lines[1] = lines[1].rsplit("\t", 1)[0] + "\t0.9"  # an edit: the arrays no longer mirror the table
+    path.write_text("\n".join(lines) + "\n")
+    assert read_pvalue_table(path).p_values[0, 0] == 0.9

@@ -153,6 +153,9 @@ _ENTRIES = [
     Entry("significance/pvalues", "significance", "significance/{dataset}/pvalues.{ext}", ("tsv",),
           "{dataset}: randomised Tukey HSD p-value (B = {hsd_trials}) of every run pair under every measure.",
           ("dataset",)),
+    Entry("significance/arrays", "significance", "significance/{dataset}/pvalues.{ext}", ("npz",),
+          "{dataset}: the p-values of pvalues.tsv as arrays, with the table's SHA-256 (read instead of parsing "
+          "it while the hash matches).", ("dataset",)),
     Entry("significance/groups", "significance", "significance/{dataset}/run_groups.{ext}", ("tsv",),
           "{dataset}: runs with identical scores under every measure.", ("dataset",)),
     Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from ..analysis.significance import identical_run_groups, pairwise_significance, pvalue_table, run_group_table
+from ..analysis.significance import identical_run_groups, pairwise_significance, run_group_table, write_pvalues
 from ..scores import read_stack
 from ..seeding import stream
 from . import Job, each_dataset
@@ -24,7 +24,7 @@ def run(job: Job):
         significance = pairwise_significance(
             stack, params["trials"], stream(params["seed"], dataset, "significance"), job.threads
         )
-        pvalue_table(significance).write(job.output["pvalues"][index])
+        write_pvalues(significance, job.output["pvalues"][index])  # and pvalues.npz beside it
         groups = identical_run_groups(stack)
         run_group_table(stack.runs, groups).write(job.output["run_groups"][index])
         log.info(
