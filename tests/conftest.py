@@ -150,6 +150,7 @@ class Run:
     workdir: Path
     config: dict
     results: Path
+    output: str = ""  #: what the cold run printed (stdout and stderr)
 
     def again(self, *arguments: str, check: bool = True):
         return run_workflow(self.workdir, self.config, *arguments, check=check)
@@ -169,8 +170,8 @@ def pipeline(tmp_path_factory) -> Run:
     (workdir / "my_measures.py").write_text(PLUGIN)
     config = tiny_config(classification=True, plugins=["my_measures.py"])
     config["measures"] = config["measures"] + ["MAXDIFF", "OVERLAP"]
-    run_workflow(workdir, config)
-    return Run(workdir, config, workdir / "results" / config["name"])
+    done = run_workflow(workdir, config)
+    return Run(workdir, config, workdir / "results" / config["name"], done.stdout + done.stderr)
 
 
 # --------------------------------------------------------------------------- jobs run in this process

@@ -63,3 +63,26 @@ def test_a_file_that_is_not_a_complete_png_is_named(tmp_path):
     path.write_bytes(path.read_bytes()[:100])
     with pytest.raises(ValueError, match="cut.png: truncated PNG"):
         png_description(path)
+
+
+def test_measure_names_are_typeset_in_figures_and_nothing_else():
+    """measure_text turns a display name's sub- or superscript into math text, and save_figure parses the
+    texts holding such a name only: a run named like math stays literal."""
+    from ordeval.figures import _typeset_measure_names, measure_text, new_figure
+
+    assert measure_text("F1^M") == r"F1$^{\mathrm{M}}$" and measure_text("α_ORD") == r"α$_{\mathrm{ORD}}$"
+    assert measure_text("NMD") == "NMD" and measure_text("$x$") == "$x$"
+    figure = new_figure(3, 2)
+    axis = figure.add_subplot()
+    measure = axis.set_title(measure_text("MAE^M") + " (lower is better)")
+    run = axis.text(0, 0, "$x^2$")
+    _typeset_measure_names(figure)
+    assert measure.get_parse_math() and not run.get_parse_math()
+
+
+def test_latex_escape_gives_greek_letters_and_signs_as_math_and_nothing_that_stops_pdflatex():
+    from ordeval.latex import escape
+
+    assert escape("ΔNMD − ΔRNOD") == r"$\Delta$NMD $-$ $\Delta$RNOD"
+    assert escape("α_ORD µ é") == r"$\alpha$\_ORD $\mu$ é"
+    assert escape("☃ ο") == "? ?"  # beyond what pdflatex's utf8 input knows: never an error

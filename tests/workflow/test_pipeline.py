@@ -3,6 +3,7 @@ formats, the plugin measures everywhere, directions honoured, the reports, and n
 
 import copy
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -268,3 +269,13 @@ def test_a_changed_parameter_re_runs_the_jobs_that_use_it_only(pipeline):
     # the same configuration again (also written back for the other tests): nothing to do
     again = pipeline.again("--dry-run")
     assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_a_cold_run_prints_about_a_line_per_job(pipeline):
+    """The terminal shows progress, not each job's inputs (the library modules) or its log lines: the
+    workflow profile's quiet: [rules], and jobs that log to their files (warnings and errors to the
+    terminal)."""
+    lines = pipeline.output.splitlines()
+    jobs = int(re.search(r"(\d+) of (\d+) steps \(100%\) done", pipeline.output).group(2))
+    assert len(lines) <= 6 * jobs + 40, len(lines)  # the header, the job table, ~4 lines per job
+    assert "src/ordeval/" not in pipeline.output and " INFO " not in pipeline.output

@@ -2,7 +2,8 @@
 and PNG with a data-origin note, byte-reproducible.
 
 Every string reaches matplotlib literally: math text is off (``text.parse_math``), so a run named
-``$x$`` is drawn as ``$x$``. Only the figure jobs import this package (matplotlib costs ~0.5 s).
+``$x$`` is drawn as ``$x$``; only measure names made by :func:`measure_text` (``F1^M`` drawn as F1 with a
+superscript M) are typeset. Only the figure jobs import this package (matplotlib costs ~0.5 s).
 """
 
 from __future__ import annotations
@@ -117,6 +118,37 @@ def row_labels(axis, positions, labels, fontsize: float) -> None:
         axis.text(0, position, label, transform=left, ha="right", va="center_baseline", fontsize=fontsize, color=color)
 
 
+#: The measure names as math text that :func:`measure_text` made in this process: :func:`save_figure`
+#: lets matplotlib parse the texts holding one of them, and only those.
+_MATH_TEXTS: set[str] = set()
+
+
+def measure_text(display: str) -> str:
+    """A measure's display name with its subscript or superscript typeset (matplotlib math text): ``F1^M``
+    as F1 with a superscript M, ``α_ORD`` as α with a subscript ORD, ``MAE^µ``; other names as they are."""
+    import re
+
+    found = re.fullmatch(r"([^_^$\\{}]+)([_^])([^_^$\\{}]+)", display)
+    if not found:
+        return display
+    base, mark, script = found.groups()
+    text = f"{base}${mark}{{\\mathrm{{{script}}}}}$"
+    _MATH_TEXTS.add(text)
+    return text
+
+
+def _typeset_measure_names(figure: Figure) -> None:
+    """Math text on for the texts that hold a name of :func:`measure_text` (everything else stays literal)."""
+    if not _MATH_TEXTS:
+        return
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        content = text.get_text()
+        if "$" in content and any(name in content for name in _MATH_TEXTS):
+            text.set_parse_math(True)
+
+
 def save_figure(
     figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str], description: str
 ) -> None:
@@ -127,6 +159,7 @@ def save_figure(
     date, so the same inputs give the same bytes.
     """
     figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=7, color="0.35")
+    _typeset_measure_names(figure)
     caption = f"{description} {origin_sentence(origins)}".strip()
     metadata = {
         ".pdf": {"metadata": {"CreationDate": None, "ModDate": None, "Subject": caption, "Creator": "ordeval"}},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.agreement import tau_heatmap
 from ..provenance import read_origins
 from ..scores import read_measure_table
@@ -32,7 +32,7 @@ def run(job: Job):
         info = read_measure_table(summary["measures_tsv"])
         display = dict(zip(info["measure"], info["display"], strict=True))
         measures = summary["measures"]
-        names = [display[m] for m in measures]
+        names = [measure_text(display[m]) for m in measures]
         count = len(summary["provenance"])
         title = f"Kendall's tau-{params['kendall']} between run rankings, mean over {count} data sets"
         description = (

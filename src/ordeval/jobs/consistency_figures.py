@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from ..analysis.consistency import read_taus
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.consistency import tau_distribution_figure
 from ..provenance import read_origins
 from ..scores import read_measure_table
@@ -31,6 +31,6 @@ def run(job: Job):
                 f"{dataset}, condition {condition}: distribution of Kendall's tau between the run rankings on the two "
                 f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean tau."
             )
-            figure = tau_distribution_figure(taus, [display[m] for m in measures], title)
+            figure = tau_distribution_figure(taus, [measure_text(display[m]) for m in measures], title)
             save_figure(figure, job.output["pdf"][at], job.output["png"][at], origins, description)
         log.info("%s: %d figures", dataset, len(conditions))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from ..analysis.leaderboard import read_leaderboards
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.leaderboard import leaderboard_figure
 from ..provenance import read_origins
 from ..scores import read_measure_table
@@ -25,7 +25,7 @@ def run(job: Job):
         table = read_csv(files["csv"], numeric=["mean", "ci_low", "ci_high"], integer=["rank"])
         boards = read_leaderboards(table)
         info = read_measure_table(files["measures_tsv"])
-        names = dict(zip(info["measure"], info["display"], strict=True))
+        names = {m: measure_text(d) for m, d in zip(info["measure"], info["display"], strict=True)}
         description = (
             f"{dataset}: every run's mean score with its {job.params['ci_level']:.0%} interval per measure, "
             "best first; "

@@ -8,7 +8,7 @@ import logging
 import numpy as np
 
 from ..analysis.popularity import D_MEASURES, compared_origins, compute_deltas, most_negative_d, read_panels
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.popularity import ExamplePanel, examples_figure, scatter_figure
 from ..scores import read_stack
 from ..table import read_csv
@@ -39,7 +39,7 @@ def run(job: Job):
         stack = read_stack(files["stack"], params["measures"])
         deltas = compute_deltas(stack, *runs)
         panels = read_panels(read_csv(files["scatter_csv"], numeric=["r", "r_low", "r_high"]))
-        names = dict(zip(stack.measures, stack.display, strict=True))
+        names = {m: measure_text(d) for m, d in zip(stack.measures, stack.display, strict=True)}
         origin = compared_origins(provenance, [dataset], runs)
         title = f"{dataset}: oriented Delta = M({runs[0]}) - M({runs[1]}) per topic (< 0: prefers {runs[0]})"
         description = (
@@ -54,10 +54,10 @@ def run(job: Job):
     origins = compared_origins(provenance, list(datasets), runs)
     skipped = "; ".join(f"{name}: {reason}" for name, reason in params["skipped"].items())
     note = "No example topics: " + (skipped or "no data set has both runs and the measures NMD and RNOD.")
-    title = "Topics where NMD favours Popularity most relative to RNOD (most negative d = Delta_NMD - Delta_RNOD)"
+    title = "Topics where NMD favours Popularity most relative to RNOD (most negative d = ΔNMD − ΔRNOD)"
     description = (
         "Gold, Popularity and Uniform distributions of the two topics of each compared data set with the most "
-        "negative d = Delta_NMD - Delta_RNOD." + (f" Left out: {skipped}." if skipped else "")
+        "negative d = ΔNMD − ΔRNOD." + (f" Left out: {skipped}." if skipped else "")
     )
     save_figure(examples_figure(examples, title, note), job.output["examples_pdf"], job.output["examples_png"],
                 origins, description)  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from ..analysis.significance import read_significance
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.significance import dp_curves_figure, dp_curves_grid
 from ..provenance import read_origins
 from ..scores import read_measure_table
@@ -17,7 +17,7 @@ log = logging.getLogger("significance_figures")
 def _names(files: dict, measures: list[str]) -> list[str]:
     info = read_measure_table(files["measures_tsv"])
     display = dict(zip(info["measure"], info["display"], strict=True))
-    return [display[m] for m in measures]
+    return [measure_text(display[m]) for m in measures]
 
 
 def run(job: Job):

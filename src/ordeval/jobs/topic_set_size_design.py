@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from ..figures import save_figure
+from ..figures import measure_text, save_figure
 from ..figures.topic_set_size import dataset_figure
 from ..latex import measure_labels, write_latex
 from ..latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
@@ -31,7 +31,7 @@ def run(job: Job):
         write_csv(table, job.output["csv"][index], origins)
         write_latex(topic_set_size_latex(table, measure_labels(stack)), job.output["tex"][index], origins,
                     topic_set_size_caption(table, dataset))  # fmt: skip
-        names = dict(zip(stack.measures, stack.display, strict=True))
+        names = {m: measure_text(d) for m, d in zip(stack.measures, stack.display, strict=True)}
         title = f"{dataset}: topics needed (alpha = {alpha:g}, power = {power:g})"
         figure = dataset_figure({m: stack.matrix(m) for m in stack.measures}, names, title, alpha=alpha, power=power)
         description = (

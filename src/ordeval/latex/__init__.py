@@ -28,6 +28,40 @@ LATEX_SPECIAL = {
     "~": r"\textasciitilde{}",
     "^": r"\textasciicircum{}",
 }
+
+
+#: Greek letters and signs that measure names and captions use (pdflatex's utf8 input knows Latin
+#: letters only): as math. Any other character beyond Latin Extended-B becomes "?", so that no name can
+#: stop the report from compiling.
+def _greek() -> dict[str, str]:
+    """The Greek letters LaTeX has a math command for (not omicron, final sigma, or the capitals that look
+    Latin), as inline math."""
+    import unicodedata
+
+    capitals = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"}
+    found = {}
+    for code in [*range(0x3B1, 0x3CA), *range(0x391, 0x3AA)]:
+        character = chr(code)
+        words = unicodedata.name(character, "").split()
+        if not words or code == 0x3C2 or words[-1] == "OMICRON":  # unassigned, final sigma, omicron
+            continue
+        name = words[-1].lower().replace("lamda", "lambda")
+        command = name if character.islower() else name.capitalize()
+        if character.isupper() and command not in capitals:
+            continue
+        found[character] = rf"$\{command}$"
+    return found
+
+
+UNICODE_LATEX = {
+    **_greek(),
+    "\u00b5": r"$\mu$",  # micro sign
+    "\u2212": r"$-$",  # minus sign
+    "\u2013": "--",
+    "\u2014": "---",
+    "\u2264": r"$\le$",
+    "\u2265": r"$\ge$",
+}
 #: Control characters and the Unicode line and paragraph separators: each becomes a space.
 _BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u0085]")
 
@@ -38,8 +72,17 @@ def plain(text) -> str:
 
 
 def escape(text) -> str:
-    """Plain text as LaTeX: special characters escaped, control and line-break characters as spaces."""
-    return "".join(LATEX_SPECIAL.get(character, character) for character in plain(text))
+    """Plain text as LaTeX: special characters escaped, Greek letters and a few signs as math, any other
+    character beyond Latin Extended-B as "?", control and line-break characters as spaces."""
+    return "".join(_escaped(character) for character in plain(text))
+
+
+def _escaped(character: str) -> str:
+    if character in LATEX_SPECIAL:
+        return LATEX_SPECIAL[character]
+    if character in UNICODE_LATEX:
+        return UNICODE_LATEX[character]
+    return character if ord(character) <= 0x24F else "?"
 
 
 def measure_label(display: str, latex: str = "") -> str:
