@@ -1,0 +1,45 @@
+"""The README's examples for measure designers run as written from the repository's folder ("Evaluate a
+new measure", "How many topics do I need"), and the report row the README quotes is what the command
+writes."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from conftest import REPO
+
+pytestmark = pytest.mark.workflow
+
+
+def section(title: str) -> str:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    start = readme.index(f"## {title}")
+    return readme[start : readme.index("\n## ", start + 3)]
+
+
+def run_block(text: str) -> subprocess.CompletedProcess:
+    block = re.search(r"```bash\n(.*?)```", text, re.S).group(1).replace("ordeval ", f"{sys.executable} -m ordeval ")
+    return subprocess.run(["bash", "-e", "-c", block], cwd=REPO, capture_output=True, text=True, timeout=900,
+                          env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
+
+
+def test_evaluate_a_new_measure_as_the_readme_shows_it():
+    text = section("Evaluate a new measure")
+    done = run_block(text)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = REPO / "results" / "synthetic-my_measure" / "measures" / "MSE_M" / "report.md"
+    quoted = [line for line in text.splitlines() if line.startswith("| Sem16T4C |")]
+    assert quoted and all(line in report.read_text() for line in quoted)
+
+
+def test_how_many_topics_as_the_readme_shows_it():
+    scores = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "scores"], cwd=REPO,
+                            capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert scores.returncode == 0, scores.stderr[-3000:]
+    done = run_block(section("How many topics do I need"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[0].split()[:3] == ["measure", "design", "alpha"]
