@@ -94,7 +94,7 @@ def cmd_evaluate(args, extra) -> int:
 
 def add_parser(commands) -> None:
     """The ``evaluate-measure`` subcommand's arguments."""
-    from . import checks
+    from . import run
 
     parser = commands.add_parser(
         "evaluate-measure",
@@ -110,6 +110,4 @@ def add_parser(commands) -> None:
     parser.add_argument("--configfile", help="base configuration (default config/config.yaml; a paper preset or "
                         "config/replication.yaml work too)")  # fmt: skip
     parser.add_argument("--measure", action="append", metavar="NAME", help="only this measure (repeatable)")
-    parser.add_argument("--cores", default="all", type=checks.cores, help="cores Snakemake may use (default all)")
-    parser.add_argument("--dry-run", "-n", action="store_true", help="show what would run, compute nothing")
-    parser.add_argument("--progress", action="store_true", help="show progress even when stderr is not a terminal")
+    run.add_run_options(parser)

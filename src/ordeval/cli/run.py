@@ -277,8 +277,15 @@ def add_parser(commands) -> None:
     )
     run.add_argument("--configfile", help="configuration file (default config/config.yaml)")
     run.add_argument("--target", default="all", help=f"stage or file to make ({', '.join(_stages())}; default all)")
-    run.add_argument(
+    add_run_options(run)
+
+
+def add_run_options(parser) -> None:
+    """--cores, --dry-run and --progress: how Snakemake runs (``run`` and ``evaluate-measure``)."""
+    parser.add_argument(
         "--cores", default="all", type=checks.cores, help="cores Snakemake may use: all (default) or N >= 1"
     )
-    run.add_argument("--dry-run", "-n", action="store_true", help="show what would run, compute nothing")
-    run.add_argument("--progress", action="store_true", help="show progress on stderr even when it is not a terminal")
+    parser.add_argument("--dry-run", "-n", action="store_true", help="show what would run, compute nothing")
+    parser.add_argument(
+        "--progress", action="store_true", help="show progress on stderr even when it is not a terminal"
+    )
