@@ -57,6 +57,8 @@ def test_report_with_generated_fragments_compiles_to_the_expected_pages(tmp_path
     log = tex.with_suffix(".log").read_text(errors="replace")
     assert log.count("\\input") == 0 and "LaTeX Warning: Reference" not in log
     assert "Overfull \\hbox" not in log  # the wide table was shrunk to fit
+    # beside the source only the PDF and the log: LaTeX's build files are removed once it is done
+    assert sorted(path.name for path in tex.parent.iterdir()) == ["ordeval.log", "ordeval.pdf", "ordeval.tex"]
 
 
 @needs_tex

@@ -152,8 +152,8 @@ def compile_pdf(tex_path: str | Path) -> Path:
     SOURCE_DATE_EPOCH is fixed so that the same source gives the same PDF bytes. The engine writes
     ``<stem>-partial.pdf`` (``-jobname``), renamed into place once it succeeded: a compilation that
     fails or is killed leaves no PDF that could pass for complete (the log is kept beside the source).
-    A failed compilation removes its build files (:func:`clean_build`), and so does the next one when the
-    previous was killed (its ``<stem>-partial.running`` marker is still there): the next run works with
+    A compilation removes its build files (:func:`clean_build`: ``.aux``, ``.fls``, ``.fdb_latexmk``...)
+    when it is done, failed or not, and so does the next one when the previous was killed (its ``<stem>-partial.running`` marker is still there): the next run works with
     no manual step.
     """
     tex_path = Path(tex_path).resolve()
@@ -191,6 +191,7 @@ def compile_pdf(tex_path: str | Path) -> Path:
     except BaseException:
         clean_build(tex_path, jobname)
         raise
+    clean_build(tex_path, jobname)  # done: the PDF and the log stay, LaTeX's build files go
     marker.unlink(missing_ok=True)
     return pdf
 
