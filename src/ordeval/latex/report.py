@@ -153,8 +153,8 @@ def compile_pdf(tex_path: str | Path) -> Path:
     ``<stem>-partial.pdf`` (``-jobname``), renamed into place once it succeeded: a compilation that
     fails or is killed leaves no PDF that could pass for complete (the log is kept beside the source).
     A compilation removes its build files (:func:`clean_build`: ``.aux``, ``.fls``, ``.fdb_latexmk``...)
-    when it is done, failed or not, and so does the next one when the previous was killed (its ``<stem>-partial.running`` marker is still there): the next run works with
-    no manual step.
+    when it is done, failed or not, and so does the next one when the previous was killed (its
+    ``<stem>-partial.running`` marker is still there): the next run works with no manual step.
     """
     tex_path = Path(tex_path).resolve()
     command = tex_engine()
