@@ -115,6 +115,12 @@ def test_the_page_shows_every_run_sorts_and_opens_per_topic_scores(page):
     run = column(table, 1)[0]
     assert not row.find_elements(By.CSS_SELECTOR, "table.topics")
     row.find_element(By.TAG_NAME, "summary").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # the page builds the per-topic table when the run is opened: wait for its rows (a busy machine)
+    WebDriverWait(browser, 20).until(
+        lambda _: len(row.find_elements(By.CSS_SELECTOR, "table.topics tr")) == len(stack.topics)
+    )
     shown = row.find_elements(By.CSS_SELECTOR, "table.topics tr")
     expected = stack.matrix("MAE_M")[:, stack.runs.index(run)]
     assert [cell.find_elements(By.TAG_NAME, "td")[0].text for cell in shown] == stack.topics
