@@ -33,11 +33,10 @@ def file_formats(task: str) -> list[str]:
 
 
 def scoring_tasks() -> list[str]:
-    """The tasks that score runs with their own measure registry (not the ``scores`` task of precomputed
-    score matrices)."""
-    from .tasks import all_tasks
+    """The tasks that score runs with their own measure registry (:func:`ordeval.tasks.scoring_tasks`)."""
+    from .tasks import scoring_tasks as tasks
 
-    return [task.name for task in all_tasks() if task.scoring_modules]
+    return tasks()
 
 
 # --------------------------------------------------------------------------- scoring

@@ -18,9 +18,9 @@ import sys
 
 def _tasks() -> list[str]:
     """The tasks with a measure registry (ordeval.tasks finds them), in document order."""
-    from .tasks import all_tasks
+    from .tasks import scoring_tasks
 
-    return [task.name for task in all_tasks() if task.scoring_modules]
+    return scoring_tasks()
 
 
 def _title(task: str) -> str:

@@ -160,8 +160,8 @@ def measure_list(text: str | None, task: str | None = None) -> list[str] | None:
 
 
 def scoring_tasks() -> list[str]:
-    """The tasks that score runs against a gold (see :func:`ordeval.api.scoring_tasks`)."""
-    from ..api import scoring_tasks as tasks
+    """The tasks that score runs against a gold (:func:`ordeval.tasks.scoring_tasks`)."""
+    from ..tasks import scoring_tasks as tasks
 
     return tasks()
 

@@ -9,7 +9,7 @@ import logging
 from ..analysis.leaderboards import build_leaderboards, read_pooled
 from ..analysis.significance import read_pvalue_table
 from ..leaderboard_page import write_leaderboard_page
-from ..provenance import origin_sentence, read_origins, read_provenance
+from ..provenance import origin_sentence, read_provenance
 from ..scores import read_stack
 from ..table import Table
 from . import Job, files_by
@@ -41,13 +41,14 @@ def run(job: Job):
         directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))
         significance = read_pvalue_table(files["pvalues"], directions, trials)
         stack = scored.subset(params["measures"][dataset])
-        origins = read_origins({dataset: files["provenance"]})
+        provenance = read_provenance(files["provenance"])
+        origins = {dataset: provenance["origin"]}
         boards = build_leaderboards(stack, significance, dataset=dataset, alpha=alpha, level=level,
                                     test=f"randomised Tukey HSD, B = {trials}", origins=origins)  # fmt: skip
         boards.write(files["csv"], files["tex"], files["md"])
         page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]
         if dataset in pooled:
-            items = read_provenance(files["provenance"]).get("summary", {}).get("items")
+            items = provenance.get("summary", {}).get("items")
             scores = read_pooled(Table.read(pooled[dataset]["scores"]), stack.measures, stack.runs)
             official = build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=scores,
                                           items=items, alpha=alpha, level=level, no_test_reason=POOLED_WITHOUT_TEST,

@@ -239,9 +239,9 @@ def disagreements(measures: Iterable, *, trials: int = DEFAULT_TRIALS, seed: int
 
 def resolve_measures(names: Sequence[str] | None = None, task: str | None = None) -> list:
     """Registered measures by name (searched in every task's registry), or every measure (of ``task``)."""
-    from ..tasks import all_tasks, get_task
+    from ..tasks import get_task, scoring_tasks
 
-    tasks = [task] if task else [t.name for t in all_tasks() if t.scoring_modules]
+    tasks = [task] if task else scoring_tasks()
     registries = [get_task(t).registry for t in tasks]
     if not names:
         return [measure for registry in registries for measure in registry.values()]

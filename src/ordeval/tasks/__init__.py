@@ -42,3 +42,9 @@ def get_task(name: str) -> Task:
 def all_tasks() -> list[Task]:
     """Every task ordeval knows, in the order of :data:`KNOWN_TASKS`."""
     return [get_task(name) for name in KNOWN_TASKS]
+
+
+def scoring_tasks() -> list[str]:
+    """The tasks that score runs with a measure registry of their own (not ``scores``, whose data sets
+    bring precomputed score matrices), in the order of :func:`all_tasks`."""
+    return [task.name for task in all_tasks() if task.scoring_modules]
