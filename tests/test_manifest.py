@@ -4,13 +4,14 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
 from conftest import REPO, tiny_config
 
 from ordeval.jobs import Job
 from ordeval.jobs import manifest as manifest_job
 from ordeval.manifest import build_manifest, git_commit, pinned_packages
 from ordeval.plan import plan as make_plan
-from ordeval.workflow import hashed_outputs
+from ordeval.workflow import final_outputs, hashed_outputs
 
 
 def _manifest_job(plan, commit: str, outputs: list[str]) -> Job:
@@ -91,6 +92,19 @@ def test_build_manifest_without_input_files(tmp_path):
     manifest = build_manifest({"name": "x", "seed": 3}, {}, REPO / "requirements.txt", "unknown")
     assert manifest["input_files"] == []
     assert manifest["git_commit"] == "unknown"
+
+
+@pytest.mark.parametrize("pdf", [True, False])
+def test_the_default_target_asks_for_the_files_made_from_every_other_output(tmp_path, pdf):
+    """Rule all asks for the manifest, the LaTeX report and its PDF only: together with what the manifest
+    reads they are every target, with or without the PDF."""
+    config = tiny_config()
+    config["report"] = {"pdf": pdf}
+    plan = make_plan(config, workdir=tmp_path, check_files=False)
+    final = final_outputs(plan)
+    expected = [plan.path("report/manifest"), plan.path("report/tex")] + (plan.paths("report/pdf") if pdf else [])
+    assert sorted(final) == sorted(expected)
+    assert sorted(final + hashed_outputs(plan)) == sorted(plan.targets())
 
 
 def test_manifest_records_the_hash_of_every_output_of_the_other_jobs(tmp_path, monkeypatch):

@@ -76,11 +76,17 @@ def report_marks(plan: Plan) -> dict[str, ReportMark]:
     return marks
 
 
+def final_outputs(plan: Plan) -> list[str]:
+    """The manifest, and the LaTeX report and its PDF (if wanted), which are made from it: the outputs that
+    depend on every other one (the manifest records their SHA-256), so asking for these makes them all."""
+    final = {plan.path(key) for key in ("report/manifest", "report/tex")} | set(plan.paths("report/pdf"))
+    return [path for path in plan.targets("report") if path in final]
+
+
 def hashed_outputs(plan: Plan) -> list[str]:
-    """Every output whose SHA-256 the manifest records: every target but the manifest, and the LaTeX
-    report and its PDF, which are made from it (sorted)."""
-    skipped = {plan.path(key) for key in ("report/manifest", "report/tex")} | set(plan.paths("report/pdf"))
-    return sorted(path for path in plan.targets() if path not in skipped)
+    """Every output whose SHA-256 the manifest records: every target but :func:`final_outputs` (sorted)."""
+    final = set(final_outputs(plan))
+    return sorted(path for path in plan.targets() if path not in final)
 
 
 def report_items(plan: Plan) -> list[tuple[str, str]]:
