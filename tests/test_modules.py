@@ -3,6 +3,8 @@ script builds from Snakemake's object."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from ordeval import modules
@@ -45,6 +47,24 @@ def test_closure_follows_module_level_imports_only(tmp_path):
         index.closure("pkg.missing")
     with pytest.raises(ValueError, match="is not an pkg module"):
         index.path("other.a")
+
+
+def test_parsing_the_import_part_finds_what_parsing_the_whole_module_finds():
+    """Every module of the package: the imports found in the part before its first definition are those
+    of the whole file; a cut inside a string, or an import after the definitions, parses all of it."""
+    index = modules.package_index()
+    cut = 0
+    for name, (path, _) in index.files.items():
+        source = path.read_text(encoding="utf-8")
+        whole = [ast.dump(node) for node in modules._top_level_imports(ast.parse(source))]
+        assert [ast.dump(node) for node in modules._top_level_imports(modules._parse_imports(source))] == whole, name
+        cut += len(modules.import_part(source)) < len(source)
+    assert cut > len(index.files) // 2  # most modules are parsed in part
+    late = "import os\n\ndef f():\n    pass\n\nfrom . import b\n"
+    assert modules.import_part(late) == late
+    in_string = 'import os\nTEXT = """\nclass Foo: in a string\n"""\n'
+    assert modules.import_part(in_string) == 'import os\nTEXT = """\n'  # does not parse: all of it is parsed
+    assert [node.names[0].name for node in modules._top_level_imports(modules._parse_imports(in_string))] == ["os"]
 
 
 def test_every_job_closure_is_in_the_package():
