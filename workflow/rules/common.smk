@@ -11,17 +11,14 @@ from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
 from ordeval.resources import priority
 
+# Each configuration file is checked for what Snakemake's loading lets through (duplicate keys, aliases,
+# sizes), then the configuration is validated and planned. A ConfigError or InputError (both ValueError)
+# is one line naming the key, or the file and line.
 try:
-    for (
-        path
-    ) in (
-        workflow.configfiles
-    ):  # duplicate keys, aliases, sizes: what Snakemake's loading lets through
+    for path in workflow.configfiles:
         check_config_file(path)
     PLAN = make_plan(config, workdir=os.getcwd())
-except (
-    ValueError
-) as error:  # ConfigError, InputError: one line naming the key or the file and line
+except ValueError as error:
     sys.exit(f"ordeval: configuration error: {error}")
 # `snakemake --report` must describe the results of the run: refuse another configuration.
 if any(
@@ -44,9 +41,8 @@ OQ = PLAN.task_datasets("quantification")  # ordinal quantification
 OC = PLAN.task_datasets("classification")  # ordinal classification
 GIVEN = PLAN.task_datasets("scores")  # precomputed score matrices
 BUILT = [name for name in DATASETS if name not in GIVEN]  # gold and runs as tables
-POPULARITY = (
-    PLAN.popularity_datasets
-)  # those with both the Popularity and the Uniform run
+# Those with both the Popularity and the Uniform run.
+POPULARITY = PLAN.popularity_datasets
 # Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
 TASKS = PLAN.tasks
 SUFFIXES = [PLAN.suffix(task) for task in TASKS]
