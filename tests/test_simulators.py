@@ -64,6 +64,21 @@ def test_oq_shared_topic_difficulty_makes_runs_err_alike():
     assert topic_error_correlation(0.6) > topic_error_correlation(0.0) + 0.1
 
 
+def test_oq_weak_teams_fall_far_behind_and_are_off_by_default():
+    gold = oq_gold(100)
+    common = {"systems": 6, "skill_min": 0.8, "bias_min": 0.0, "bias_max": 0.0}
+    plain = oq.simulate_runs(stream(6, "s"), stream(6, "n"), gold, **common)
+    explicit = oq.simulate_runs(stream(6, "s"), stream(6, "n"), gold, **common, weak_teams=0)
+    assert np.array_equal(plain, explicit)
+    weak = oq.simulate_runs(stream(6, "s"), stream(6, "n"), gold, **common, weak_teams=1, weak_skill_max=0.0)
+    emd = lambda runs: np.abs(np.cumsum(runs - gold, axis=-1)[..., :-1]).sum(axis=-1).mean(axis=-1)  # noqa: E731
+    ordered = np.sort(emd(weak))
+    assert ordered[-1] > 2 * ordered[-2]  # one run (skill 0) far behind the close ones
+    assert np.sort(emd(plain))[-1] < 2 * np.sort(emd(plain))[0]
+    with pytest.raises(ValueError, match="weak_teams"):
+        oq.simulate_runs(stream(6, "s"), stream(6, "n"), gold, systems=4, team_size=2, weak_teams=3)
+
+
 # --------------------------------------------------------------------------- OC
 
 
@@ -100,6 +115,36 @@ def test_oc_majority_bias_trades_macro_measures_for_accuracy(oc_gold):
     assert biased[0] > plain[0] + 0.03 and biased[1] > plain[1] + 0.05  # better Accuracy, worse MAE^M
 
 
+def macro_mae(predicted, gold):
+    return np.mean([np.abs(predicted[gold == c] - c).mean() for c in np.unique(gold)])
+
+
+def test_oc_weak_team_guesses_and_is_off_by_default(oc_gold):
+    item_topic, gold = oc_gold
+    common = {"systems": 5, "model": "latent", "skill_min": 0.6, "skill_max": 0.7}
+    plain = oc.simulate_runs(stream(2, "s"), stream(2, "n"), gold, item_topic, 5, **oc.run_parameters(common, 5))
+    explicit = oc.run_parameters({**common, "weak_teams": 0, "weak_guess_min": 0.2}, 5)
+    assert np.array_equal(plain, oc.simulate_runs(stream(2, "s"), stream(2, "n"), gold, item_topic, 5, **explicit))
+    weak = oc.run_parameters({**common, "weak_teams": 1, "weak_guess_min": 1.0}, 5)
+    runs = oc.simulate_runs(stream(2, "s"), stream(2, "n"), gold, item_topic, 5, **weak)
+    scores = sorted(macro_mae(run, gold) for run in runs)
+    assert scores[-1] == pytest.approx(1.6, abs=0.1)  # a uniform guess: (2 + 1.4 + 1.2 + 1.4 + 2) / 5
+    assert scores[-2] < 1.0
+    counts = np.bincount(runs[np.argmax([macro_mae(run, gold) for run in runs])], minlength=5)
+    assert counts.min() > 0.15 * gold.size  # its labels are spread over every class
+
+
+def test_oc_guess_rates_are_evenly_spaced_with_the_weakest_guessing_most():
+    parameters = oc.system_parameters(
+        stream(3, "s"), 6, skill_min=0.5, skill_max=0.6, spread_min=0.1, spread_max=0.2, biases=["none"],
+        bias_min=0.0, bias_max=0.0, weak_teams=2, weak_skill_min=0.0, weak_skill_max=0.2, weak_guess_min=0.5,
+        weak_guess_max=0.9,
+    )  # fmt: skip
+    by_skill = sorted(zip(parameters["skill"], parameters["guess"], strict=True))
+    assert by_skill[:2] == [(0.0, 0.9), (0.2, 0.5)]
+    assert all(guess == 0 for _, guess in by_skill[2:])
+
+
 def test_bin_edges():
     np.testing.assert_allclose(oc.bin_edges(5, "none", 0.7, 2), [0.5, 1.5, 2.5, 3.5])
     np.testing.assert_allclose(oc.bin_edges(5, "majority", 0.3, 2), [0.5, 1.2, 2.8, 3.5])
@@ -115,6 +160,9 @@ def test_bin_edges():
         ({"systems": 3, "model": "neural"}, "model"),
         ({"systems": 3, "team_size": 0}, "team_size"),
         ({"systems": 3, "team_shared": 1.5}, "team_shared"),
+        ({"systems": 4, "team_size": 2, "weak_teams": 3}, "weak_teams"),
+        ({"systems": 3, "weak_guess_min": 0.8, "weak_guess_max": 0.5}, "weak_guess_max"),
+        ({"systems": 3, "weak_skill_max": 1.5}, "weak_skill_max"),
     ],
 )
 def test_impossible_new_run_settings(source, key):

@@ -10,9 +10,9 @@
   LaTeX and file names;
 * **ranges**: every ``<x>_min`` / ``<x>_max`` pair of a source (given or by its default) in order;
 * **consistency between fields**: class labels distinct as text, ``class_shares`` one per class, a
-  ``constant_class`` run's class among the classes, ``english_variants`` at most ``systems``, an
-  annotator simulation's ``score`` among its ``scores`` and a ``latent_correlation`` that gives a
-  valid correlation matrix for that many scores.
+  ``constant_class`` run's class among the classes, ``english_variants`` at most ``systems``,
+  ``weak_teams`` at most the number of teams, an annotator simulation's ``score`` among its ``scores``
+  and a ``latent_correlation`` that gives a valid correlation matrix for that many scores.
 
 Names (data sets, runs, measures) follow :mod:`ordeval.names`, checked by the planner; the run names
 of the Popularity vs Uniform comparison here.
@@ -125,6 +125,11 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
         raise ConfigError(
             f"config key {entry}.english_variants: {source['english_variants']} English variants of "
             f"{source['systems']} systems (at most one per system)"
+        )
+    if kind == "simulate" and given.get("weak_teams", 0) > -(-source["systems"] // given.get("team_size", 1)):
+        raise ConfigError(
+            f"config key {entry}.weak_teams: {source['weak_teams']} weak teams, more than the "
+            f"{source['systems']} systems in teams of {given.get('team_size', 1)} make"
         )
     if kind == "simulate_annotators":
         scores = source.get("scores", [source["score"]])

@@ -45,6 +45,11 @@ RUN_DEFAULTS = {
     "model": "confusion",
     "team_size": 1,
     "team_shared": 0.0,
+    "weak_teams": 0,
+    "weak_skill_min": 0.0,
+    "weak_skill_max": 0.2,
+    "weak_guess_min": 0.5,
+    "weak_guess_max": 1.0,
 }
 #: How a simulated system predicts (see :func:`simulate_runs`).
 MODELS = ("confusion", "latent")
@@ -118,6 +123,11 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "interaction_sd", entry, low=0)
     _number(merged, "team_size", entry, low=1, integer=True)
     _number(merged, "team_shared", entry, low=0, high=1)
+    _number(merged, "weak_teams", entry, low=0, high=-(-merged["systems"] // merged["team_size"]), integer=True)
+    _number(merged, "weak_skill_min", entry, low=0, high=1)
+    _number(merged, "weak_skill_max", entry, low=merged["weak_skill_min"], high=1)
+    _number(merged, "weak_guess_min", entry, low=0, high=1)
+    _number(merged, "weak_guess_max", entry, low=merged["weak_guess_min"], high=1)
     if merged["model"] not in MODELS:
         raise _fail(entry, "model", f"{merged['model']!r} must be one of {', '.join(MODELS)}")
     biases = merged["biases"]
@@ -223,18 +233,35 @@ def system_parameters(
     biases: Sequence[str],
     bias_min: float,
     bias_max: float,
+    weak_teams: int = 0,
+    weak_skill_min: float = 0.0,
+    weak_skill_max: float = 0.2,
+    weak_guess_min: float = 0.5,
+    weak_guess_max: float = 1.0,
     **_,
 ) -> dict:
     """Per system: skill (evenly spaced in [skill_min, skill_max], shuffled), spread (U(spread_min,
-    spread_max)), bias kind (the ``biases`` in turn, shuffled) and bias strength (U(bias_min, bias_max);
-    0 for ``none``)."""
-    skills = rng.permutation(np.linspace(skill_max, skill_min, systems))
+    spread_max)), bias kind (the ``biases`` in turn, shuffled), bias strength (U(bias_min, bias_max);
+    0 for ``none``) and guess rate (0); the last ``weak_teams`` skills are instead evenly spaced in
+    [weak_skill_min, weak_skill_max] (shuffled with the others), with guess rates evenly spaced in
+    [weak_guess_min, weak_guess_max], the highest for the lowest skill."""
+    skills = np.concatenate(
+        [
+            np.linspace(skill_max, skill_min, systems - weak_teams),
+            np.linspace(weak_skill_max, weak_skill_min, weak_teams),
+        ]
+    )
+    order = rng.permutation(systems)
+    skills = skills[order]
     spreads = rng.uniform(spread_min, spread_max, size=systems)
     kinds = [biases[i % len(biases)] for i in range(systems)]
     kinds = [kinds[i] for i in rng.permutation(systems)]
     strengths = rng.uniform(bias_min, bias_max, size=systems)
     strengths[[i for i, kind in enumerate(kinds) if kind == "none"]] = 0.0
-    return {"skill": skills, "spread": spreads, "bias": kinds, "bias_strength": strengths}
+    guesses = np.zeros(systems)
+    guesses[systems - weak_teams :] = np.linspace(weak_guess_min, weak_guess_max, weak_teams)
+    guesses = guesses[order]  # the weakest skill guesses most
+    return {"skill": skills, "spread": spreads, "bias": kinds, "bias_strength": strengths, "guess": guesses}
 
 
 def simulate_runs(
@@ -257,6 +284,11 @@ def simulate_runs(
     model: str = "confusion",
     team_size: int = 1,
     team_shared: float = 0.0,
+    weak_teams: int = 0,
+    weak_skill_min: float = 0.0,
+    weak_skill_max: float = 0.2,
+    weak_guess_min: float = 0.5,
+    weak_guess_max: float = 1.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill: class index per system and item, systems x items.
 
@@ -284,6 +316,13 @@ def simulate_runs(
     measures; ``topic_difficulty_sd`` scales every system's noise on a topic by exp(N(0, sd)) and
     ``interaction_sd`` shifts a system's latent values on a topic by N(0, sd); ``spread_*`` are unused.
 
+    Weak teams: ``weak_teams`` of the teams (default 0) have skills evenly spaced in [``weak_skill_min`` = 0,
+    ``weak_skill_max`` = 0.2] instead, and each of their predictions is, with a probability (their guess
+    rate, evenly spaced in [``weak_guess_min`` = 0.5, ``weak_guess_max`` = 1], the highest for the weakest),
+    replaced by a class drawn
+    uniformly at random: mostly noisy systems, far behind the others on every measure, as the weakest
+    runs of a shared task are (a system that always guesses scores MAE_M 1.6 on five classes).
+
     Teams: ``team_size`` consecutive systems share their parameters (skill, spread, bias, topic
     shifts) and, in the ``latent`` model, the share ``team_shared`` of their latent noise variance: near
     copies, as the several runs of one team are.
@@ -302,6 +341,11 @@ def simulate_runs(
         biases=list(biases),
         bias_min=bias_min,
         bias_max=bias_max,
+        weak_teams=weak_teams,
+        weak_skill_min=weak_skill_min,
+        weak_skill_max=weak_skill_max,
+        weak_guess_min=weak_guess_min,
+        weak_guess_max=weak_guess_max,
     )
     team_of = np.arange(systems) // team_size
     parameters = {key: [values[t] for t in team_of] for key, values in team_parameters.items()}
@@ -309,10 +353,11 @@ def simulate_runs(
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
-        return latent_predictions(
+        predictions = latent_predictions(
             noise_rng, gold, item_topic, num_classes, parameters, team_of, majority,
             np.exp(difficulty), interaction_sd, team_shared,
         )  # fmt: skip
+        return guessed(noise_rng, predictions, parameters["guess"], num_classes)
     identity = np.eye(num_classes)
     predictions = np.empty((systems, gold.size), dtype=np.int64)
     for system in range(systems):
@@ -326,6 +371,16 @@ def simulate_runs(
         cumulative = np.cumsum(probabilities, axis=1)
         draws = noise_rng.random(gold.size)[:, None] * cumulative[:, -1:]
         predictions[system] = np.minimum((draws >= cumulative).sum(axis=1), num_classes - 1)
+    return guessed(noise_rng, predictions, parameters["guess"], num_classes)
+
+
+def guessed(rng: np.random.Generator, predictions: np.ndarray, guesses, num_classes: int) -> np.ndarray:
+    """``predictions`` (systems x items) where system r replaces each prediction, with probability
+    ``guesses[r]``, by a class drawn uniformly at random (no draw for a system that never guesses)."""
+    for system, rate in enumerate(guesses):
+        if rate > 0:
+            replace = rng.random(predictions.shape[1]) < rate
+            predictions[system, replace] = rng.integers(0, num_classes, size=int(replace.sum()))
     return predictions
 
 

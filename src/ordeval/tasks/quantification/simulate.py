@@ -105,6 +105,9 @@ def simulate_runs(
     team_size: int = 1,
     team_noise_concentration: float = 300.0,
     topic_difficulty_max: float = 0.0,
+    weak_teams: int = 0,
+    weak_skill_min: float = 0.0,
+    weak_skill_max: float = 0.2,
 ) -> np.ndarray:
     """Simulated systems of graded skill, array (systems + english_variants) x topics x classes.
 
@@ -123,6 +126,10 @@ def simulate_runs(
     (Chinese) run: Dirichlet(english_noise_concentration * p + floor). System parameters come
     from ``system_rng`` (shareable across the A/E/S data sets of one corpus), noise from ``noise_rng``.
 
+    Weak teams: ``weak_teams`` of the teams (default 0) take their skills evenly spaced in [weak_skill_min,
+    weak_skill_max] instead, so that the others can be close while a few runs are far behind, as in the
+    official results of a shared task.
+
     Two effects make the runs as close as real ones (defaults: both off):
 
     * teams: the systems come in teams of ``team_size`` consecutive runs that share one skill, prior,
@@ -138,7 +145,12 @@ def simulate_runs(
         raise ValueError(f"team_size must be at least 1, got {team_size}")
     num_classes = gold.shape[1]
     teams = -(-systems // team_size)
-    skills = system_rng.permutation(np.linspace(skill_max, skill_min, teams))
+    if not 0 <= weak_teams <= teams:
+        raise ValueError(f"weak_teams must be between 0 and the number of teams ({teams}), got {weak_teams}")
+    skills = np.concatenate(
+        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_skill_max, weak_skill_min, weak_teams)]
+    )
+    skills = system_rng.permutation(skills)
     priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=teams)
     unknown = [bias for bias in biases if bias not in BIASES]
     if unknown or not len(biases):
