@@ -15,6 +15,7 @@ from ordeval.analysis.leaderboard import (
     parse_groups,
 )
 from ordeval.latex.leaderboard import leaderboard_latex, leaderboard_markdown
+from ordeval.table import Table
 
 
 def hsd_like(count: int, rng, spacing: str) -> np.ndarray:
@@ -115,6 +116,20 @@ def test_table_writers_keep_the_group_cells():
     for cell in cells:
         assert f"| {cell} |" in markdown and f"& {cell} \\\\" in latex
     assert "a1-Z1" in markdown  # the key says how to read the cells
+
+
+def test_table_writers_leave_out_the_columns_no_row_fills():
+    """Ranks without intervals or groups (the pooled protocol's boards in the pipeline): no interval or group
+    column and no key to the group cells; the score is headed as given."""
+    board = Table({"measure": ["M"] * 3, "rank": [1, 2, 3], "run": ["B", "C", "A"], "mean": [0.4, 0.3, 0.2],
+                   "ci_low": [np.nan] * 3, "ci_high": [np.nan] * 3, "group": [""] * 3,
+                   "lower_is_better": [False] * 3})  # fmt: skip
+    markdown = leaderboard_markdown("D", [board], {"M": "M"}, 0.95, "note", "Score")
+    latex = leaderboard_latex([board], {"M": "M"}, 0.95, "Score")
+    assert "| Rank | Run | Score |" in markdown and "| 1 | B | 0.400 |" in markdown
+    assert "CI" not in markdown and "Group" not in markdown and "a1-Z1" not in markdown
+    assert "Rank & Run & Score" in latex and "CI" not in latex and "Group" not in latex
+    assert r"\multicolumn{3}{l}" in latex and "B & 0.400" in latex
 
 
 def synthetic_boards(runs: int, measures: int, seed: int = 0) -> list:

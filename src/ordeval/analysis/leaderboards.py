@@ -72,12 +72,17 @@ class Leaderboards:
     def markdown(self) -> str:
         from ..latex.leaderboard import leaderboard_markdown
 
-        return leaderboard_markdown(self.dataset, self.tables(), self.display, self.level, self.note)
+        return leaderboard_markdown(self.dataset, self.tables(), self.display, self.level, self.note, self.value_header)
 
     def latex(self) -> str:
         from ..latex.leaderboard import leaderboard_latex
 
-        return leaderboard_latex(self.tables(), self.labels, self.level)
+        return leaderboard_latex(self.tables(), self.labels, self.level, self.value_header)
+
+    @property
+    def value_header(self) -> str:
+        """The score column's heading: each run's mean over the topics, or its one pooled score."""
+        return "Score" if self.protocol == "pooled" else "Mean"
 
     def records(self) -> dict:
         """A JSON-ready dictionary: dataset, protocol, note, level and per measure its rows."""

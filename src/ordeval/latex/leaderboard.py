@@ -19,23 +19,43 @@ def _has_interval(row) -> bool:
     return not math.isnan(float(row["ci_low"]))
 
 
-def leaderboard_latex(boards: Sequence[Table], labels: Mapping[str, str], level: float) -> str:
-    """One block per measure: rank, run, mean, interval and group labels (as in the CSV), 3 decimals."""
-    header = ["Rank", "Run", "Mean", f"{level:.0%} CI".replace("%", r"\%"), "Group"]
+def _columns(boards: Sequence[Table]) -> tuple[bool, bool]:
+    """Whether any row has an interval, and whether any has a group: a column (and the key to the group
+    cells) is shown only where it says something (the pooled protocol has no intervals; ranks without a
+    test have no groups)."""
+    rows = [row for board in boards for row in board.records()]
+    return any(_has_interval(row) for row in rows), any(row["group"] for row in rows)
+
+
+def _cells(row, intervals: bool, groups: bool, value: str, interval: str) -> list[str]:
+    return (
+        [str(row["rank"]), row["run"], value] + ([interval] if intervals else []) + ([row["group"]] if groups else [])
+    )
+
+
+def leaderboard_latex(
+    boards: Sequence[Table], labels: Mapping[str, str], level: float, value_header: str = "Mean"
+) -> str:
+    """One block per measure: rank, run, the score (``value_header``: the mean over topics, or the pooled
+    score), its interval and the group labels (as in the CSV; those two where any row has them), 3 decimals."""
+    intervals, groups = _columns(boards)
+    header = _cells({"rank": "Rank", "run": "Run", "group": "Group"}, intervals, groups, value_header,
+                    f"{level:.0%} CI".replace("%", r"\%"))  # fmt: skip
     rows, rules = [], []
     for board in boards:
         first = board.records()[0]
         rows.append(
             [
-                rf"\multicolumn{{5}}{{l}}{{\textbf{{{labels[first['measure']]}}} "
+                rf"\multicolumn{{{len(header)}}}{{l}}{{\textbf{{{labels[first['measure']]}}} "
                 rf"({_direction(first['lower_is_better'])})}}"
             ]
         )
         for row in board.records():
             interval = f"[{number(row['ci_low'])}, {number(row['ci_high'])}]" if _has_interval(row) else "-"
-            rows.append([str(row["rank"]), escape(row["run"]), number(row["mean"]), interval, row["group"]])
+            cells = _cells(row, intervals, groups, number(row["mean"]), interval)
+            rows.append([cells[0], escape(cells[1]), *cells[2:]])
         rules.append(len(rows) - 1)
-    return tabular(header, rows, "rlrll", rules_after=rules[:-1])
+    return tabular(header, rows, "rlr" + "l" * (len(header) - 3), rules_after=rules[:-1])
 
 
 def _markdown_cell(text: str) -> str:
@@ -43,19 +63,29 @@ def _markdown_cell(text: str) -> str:
 
 
 def leaderboard_markdown(
-    dataset: str, boards: Sequence[Table], names: Mapping[str, str], level: float, note: str
+    dataset: str,
+    boards: Sequence[Table],
+    names: Mapping[str, str],
+    level: float,
+    note: str,
+    value_header: str = "Mean",
 ) -> str:
-    """A Markdown document: one table per measure (rank, run, mean, interval, group), the note and how to
-    read the group cells (:data:`~ordeval.analysis.leaderboard.GROUPS_KEY`)."""
-    lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, "", GROUPS_KEY, ""]
+    """A Markdown document: one table per measure (rank, run, the score under ``value_header``, its
+    interval and group where any row has them), the note and, with groups, how to read the group cells
+    (:data:`~ordeval.analysis.leaderboard.GROUPS_KEY`)."""
+    intervals, groups = _columns(boards)
+    lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, ""] + ([GROUPS_KEY, ""] if groups else [])
+    header = _cells(
+        {"rank": "Rank", "run": "Run", "group": "Group"}, intervals, groups, value_header, f"{level:.0%} CI"
+    )
+    align = ["---:", ":---", "---:"] + [":---"] * (len(header) - 3)
     for board in boards:
         first = board.records()[0]
         lines += [f"## {_markdown_cell(names[first['measure']])} ({_direction(first['lower_is_better'])})", ""]
-        lines += [f"| Rank | Run | Mean | {level:.0%} CI | Group |", "|---:|:---|---:|:---|:---|"]
+        lines += ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
         for row in board.records():
             interval = f"[{row['ci_low']:.3f}, {row['ci_high']:.3f}]" if _has_interval(row) else "-"
-            lines.append(
-                f"| {row['rank']} | {_markdown_cell(row['run'])} | {row['mean']:.3f} | {interval} | {row['group']} |"
-            )
+            cells = _cells(row, intervals, groups, f"{row['mean']:.3f}", interval)
+            lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
         lines.append("")
     return "\n".join(lines)
