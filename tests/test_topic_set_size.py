@@ -196,3 +196,20 @@ def test_the_worked_example_of_the_document():
     # docs/topic_set_size.md: V_E = 0.0031, mdd = 0.02
     assert (tss.topics_paired_t(0.02, 0.0031), tss.topics_anova(0.02, 0.0031, 12), tss.topics_ci(0.02, 0.0031)) == (
         124, 262, 241)  # fmt: skip
+
+
+@pytest.mark.parametrize("design", tss.DESIGNS)
+def test_searching_many_differences_together_finds_each_ones_topics(design):
+    """topics_each (the table's and the curves' search, all differences at once) equals topics_for one at a
+    time, including differences that need 2 topics and ones that need thousands."""
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        variance, runs = float(rng.uniform(0.0005, 0.2)), int(rng.integers(2, 30))
+        mdds = np.round(rng.uniform(0.005, 0.6, size=5), 4)
+        found = tss.topics_each(design, mdds, variance, runs=runs)
+        assert list(found) == [tss.topics_for(design, float(mdd), variance, runs=runs) for mdd in mdds]
+    assert list(tss.topics_each(design, [5.0, 0.01], 0.01, runs=3)) == [
+        tss.topics_for(design, 5.0, 0.01, runs=3), tss.topics_for(design, 0.01, 0.01, runs=3)
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="positive number"):
+        tss.topics_each(design, [0.1, 0.0], 0.01)
