@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"cold_seconds": 40.0, "noop_seconds": 2.0, "noop_ratio": 1.5}
 #: The baseline: one rule, one output (and the same with one params entry).
 TRIVIAL = 'rule all:\n    input: "a.txt"\n\n\nrule a:\n    output: "a.txt"\n{params}    shell: "echo a > {{output}}"\n'
-IGNORE = shutil.ignore_patterns("results", ".snakemake", ".git", ".pytest_cache", ".ruff_cache", "*.egg-info")
+IGNORE = shutil.ignore_patterns("results", ".snakemake", ".git", ".venv", ".pytest_cache", ".ruff_cache", "*.egg-info")
 
 
 def snakemake(copy: Path, cores: int, extra: list[str]) -> tuple[float, subprocess.CompletedProcess]:
