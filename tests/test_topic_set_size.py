@@ -213,3 +213,12 @@ def test_searching_many_differences_together_finds_each_ones_topics(design):
     ]  # fmt: skip
     with pytest.raises(ValueError, match="positive number"):
         tss.topics_each(design, [0.1, 0.0], 0.01)
+
+
+def test_the_command_offers_the_designs_of_the_library():
+    """``ordeval topics --design`` writes the designs out (the library module imports scipy): the same ones."""
+    from ordeval.cli import build_parser
+
+    commands = next(action for action in build_parser()._actions if action.dest == "command")
+    design = next(action for action in commands.choices["topics"]._actions if action.dest == "design")
+    assert tuple(design.choices) == tss.DESIGNS

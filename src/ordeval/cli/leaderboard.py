@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..analysis.leaderboards import PROTOCOLS
 from ..errors import InputError
 from .checks import check_hsd_memory
 from .common import NOT_MATRICES, Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
@@ -203,7 +204,7 @@ def add_parser(commands) -> None:
     board.add_argument("--measures", help="comma-separated measures (default: every one in the folder)")
     board.add_argument("--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's "
                        "results)")  # fmt: skip
-    board.add_argument("--protocol", choices=("per-topic", "pooled"), default="per-topic",
+    board.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
                        help="per-topic means (default) or the pooled scores of the folder's pooled.tsv "
                        "(classification; ranks without significance groups)")  # fmt: skip
     add_hsd_options(board)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..analysis.leaderboards import PROTOCOLS
 from ..errors import InputError
 from . import checks
 from .common import (
@@ -261,7 +262,7 @@ def add_parser(commands) -> None:
                        "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
                        "for class 1 of -2..2)")  # fmt: skip
     score.add_argument("--measures", help="comma-separated measure names (default: every measure of the task)")
-    score.add_argument("--protocol", choices=("per-topic", "pooled"), default="per-topic",
+    score.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
                        help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
                        "one confusion matrix over all items, paired randomisation test")  # fmt: skip
     score.add_argument("--per-topic", action="store_true",

@@ -47,6 +47,8 @@ def add_parser(commands) -> None:
     parser.add_argument("--power", type=checks.probability, default=0.8, help="power 1 - beta (default 0.8)")
     parser.add_argument("--mdd", type=checks.positive_number, action="append", metavar="DIFF",
                         help="minimum detectable difference (repeatable; default: scaled to each measure)")  # fmt: skip
+    # ordeval.topic_set_size.DESIGNS, written out: that module imports scipy (~0.3 s), which every ordeval
+    # command would pay for its --help (a test checks that the two agree).
     parser.add_argument("--design", choices=("paired_t", "anova", "ci"), action="append", help="only this design")
     parser.add_argument("--measure", action="append", metavar="NAME", help="only this measure (repeatable)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
