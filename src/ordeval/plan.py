@@ -257,22 +257,19 @@ class Plan:
 
     def targets(self, stage: str | None = None) -> list[str]:
         """Every output of ``stage`` (or of all stages), in catalogue order."""
-        found = []
-        for entry in catalogue.entries(stage):
-            if entry.key in PDF_ENTRIES and not self.pdf_wanted():
-                continue
-            found += self.paths(entry.key)
-        return found
+        return [path for entry in catalogue.entries(stage) if self._compiled(entry) for path in self.paths(entry.key)]
 
     def reported_keys(self) -> list[str]:
         """Catalogue entries shown in the HTML report (they have a category) that this plan makes."""
-        keys = []
-        for entry in catalogue.entries():
-            if entry.category and entry.key != "report/captions" and self._values(entry):
-                if entry.key in PDF_ENTRIES and not self.pdf_wanted():
-                    continue
-                keys.append(entry.key)
-        return keys
+        return [
+            entry.key
+            for entry in catalogue.entries()
+            if entry.category and entry.key != "report/captions" and self._compiled(entry) and self._values(entry)
+        ]
+
+    def _compiled(self, entry: catalogue.Entry) -> bool:
+        """False for an entry compiled by TeX (:data:`PDF_ENTRIES`) where the PDF is not wanted."""
+        return entry.key not in PDF_ENTRIES or self.pdf_wanted()
 
     def caption(self, key: str, **fields) -> str:
         entry = catalogue.ENTRIES[key]

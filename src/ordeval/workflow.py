@@ -1,9 +1,9 @@
-"""What the rule files ask of a :class:`~ordeval.plan.Plan` besides its paths: the data sets each
-stage covers, threads and resources of a job, the library files it depends on, which outputs the
-HTML report shows (with caption and category), and the lists of files the manifest and the reports
-take in. The ``.smk`` files write every input and output path template themselves; this module only
-answers the questions that depend on the configuration. Tested without Snakemake
-(``tests/test_workflow.py``).
+"""What the rule files ask of a :class:`~ordeval.plan.Plan` besides its paths: threads and resources of
+a job, which outputs the HTML report shows (with caption and category), the lists of files the manifest
+and the reports take in, and the log paths. (The library files a job depends on: :meth:`Plan.library`.)
+The ``.smk`` files write every input and output path template themselves; this module only answers the
+questions that depend on the configuration. Tested without Snakemake (``tests/test_resources.py``,
+``tests/test_manifest.py``).
 """
 
 from __future__ import annotations
