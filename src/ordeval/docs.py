@@ -42,9 +42,18 @@ def _properties(measure) -> dict:
     return {key: value for key, value in dict(measure.properties).items() if key != "latex"}
 
 
-def _property_lines(task: str) -> list[str]:
-    """The task's property checks of every registered measure: a grid, then the definitions."""
-    from .properties import check_measure, properties_of
+def _property_checks(task: str) -> dict[str, dict]:
+    """{measure: {property: result}}: the property checks of every registered measure of ``task``, run once
+    for the grid and the measures' sections."""
+    from .properties import check_measure
+
+    return {name: check_measure(measure) for name, measure in _registry(task).items()}
+
+
+def _property_lines(task: str, checked: dict[str, dict]) -> list[str]:
+    """The task's property checks (``checked``, :func:`_property_checks`) of every registered measure: a
+    grid, then the definitions."""
+    from .properties import properties_of
 
     defined = properties_of(task)
     if not defined:
@@ -57,11 +66,9 @@ def _property_lines(task: str) -> list[str]:
         "| Measure | " + " | ".join(_cell(p.title) for p in defined.values()) + " |",
         "|---|" + "---|" * len(defined),
     ]
-    for measure in _registry(task).values():
-        cells = []
-        for result in check_measure(measure).values():
-            cells.append(("yes" if result.holds else "no") + ("" if result.decided else "\\*"))
-        lines.append(f"| {_cell(measure.name)} | " + " | ".join(cells) + " |")
+    for name, results in checked.items():
+        cells = [("yes" if result.holds else "no") + ("" if result.decided else "\\*") for result in results.values()]
+        lines.append(f"| {_cell(name)} | " + " | ".join(cells) + " |")
     lines += ["", "The properties (each one's checker builds its defining cases and searches seeded random ones):", ""]
     for prop in defined.values():
         kind = "for every instance" if prop.quantifier == "all" else "for some instance"
@@ -167,7 +174,8 @@ def markdown() -> str:
             )
         lines.append("")
         lines += _format_lines(task)
-        lines += _property_lines(task)
+        checked = _property_checks(task)
+        lines += _property_lines(task, checked)
         for record in records:
             lines += [f"### {record['name']}", ""]
             lines.append(
@@ -176,7 +184,7 @@ def markdown() -> str:
                 + (f" Reference: {record['reference']}." if record["reference"] else "")
             )
             lines += ["", "```text", record["formula"], "```", ""]
-            checks = _checks(task, record["name"])
+            checks = _checks(task, checked.get(record["name"], {}))
             others = {key: value for key, value in record["properties"].items() if key not in checks}
             if others:
                 lines += ["Properties: " + ", ".join(f"{key} = {value!r}" for key, value in others.items()) + ".", ""]
@@ -191,12 +199,12 @@ def markdown() -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _checks(task: str, name: str) -> dict[str, tuple[str, str]]:
-    """``{property: (title, explanation)}`` of a registered measure's property checks."""
-    from .properties import check_measure, properties_of
+def _checks(task: str, results: dict) -> dict[str, tuple[str, str]]:
+    """``{property: (title, explanation)}`` of a measure's property check ``results``."""
+    from .properties import properties_of
 
     defined = properties_of(task)
-    return {key: (defined[key].title, result.explain()) for key, result in check_measure(_registry(task)[name]).items()}
+    return {key: (defined[key].title, result.explain()) for key, result in results.items()}
 
 
 def records_json(task: str | None = None) -> str:

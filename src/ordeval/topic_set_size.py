@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from scipy import integrate, special, stats
 
+from .stats import residual_variance as stats_residual_variance
 from .table import Table
 
 DESIGNS = ("paired_t", "anova", "ci")
@@ -68,8 +69,7 @@ def residual_variance(scores) -> float:
         raise ValueError(f"a topics x runs score matrix of at least 2 x 2 is needed, got shape {x.shape}")
     if not np.isfinite(x).all():
         raise ValueError("the score matrix holds a value that is not a finite number")
-    residual = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
-    return float((residual**2).sum() / ((x.shape[0] - 1) * (x.shape[1] - 1)))
+    return stats_residual_variance(x)
 
 
 def _check(mdd, variance: float, alpha: float) -> None:
@@ -244,12 +244,6 @@ def topic_set_size_table(
                 rows.append((measure, design, float(alpha), np.nan if design == "ci" else float(power), float(mdd),
                              variance, int(topics), m if design == "anova" else 2))  # fmt: skip
     return Table({column: [row[i] for row in rows] for i, column in enumerate(COLUMNS)})
-
-
-def stack_table(stack, measures: Sequence[str] | None = None, **options) -> Table:
-    """:func:`topic_set_size_table` of a :class:`~ordeval.scores.ScoreStack` (its measures, or ``measures``)."""
-    names = list(measures) if measures is not None else list(stack.measures)
-    return topic_set_size_table({name: stack.matrix(name) for name in names}, **options)
 
 
 def read_score_folder(folder) -> dict[str, np.ndarray]:

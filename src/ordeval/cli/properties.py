@@ -11,7 +11,7 @@ from .common import UserError, add_plugin_option, load_plugin_files, scoring_tas
 
 def cmd_properties(args) -> int:
     load_plugin_files(args.plugins)
-    from ..properties import disagreements, property_table, render, resolve_measures
+    from ..properties import property_table, render, resolve_measures, table_disagreements
 
     try:
         measures = resolve_measures(args.measure or None, args.task)
@@ -22,7 +22,7 @@ def cmd_properties(args) -> int:
         print(json.dumps(table.records(), default=str, indent=1))
     else:
         print(render(table, markdown=args.format == "markdown"))
-    problems = disagreements(measures, trials=args.trials, seed=args.seed)
+    problems = table_disagreements(table)
     for line in problems:
         print(f"ordeval: declared flag contradicted: {line}", file=sys.stderr)
     return 1 if problems else 0

@@ -12,7 +12,7 @@ from ..latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
 from ..provenance import read_origins
 from ..scores import read_stack
 from ..table import write_csv
-from ..topic_set_size import stack_table
+from ..topic_set_size import topic_set_size_table
 from . import Job, each_dataset
 
 log = logging.getLogger("topic_set_size_design")
@@ -27,13 +27,14 @@ def run(job: Job):
     for index, dataset in each_dataset(job, params["datasets"]):
         stack = read_stack(job.input["stack"][index], params["measures"][dataset])
         origins = read_origins({dataset: job.input["provenance"][index]})
-        table = stack_table(stack, alpha=alpha, power=power, fractions=params["mdd_fractions"])
+        matrices = {m: stack.matrix(m) for m in stack.measures}
+        table = topic_set_size_table(matrices, alpha=alpha, power=power, fractions=params["mdd_fractions"])
         write_csv(table, job.output["csv"][index], origins)
         write_latex(topic_set_size_latex(table, measure_labels(stack)), job.output["tex"][index], origins,
                     topic_set_size_caption(table, dataset))  # fmt: skip
         names = {m: measure_text(d) for m, d in zip(stack.measures, stack.display, strict=True)}
         title = f"{dataset}: topics needed (alpha = {alpha:g}, power = {power:g})"
-        figure = dataset_figure({m: stack.matrix(m) for m in stack.measures}, names, title, alpha=alpha, power=power)
+        figure = dataset_figure(matrices, names, title, alpha=alpha, power=power)
         description = (
             f"{dataset}: topics needed against the minimum detectable difference, per measure, for a paired "
             f"t-test and a one-way ANOVA over the {len(stack.runs)} runs (alpha = {alpha:g}, power = {power:g}) "

@@ -30,15 +30,14 @@ LATEX_SPECIAL = {
 }
 
 
-#: Greek letters and signs that measure names and captions use (pdflatex's utf8 input knows Latin
-#: letters only): as math. Any other character beyond Latin Extended-B becomes "?", so that no name can
-#: stop the report from compiling.
 def _greek() -> dict[str, str]:
     """The Greek letters LaTeX has a math command for (not omicron, final sigma, or the capitals that look
-    Latin), as inline math."""
+    Latin: those of :data:`~ordeval.latex.markup.GREEK`), as inline math."""
     import unicodedata
 
-    capitals = {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"}
+    from .markup import GREEK
+
+    capitals = {name for name in GREEK if name[0].isupper()}
     found = {}
     for code in [*range(0x3B1, 0x3CA), *range(0x391, 0x3AA)]:
         character = chr(code)
@@ -53,6 +52,9 @@ def _greek() -> dict[str, str]:
     return found
 
 
+#: Greek letters and signs that measure names and captions use (pdflatex's utf8 input knows Latin
+#: letters only): as math. Any other character beyond Latin Extended-B becomes "?", so that no name can
+#: stop the report from compiling.
 UNICODE_LATEX = {
     **_greek(),
     "\u00b5": r"$\mu$",  # micro sign
@@ -178,8 +180,3 @@ def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str], des
     """Write a LaTeX fragment headed by comments saying what it shows and where the data come from."""
     comments = [comment(line) for line in (description, origin_sentence(origins)) if line]
     write_text("\n".join(comments) + "\n" + fragment, path)
-
-
-def _decimals_for(value: float) -> int:
-    """Decimals that show the first significant digit of ``value`` (0 < value < 1)."""
-    return max(1, -math.floor(math.log10(value)))

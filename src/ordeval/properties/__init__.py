@@ -228,13 +228,17 @@ def declared(measure, name: str) -> bool | None:
 
 def disagreements(measures: Iterable, *, trials: int = DEFAULT_TRIALS, seed: int = 0) -> list[str]:
     """One line per declared flag that its check contradicts, with the check's explanation."""
-    lines = []
-    for measure in measures:
-        for name, result in check_measure(measure, trials=trials, seed=seed).items():
-            flag = declared(measure, name)
-            if flag is not None and flag != result.holds:
-                lines.append(f"{measure.task} measure {measure.name}: declares {name}={flag}, but {result.explain()}")
-    return lines
+    return table_disagreements(property_table(measures, trials=trials, seed=seed))
+
+
+def table_disagreements(table: Table) -> list[str]:
+    """:func:`disagreements` of the checks a :func:`property_table` holds (without running them again)."""
+    return [
+        f"{row['task']} measure {row['measure']}: declares {row['property']}={row['declared']}, "
+        f"but {row['explanation']}"
+        for row in table.records()
+        if row["declared"] != "" and row["declared"] != row["holds"]
+    ]
 
 
 def resolve_measures(names: Sequence[str] | None = None, task: str | None = None) -> list:
