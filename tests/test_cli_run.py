@@ -52,6 +52,33 @@ def test_run_checks_the_configuration_before_snakemake(project, monkeypatch, cap
     one_error_line(capsys.readouterr().err)
 
 
+def test_run_takes_a_file_format_of_a_plugin_in_the_configuration(project, monkeypatch, capsys):
+    """The configuration's plugins are loaded before it is validated: a run source of a plugin's format."""
+    from conftest import REPO
+
+    from ordeval import plugins
+    from ordeval.tasks import get_task
+
+    folder, _ = project
+    _fake_snakemake(folder, monkeypatch, ["1 of 1 steps (100%) done"], 0)
+    plugin = REPO / "tests" / "formats" / "toy_format.py"
+    (folder / "gold.csv").write_text("t1,0.2,0.2,0.2,0.2,0.2\nt2,0.1,0.2,0.4,0.2,0.1\n")
+    config = tiny_config("plugincfg", data_root=str(folder), plugins=[str(plugin)])
+    config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
+                                  "runs": [{"type": "toy_csv", "path": "gold.csv", "name": "Copy"},
+                                           {"type": "simulate", "systems": 6}]}}  # fmt: skip
+    path = folder / "plugin.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    formats = get_task("quantification").formats
+    before = dict(formats)
+    try:
+        assert main(["run", "--configfile", str(path)]) == 0, capsys.readouterr().err
+    finally:
+        formats.clear()
+        formats.update(before)
+        plugins._loaded.pop(str(plugin.resolve()), None)
+
+
 def test_run_summary_log_and_status(project, monkeypatch, capsys):
     folder, config = project
     _fake_snakemake(folder, monkeypatch, ["1 of 4 steps (25%) done", "2 of 4 steps (50%) done"], 0)

@@ -85,3 +85,26 @@ def test_a_plugin_format_in_a_configuration(tmp_path):
     config["datasets"]["Toy"]["runs"][0]["nonsense"] = 1  # a key the format does not take: one line
     with pytest.raises(Exception, match="nonsense"):
         make_plan(config, workdir=tmp_path)
+
+
+def test_a_plugin_format_of_several_runs_is_planned_without_run_names(tmp_path):
+    """A format registered with ``several_runs`` needs no ``name``: the planner takes the names from ``runs``
+    where given, else from the data once read (as for a canonical table not written yet)."""
+    from conftest import tiny_config
+
+    from ordeval.plan import plan as make_plan
+    from ordeval.tasks.quantification import register_format
+
+    @register_format("toy_many", roles=("run",), several_runs=True, description="several runs")
+    def read_many(path, classes, source):  # pragma: no cover - not read at planning
+        raise AssertionError("not read when planning")
+
+    gold, run_a, _ = _files(tmp_path)
+    config = tiny_config(data_root=str(tmp_path), plugins=[str(PLUGIN)])
+    config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
+                                  "runs": [{"type": "toy_many", "path": "a.csv"},
+                                           {"type": "simulate", "systems": 6}]}}  # fmt: skip
+    planned = make_plan(config, workdir=tmp_path)
+    assert "SIM01" in planned.datasets["Toy"].runs and len(planned.datasets["Toy"].runs) == 6
+    config["datasets"]["Toy"]["runs"][0]["runs"] = ["X", "Y"]
+    assert make_plan(config, workdir=tmp_path).datasets["Toy"].runs[:2] == ["X", "Y"]

@@ -428,8 +428,10 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
 def _runs_known(task, source: dict, data_root: Path) -> bool:
     """Whether the run names of ``source`` are known before the data set is built (a canonical runs
     table that cannot be read yet is reported when it is built, not as too few runs)."""
-    if source["type"] != "tsv" or source.get("runs"):
+    if not task.several_runs(source) or source.get("runs"):
         return True
+    if source["type"] != "tsv":  # a plugin format of several runs: its names come with the data
+        return False
     path = resolve_path(source["path"], data_root)
     return path.is_file() and bool(task.tsv_run_names(path))
 

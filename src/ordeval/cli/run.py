@@ -74,7 +74,7 @@ STOP_GRACE = 30.0
 
 
 def cmd_run(args, extra: Sequence[str]) -> int:
-    from ..config import load_yaml, validate
+    from ..config import load_yaml
     from ..plan import plan as make_plan
 
     project = project_folder()
@@ -87,8 +87,8 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         if not isinstance(data, dict):
             raise ConfigError(f"a configuration is a mapping of keys, not {type(data).__name__}")
         data.update(_config_overrides(extra))
-        config = validate(data)
-        make_plan(config, workdir=project)  # every check the Snakefile makes, before Snakemake starts
+        # every check the Snakefile makes (plugins loaded first: they may add a file format), before Snakemake
+        config = make_plan(data, workdir=project).config
     except (ConfigError, InputError) as error:
         message = describe(error)
         raise UserError(message if message.startswith(str(configfile)) else f"{shown}: {message}") from None

@@ -201,15 +201,21 @@ class Task(ABC):
         for source in spec["runs"]:
             if source["type"] == "simulate":
                 names += self.simulated_run_names(source)
-            elif source["type"] != "tsv":
+            elif not self.several_runs(source):
                 names.append(source["name"])
             elif source.get("runs"):
                 names += source["runs"]
-            else:
+            elif source["type"] == "tsv":
                 path = resolve_path(source["path"], data_root)
                 if path.is_file():
                     names += self.tsv_run_names(path)
+            # another format of several runs, without ``runs``: its names are known once it is read
         return names
+
+    def several_runs(self, source: Mapping) -> bool:
+        """Whether ``source`` reads a file of several runs (a format registered with ``several_runs``)."""
+        found = self.formats.get(source["type"])
+        return found is not None and found.several_runs
 
 
 def registry_on_first_use(package: str):
