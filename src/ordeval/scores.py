@@ -276,6 +276,10 @@ def read_measure_table(path: str | Path) -> Table:
 MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
 
 
+#: The tables of a scores folder that are not a measure's topics x runs score matrix.
+SUMMARY_FILES = frozenset({"means.tsv", "measures.tsv"})
+
+
 def is_score_table(path: str | Path) -> bool:
     """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
     byte-order mark before it is ignored, as the readers do)."""

@@ -253,7 +253,7 @@ def read_score_folder(folder) -> dict[str, np.ndarray]:
     from pathlib import Path
 
     from .errors import InputError
-    from .scores import read_score_matrix, read_stack
+    from .scores import SUMMARY_FILES, read_score_matrix, read_stack
 
     folder = Path(folder)
     if not folder.is_dir():
@@ -261,7 +261,7 @@ def read_score_folder(folder) -> dict[str, np.ndarray]:
     if (folder / "stack.npz").is_file():
         stack = read_stack(folder / "stack.npz")
         return {name: stack.matrix(name) for name in stack.measures}
-    paths = sorted(p for p in folder.glob("*.tsv") if p.name not in ("means.tsv", "measures.tsv"))
+    paths = sorted(p for p in folder.glob("*.tsv") if p.name not in SUMMARY_FILES)
     if not paths:
         raise InputError(folder, None, "holds neither stack.npz nor a <measure>.tsv score table")
     matrices = {}

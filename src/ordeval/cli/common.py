@@ -10,9 +10,6 @@ from pathlib import Path
 
 from ..errors import InputError
 
-#: Written by the scores folder next to the <measure>.tsv files, not score matrices themselves.
-NOT_MATRICES = {"means.tsv", "measures.tsv"}
-
 
 class UserError(Exception):
     """A mistake of the user's: printed as one line, exit status 2."""

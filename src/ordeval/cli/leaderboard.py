@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ..analysis.leaderboards import PROTOCOLS
 from ..errors import InputError
+from ..scores import SUMMARY_FILES, is_score_table
 from .checks import check_hsd_memory
-from .common import NOT_MATRICES, Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
+from .common import Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
 
 #: The files a leaderboard call writes into its output folder.
 LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
@@ -86,8 +87,8 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
             info[row["measure"]] = row
         names = list(info)
     else:
-        names = sorted(path.stem for path in folder.glob("*.tsv") if path.name not in NOT_MATRICES)
-        names = [name for name in names if _is_score_table(folder / f"{name}.tsv")]
+        names = sorted(path.stem for path in folder.glob("*.tsv") if path.name not in SUMMARY_FILES)
+        names = [name for name in names if is_score_table(folder / f"{name}.tsv")]
     if measures:
         missing = [name for name in measures if name not in names and not (folder / f"{name}.tsv").is_file()]
         if missing:
@@ -112,11 +113,6 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
     latex = [str(info[n].get("latex", "") or "") if n in info else "" for n in names]
     task = str(next(iter(info.values()))["task"]) if info else ""
     return ScoreStack(names, topics, runs, np.stack(matrices), lower, display, task, latex)
-
-
-def _is_score_table(path: Path) -> bool:
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        return handle.readline().split("\t")[0].strip() == "topic"
 
 
 def folder_origins(folder: Path, dataset: str) -> dict[str, str]:
