@@ -343,16 +343,16 @@ def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alph
     group letters (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data
     frame measure, rank, run, mean, ci_low, ci_high, group, lower_is_better. With one run, or one topic,
     the groups are empty (no test)."""
-    from .analysis.leaderboards import build_leaderboards
+    from .analysis.leaderboards import build_leaderboards, no_test_reason
     from .analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset([measure]) if measure else stack
-    testable = len(stack.runs) > 1 and len(stack.topics) > 1
-    significance = pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads) if testable else None
+    reason = no_test_reason(stack)
+    significance = None if reason else pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
     boards = build_leaderboards(stack, significance, dataset="scores", alpha=alpha, level=level,
                                 test=f"randomised Tukey HSD, B = {trials}, seed = {seed}",
-                                no_test_reason="one run" if len(stack.runs) < 2 else "one topic")  # fmt: skip
+                                no_test_reason=reason)  # fmt: skip
     return boards.table().to_pandas()
 
 

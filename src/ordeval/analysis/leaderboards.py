@@ -27,6 +27,15 @@ from .leaderboard import Leaderboard, leaderboard
 PROTOCOLS = ("per-topic", "pooled")
 
 
+def no_test_reason(stack) -> str:
+    """Why a stack has no significance groups ("" when the randomised Tukey HSD applies)."""
+    if len(stack.runs) < 2:
+        return f"a single run ({stack.runs[0]}): groups compare runs"
+    if len(stack.topics) < 2:
+        return "a single topic: the randomised Tukey HSD permutes scores within topics"
+    return ""
+
+
 @dataclass(frozen=True)
 class Leaderboards:
     """Every measure's leaderboard of one data set under one protocol."""

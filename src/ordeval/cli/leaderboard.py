@@ -19,19 +19,10 @@ LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # 
 PAGE = "leaderboard.html"
 
 
-def no_test_reason(stack) -> str:
-    """Why a stack has no significance groups ("" when the randomised Tukey HSD applies)."""
-    if len(stack.runs) < 2:
-        return f"a single run ({stack.runs[0]}): groups compare runs"
-    if len(stack.topics) < 2:
-        return "a single topic: the randomised Tukey HSD permutes scores within topics"
-    return ""
-
-
 def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
     """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
     (memory checked first)."""
-    from ..analysis.leaderboards import build_leaderboards
+    from ..analysis.leaderboards import build_leaderboards, no_test_reason
     from ..analysis.significance import pairwise_significance
     from ..seeding import stream
 
@@ -58,7 +49,7 @@ def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
     origin = origin_sentence(boards.origins) if boards.origins else "data origin not recorded"
     write_leaderboard_page(out / PAGE, f"{boards.dataset}: leaderboard", boards.tables(), boards.display,
                            stack if boards.protocol == "per-topic" else None, boards.protocol, origin,
-                           boards.level, boards.note)  # fmt: skip
+                           boards.level, boards.setting)  # fmt: skip
     return [*LEADERBOARD_FILES, PAGE]
 
 

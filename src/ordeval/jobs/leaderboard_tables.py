@@ -56,6 +56,6 @@ def run(job: Job):
             official.write(pooled[dataset]["csv"], pooled[dataset]["tex"], pooled[dataset]["md"])
             page += [table.with_column("protocol", ["pooled"] * len(table)) for table in official.tables()]
         write_leaderboard_page(files["html"], f"{dataset}: leaderboard", page, boards.display, stack, "per-topic",
-                               origin_sentence(origins), level, boards.note)  # fmt: skip
+                               origin_sentence(origins), level, boards.setting)  # fmt: skip
         log.info("%s: %d measures x %d runs%s", dataset, len(boards.boards), len(stack.runs),
                  " (and the pooled protocol)" if dataset in pooled else "")  # fmt: skip
