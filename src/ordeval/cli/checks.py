@@ -102,10 +102,9 @@ def memory_limit() -> int:
         if not math.isfinite(value) or value <= 0:
             raise UserError(f"{MEMORY_VARIABLE}={override!r}: a positive number of GiB")
         return int(value * 2**30)
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
-        return 8 * 2**30
+    from ..limits import machine_memory_gb
+
+    return int(machine_memory_gb() * 2**30) // 2 or 8 * 2**30  # 8 GiB where the memory cannot be known
 
 
 def check_hsd_memory(trial_count: int, measures: int, topics: int, runs: int) -> None:
@@ -134,7 +133,7 @@ def check_run_names(names: Iterable[str]) -> None:
             raise UserError(f"--run: {problem}")
 
 
-def out_folder(path: str | Path, writes: Iterable[str] = ()) -> list[Path]:
+def out_folder(path: str | Path) -> list[Path]:
     """Check that ``ordeval score`` may write into ``path``: it does not exist, is empty, or holds only the
     files a previous call recorded in :data:`RECORD`. Returns those earlier files (removed by
     :func:`clear_previous` once everything is checked); nothing is written here."""

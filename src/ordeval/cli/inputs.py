@@ -16,6 +16,12 @@ STDIN_NAMES: dict[str, str] = {}
 STDIN = "<stdin>"
 
 
+def gold_format_of(args) -> str:
+    """The gold's format: ``--gold-format``, else that of the runs (NTCIR: the annotations that go with
+    submissions)."""
+    return args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+
+
 def input_path(text: str, option: str = "") -> Path:
     """The path of an input file; ``-`` saves standard input to a temporary file (once per call) that
     messages name ``<stdin>``."""

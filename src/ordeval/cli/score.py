@@ -28,7 +28,7 @@ from .common import (
     parse_classes,
     progress_wanted,
 )
-from .inputs import STDIN, format_hint, input_path
+from .inputs import STDIN, format_hint, gold_format_of, input_path
 from .leaderboard import per_topic_leaderboards, print_leaderboard, write_leaderboard
 
 #: Gold file names that say nothing about the data set: the title then uses the gold's folder name.
@@ -67,8 +67,6 @@ def default_name(gold: str) -> str:
 
 def _merge(parts):
     """One data set from data sets with the same gold and topics, each with some of the runs."""
-    import numpy as np
-
     first = parts[0]
     provenance = dict(first.provenance)
     provenance["runs"] = {name: record for part in parts for name, record in part.provenance.get("runs", {}).items()}
@@ -81,7 +79,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
     can be shown; the same with or without it), except for a canonical runs table, which holds many runs."""
     from ..api import build_data
 
-    gold_format = args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+    gold_format = gold_format_of(args)
     options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
                    align=args.align, score_key=args.score)  # fmt: skip
     groups = [runs] if args.format == "tsv" or len(runs) == 1 else [{name: path} for name, path in runs.items()]
@@ -115,7 +113,7 @@ def _check_arguments(args):
     load_plugin_files(args.plugins)
     task = get_task(args.task)
     check_format(args.task, args.format)
-    gold_format = args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+    gold_format = gold_format_of(args)
     check_format(args.task, gold_format, "--gold-format")
     if (gold_format == "ntcir_annotations" or args.format == "ntcir_submission") and not args.score:
         raise UserError("NTCIR files hold the A, E and S scores: say which with --score A|E|S")
@@ -132,7 +130,7 @@ def _check_arguments(args):
     if args.run is None and not baselines:
         raise UserError("give the runs to score (--run NAME=FILE) and/or organiser baselines (--baseline)")
     earlier = checks.out_folder(args.out)
-    return classes, measures, baselines, earlier
+    return classes, measures, earlier
 
 
 def pooled_leaderboards(data, stack, args, dataset: str):
@@ -177,7 +175,7 @@ def cmd_score(args) -> int:
     from ..scores import write_scores
     from ..tasks import get_task
 
-    classes, measures, _, earlier = _check_arguments(args)
+    classes, measures, earlier = _check_arguments(args)
     gold = input_path(args.gold, "--gold")
     runs = _run_sources(args.run or [])
     progress = Progress("scoring runs", progress_wanted(args))

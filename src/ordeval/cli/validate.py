@@ -7,14 +7,14 @@ import sys
 
 from ..errors import InputError
 from .common import UserError, add_file_options, add_plugin_option, check_format, parse_classes
-from .inputs import format_hint, input_path, shown
+from .inputs import format_hint, gold_format_of, input_path, shown
 
 
 def cmd_validate(args) -> int:
     from ..validation import check_file
 
     check_format(args.task, args.format)
-    gold_format = args.gold_format or ("ntcir_annotations" if args.format == "ntcir_submission" else args.format)
+    gold_format = gold_format_of(args)
     if args.gold:
         check_format(args.task, gold_format, "--gold-format")
     classes = parse_classes(args.classes)
