@@ -22,7 +22,7 @@ import numpy as np
 from .files import write_atomically
 from .scores import ScoreStack
 from .seeding import stream
-from .tasks import get_task
+from .tasks import get_task, scoring_tasks
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
 
@@ -30,13 +30,6 @@ DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
 def file_formats(task: str) -> list[str]:
     """The file formats the readers of ``task`` take (its file source types, with the canonical ``tsv``)."""
     return sorted(get_task(task).file_types)
-
-
-def scoring_tasks() -> list[str]:
-    """The tasks that score runs with their own measure registry (:func:`ordeval.tasks.scoring_tasks`)."""
-    from .tasks import scoring_tasks as tasks
-
-    return tasks()
 
 
 # --------------------------------------------------------------------------- scoring

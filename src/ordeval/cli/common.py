@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError
+from ..tasks import scoring_tasks  # noqa: F401 (the subcommands' task choices)
 
 
 class UserError(Exception):
@@ -154,13 +155,6 @@ def measure_list(text: str | None, task: str | None = None) -> list[str] | None:
 
 
 # --------------------------------------------------------------------------- tasks and formats from the registry
-
-
-def scoring_tasks() -> list[str]:
-    """The tasks that score runs against a gold (:func:`ordeval.tasks.scoring_tasks`)."""
-    from ..tasks import scoring_tasks as tasks
-
-    return tasks()
 
 
 def task_formats(task: str) -> list[str]:

@@ -27,6 +27,7 @@ from .common import (
     measure_list,
     parse_classes,
     progress_wanted,
+    task_formats,
 )
 from .inputs import STDIN, format_hint, gold_format_of, input_path
 from .leaderboard import per_topic_leaderboards, print_leaderboard, write_leaderboard
@@ -92,9 +93,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
         if args.baseline:
             parts.append(build_data(str(gold), None, baselines=args.baseline, **options))
     except InputError as error:  # a wrong --format: one line with a guess at the right one
-        from ..tasks import get_task
-
-        formats = sorted(get_task(args.task).file_types)
+        formats = task_formats(args.task)
         given = gold_format if Path(error.path).resolve() == gold.resolve() else args.format
         hint = format_hint(
             error.path, given, formats, "--gold-format" if given == gold_format != args.format else "--format"

@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..errors import InputError
-from .common import UserError, add_file_options, add_plugin_option, check_format, parse_classes
+from .common import UserError, add_file_options, add_plugin_option, check_format, parse_classes, task_formats
 from .inputs import format_hint, gold_format_of, input_path, shown
 
 
@@ -56,10 +56,9 @@ def cmd_validate(args) -> int:
 def _checked(checked, task: str, option: str = "--format"):
     """``checked``; a UserError (one line with a guess at the right format) where the file has problems
     and looks like another format of the task."""
-    from ..tasks import get_task
 
     if checked.problems:
-        hint = format_hint(checked.path, checked.fmt, sorted(get_task(task).file_types), option)
+        hint = format_hint(checked.path, checked.fmt, task_formats(task), option)
         if hint:
             raise UserError(f"{checked.path}: not a {checked.fmt} file ({checked.problems[0].problem}){hint}")
     return checked
