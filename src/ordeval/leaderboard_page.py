@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis.leaderboard import GROUPS_KEY, group_label_index, parse_groups
+from .analysis.leaderboard import GROUPS_KEY, group_label_index, lower_is_better, parse_groups
 from .files import write_text
 from .table import Table
 
@@ -108,10 +108,6 @@ def _json_for_script(payload) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _lower_is_better(value) -> bool:
-    return value in (True, "True", "true", np.True_)
-
-
 def _per_topic_payload(per_topic, measures: Sequence[str]) -> tuple[dict, dict[str, dict[str, int]]]:
     """The JSON of per-topic scores (runs x topics per measure, 6 significant digits, null for NaN) and,
     per measure, each run's index in it."""
@@ -144,7 +140,7 @@ def _board_section(number: int, board: Table, names: Mapping[str, str], protocol
                    run_index: Mapping[str, int] | None) -> list[str]:  # fmt: skip
     records = board.records()
     measure = str(records[0]["measure"])
-    direction = "lower is better" if _lower_is_better(records[0]["lower_is_better"]) else "higher is better"
+    direction = "lower is better" if lower_is_better(records[0]["lower_is_better"]) else "higher is better"
     protocol = str(records[0].get("protocol", protocol))
     means = board.column("mean", float)
     low, high = board.column("ci_low", float), board.column("ci_high", float)

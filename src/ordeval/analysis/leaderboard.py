@@ -65,6 +65,11 @@ class Leaderboard:
         )
 
 
+def lower_is_better(value) -> bool:
+    """A leaderboard row's ``lower_is_better`` as a bool: the value itself, or its text in a table read back."""
+    return value in (True, "True", "true")
+
+
 def t_quantile(probability: float, degrees: int) -> float:
     """The quantile of Student's t distribution (scipy.special.stdtrit)."""
     from scipy.special import stdtrit  # ~0.3 s to import: only the leaderboard job pays for it

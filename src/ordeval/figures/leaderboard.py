@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.transforms import offset_copy
 
-from ..analysis.leaderboard import parse_groups
+from ..analysis.leaderboard import lower_is_better, parse_groups
 from ..table import Table
 from . import Figure, new_figure, row_labels
 
@@ -103,7 +103,7 @@ def _panel(figure: Figure, axis, board: Table, names: Mapping[str, str], step: i
         every = "" if step == 1 else f", every {step}{_ordinal(step)} labelled"
         axis.set_xlabel(f"{count} runs{every}", fontsize=7)
     first = board.records()[0]
-    direction = "lower" if first["lower_is_better"] in (True, "True") else "higher"
+    direction = "lower" if lower_is_better(first["lower_is_better"]) else "higher"
     axis.set_title(f"{names[first['measure']]} ({direction} is better)", fontsize=9)
     axis.set_ylim(-0.7, count - 0.3)
     axis.grid(axis="x", alpha=0.3)

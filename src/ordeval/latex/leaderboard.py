@@ -6,12 +6,13 @@ import math
 from collections.abc import Mapping, Sequence
 
 from ..analysis.leaderboard import GROUPS_KEY
+from ..analysis.leaderboard import lower_is_better as is_lower
 from ..table import Table
 from . import escape, number, tabular
 
 
 def _direction(lower_is_better) -> str:
-    return "lower is better" if lower_is_better in (True, "True") else "higher is better"
+    return "lower is better" if is_lower(lower_is_better) else "higher is better"
 
 
 def _has_interval(row) -> bool:
