@@ -144,18 +144,9 @@ def _registered(task: str) -> int:
     return len(get_task(task).registry.names())
 
 
-def _settings(config: Mapping) -> dict:
-    return {
-        "consistency_trials": config["consistency"]["trials"],
-        "consistency_hsd_trials": config["consistency"]["hsd_trials"],
-        "significance_hsd_trials": config["significance"]["hsd_trials"],
-        "conditions": 2,
-    }
-
-
 def estimate(config: Mapping) -> Estimate:
     """The memory of the largest job and the hours of the whole run of a validated ``config``."""
-    settings = _settings(config)
+    settings = resources.cost_settings(config)
     sizes = {name: dataset_size(spec, config) for name, spec in config["datasets"].items()}
     memory, memory_job, memory_key, seconds = 0.0, "", "datasets", 0.0
     for name, (size, items, ratings) in sizes.items():

@@ -23,11 +23,10 @@ from .limits import check_limits
 from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
+from .splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
-#: Consistency conditions (docs/methods.md 4.2): topic halves, and two subsets of ``subset_size`` topics.
-CONDITIONS = ("half", "10v10")
 #: Analyses whose configuration section may list measures.
 ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
 #: Kendall's tau and its CI need more than 4 runs.

@@ -113,6 +113,18 @@ def _mem(job: str, held_bytes: float) -> int:
     return int(math.ceil((base + 2 * held_bytes / 2**20) / 100) * 100)  # twice the expected arrays
 
 
+def cost_settings(config) -> dict:
+    """The analysis parameters of a validated configuration that the cost model uses (:func:`estimate`)."""
+    from .splits import CONDITIONS
+
+    return {
+        "consistency_trials": config["consistency"]["trials"],
+        "consistency_hsd_trials": config["consistency"]["hsd_trials"],
+        "significance_hsd_trials": config["significance"]["hsd_trials"],
+        "conditions": len(CONDITIONS),
+    }
+
+
 def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, threads: int = 1) -> Resources:
     """The resources of ``job`` (a job module name: ``score_runs``, ``consistency_taus``...) over the
     data sets of ``sizes`` (every data set the job covers).

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import catalogue
-from .plan import CONDITIONS, Plan
-from .resources import UNKNOWN_TOPICS, DataSize, estimate
+from .plan import Plan
+from .resources import UNKNOWN_TOPICS, DataSize, cost_settings, estimate
 
 #: Rows of a table shown in the HTML report (the whole table is attached as CSV).
 REPORT_TABLE_ROWS = 200
@@ -38,22 +38,10 @@ def data_size(plan: Plan, dataset: str) -> DataSize:
     )
 
 
-def settings(plan: Plan) -> dict:
-    """The analysis parameters the cost model uses (:func:`ordeval.resources.estimate`), from the plan's
-    one flat view of the configuration (:meth:`~ordeval.plan.Plan.parameters`)."""
-    parameters = plan.parameters()
-    return {
-        "consistency_trials": parameters["trials"],
-        "consistency_hsd_trials": parameters["consistency_hsd_trials"],
-        "significance_hsd_trials": parameters["hsd_trials"],
-        "conditions": len(CONDITIONS),
-    }
-
-
 def resources(plan: Plan, job: str) -> dict[str, int]:
     """threads, mem_mb and runtime (minutes) of ``job`` (a rule: one job over every data set)."""
     sizes = [data_size(plan, name) for name in plan.datasets]
-    return estimate(job, sizes, settings(plan), threads=plan.config["threads"]).as_dict()
+    return estimate(job, sizes, cost_settings(plan.config), threads=plan.config["threads"]).as_dict()
 
 
 def report_marks(plan: Plan) -> dict[str, ReportMark]:
