@@ -29,6 +29,7 @@ from functools import cache
 
 from .errors import ConfigError, shorten
 from .names import name_problem, printable
+from .tasks.base import team_count
 
 #: numpy's int64 (and the seed's upper bound).
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -126,7 +127,7 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
             f"config key {entry}.english_variants: {source['english_variants']} English variants of "
             f"{source['systems']} systems (at most one per system)"
         )
-    if kind == "simulate" and given.get("weak_teams", 0) > -(-source["systems"] // given.get("team_size", 1)):
+    if kind == "simulate" and given.get("weak_teams", 0) > team_count(source["systems"], given.get("team_size", 1)):
         raise ConfigError(
             f"config key {entry}.weak_teams: {source['weak_teams']} weak teams, more than the "
             f"{source['systems']} systems in teams of {given.get('team_size', 1)} make"

@@ -218,6 +218,11 @@ class Task(ABC):
         return found is not None and found.several_runs
 
 
+def team_count(systems: int, team_size: int) -> int:
+    """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
+    return -(-systems // team_size)
+
+
 def registry_on_first_use(package: str):
     """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
     ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do

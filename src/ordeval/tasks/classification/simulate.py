@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...errors import ConfigError
+from ..base import team_count
 
 #: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
 DEFAULT_CLASS_SHARES_5 = (0.02, 0.12, 0.45, 0.35, 0.06)
@@ -123,7 +124,7 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "interaction_sd", entry, low=0)
     _number(merged, "team_size", entry, low=1, integer=True)
     _number(merged, "team_shared", entry, low=0, high=1)
-    _number(merged, "weak_teams", entry, low=0, high=-(-merged["systems"] // merged["team_size"]), integer=True)
+    _number(merged, "weak_teams", entry, low=0, high=team_count(merged["systems"], merged["team_size"]), integer=True)
     _number(merged, "weak_skill_min", entry, low=0, high=1)
     _number(merged, "weak_skill_max", entry, low=merged["weak_skill_min"], high=1)
     _number(merged, "weak_guess_min", entry, low=0, high=1)
@@ -330,7 +331,7 @@ def simulate_runs(
     System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
     effects and the predictions from ``noise_rng``.
     """
-    teams = -(-systems // team_size)
+    teams = team_count(systems, team_size)
     team_parameters = system_parameters(
         system_rng,
         teams,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import team_count
+
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")
 
@@ -144,7 +146,7 @@ def simulate_runs(
     if team_size < 1:
         raise ValueError(f"team_size must be at least 1, got {team_size}")
     num_classes = gold.shape[1]
-    teams = -(-systems // team_size)
+    teams = team_count(systems, team_size)
     if not 0 <= weak_teams <= teams:
         raise ValueError(f"weak_teams must be between 0 and the number of teams ({teams}), got {weak_teams}")
     skills = np.concatenate(
