@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from functools import cache
 
 from .errors import ConfigError, shorten
-from .names import name_problem, printable
+from .names import check_name, printable
 from .tasks.base import team_count
 
 #: numpy's int64 (and the seed's upper bound).
@@ -41,10 +41,8 @@ def check_values(config: Mapping) -> None:
     """Raise a ConfigError for the first value of ``config`` that cannot work (see the module doc)."""
     for key, value in _leaves(config, ""):
         _check_leaf(key, value)
-    for key in ("popularity_run", "uniform_run"):
-        problem = name_problem(config.get("popularity", {}).get(key, "run"), kind="run")
-        if problem:
-            raise ConfigError(f"config key popularity.{key}: {problem}")
+    for key in ("popularity_run", "uniform_run"):  # the schema has filled in the defaults
+        check_name(config["popularity"][key], kind="run", key=f"config key popularity.{key}")
     for name, spec in config.get("datasets", {}).items():
         _check_dataset(f"datasets.{name}", spec)
 

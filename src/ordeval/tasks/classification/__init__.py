@@ -141,20 +141,18 @@ class ClassificationTask(Task):
 ONE_CLASS_MEASURES = ("kappa", "alpha_ORD", "alpha_INT")
 
 
-def undefined_agreement(masks, measures: Sequence[str], values: np.ndarray | None = None, topics=None):
+def undefined_agreement(masks, measures: Sequence[str], values: np.ndarray, topics):
     """The ``one_class_agreement: nan`` option: kappa and the alphas are NaN (as scikit-learn and
     krippendorff give) instead of 1 where every label of a topic is in one class. The conventions table
     keeps counting those cells (with value NaN); the score stack leaves out the topics where a scored
     measure is NaN for some run, as every analysis needs a score per run on each of its topics.
 
-    Returns the masks with the case's value None, and (given ``values``, measures x topics x runs, and
-    ``topics``) the values and topics that remain."""
+    Returns the masks with the case's value None, and the values (measures x topics x runs) and topics
+    that remain."""
     undefined = [m in ONE_CLASS_MEASURES and value == 1.0 for m, _, value, _ in masks]
     masks = [
         (m, case, None if flag else value, mask) for (m, case, value, mask), flag in zip(masks, undefined, strict=True)
     ]
-    if values is None:
-        return masks, None, None
     values = np.array(values, dtype=float)
     for (name, _, _, mask), flag in zip(masks, undefined, strict=True):
         if flag and name in measures:
