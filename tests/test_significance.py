@@ -386,6 +386,10 @@ def test_the_binary_copy_of_the_pvalues_is_read_while_it_mirrors_the_table(tmp_p
     path = tmp_path / "pvalues.tsv"
     write_pvalues(significance, path)
     assert arrays_path(path).is_file()
+    from ordeval.files import sha256
+
+    with np.load(arrays_path(path)) as stored:  # the hash taken while writing is the file's
+        assert str(stored["tsv_sha256"]) == sha256(path)
     read = read_pvalue_table(path)
     assert read.measures == ["NMD", "JSD"] and read.runs == list("ABCD")
     np.testing.assert_array_equal(read.p_values, significance.p_values)

@@ -188,11 +188,8 @@ def compile_pdf(tex_path: str | Path) -> Path:
             os.replace(partial, pdf)
         except OSError as error:
             raise ReportError(f"LaTeX wrote no {partial.name} for {tex_path} ({error.strerror})") from None
-    except BaseException:
+    finally:  # done, failed or interrupted: the PDF and the log stay, LaTeX's build files (and the marker) go
         clean_build(tex_path, jobname)
-        raise
-    clean_build(tex_path, jobname)  # done: the PDF and the log stay, LaTeX's build files go
-    marker.unlink(missing_ok=True)
     return pdf
 
 
