@@ -154,6 +154,8 @@ def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
     assert first[:3] == [r"M\_\#1\&", f"{tss.residual_variance(x):.3g}", f"{table['mdd'][0]:.4g}"]
     assert first[3:] == [str(table["topics"][i]) for i in (0, 3, 6)]
     assert "alpha = 0.05" in topic_set_size_caption(table, "Sem16T4C") and "power 0.8" in topic_set_size_caption(table)
+    assert "minD is 5%, 10% and 20% of" in topic_set_size_caption(table)
+    assert "minD is 2.5% and 50% of" in topic_set_size_caption(table, fractions=(0.025, 0.5))  # as configured
 
 
 def test_figure_is_byte_reproducible(tmp_path):

@@ -31,7 +31,7 @@ def run(job: Job):
         table = topic_set_size_table(matrices, alpha=alpha, power=power, fractions=params["mdd_fractions"])
         write_csv(table, job.output["csv"][index], origins)
         write_latex(topic_set_size_latex(table, measure_labels(stack)), job.output["tex"][index], origins,
-                    topic_set_size_caption(table, dataset))  # fmt: skip
+                    topic_set_size_caption(table, dataset, params["mdd_fractions"]))  # fmt: skip
         names = {m: measure_text(d) for m, d in zip(stack.measures, stack.display, strict=True)}
         title = f"{dataset}: topics needed (alpha = {alpha:g}, power = {power:g})"
         figure = dataset_figure(matrices, names, title, alpha=alpha, power=power)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..table import Table
 from . import escape, tabular
@@ -48,8 +48,9 @@ def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None) 
     return tabular(header, rows, "lrr" + "r" * len(designs), rules_after=rules)
 
 
-def topic_set_size_caption(table: Table, dataset: str = "") -> str:
-    """A plain-text caption (the writer escapes it): what the numbers are, with alpha and power."""
+def topic_set_size_caption(table: Table, dataset: str = "", fractions: Sequence[float] = (0.05, 0.10, 0.20)) -> str:
+    """A plain-text caption (the writer escapes it): what the numbers are, with alpha, power and the
+    ``fractions`` of each measure's score range that minD is (the table's ``mdd_fractions``)."""
     records = table.records()
     alphas = sorted({float(row["alpha"]) for row in records})
     powers = sorted({float(row["power"]) for row in records if row["design"] != "ci"})
@@ -59,6 +60,12 @@ def topic_set_size_caption(table: Table, dataset: str = "") -> str:
         f"over m runs to detect a difference (ANOVA: a range of run means) of minD with power "
         f"{', '.join(f'{p:g}' for p in powers) or '-'} at alpha = {', '.join(f'{a:g}' for a in alphas) or '-'}, and "
         "for the expected width of the CI of a paired difference to be at most minD; sigma^2 is the residual "
-        "variance of the two-way ANOVA without replication (paired differences: 2 sigma^2); minD is 5%, 10% "
-        "and 20% of each measure's observed score range unless given."
+        "variance of the two-way ANOVA without replication (paired differences: 2 sigma^2); minD is "
+        f"{_listed([f'{100 * fraction:g}%' for fraction in fractions])} of each measure's observed score range "
+        "unless given."
     )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
