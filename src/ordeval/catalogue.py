@@ -20,20 +20,26 @@ from dataclasses import dataclass
 STAGES = ("data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
           "topic_set_size", "classification", "measure_reports", "report")  # fmt: skip
 
-#: HTML report categories, in order (numbered with two digits: Snakemake's report sorts them as text).
+#: HTML report categories, in order; numbered with two digits from their position (Snakemake's report sorts
+#: them as text), so that a category is inserted by adding one line.
 CATEGORIES = {
-    "data": "00 Data",
-    "scores": "01 Scores",
-    "agreement": "02 Ranking agreement",
-    "consistency": "03 Ranking consistency",
-    "power": "04 Discriminative power",
-    "sso": "05 Significance overlap",
-    "contradictions": "06 Contradictions",
-    "popularity": "07 Popularity vs Uniform",
-    "leaderboard": "08 Leaderboards",
-    "topic_set_size": "09 Topic set size",
-    "classification": "10 Ordinal classification (ACL 2021 layout)",
-    "paper": "11 Paper and provenance",
+    key: f"{number:02d} {title}"
+    for number, (key, title) in enumerate(
+        {
+            "data": "Data",
+            "scores": "Scores",
+            "agreement": "Ranking agreement",
+            "consistency": "Ranking consistency",
+            "power": "Discriminative power",
+            "sso": "Significance overlap",
+            "contradictions": "Contradictions",
+            "popularity": "Popularity vs Uniform",
+            "leaderboard": "Leaderboards",
+            "topic_set_size": "Topic set size",
+            "classification": "Ordinal classification (ACL 2021 layout)",
+            "paper": "Paper and provenance",
+        }.items()
+    )
 }
 
 #: LaTeX report sections, in order: title and opening sentence.
