@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..tasks.classification.measures import confusion_matrices
 from .significance import PairwiseSignificance
 
 #: Cells (trials x kinds of differing items) of one block of the randomisation test.
@@ -44,11 +45,8 @@ def pooled_confusion(gold, runs, num_classes: int) -> np.ndarray:
     """Confusion counts over all items, runs x K x K: ``c[r, i, j]`` = items run r puts in class i and the
     gold in class j. ``gold``: class indices (items,); ``runs``: class indices (runs, items)."""
     gold = np.asarray(gold, dtype=np.int64)
-    runs = np.atleast_2d(np.asarray(runs, dtype=np.int64))
-    size = num_classes * num_classes
-    flat = np.arange(runs.shape[0], dtype=np.int64)[:, None] * size + runs * num_classes + gold[None, :]
-    counts = np.bincount(flat.ravel(), minlength=runs.shape[0] * size)
-    return counts.reshape(runs.shape[0], num_classes, num_classes)
+    one_topic = np.zeros(gold.shape[0], dtype=np.int64)  # all items: the one "topic" of the task's counts
+    return confusion_matrices(gold, np.atleast_2d(runs), one_topic, 1, num_classes)[:, 0]
 
 
 def pooled_scores(gold, runs, num_classes: int, measures: Sequence[Measure]) -> np.ndarray:
