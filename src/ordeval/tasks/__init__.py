@@ -9,34 +9,29 @@ import pkgutil
 from .base import Task
 
 
-def _discover() -> dict[str, str]:
-    """task name -> module of every task module here (``TASK.name`` is the module's name), in the order
-    of their ``order`` attribute."""
+def _discover() -> dict[str, Task]:
+    """task name -> the ``TASK`` of every task module here, in the order of their ``order`` attribute."""
     found = []
     for module in pkgutil.iter_modules(__path__):
         if module.name == "base":
             continue
         task = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TASK", None)
         if isinstance(task, Task):
-            found.append((task.order, task.name, f"{__name__}.{module.name}"))
-    return {name: path for _, name, path in sorted(found)}
+            found.append((task.order, task.name, task))
+    return {name: task for _, name, task in sorted(found, key=lambda entry: entry[:2])}
 
 
-#: task name -> module whose ``TASK`` attribute is the task.
+#: task name -> the task (its module's ``TASK``).
 KNOWN_TASKS = _discover()
 #: The task of a data set whose configuration names none (the only one before tasks existed).
 DEFAULT_TASK = "quantification"
 
-_loaded: dict[str, Task] = {}
-
 
 def get_task(name: str) -> Task:
     """The task called ``name`` (``quantification``, ``classification``)."""
-    if name not in _loaded:
-        if name not in KNOWN_TASKS:
-            raise KeyError(f"unknown task {name!r}; known: {', '.join(KNOWN_TASKS)}")
-        _loaded[name] = importlib.import_module(KNOWN_TASKS[name]).TASK
-    return _loaded[name]
+    if name not in KNOWN_TASKS:
+        raise KeyError(f"unknown task {name!r}; known: {', '.join(KNOWN_TASKS)}")
+    return KNOWN_TASKS[name]
 
 
 def all_tasks() -> list[Task]:
