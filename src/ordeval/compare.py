@@ -9,10 +9,12 @@ reproduced numbers with numbers printed elsewhere (a paper's table, a recorded r
   the decimals of the other, gives the other: ``|a - b| <= 0.5 * 10**-d`` with ``d`` the fewer decimals (a
   tie, exactly half a unit, counts as equal whichever way it was rounded). Two numbers written with the
   same decimals are therefore equal only when they are the same number. In a table, a number's decimals
-  are those of its column (the most decimals any number of that column has in that table): a column
-  printed at 3 decimals is compared at 3 decimals, and ordeval's outputs, written in full precision
-  (shortest round-trip form), exactly, also where a value happens to be short (``0.5`` in a column of
-  ``0.8787878787878788``);
+  are those of its column (the most decimals any number of that column has in that table), so that a
+  column printed at 3 decimals is compared at 3 decimals; and a table written in **full precision** --
+  one of its numbers has :data:`FULL_PRECISION` or more significant digits, as floats in their shortest
+  round-trip form (ordeval's outputs) have -- holds exact numbers: ``0.5`` there is 0.5, not 0.45..0.55.
+  So two of ordeval's tables are compared exactly, and one against a table printed at 3 decimals at 3
+  decimals;
 * *within a tolerance*, in addition: equal also when ``|a - b| <= max(absolute, relative * max(|a|, |b|))``
   (:class:`Tolerance`; as :func:`math.isclose`). A tolerance widens the written precision, never narrows it.
 
@@ -43,6 +45,8 @@ from decimal import Decimal
 from .parsing import MAX_NUMBER_LENGTH, NUMBER
 from .table import Table
 
+#: A table with a number of this many significant digits is written in full precision: its numbers are exact.
+FULL_PRECISION = 15
 #: The key column that numbers the rows of equal key (and the rows of a table without text columns).
 ROW_NUMBER = "#"
 
@@ -106,11 +110,14 @@ class Tolerance:
 EXACT = Tolerance()
 
 
-def equal_numbers(old: Decimal, new: Decimal, places: int, tolerance: Tolerance = EXACT) -> bool:
-    """``old`` and ``new`` agree to ``places`` decimals (``|new - old| <= 0.5 * 10**-places``), or within
-    ``tolerance``."""
-    gap = _CONTEXT.abs(_CONTEXT.subtract(new, old))
-    return gap <= Decimal((0, (5,), -places - 1)) or tolerance.allows(old, new)
+def equal_numbers(old: Decimal, new: Decimal, places: int | None, tolerance: Tolerance = EXACT) -> bool:
+    """``old`` and ``new`` agree to ``places`` decimals (``|new - old| <= 0.5 * 10**-places``; None: they
+    are the same number), or within ``tolerance``."""
+    if old == new:
+        return True
+    if places is not None and _CONTEXT.abs(_CONTEXT.subtract(new, old)) <= Decimal((0, (5,), -places - 1)):
+        return True
+    return tolerance.allows(old, new)
 
 
 def _difference(old: Decimal, new: Decimal) -> float:
@@ -190,9 +197,32 @@ def _is_text(cells: Sequence[str]) -> bool:
     return any(cell != "" and number(cell) is None for cell in cells)
 
 
-def _column_places(cells: Sequence[str]) -> int:
-    """The most decimals of the numbers of a column (0 without numbers)."""
-    return max((decimals(cell) for cell in cells if cell != "" and number(cell) is not None), default=0)
+def _numbers(cells: Sequence[str]):
+    return (value for value in map(number, cells) if value is not None)
+
+
+def full_precision(texts: dict[str, list[str]]) -> bool:
+    """Whether a table (its columns as text) is written in full precision: a number of
+    :data:`FULL_PRECISION` or more significant digits."""
+    return any(len(value.as_tuple().digits) >= FULL_PRECISION for cells in texts.values() for value in
+               _numbers(cells))  # fmt: skip
+
+
+class _Precision:
+    """The decimals each column of two tables is compared at (module docstring), computed when first asked:
+    the fewer of the two sides' (the most decimals of the column's numbers; none for a side written in full
+    precision); None: exactly."""
+
+    def __init__(self, old: dict[str, list[str]], new: dict[str, list[str]]):
+        self.sides = (old, new)
+        self.full: tuple[bool, bool] | None = None
+
+    def __call__(self, column: str) -> int | None:
+        if self.full is None:
+            self.full = (full_precision(self.sides[0]), full_precision(self.sides[1]))
+        places = [max((-int(value.as_tuple().exponent) for value in _numbers(texts[column])), default=0)
+                  for texts, full in zip(self.sides, self.full, strict=True) if not full]  # fmt: skip
+        return min(places, default=None)
 
 
 def _texts(table: Table) -> dict[str, list[str]]:
@@ -264,17 +294,19 @@ def compare_tables(old: Table, new: Table, key: Sequence[str] | None = None, tol
         columns_reordered=shared != [name for name in new.columns if name in old_texts],
         rows_reordered=new_order != sorted(new_order),
     )
+    precision = _Precision(old_texts, new_texts)
     for name in shared:
         if name not in key:
-            diff.cells += _column_cells(name, old_texts[name], new_texts[name], matched, tolerance, keep_equal)
+            diff.cells += _column_cells(name, old_texts[name], new_texts[name], matched, precision, tolerance,
+                                        keep_equal)  # fmt: skip
     return diff
 
 
-def _column_cells(name: str, old: list[str], new: list[str], matched: list[tuple], tolerance: Tolerance,
-                  keep_equal: bool) -> list[Cell]:  # fmt: skip
+def _column_cells(name: str, old: list[str], new: list[str], matched: list[tuple], precision: _Precision,
+                  tolerance: Tolerance, keep_equal: bool) -> list[Cell]:  # fmt: skip
     """The compared cells of one column (the differing ones, or all with ``keep_equal``)."""
     cells = []
-    places = None  # the decimals of the column, computed when a number first differs
+    places: list = []  # the decimals the column is compared at, found when a number first differs
     for row_key, old_index, new_index in matched:
         before, after = old[old_index], new[new_index]
         if before == after:
@@ -285,9 +317,9 @@ def _column_cells(name: str, old: list[str], new: list[str], matched: list[tuple
         if a is None or b is None:
             cells.append(Cell(row_key, name, before, after, None, False))
             continue
-        if places is None:
-            places = min(_column_places(old), _column_places(new))
-        equal = equal_numbers(a, b, places, tolerance)
+        if not places:
+            places.append(precision(name))
+        equal = equal_numbers(a, b, places[0], tolerance)
         if keep_equal or not equal:
             cells.append(Cell(row_key, name, before, after, _difference(a, b), equal))
     return cells

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -51,6 +52,12 @@ _SHA256 = re.compile(r"[0-9a-f]{64}")
 def matches(path: str, patterns: Sequence[str]) -> bool:
     """``path`` (relative, ``/``-separated) matches one of the glob ``patterns`` (``*`` matches ``/`` too)."""
     return any(fnmatch.fnmatchcase(path, pattern) for pattern in patterns)
+
+
+def _relative(name: str) -> bool:
+    """``name`` is a relative ``/``-separated path that stays inside its folder."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and "\\" not in name and not {"", ".", ".."} & set(parts)
 
 
 def is_table(path: str) -> bool:
@@ -117,8 +124,7 @@ def _open_reference(path: Path) -> Folder:
         raise InputError(index, "key 'files'", "not an object of path: SHA-256")
     text = {}
     for name, digest in files.items():
-        parts = name.split("/")
-        if not name or name.startswith("/") or ".." in parts or "" in parts or "\\" in name or name == INDEX:
+        if not _relative(name) or name == INDEX:
             raise InputError(index, f"key 'files'[{name[:80]!r}]", "not a relative path inside the folder")
         if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
             raise InputError(index, f"key 'files'[{name[:80]!r}]", "not a SHA-256 (64 lowercase hex digits)")
@@ -219,6 +225,8 @@ def reference_files(results: str | Path) -> dict[str, str]:
         if not path.startswith(prefix):
             raise InputError(manifest, where, f"{path} is not below {prefix}")
         name = path[len(prefix) :]
+        if not _relative(name):
+            raise InputError(manifest, where, f"{path} is not a path inside {results}")
         file = results / name
         if not file.is_file():
             raise InputError(file, None, "listed in manifest.json but missing: run the pipeline again")
@@ -241,9 +249,11 @@ def record_reference(results: str | Path, out: str | Path) -> dict[str, str]:
     files = reference_files(results)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    staging.chmod(0o777 & ~umask)  # mkdtemp makes a private folder
     try:
-        document = {"format": FORMAT, "version": 1, "results": results.name,
-                    "made_by": f"ordeval reference {results.as_posix()} {out.as_posix()}",
+        document = {"format": FORMAT, "version": 1, "results": results.name, "made_by": "ordeval reference",
                     "text_of": list(KEPT_TEXT), "left_out": list(VOLATILE), "files": files}  # fmt: skip
         (staging / INDEX).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
         for name in files:

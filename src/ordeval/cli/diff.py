@@ -16,9 +16,10 @@ LIMIT = 10
 PRECISION_HELP = (
     "Numbers are equal at the written precision: when the one written with more decimals, rounded to the "
     "decimals of the other, gives the other (|a - b| <= half a unit of the fewer decimals; a tie counts as "
-    "equal); a number's decimals are the most decimals of its column in its table, so a column printed at 3 "
-    "decimals is compared at 3 decimals and ordeval's full-precision numbers exactly. Text cells (and empty "
-    "ones) are compared exactly."
+    "equal). A number's decimals are the most decimals of its column in its table, so that a column printed at "
+    "3 decimals is compared at 3 decimals; a table written in full precision (a number of 15 or more "
+    "significant digits, as ordeval writes floats) holds exact numbers, so two of ordeval's tables are "
+    "compared exactly. Text cells (and empty ones) are compared exactly."
 )
 
 
