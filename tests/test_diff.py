@@ -8,6 +8,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -390,3 +392,34 @@ def test_compare_folders_from_python(old, new):
     assert result.equal and len(result.tables) == 1 and result.tables[0].diff.equal
     [table] = compare_folders(old, new).changed_tables  # full precision: exact
     assert [(cell.column, cell.key, cell.difference) for cell in table.diff.changed] == [("A", ("t1",), 1e-7)]
+
+
+def _ci_reference_step() -> str:
+    """The step of .ci/run that compares the default results with reference/synthetic."""
+    text = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    start = text.index('step "the default results against the recorded reference')
+    return text[start : text.index("\nfi\n", start) + 4]
+
+
+def test_ci_fails_when_a_table_changes_without_its_reference(old, tmp_path):
+    """.ci/run's step, run as written on a small results/synthetic and its recorded reference."""
+    work = tmp_path / "work"
+    results = Path(shutil.copytree(old, work / "results" / "synthetic"))
+    _manifest(results, "synthetic")
+    assert main(["reference", str(results), str(work / "reference" / "synthetic")]) == 0
+    script = 'step() { echo "== $1"; }\n' + _ci_reference_step().replace(
+        "ordeval diff ", f"{sys.executable} -m ordeval diff "
+    )
+
+    def ci():
+        return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, capture_output=True, text=True,
+                              timeout=120)  # fmt: skip
+
+    assert ci().returncode == 0
+    _edit(results, AGREEMENT, "NMD,RNOD,0.8787878787878788", "NMD,RNOD,0.8797878787878788")
+    done = ci()
+    assert done.returncode == 1, done.stderr
+    assert "measure_a=NMD, measure_b=RNOD tau 0.8787878787878788 0.8797878787878788 +0.001" in " ".join(
+        done.stdout.split()
+    )
+    assert "ordeval reference results/synthetic reference/synthetic" in done.stdout

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from conftest import run_workflow, tiny_config
 
+from ordeval.reference import compare_folders
+
 #: Files that are not outputs: job logs (time-stamped) and the TeX engine's byproducts.
 BYPRODUCTS = {".log", ".aux", ".fls", ".fdb_latexmk", ".out", ".toc"}
 
@@ -33,6 +35,7 @@ def test_two_clean_runs_give_byte_identical_outputs(tmp_path):
     assert sorted(first) == sorted(second)
     differing = sorted(name for name in first if first[name] != second[name])
     assert differing == []
+    assert compare_folders(runs[0], runs[1]).equal  # ordeval diff agrees
     assert not [name for name in first if Path(name).name.startswith(".") or "-partial" in name]
 
     manifest = json.loads((runs[0] / "manifest.json").read_text())
