@@ -374,8 +374,9 @@ def test_how_the_key_is_chosen():
     columns = {"measure": ["A", "A", "B"], "rank": ["1", "2", "1"], "run": ["x", "y", "x"], "mean": ["1", "2", "3"]}
     board = Table(columns)
     assert key_columns(board, board) == ["measure", "run"]  # the fewest text columns that identify the rows
-    design = Table({"measure": ["A", "A", "B"], "design": ["t", "t", "t"], "mdd": ["0.1", "0.2", "0.1"]})
-    assert key_columns(design, design) == ["measure", "design", ROW_NUMBER]  # numbered among equal keys
+    design = Table({"measure": ["A", "A", "A", "B"], "design": ["t", "t", "F", "t"],
+                    "mdd": ["0.1", "0.2", "0.1", "0.1"], "origin": ["real"] * 4})  # fmt: skip
+    assert key_columns(design, design) == ["measure", "design", ROW_NUMBER]  # the closest, numbered among equal keys
     numbers = Table({"x": ["1", "2"], "y": ["3", ""]})
     assert key_columns(numbers, numbers) == [ROW_NUMBER]  # no text column: row by row
     moved = Table({"x": ["2", "1"], "y": ["", "3"]})
@@ -384,6 +385,10 @@ def test_how_the_key_is_chosen():
         ((1,), "x", "1", "2"), ((2,), "x", "2", "1"), ((1,), "y", "3", ""), ((2,), "y", "", "3")]  # fmt: skip
     explicit = compare_tables(design, design, key=["measure"])
     assert explicit.key == ["measure", ROW_NUMBER] and explicit.equal  # a given key that repeats is numbered
+    moved = Table({name: design.cells(name)[::-1] for name in design.columns}).with_column("mdd", ["0.1"] * 4)
+    diff = compare_tables(design, moved)  # reversed rows: matched by key, equal keys in order
+    assert diff.rows_reordered and [(cell.key, cell.old, cell.new) for cell in diff.cells] == [
+        (("A", "t", 2), "0.2", "0.1")]  # fmt: skip
 
 
 def test_compare_folders_from_python(old, new):
@@ -423,3 +428,17 @@ def test_ci_fails_when_a_table_changes_without_its_reference(old, tmp_path):
         done.stdout.split()
     )
     assert "ordeval reference results/synthetic reference/synthetic" in done.stdout
+
+
+def test_the_help_states_the_rules(capsys):
+    assert main(["diff", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "the one written with more decimals, rounded to the decimals of the other, gives the other" in text
+    assert "columns or rows in another order are not a difference" in text and "manifest.json, logs/*" in text
+    assert "Exit status: 0 equal, 1 not equal, 2 bad input." in text
+    assert main(["reference", "--help"]) == 0
+    assert "one line per file" in " ".join(capsys.readouterr().out.split())
+    assert main(["diff", "a", "b", "--json", "--markdown"]) == 2
+    assert "not allowed with argument" in one_error_line(capsys.readouterr().err)
+    assert main(["diff", "a", "b", "--tolerance", "-1"]) == 2
+    one_error_line(capsys.readouterr().err)
