@@ -26,8 +26,8 @@ by row by their key (rows in another order are not a difference). The key, unles
 (:func:`key_columns`): the first columns (in the old table's order) that hold text -- a column holds
 text when one of its non-empty cells is not a number -- as few of them as identify every row of both
 tables (``measure``; ``measure_a, measure_b``; ``dataset, measure``). When even all of them do not, the
-rows of equal key are numbered in order (key column ``#``), and a table without a text column is matched
-row by row (``#`` alone: the row number).
+fewest that come closest are taken and the rows of equal key numbered in order (key column ``#``); a table
+without a text column is matched row by row (``#`` alone: the row number).
 
 >>> from ordeval.compare import compare_printed
 >>> compare_printed("0.854", 0.85417).equal, compare_printed("0.854", 0.8556).equal
@@ -229,23 +229,28 @@ def _texts(table: Table) -> dict[str, list[str]]:
     return {name: table.cells(name) for name in table.columns}
 
 
-def _unique(texts: dict[str, list[str]], names: Sequence[str]) -> bool:
+def _repeated(texts: dict[str, list[str]], names: Sequence[str]) -> int:
+    """How many rows repeat an earlier row's values of the columns ``names``."""
     rows = list(zip(*(texts[name] for name in names), strict=True))
-    return len(set(rows)) == len(rows)
+    return len(rows) - len(set(rows))
 
 
 def _key_columns(old: dict[str, list[str]], new: dict[str, list[str]]) -> list[str]:
     candidates = [name for name in old if name in new and _is_text(old[name])]
+    best, fewest = 0, None
     for count in range(1, len(candidates) + 1):
-        if _unique(old, candidates[:count]) and _unique(new, candidates[:count]):
+        repeated = _repeated(old, candidates[:count]) + _repeated(new, candidates[:count])
+        if repeated == 0:
             return candidates[:count]
-    return [*candidates, ROW_NUMBER]
+        if fewest is None or repeated < fewest:
+            best, fewest = count, repeated
+    return [*candidates[:best], ROW_NUMBER]
 
 
 def key_columns(old: Table, new: Table) -> list[str]:
     """The key of :func:`compare_tables`: the fewest leading text columns of ``old`` (also in ``new``) that
-    identify every row of both tables; all of them and ``#`` when none do (``#`` alone without text
-    columns)."""
+    identify every row of both tables; when none do, the fewest that come closest, and ``#`` (the rows of
+    equal key numbered in order; ``#`` alone without text columns)."""
     return _key_columns(_texts(old), _texts(new))
 
 

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .compare import EXACT, TableDiff, Tolerance, compare_tables
 from .errors import InputError
-from .files import sha256
+from .files import sha256, write_text
 from .parsing import load_json
 from .table import Table
 
@@ -255,7 +255,7 @@ def record_reference(results: str | Path, out: str | Path) -> dict[str, str]:
     try:
         document = {"format": FORMAT, "version": 1, "results": results.name, "made_by": "ordeval reference",
                     "text_of": list(KEPT_TEXT), "left_out": list(VOLATILE), "files": files}  # fmt: skip
-        (staging / INDEX).write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+        write_text(json.dumps(document, indent=1) + "\n", staging / INDEX)
         for name in files:
             if matches(name, KEPT_TEXT):
                 (staging / name).parent.mkdir(parents=True, exist_ok=True)

@@ -263,8 +263,9 @@ def add_parser(commands) -> None:
         "the changed cells with their row, column, old and new value and difference (new - old). Columns are "
         "matched by name and rows by their key, so columns or rows in another order are not a difference; the key "
         "is the fewest leading text columns (a column with a cell that is not a number) that identify every row "
-        "(e.g. measure_a, measure_b), rows of equal key numbered in order (#), a table without text columns row "
-        f"by row. {PRECISION_HELP.replace('%', '%%')} Other files (figures, .npz, LaTeX) are compared by SHA-256. "
+        "(e.g. measure_a, measure_b); when none do, the fewest that come closest, the rows of equal key numbered "
+        f"in order (#); a table without text columns row by row. {PRECISION_HELP.replace('%', '%%')} Other files "
+        "(figures, .npz, LaTeX) are compared by SHA-256. "
         f"Left out on both sides, as they embed the commit, versions or times: {', '.join(VOLATILE)}. "
         "Exit status: 0 equal, 1 not equal, 2 bad input.",
     )
