@@ -128,7 +128,7 @@ def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[
     with each measure's direction)."""
     task_object = get_task(task)
     data = build_data(gold, runs, task=task, **options)
-    names = list(measures) if measures is not None else task_object.registry.names()
+    names = list(measures) if measures is not None else task_object.registry.default_names()
     return task_object.score(data, names).stack
 
 

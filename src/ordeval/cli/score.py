@@ -181,7 +181,7 @@ def cmd_score(args) -> int:
     data = read_data(args, gold, runs, classes, progress)
     checks.check_run_names(data.run_names)
     task = get_task(args.task)
-    scored = task.score(data, measures if measures is not None else task.registry.names())
+    scored = task.score(data, measures if measures is not None else task.registry.default_names())
     stack = dataclasses.replace(scored.stack, values=np.ascontiguousarray(scored.stack.values))  # as read back
     dataset = args.name or default_name(args.gold)
     boards = None
@@ -258,7 +258,11 @@ def add_parser(commands) -> None:
                        help="an organiser baseline computed from the gold: uniform, popularity (quantification) or "
                        "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
                        "for class 1 of -2..2)")  # fmt: skip
-    score.add_argument("--measures", help="comma-separated measure names (default: every measure of the task)")
+    score.add_argument(
+        "--measures",
+        help="comma-separated measure names (default: every measure of the task "
+        "but those scored only where named, such as SemEval's EMD)",
+    )
     score.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
                        help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
                        "one confusion matrix over all items, paired randomisation test")  # fmt: skip
