@@ -166,7 +166,7 @@ def test_paths_of_catalogue_entries(default):
 def test_captions_are_filled_from_the_configuration(default):
     assert default.caption("agreement/dataset") == (
         "each data set: Kendall's tau-a between the run rankings of every pair of measures, with 95% CIs "
-        "(Long and Cliff)."
+        "(Fisher z with the Fieller et al. variance 0.437/(n-4))."
     )
     mean = default.caption("agreement/mean", task="quantification")
     assert "averaged over the ordinal quantification data sets" in mean

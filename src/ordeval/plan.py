@@ -24,6 +24,7 @@ from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
 from .splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
+from .stats import CI_METHODS  # the tau interval methods, as captions name them
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
@@ -182,6 +183,7 @@ class Plan:
         return {
             "kendall": config["kendall"],
             "ci_level": config["agreement"]["ci_level"],
+            "ci_method": CI_METHODS[config["agreement"]["ci_method"]],
             "trials": config["consistency"]["trials"],
             "subset_size": config["consistency"]["subset_size"],
             "consistency_hsd_trials": config["consistency"]["hsd_trials"],
