@@ -66,14 +66,16 @@ def statistics(stack, plan, dataset: str, seed: int) -> dict[str, dict[str, floa
         taus = split_taus(values, splits, variant=config["kendall"])
         rng = stream(seed, dataset, f"consistency-{condition}-hsd")
         comparison = compare_measures(taus, measures, consistency["hsd_trials"], consistency["alpha"], rng)
-        found[f"consistency_mean_tau_{condition}"] = dict(zip(comparison.measures, map(float, comparison.mean_tau)))
+        found[f"consistency_mean_tau_{condition}"] = dict(
+            zip(comparison.measures, map(float, comparison.mean_tau), strict=True)
+        )
         found[f"consistency_ve2_{condition}"] = {"": float(comparison.ve2)}
     significance = config["significance"]
     chosen = plan.dataset_measures("significance", dataset)
     rng = stream(seed, dataset, "significance")
     pvalues = pairwise_significance(stack.subset(chosen), significance["hsd_trials"], rng)
     power = discriminative_power(pvalues, significance["alpha"])
-    found["dp_significant"] = dict(zip(power.measures, map(float, power.significant)))
+    found["dp_significant"] = dict(zip(power.measures, map(float, power.significant), strict=True))
     return found
 
 
