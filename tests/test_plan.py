@@ -62,10 +62,24 @@ def test_default_plan_has_the_ten_data_sets_of_two_tasks(default):
 
 
 def test_every_registered_measure_is_scored_by_default(default):
-    assert list(REGISTRY) == ALL_MEASURES
+    """... but those scored only where named (SemEval's EMD, which would repeat NMD in the tables)."""
+    assert REGISTRY.default_names() == ALL_MEASURES
+    assert [name for name in REGISTRY if name not in ALL_MEASURES] == ["EMD"]
     assert default.scored("quantification") == ALL_MEASURES
     assert all(default.datasets[name].measures == ALL_MEASURES for name in DATASETS)
     assert all(default.datasets[name].measures == OC_ORDER for name in OC_DATASETS)
+
+
+def test_a_measure_scored_only_where_named_is_scored_when_listed_but_no_analysis_default(tmp_path):
+    """Listing EMD scores it; no analysis takes it unless its own measures name it."""
+    config = load(REPO / "config" / "config.yaml")
+    config["measures"] = [*ALL_MEASURES, "EMD", *OC_ORDER]
+    listed = make_plan(config, workdir=tmp_path)
+    assert "EMD" in listed.datasets["Sem16T4E"].measures
+    for analysis in ("agreement", "consistency", "significance", "leaderboard", "popularity", "topic_set_size"):
+        assert "EMD" not in listed.measures(analysis, "quantification"), analysis
+    config["leaderboard"]["measures"] = ["EMD", "NMD", *OC_ORDER]
+    assert make_plan(config, workdir=tmp_path).measures("leaderboard", "quantification") == ["EMD", "NMD"]
 
 
 def test_analyses_use_the_papers_measures_in_the_papers_order(default):
@@ -152,7 +166,7 @@ def test_paths_of_catalogue_entries(default):
 def test_captions_are_filled_from_the_configuration(default):
     assert default.caption("agreement/dataset") == (
         "each data set: Kendall's tau-a between the run rankings of every pair of measures, with 95% CIs "
-        "(Long and Cliff)."
+        "(Fisher z with the Fieller et al. variance 0.437/(n-4))."
     )
     mean = default.caption("agreement/mean", task="quantification")
     assert "averaged over the ordinal quantification data sets" in mean

@@ -126,7 +126,7 @@ _ENTRIES = [
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
-          "{ci_level:.0%} CIs (Long and Cliff).", ("dataset",), "agreement", "agreement"),
+          "{ci_level:.0%} CIs ({ci_method}).", ("dataset",), "agreement", "agreement"),
     Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
           "Kendall's tau-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
           ("suffix",), "agreement", "agreement"),

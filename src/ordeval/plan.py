@@ -24,6 +24,7 @@ from .modules import module_files
 from .names import check_name
 from .plugins import load_plugins
 from .splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
+from .stats import CI_METHODS  # the tau interval methods, as captions name them
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
@@ -182,6 +183,7 @@ class Plan:
         return {
             "kendall": config["kendall"],
             "ci_level": config["agreement"]["ci_level"],
+            "ci_method": CI_METHODS[config["agreement"]["ci_method"]],
             "trials": config["consistency"]["trials"],
             "subset_size": config["consistency"]["subset_size"],
             "consistency_hsd_trials": config["consistency"]["hsd_trials"],
@@ -398,7 +400,7 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
                 f"add some of: {', '.join(registered)}"
             )
     else:
-        measures = registered
+        measures = task.registry.default_names()
     task.check_settings(name, spec)
     runs = task.declared_runs(spec, data_root)
     for run in runs:
@@ -438,8 +440,9 @@ def _runs_known(task, source: dict, data_root: Path) -> bool:
 def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:
     listed = config[analysis].get("measures")
     task = get_task(task_name)
-    if not listed:
-        return paper.default_measures(task_name, analysis, scored)
+    if not listed:  # the papers' lists, and what else is scored, but no measure scored only where named
+        analysed = [name for name in scored if name not in task.registry or task.registry[name].meta_evaluated]
+        return paper.default_measures(task_name, analysis, analysed)
     known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
     mine = [measure for measure in listed if measure in known]
     unknown = [m for m in listed if m not in set(_all_measures(config))]

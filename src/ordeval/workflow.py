@@ -94,7 +94,8 @@ def report_parameters(plan: Plan) -> str:
     :meth:`~ordeval.plan.Plan.parameters`)."""
     p = plan.parameters()
     return (
-        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']}; "
+        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
+        f"({p['ci_method']}); "
         f"consistency with {p['trials']} random splits per condition (halves, and two subsets of "
         f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
         f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
