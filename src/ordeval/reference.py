@@ -83,9 +83,6 @@ class Folder:
     text: dict[str, Path]
     left_out: int = 0  # volatile files not offered
 
-    def table(self, name: str) -> Table | None:
-        return read_table(self.text[name]) if name in self.text else None
-
 
 def open_folder(path: str | Path) -> Folder:
     """A recorded reference (a folder with ``reference.json``) or a results folder; an InputError (naming
