@@ -223,14 +223,18 @@ def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replicatio
     assert replication.name == "replication"
     assert list(replication.datasets) == DATASETS + OC_DATASETS
     assert replication.measures("agreement", "quantification") == AGREEMENT
-    sem16c = replication.datasets["Sem16T4C"]
-    assert sem16c.runs == ["PotTS", "BL-neutral", *(f"SIM{i:02d}" for i in range(1, 11))]
-    assert sem16c.files[1].endswith("PotTS.SubtaskC.res.official.txt")
+    sem16c = replication.datasets["Sem16T4C"]  # the 12 official runs, in the official results' order
+    assert sem16c.runs == ["twise", "ECNU", "PUT", "LYS", "finki", "INSIGHT-1", "ISTI-CNR", "YZU-NLP",
+                           "SentimentalITists", "BL-majority", "PotTS", "pkudblab"]  # fmt: skip
+    assert sem16c.files[0].endswith("official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
+    assert sem16c.files[11].endswith("official/runs/C/PotTS-C.output")
     assert replication.measures("significance", "quantification") == SIGNIFICANCE
     sem16 = replication.datasets["Sem16T4E"]
-    assert [path.split("/")[-1] for path in sem16.files] == ["twitter-2016test-CE.txt",
-                                                             "PotTS.SubtaskE.res.official.txt"]  # fmt: skip
-    assert sem16.runs == ["PotTS", *(f"SIM{i:02d}" for i in range(1, 12))]
+    assert [path.split("/")[-1] for path in sem16.files][:2] == ["SemEval2016_task4_subtaskE_test_gold.txt",
+                                                                 "QCRI-E.output"]  # fmt: skip
+    assert sem16.runs == ["QCRI", "finki", "pkudblab", "NRU-HSE", "ECNU", "ISTI-CNR", "LYS", "INSIGHT-1",
+                          "BL-average", "HSENN", "BL-positive", "PotTS"]  # fmt: skip
+    assert replication.replicated_datasets == list(replication.datasets)
     assert replication.datasets["STC3-DQ-A"].files[0].endswith("STC3-DQ/stc3-nddq-test-annotations.json")
     assert replication.datasets["DialEval1-DQ-A"].files == []
     for name, dataset in replication.datasets.items():

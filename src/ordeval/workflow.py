@@ -45,13 +45,16 @@ def resources(plan: Plan, job: str) -> dict[str, int]:
 
 
 def report_marks(plan: Plan) -> dict[str, ReportMark]:
-    """Every output the HTML report shows (an entry's reported format) -> its :class:`ReportMark`.
+    """Every output the HTML report shows (an entry's reported format) -> its :class:`ReportMark`. Categories
+    are numbered with two digits in catalogue order among those this plan shows (``00 Data``, ...).
     Subcategory: the data set of a per-data-set output, the task of a per-task summary, ``DNKT_<M>``
     of a DNKT_M table, else none."""
     marks = {}
-    for key in plan.reported_keys():
+    keys = [key for key in plan.reported_keys() if plan.combinations(key)]
+    shown = [name for name in catalogue.CATEGORIES if any(catalogue.ENTRIES[key].category == name for key in keys)]
+    for key in keys:
         entry = catalogue.ENTRIES[key]
-        category = catalogue.CATEGORIES[entry.category]
+        category = f"{shown.index(entry.category):02d} {catalogue.CATEGORIES[entry.category]}"
         for values in plan.combinations(key):
             path = plan.path(key, entry.reported_format, **values)
             if "dataset" in values:
