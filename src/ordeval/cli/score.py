@@ -82,7 +82,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
 
     gold_format = gold_format_of(args)
     options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
-                   align=args.align, score_key=args.score)  # fmt: skip
+                   align=args.align, score_key=args.score, name=args.name or default_name(args.gold))  # fmt: skip
     groups = [runs] if args.format == "tsv" or len(runs) == 1 else [{name: path} for name, path in runs.items()]
     parts = []
     progress(0, len(runs))
