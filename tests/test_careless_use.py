@@ -103,3 +103,123 @@ def test_one_topic_gives_no_interval_not_a_zero_width_one(tmp_path, capsys):
     assert (out / "leaderboard.csv").read_text().splitlines()[1] == "NMD,1,B,0.2,,,,True"
     board = leaderboard(np.array([[0.3, 0.2]]), ["A", "B"], "NMD", True, np.ones((2, 2)))
     assert np.isnan(board.ci_low).all() and np.isnan(board.ci_high).all()
+
+
+# --------------------------------------------------------------------------- point 1: score --out on a full disk
+
+
+def quantification_files(folder, topics: int = 150, runs: int = 3) -> list[str]:
+    """A gold and ``runs`` runs (semeval_dist) of ``topics`` topics; the arguments of 'ordeval score' on them."""
+    rng = np.random.default_rng(0)
+    folder.mkdir(parents=True, exist_ok=True)
+    arguments = ["score", "--task", "quantification", "--format", "semeval_dist", "--trials", "50"]
+    for name in ["gold", *(f"r{index}" for index in range(runs))]:
+        rows = rng.dirichlet(np.ones(5), size=topics)
+        path = folder / f"{name}.txt"
+        path.write_text("".join(f"t{t}\t" + "\t".join(map(repr, row.tolist())) + "\n" for t, row in enumerate(rows)))
+        arguments += ["--gold", str(path)] if name == "gold" else ["--run", f"{name}={path}"]
+    return arguments
+
+
+def complete(out) -> bool:
+    listed = set((out / ".ordeval-files").read_text().split())
+    present = {path.name for path in out.iterdir()} - {".ordeval-files"}
+    return present == listed and {"NMD.tsv", "means.tsv", "stack.npz", "leaderboard.html"} <= listed
+
+
+def test_score_stopped_by_a_full_disk_leaves_a_folder_the_next_call_writes(tmp_path, monkeypatch, capsys):
+    """ENOSPC on the fifth file (as on a full disk): one line naming the file, and the folder holds the record
+    of what the call was writing, so the same command once there is room writes the complete output."""
+    import errno
+    import os
+
+    arguments = [*quantification_files(tmp_path / "in"), "--out", str(tmp_path / "out")]
+    replace, calls = os.replace, []
+
+    def full(source, target):
+        calls.append(target)
+        if len(calls) == 5:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return replace(source, target)
+
+    monkeypatch.setattr(os, "replace", full)
+    assert main(arguments) == 2
+    monkeypatch.setattr(os, "replace", replace)
+    line = one_error_line(capsys.readouterr().err)
+    assert line == f"ordeval: error: {calls[4]}: No space left on device"
+    out = tmp_path / "out"
+    assert (out / ".ordeval-files").is_file() and not complete(out)
+    assert not [path for path in out.iterdir() if path.name.startswith(".") and path.name != ".ordeval-files"]
+    assert main(arguments) == 0, capsys.readouterr().err
+    assert complete(out)
+
+
+def test_score_on_a_filesystem_that_fills_up(tmp_path, capsys):
+    """The same on a real small filesystem (a tmpfs, where the tests may mount one): the first call fails on
+    a full disk naming the file, the same call once there is room writes everything."""
+    import subprocess
+
+    from conftest import small_filesystem
+
+    arguments = quantification_files(tmp_path / "in", topics=400)
+    with small_filesystem(tmp_path / "disk", "48k") as disk:
+        out = disk / "scores"
+        assert main([*arguments, "--out", str(out)]) == 2
+        line = one_error_line(capsys.readouterr().err)
+        assert line.startswith(f"ordeval: error: {out}/") and line.endswith(": No space left on device")
+        subprocess.run(["mount", "-o", "remount,size=16m", str(disk)], check=True)
+        assert main([*arguments, "--out", str(out)]) == 0, capsys.readouterr().err
+        assert complete(out)
+
+
+def test_the_temporary_file_of_a_killed_call_does_not_block_the_next_one(tmp_path, capsys):
+    arguments = [*quantification_files(tmp_path / "in", topics=20), "--out", str(tmp_path / "out")]
+    assert main(arguments) == 0
+    (tmp_path / "out" / ".NMD.tsv.k1ll3d00").write_text("half a matrix")  # write_atomically's name
+    capsys.readouterr()
+    assert main(arguments) == 0, capsys.readouterr().err
+    assert complete(tmp_path / "out") and not (tmp_path / "out" / ".NMD.tsv.k1ll3d00").exists()
+
+
+# --------------------------------------------------------------------------- point 5: what is printed is what it says
+
+
+def test_per_topic_scores_print_their_decimal_not_the_rounding_of_a_mean():
+    from ordeval.cli.score import per_topic_lines
+    from ordeval.scores import ScoreStack
+
+    values = np.array([[[0.4, 0.1], [0.44, 1 / 3]]])  # the mean of 0.4 and 0.44 is 0.42000000000000004
+    assert float(values[0, :, 0].mean()) == 0.42000000000000004
+    lines = per_topic_lines(ScoreStack(["NMD"], ["t1", "t2"], ["A", "B"], values))
+    assert lines[:3] == ["A\tNMD\tt1\t0.4", "A\tNMD\tt2\t0.44", "A\tNMD\tall\t0.42"]
+    assert lines[4] == "B\tNMD\tt2\t0.333333333333333"
+
+
+def test_topics_help_says_percent_once(capsys):
+    assert main(["topics", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "5%, 10% and 20% of each measure's score range" in text and "%%" not in text
+
+
+def test_dir_of_the_package_lists_its_public_api():
+    import ordeval
+
+    listed = dir(ordeval)
+    assert set(ordeval.__all__) <= set(listed)
+    assert {"score", "agreement", "leaderboard", "measures", "load_config", "__version__"} <= set(listed)
+
+
+def test_tests_without_the_real_data_say_how_to_point_them_at_it(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    environment = {**os.environ, "ORDEVAL_SHARED_DATA": str(tmp_path / "nowhere")}
+    command = [sys.executable, "-m", "pytest", "-rs", "-p", "no:cacheprovider", "tests/test_readers.py", "-k", "real"]
+    done = subprocess.run(command, cwd=REPO, env=environment, capture_output=True, text=True, timeout=300)
+    header = f"real data: none, the tests that read it are skipped: real data not available: {tmp_path / 'nowhere'}"
+    assert header in done.stdout
+    skipped = [line for line in done.stdout.splitlines() if line.startswith("SKIPPED")]
+    assert skipped and all("set ORDEVAL_SHARED_DATA to the folder of the public files" in line for line in skipped)

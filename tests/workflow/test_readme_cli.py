@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SHARED_RAW
+from conftest import REPO, SHARED_RAW, no_shared_data
 
 pytestmark = pytest.mark.workflow
 
@@ -23,7 +23,7 @@ def _command_line_block() -> str:
 
 def test_the_command_line_examples_run_as_written(tmp_path):
     if not (SHARED_RAW / "Sem16T4CE").is_dir():
-        pytest.skip(f"real data not available: {SHARED_RAW}")
+        pytest.skip(no_shared_data(SHARED_RAW / "Sem16T4CE"))
     # a folder laid out as the checkout (config/, ../shared/data/raw) so that the outputs land in tmp_path
     work = tmp_path / "repo"
     work.mkdir()

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SHARED_RAW
+from conftest import REPO, SHARED_RAW, no_shared_data
 
 pytestmark = pytest.mark.workflow
 
@@ -45,7 +45,7 @@ def planned_targets(configfile: str, extra: list[str]) -> dict:
 def test_every_output_of_the_rules_is_a_target_made_once(configfile):
     extra = [] if configfile == "config/config.yaml" else ["--config", f"data_root={SHARED_RAW}"]
     if extra and not SHARED_RAW.is_dir():
-        pytest.skip("../shared/data/raw is not here")
+        pytest.skip(no_shared_data())
     rows = summary(configfile, *extra)
     outputs = [row["output_file"] for row in rows]
     assert len(outputs) == len(set(outputs))  # one rule per output
