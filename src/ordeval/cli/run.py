@@ -444,8 +444,9 @@ def add_parser(commands) -> None:
         "run",
         help="run the pipeline (Snakemake) with a one-screen summary",
         description="Run the Snakemake pipeline from the project folder: the configuration is checked first (one-line "
-        "errors), the full log goes to results/<name>/logs/ordeval-run.log, and a summary is printed. Arguments "
-        "after '--' go to Snakemake (e.g. -- --rerun-incomplete, -- --config data_root=../data).",
+        "errors), the full log goes to results/<name>/logs/ordeval-run.log (a dry run writes no log and no results), "
+        "and a summary is printed. Arguments after '--' go to Snakemake, after the target (e.g. -- --rerun-incomplete, "
+        "-- --config data_root=../data).",
     )
     run.add_argument("--configfile", help="configuration file (default config/config.yaml)")
     run.add_argument("--target", default="all", help=f"stage or file to make ({', '.join(_stages())}; default all)")
