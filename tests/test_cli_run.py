@@ -296,9 +296,14 @@ def test_the_target_comes_before_the_pass_through_arguments(project, monkeypatch
     _fake_snakemake(folder, monkeypatch, ["1 of 1 steps (100%) done"], 0)
     status = main(["run", "--configfile", str(config), "--target", "leaderboard", "--cores", "2", "--", "--config",
                    f"data_root={folder}"])  # fmt: skip
-    assert status == 0, capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
     arguments = (folder / "results" / "clitest" / "logs" / "ordeval-run.log").read_text().splitlines()[1]
     assert arguments.endswith(f"--cores 2 leaderboard --config data_root={folder}")
+    # the HTML report's command, with the same --config, after the report stage (no manifest yet)
+    assert (f"HTML report: ordeval run --configfile {config} --target report --cores 2 -- --config data_root={folder}"
+            f" && snakemake --configfile {config} --config data_root={folder} --report results/clitest/report.html"
+            in captured.out.splitlines())  # fmt: skip
 
 
 def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
