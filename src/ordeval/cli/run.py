@@ -396,9 +396,11 @@ def live_snakemake(project: Path) -> list[int] | None:
             if not _runs_snakemake(argv) or (entry / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
                 continue
             where = Path(os.readlink(entry / "cwd"))
-            for option, value in zip(argv, argv[1:], strict=False):
+            for option, value in zip(argv, [*argv[1:], ""], strict=True):
                 if option in ("--directory", "-d"):
                     where = where / value
+                elif option.startswith("--directory="):
+                    where = where / option.partition("=")[2]
             if where.resolve() == target:
                 found.append(int(entry.name))
         except (OSError, IndexError):  # ended meanwhile, or another user's

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -281,8 +282,8 @@ def measure_error(measure: Measure, problem: str) -> MeasureError:
     except TypeError:  # not a Python function (a builtin, a callable object without source)
         source = getattr(measure.function, "__module__", None) or repr(measure.function)
     path = Path(source)
-    if path.is_absolute() and path.is_relative_to(Path.cwd()):
-        path = path.relative_to(Path.cwd())
+    with suppress(OSError):  # shown relative to the current folder where it is inside it
+        path = path.relative_to(Path.cwd()) if path.is_absolute() and path.is_relative_to(Path.cwd()) else path
     return MeasureError(path, None, f"{measure.task} measure {measure.name!r} {problem}")
 
 
