@@ -147,3 +147,31 @@ def test_a_plugin_that_exits_while_loading_is_one_line(tmp_path, capsys):
     assert main(["measures", "--plugins", str(plugin)]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert "exits.py' failed: called sys.exit(3)" in line
+
+
+def test_sys_exit_in_any_plugin_code_ends_a_command_with_one_line(tmp_path, capsys):
+    """E.g. a plugin's file format whose reader calls sys.exit: one line, exit status 2, never a silent end."""
+    from ordeval.tasks import get_task
+
+    plugin = tmp_path / "exiting_format.py"
+    plugin.write_text(
+        "import sys\n\nfrom ordeval.tasks.quantification import register_format\n\n\n"
+        "@register_format('exiting', roles=('gold', 'run'), description='calls sys.exit')\n"
+        "def read(path, classes, source):\n    sys.exit(4)\n"
+    )
+    gold = tmp_path / "gold.txt"
+    gold.write_text("t1\t0.2\t0.2\t0.2\t0.2\t0.2\n")
+    formats = get_task("quantification").formats
+    before = dict(formats)
+    try:
+        status = main(["score", "--task", "quantification", "--format", "exiting", "--gold", str(gold), "--run",
+                       f"R={gold}", "--plugins", str(plugin), "--out", str(tmp_path / "out")])  # fmt: skip
+    finally:
+        formats.clear()
+        formats.update(before)
+        plugins._loaded.pop(str(plugin.resolve()), None)
+    assert status == 2
+    assert one_error_line(capsys.readouterr().err) == (
+        "ordeval: error: 'ordeval score' ended by sys.exit(4) in a plugin's code"
+    )
+    assert not (tmp_path / "out").exists()
