@@ -6,8 +6,11 @@ The package is imported as installed (``pip install -e .``, or ``PYTHONPATH=src`
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,15 +18,68 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_RAW = REPO.parent / "shared" / "data" / "raw"
+#: Where the public real data are (the files ../shared/data/raw/SOURCES.md lists): the folder named by
+#: ORDEVAL_SHARED_DATA, else ../shared/data/raw beside the checkout.
+SHARED_VARIABLE = "ORDEVAL_SHARED_DATA"
+SHARED_RAW = Path(os.environ.get(SHARED_VARIABLE) or REPO.parent / "shared" / "data" / "raw").absolute()
+
+
+def no_shared_data(path: Path = SHARED_RAW) -> str:
+    """The message of a test skipped for want of the real data: what is missing, and how to point the tests at it."""
+    return (
+        f"real data not available: {path} (set {SHARED_VARIABLE} to the folder of the public files that "
+        "shared/data/raw/SOURCES.md lists; default ../shared/data/raw beside the checkout)"
+    )
 
 
 def shared_file(relative: str) -> Path:
-    """A file of ../shared/data/raw; the test is skipped where that folder is absent."""
+    """A file of the real data (:data:`SHARED_RAW`); the test is skipped where it is absent."""
     path = SHARED_RAW / relative
     if not path.is_file():
-        pytest.skip(f"real data not available: {path}")
+        pytest.skip(no_shared_data(path))
     return path
+
+
+def pytest_report_header(config) -> str:
+    """Said once at the start of every session: which real data the tests read, or how to give them."""
+    if SHARED_RAW.is_dir():
+        return f"real data: {SHARED_RAW} ({SHARED_VARIABLE})"
+    return f"real data: none, the tests that read it are skipped: {no_shared_data()}"
+
+
+#: What a project folder holds besides the library: the Snakefile and what it reads.
+PROJECT_FILES = ("Snakefile", "workflow", "scripts", "config", "profiles", "environment.yml", "examples")
+
+
+def project_copy(folder: Path) -> Path:
+    """A project folder of its own (links to the checkout's Snakefile, rules, scripts, configurations,
+    profiles and examples) where ``ordeval run`` and Snakemake write their results/ and .snakemake/
+    instead of the checkout."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in PROJECT_FILES:
+        (folder / name).symlink_to(REPO / name)
+    return folder
+
+
+@contextmanager
+def small_filesystem(folder: Path, size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` (e.g. ``64k``) mounted on ``folder`` while the block runs, to fill a disk; the test
+    is skipped, with a message, where this process cannot mount one (not root, a container without the
+    capability, no ``mount`` command)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        problem = done.stderr.strip() if done.returncode else ""
+    except (OSError, subprocess.SubprocessError) as error:
+        problem = str(error)
+    if problem:
+        pytest.skip(f"cannot mount a small filesystem here ({problem}): a full disk is tested where the tests "
+                    "may mount a tmpfs (as root)")  # fmt: skip
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True, timeout=30)
 
 
 OC_MEASURES = ["alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import SHARED_RAW, shared_file
 
 from ordeval.errors import ConfigError, InputError
 from ordeval.parsing import (
@@ -27,7 +28,6 @@ from ordeval.tasks.classification import TASK, ClassificationData, data, readers
 
 CLASSES = [-2, -1, 0, 1, 2]
 LABELS = ["-2", "-1", "0", "1", "2"]
-RAW = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "raw"
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
 SEM16_POTTS = "Sem16T4CE/runs/PotTS.SubtaskC.res.official.txt"
 SEM17_GOLD = "Sem17T4CE/SemEval2017_task4_subtaskC_test_english_gold.txt"
@@ -50,10 +50,7 @@ def raises(match: str):
 
 
 def real(relative: str) -> Path:
-    path = RAW / relative
-    if not path.is_file():
-        pytest.skip(f"real data not available: {path}")
-    return path
+    return shared_file(relative)
 
 
 GOLD_ROWS = ("101\tta\t0", "102\tta\t1", "103\tta\t-2", "201\ttb\t2", "202\ttb\t0")
@@ -788,7 +785,7 @@ class TestRealData:
                 {"type": "constant_class", "name": "BL-neutral", "class": 0},
             ],
         }
-        dataset = TASK.build("Sem16T4C", spec, RAW, 1)
+        dataset = TASK.build("Sem16T4C", spec, SHARED_RAW, 1)
         assert dataset.provenance["origin"] == "real"
         assert TASK.describe(dataset)["topics_with_empty_gold_class"] == 64
         scored = TASK.score(dataset, ["MAE_M", "MAE_mu", "Accuracy"])

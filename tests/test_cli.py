@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from cli_helpers import one_error_line
-from conftest import REPO, SHARED_RAW
+from conftest import REPO, SHARED_RAW, no_shared_data
 
 import ordeval
 from ordeval import docs
@@ -267,12 +267,12 @@ def test_leaderboard_user_errors(tmp_path, capsys):
 )
 def test_paper_presets_load_and_plan(preset, datasets, analysis_measures):
     if not SHARED_RAW.is_dir():
-        pytest.skip(f"real data not available: {SHARED_RAW}")
+        pytest.skip(no_shared_data())
     config = load_config(REPO / "config" / "papers" / f"{preset}.yaml")
     assert config["kendall"] == "a" and config["name"] == preset
     assert config["consistency"]["trials"] == 1000 and config["consistency"]["hsd_trials"] == 5000
     assert config["significance"]["hsd_trials"] == 5000 and config["seed"] == 20211101
-    plan = make_plan(config, workdir=REPO)
+    plan = make_plan({**config, "data_root": str(SHARED_RAW)}, workdir=REPO)
     assert len(plan.datasets) == datasets
     assert plan.measures("agreement", "quantification") == analysis_measures
     if preset == "acl2021":

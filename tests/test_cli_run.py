@@ -191,3 +191,235 @@ def test_a_second_run_of_the_same_name_is_refused_before_touching_the_first_ones
 def test_run_knows_its_project_folder_from_anywhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert (project_folder() / "Snakefile").is_file()
+
+
+# --------------------------------------------------------------------------- issue 34: every exit path, pass-through
+
+
+def _busy_snakemake(folder, monkeypatch, lines: int) -> tuple:
+    """A Snakemake stand-in that starts a job, writes both pids, prints ``lines`` lines and then runs on."""
+    pids = folder / "pids"
+    script = folder / "busy_snakemake.py"
+    script.write_text(
+        "import os, subprocess, sys, time\n"
+        "job = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"open({str(pids)!r}, 'w').write(f'{{os.getpid()}} {{job.pid}}')\n"
+        f"for i in range({lines}):\n"
+        "    print(f'{i} of 1000 steps (0%) done ' + 'x' * 100, flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} {script}")
+    return pids
+
+
+def _all_stopped(pids) -> bool:
+    snakemake, job = map(int, pids.read_text().split())
+    for _ in range(200):
+        if not _alive(job) and not _alive(snakemake):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _lock_is_free(lock) -> bool:
+    import fcntl
+
+    with open(lock, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+    return True
+
+
+def test_a_full_disk_while_logging_stops_snakemake_and_its_jobs_and_names_the_log(project, monkeypatch, capsys):
+    """ENOSPC from the log's writes (as on a full disk; tests/workflow/test_full_disk.py fills a real one): the
+    run stops Snakemake's process group, reads its output to the end, releases its lock and says which file."""
+    import builtins
+    import errno
+
+    from ordeval.cli import run as run_module
+
+    folder, config = project
+    pids = _busy_snakemake(folder, monkeypatch, 2000)
+
+    class FullDisk:
+        def __init__(self, handle):
+            self.handle, self.room = handle, 20_000
+
+        def write(self, text):
+            self.room -= len(text)
+            if self.room < 0:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self.handle.write(text)
+
+        def __getattr__(self, name):
+            return getattr(self.handle, name)
+
+    def opener(path, mode="r", *arguments, **keywords):
+        handle = builtins.open(path, mode, *arguments, **keywords)
+        return FullDisk(handle) if str(path).endswith("ordeval-run.log") else handle
+
+    monkeypatch.setattr(run_module, "open", opener, raising=False)
+    started = time.monotonic()
+    assert main(["run", "--configfile", str(config), "--cores", "2"]) == 2
+    assert time.monotonic() - started < 45
+    line = one_error_line(capsys.readouterr().err.split("\n", 1)[1])  # after the run's first line
+    log = os.path.join("results", "clitest", "logs", "ordeval-run.log")
+    assert f"ordeval: error: {log}: cannot write the log (No space left on device); Snakemake and its jobs were " \
+           "stopped" in line  # fmt: skip
+    assert line.endswith(f"once there is room: ordeval run --configfile {config} --cores 2")
+    assert _all_stopped(pids)
+    assert _lock_is_free(folder / "results" / "clitest" / "logs" / ".ordeval-run.lock")
+
+
+def test_an_error_of_its_own_stops_snakemake_before_it_is_raised(project, monkeypatch):
+    from ordeval.cli import run as run_module
+
+    folder, config = project
+    pids = _busy_snakemake(folder, monkeypatch, 50)
+
+    def broken(self, text):
+        if text.startswith("10 of"):
+            raise RuntimeError("a bug in the summary")
+
+    monkeypatch.setattr(run_module._Watch, "__call__", broken)
+    with pytest.raises(RuntimeError, match="a bug in the summary"):
+        main(["run", "--configfile", str(config)])
+    assert _all_stopped(pids)
+    assert _lock_is_free(folder / "results" / "clitest" / "logs" / ".ordeval-run.lock")
+
+
+def test_the_target_comes_before_the_pass_through_arguments(project, monkeypatch, capsys):
+    """``-- --config data_root=...`` with any --target (a --config at the end would take the target)."""
+    folder, config = project
+    _fake_snakemake(folder, monkeypatch, ["1 of 1 steps (100%) done"], 0)
+    status = main(["run", "--configfile", str(config), "--target", "leaderboard", "--cores", "2", "--", "--config",
+                   f"data_root={folder}"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    arguments = (folder / "results" / "clitest" / "logs" / "ordeval-run.log").read_text().splitlines()[1]
+    assert arguments.endswith(f"--cores 2 leaderboard --config data_root={folder}")
+    # the HTML report's command, with the same --config, after the report stage (no manifest yet)
+    assert (f"HTML report: ordeval run --configfile {config} --target report --cores 2 -- --config data_root={folder}"
+            f" && snakemake --configfile {config} --config data_root={folder} --report results/clitest/report.html"
+            in captured.out.splitlines())  # fmt: skip
+
+
+def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
+    folder, config = project
+    stats = ["Job stats:", "job      count", "-----  -------", "prepare_data 1", "score_runs 2", "all 1", "total 4"]
+    _fake_snakemake(folder, monkeypatch, stats, 0)
+    for flag in ("-n", "--dry-run"):
+        assert main(["run", "--configfile", str(config), flag, "--", "--config", "seed=3"]) == 0
+        captured = capsys.readouterr()
+        assert "dry run: 4 jobs would run (prepare_data, score_runs x2, all); nothing was computed or written" in (
+            captured.out)  # fmt: skip
+        assert "full log" not in captured.out and "dry run: nothing is written" in captured.err
+        assert sorted(path.name for path in folder.iterdir()) == ["Snakefile", "fake_snakemake.py", "tiny.yaml"]
+
+
+@pytest.mark.parametrize(
+    "items, expected",
+    [
+        (["kendal=a"], "-- --config kendal=a: config key (top level): unexpected key(s) 'kendal'"),
+        (["seed=-4"], "-- --config seed=-4: config key seed: -4 is less than the minimum of 0"),
+        (["kendall=a", "seed=x"], "-- --config seed=x: config key seed: "),
+        (["data_root=/no/such/folder"], "-- --config data_root=/no/such/folder: data_root '/no/such/folder' lacks"),
+    ],
+)
+def test_errors_about_pass_through_arguments_name_them_not_the_configuration_file(project, monkeypatch, capsys,
+                                                                                   items, expected):  # fmt: skip
+    folder, config = project
+    _fake_snakemake(folder, monkeypatch, ["SHOULD NOT RUN"], 0)
+    if items[0].startswith("data_root"):  # a data set that reads a file
+        data = yaml.safe_load(config.read_text())
+        data["datasets"]["TinySem"]["gold"] = {"type": "semeval_dist", "path": "gold.txt"}
+        config.write_text(yaml.safe_dump(data))
+    assert main(["run", "--configfile", str(config), "--", "--config", *items]) == 2
+    line = one_error_line(capsys.readouterr().err)
+    assert f"ordeval: error: {expected}" in line and str(config) not in line.split(": config key")[0]
+    assert not (folder / "results").exists()
+
+
+def test_an_error_in_the_file_still_names_the_file_with_pass_through_arguments(project, monkeypatch, capsys):
+    folder, config = project
+    _fake_snakemake(folder, monkeypatch, ["SHOULD NOT RUN"], 0)
+    config.write_text(config.read_text() + "sytems: 3\n")
+    assert main(["run", "--configfile", str(config), "--", "--config", "seed=3"]) == 2
+    assert one_error_line(capsys.readouterr().err).startswith(f"ordeval: error: {config}: config key (top level)")
+
+
+def test_hints_name_a_live_snakemake_as_live_and_quote_the_commands_they_print(project, monkeypatch, capsys):
+    """A Snakemake running in the project now (here a stand-in whose command line says so): no advice to
+    --unlock or --rerun-incomplete; none running: the advice, as a command that pastes (quoted)."""
+    import subprocess
+
+    folder, _ = project
+    spaced = folder / "my config.yaml"
+    spaced.write_text(yaml.safe_dump(tiny_config("clitest")))
+    for lines in (["LockException:", "Error: Directory cannot be locked."],
+                  ["IncompleteFilesException:", "The files below seem to be incomplete."]):  # fmt: skip
+        _fake_snakemake(folder, monkeypatch, lines, 1)
+        assert main(["run", "--configfile", str(spaced), "--", "--keep-going"]) == 1
+        err = capsys.readouterr().err
+        hint = next(line for line in err.splitlines() if line.startswith("hint:"))
+        more = "--unlock" if "Lock" in lines[0] else "--keep-going --rerun-incomplete"
+        assert hint.endswith(f"ordeval run --configfile '{spaced}' -- {more}"), hint
+        assert "none runs now" in hint or "interrupted run" in hint
+        live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake",
+                                 "--directory", str(folder)])  # fmt: skip
+        try:
+            assert main(["run", "--configfile", str(spaced)]) == 1
+            hint = next(line for line in capsys.readouterr().err.splitlines() if line.startswith("hint:"))
+        finally:
+            live.kill()
+            live.wait()
+        assert f"a Snakemake is running in {folder} now (process {live.pid})" in hint
+        assert "--unlock" in hint and "do not --unlock or --rerun-incomplete while it runs" in hint
+
+
+def test_live_snakemake_finds_only_snakemake_processes_of_the_project(tmp_path):
+    import subprocess
+
+    from ordeval.cli.run import live_snakemake
+
+    if live_snakemake(tmp_path) is None:
+        pytest.skip("no /proc: processes cannot be listed here")
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    started = [
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake", *where])
+        for where in (["--directory", str(tmp_path)], ["-d", str(elsewhere)], [])
+    ]
+    started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "not-snakemake"],
+                                    cwd=tmp_path))  # fmt: skip
+    try:
+        time.sleep(0.2)
+        assert live_snakemake(tmp_path) == [started[0].pid]
+        assert live_snakemake(elsewhere) == [started[1].pid]
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+    assert live_snakemake(tmp_path) == []
+
+
+def test_an_evaluate_measure_dry_run_writes_nothing(project, monkeypatch, capsys):
+    from conftest import REPO
+
+    from ordeval import plugins
+    from ordeval.tasks import get_task
+
+    folder, config = project
+    _fake_snakemake(folder, monkeypatch, ["total 9"], 0)
+    plugin = REPO / "examples" / "my_measure.py"
+    try:
+        assert main(["evaluate-measure", str(plugin), "--configfile", str(config), "--measure", "RNCSD", "-n"]) == 0
+    finally:
+        for task, name in (("quantification", "RNCSD"), ("classification", "MSE_M")):
+            get_task(task).registry._measures.pop(name, None)
+        plugins._loaded.pop(str(plugin.resolve()), None)
+    captured = capsys.readouterr()
+    assert "(temporary: a dry run writes nothing)" in captured.err and "dry run: 9 jobs would run" in captured.out
+    assert sorted(path.name for path in folder.iterdir()) == ["Snakefile", "fake_snakemake.py", "tiny.yaml"]

@@ -71,7 +71,8 @@ def make_page(runs: int = 6, protocol: str = "per-topic", **changes) -> tuple[st
         pvalues = np.where(rng.random((runs, runs)) < 0.5, 0.01, 0.5)
         pvalues = np.minimum(pvalues, pvalues.T)
         np.fill_diagonal(pvalues, 1)
-        boards.append(leaderboard(stack.matrix(measure), names, measure, stack.direction_of(measure), pvalues).table())
+        finite = np.nan_to_num(stack.matrix(measure), nan=0.5)  # a NaN mean is never ranked; the page's data keeps it
+        boards.append(leaderboard(finite, names, measure, stack.direction_of(measure), pvalues).table())
     arguments = dict(
         title="Data <set>", boards=boards, names=dict(zip(stack.measures, stack.display, strict=True)),
         per_topic=stack, protocol=protocol, data_origin="SYNTHETIC data & co.", level=0.9, note="B = 100",

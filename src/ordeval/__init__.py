@@ -17,6 +17,11 @@ _API = ("score", "score_stack", "tidy", "as_stack", "agreement", "hsd_pvalues", 
 __all__ = [*_API, "plan", "load_config", "__version__"]
 
 
+def __dir__() -> list[str]:
+    """The public API (imported on first use, so not yet in the module's namespace) and the module's own names."""
+    return sorted({*globals(), *__all__})
+
+
 def __getattr__(name: str):
     if name in _API:
         from . import api

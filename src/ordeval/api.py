@@ -240,12 +240,19 @@ def as_stack(scores, lower_is_better: Mapping[str, bool] | None = None) -> Score
                       [directions[m] for m in measures])  # fmt: skip
 
 
-def _registered_direction(measure: str) -> bool:
+def registered_direction(measure: str) -> bool | None:
+    """Whether lower is better for ``measure`` by the registry of the first task that registers it; None for
+    a measure no task registers."""
     for task in scoring_tasks():
         registry = get_task(task).registry
         if measure in registry:
             return registry[measure].lower_is_better
-    return True
+    return None
+
+
+def _registered_direction(measure: str) -> bool:
+    found = registered_direction(measure)
+    return True if found is None else found
 
 
 # --------------------------------------------------------------------------- the meta-evaluation

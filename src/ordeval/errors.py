@@ -41,3 +41,8 @@ class ConfigError(ValueError):
 
     def __init__(self, message: str = ""):
         super().__init__(_cut_lines(str(message)))
+
+
+class MeasureError(InputError):
+    """A measure (typically a plugin's) that raised, ended the process, or gave something other than one
+    finite number per run and topic. ``path`` is the file that defines the measure."""

@@ -55,9 +55,10 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
             sys.modules[name] = module
             try:
                 spec.loader.exec_module(module)
-            except Exception as error:
+            except (Exception, SystemExit) as error:  # sys.exit in a plugin: one line, not a silent end
                 del sys.modules[name]
-                raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} failed: {error}") from error
+                problem = f"called sys.exit({error.code!r})" if isinstance(error, SystemExit) else str(error)
+                raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} failed: {problem}") from error
             _loaded[loaded_as] = name
         else:
             try:

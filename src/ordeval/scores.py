@@ -122,6 +122,14 @@ def _write_matrix(index: int) -> None:
     write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
 
 
+def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
+    """The files :func:`write_scores` writes: ``{measure: <measure>.tsv, "means": ..., "measures": ...,
+    "stack": ...}``."""
+    folder = Path(folder)
+    paths = {measure: folder / f"{measure}.tsv" for measure in stack.measures}
+    return {**paths, "means": folder / "means.tsv", "measures": folder / "measures.tsv", "stack": folder / "stack.npz"}
+
+
 def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> dict[str, Path]:
     """Write every file of a data set's score folder (see the module docstring); returns their paths.
 
@@ -129,19 +137,15 @@ def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> d
     ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
     and the stack, then takes the matrices no worker has started (the same bytes either way)."""
     global _PENDING
-    folder = Path(folder)
-    paths = {measure: folder / f"{measure}.tsv" for measure in stack.measures}
-    matrices = list(paths.values())
+    paths = score_files(stack, folder)
+    matrices = [paths[measure] for measure in stack.measures]
     parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
     _PENDING = (stack, matrices)
     try:
         pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork")) if parallel else None
         pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))] if pool else []
-        paths["means"] = folder / "means.tsv"
         write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
-        paths["measures"] = folder / "measures.tsv"
         stack.measure_table().write(paths["measures"])
-        paths["stack"] = folder / "stack.npz"
         write_stack(stack, paths["stack"])
         if pool is None:
             for index in range(len(matrices)):

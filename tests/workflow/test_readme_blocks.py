@@ -1,6 +1,7 @@
 """The README's examples for measure designers run as written from the repository's folder ("Evaluate a
 new measure", "How many topics do I need"), and the report row the README quotes is what the command
-writes."""
+writes. They run in a project folder of their own (links to the checkout's Snakefile, rules, configurations,
+examples), so that their results/ never land in the checkout."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, project_copy
 
 pytestmark = pytest.mark.workflow
 
@@ -21,25 +22,27 @@ def section(title: str) -> str:
     return readme[start : readme.index("\n## ", start + 3)]
 
 
-def run_block(text: str) -> subprocess.CompletedProcess:
+def run_block(text: str, project) -> subprocess.CompletedProcess:
     block = re.search(r"```bash\n(.*?)```", text, re.S).group(1).replace("ordeval ", f"{sys.executable} -m ordeval ")
-    return subprocess.run(["bash", "-e", "-c", block], cwd=REPO, capture_output=True, text=True, timeout=900,
+    return subprocess.run(["bash", "-e", "-c", block], cwd=project, capture_output=True, text=True, timeout=900,
                           env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
 
 
-def test_evaluate_a_new_measure_as_the_readme_shows_it():
+def test_evaluate_a_new_measure_as_the_readme_shows_it(tmp_path):
     text = section("Evaluate a new measure")
-    done = run_block(text)
+    project = project_copy(tmp_path / "project")
+    done = run_block(text, project)
     assert done.returncode == 0, done.stderr[-3000:]
-    report = REPO / "results" / "synthetic-my_measure" / "measures" / "MSE_M" / "report.md"
+    report = project / "results" / "synthetic-my_measure" / "measures" / "MSE_M" / "report.md"
     quoted = [line for line in text.splitlines() if line.startswith("| Sem16T4C |")]
     assert quoted and all(line in report.read_text() for line in quoted)
 
 
-def test_how_many_topics_as_the_readme_shows_it():
-    scores = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "scores"], cwd=REPO,
+def test_how_many_topics_as_the_readme_shows_it(tmp_path):
+    project = project_copy(tmp_path / "project")
+    scores = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "scores"], cwd=project,
                             capture_output=True, text=True, timeout=900)  # fmt: skip
     assert scores.returncode == 0, scores.stderr[-3000:]
-    done = run_block(section("How many topics do I need"))
+    done = run_block(section("How many topics do I need"), project)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.splitlines()[0].split()[:3] == ["measure", "design", "alpha"]

@@ -6,9 +6,11 @@ import json
 import re
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED_RAW
+from conftest import REPO, SHARED_RAW, no_shared_data, project_copy
 
 pytestmark = pytest.mark.workflow
 
@@ -17,9 +19,12 @@ CONFIGS = ["config/config.yaml", "config/replication.yaml", *sorted(
 
 
 def summary(configfile: str, *extra: str) -> list[dict[str, str]]:
-    """Snakemake's ``--summary`` of a configuration: one row per output file of the whole DAG."""
+    """Snakemake's ``--summary`` of a configuration: one row per output file of the whole DAG (in a project
+    folder of its own: Snakemake's .snakemake/ does not land in the checkout)."""
     command = [sys.executable, "-m", "snakemake", "--summary", "--cores", "1", "--configfile", configfile, *extra]
-    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=300)
+    with tempfile.TemporaryDirectory(prefix="ordeval-summary-") as folder:
+        project = project_copy(Path(folder) / "project")
+        result = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = [line for line in result.stdout.splitlines() if "\t" in line]
     header = lines[0].split("\t")
@@ -45,7 +50,7 @@ def planned_targets(configfile: str, extra: list[str]) -> dict:
 def test_every_output_of_the_rules_is_a_target_made_once(configfile):
     extra = [] if configfile == "config/config.yaml" else ["--config", f"data_root={SHARED_RAW}"]
     if extra and not SHARED_RAW.is_dir():
-        pytest.skip("../shared/data/raw is not here")
+        pytest.skip(no_shared_data())
     rows = summary(configfile, *extra)
     outputs = [row["output_file"] for row in rows]
     assert len(outputs) == len(set(outputs))  # one rule per output

@@ -3,7 +3,8 @@
 For one data set and measure M (topics x runs scores x_tr, n topics):
 
 * mean_r = (1/n) sum_t x_tr, with the t interval mean_r -/+ t_{(1+level)/2, n-1} s_r / sqrt(n),
-  s_r the standard deviation over topics;
+  s_r the standard deviation over topics (undefined, NaN, for a single topic: no interval); a mean that
+  is not a finite number (scores too large to sum in double precision) is an error, never ranked;
 * rank: 1 for the best mean under M's direction; equal means share the lower rank;
 * groups: a compact letter display of the randomised Tukey HSD p-values (the ones of
   ``significance/<dataset>/pvalues.tsv``): two runs share a group if and only if their difference is
@@ -199,6 +200,33 @@ def compact_letters(significant: np.ndarray) -> list[str]:
     return [format_groups(np.flatnonzero(row)) for row in membership]
 
 
+class UndefinedMean(ValueError):
+    """A run's mean score that is not a finite number: no leaderboard can rank it."""
+
+    def __init__(self, measure: str, run: str, value: float, topics: int, finite_scores: bool):
+        self.measure, self.run = measure, run
+        why = ("its scores are too large to sum in double precision" if finite_scores
+               else "its scores include NaN or infinite values")  # fmt: skip
+        super().__init__(
+            f"measure {measure!r}: the mean of run {run!r} over {topics} topic{'s' if topics != 1 else ''} is "
+            f"{value} ({why}); a leaderboard ranks finite means only"
+        )
+
+
+def check_means(scores: np.ndarray, runs: list[str], measure: str) -> np.ndarray:
+    """The means over topics of ``scores`` (topics x runs); an :class:`UndefinedMean` for the first run whose
+    mean is not finite."""
+    scores = np.asarray(scores, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        means = scores.mean(axis=0)
+    bad = np.flatnonzero(~np.isfinite(means))
+    if bad.size:
+        run = int(bad[0])
+        raise UndefinedMean(measure, runs[run], float(means[run]), scores.shape[0],
+                            bool(np.isfinite(scores[:, run]).all()))  # fmt: skip
+    return means
+
+
 def leaderboard(
     scores: np.ndarray,
     runs: list[str],
@@ -212,9 +240,11 @@ def leaderboard(
     matrix of the randomised Tukey HSD (symmetric, 1 on the diagonal)."""
     scores = np.asarray(scores, dtype=float)
     topics = scores.shape[0]
-    means = scores.mean(axis=0)
-    spread = scores.std(axis=0, ddof=1) if topics > 1 else np.zeros(len(runs))
-    half = t_quantile((1 + level) / 2, topics - 1) * spread / np.sqrt(topics) if topics > 1 else np.zeros(len(runs))
+    means = check_means(scores, runs, measure)
+    if topics > 1:
+        half = t_quantile((1 + level) / 2, topics - 1) * scores.std(axis=0, ddof=1) / np.sqrt(topics)
+    else:  # a single topic: no spread to estimate, the interval is undefined (not zero-width)
+        half = np.full(len(runs), np.nan)
     oriented = means if lower_is_better else -means
     order = np.argsort(oriented, kind="stable")
     sorted_oriented = oriented[order]

@@ -27,6 +27,15 @@ from .leaderboard import Leaderboard, leaderboard
 PROTOCOLS = ("per-topic", "pooled")
 
 
+def check_finite_means(stack) -> None:
+    """An :class:`~ordeval.analysis.leaderboard.UndefinedMean` for the first measure and run of ``stack`` whose
+    mean is not a finite number (before any significance test is run on them)."""
+    from .leaderboard import check_means
+
+    for measure in stack.measures:
+        check_means(stack.matrix(measure), list(stack.runs), measure)
+
+
 def no_test_reason(stack) -> str:
     """Why a stack has no significance groups ("" when the randomised Tukey HSD applies)."""
     if len(stack.runs) < 2:
@@ -160,6 +169,8 @@ def setting_note(dataset: str, protocol: str, topics: int, items: int | None, le
             f"significance groups (runs sharing a letter do not differ significantly: {test}, not adjusted for "
             f"multiple comparisons, alpha = {alpha:g})"
         )
+    elif topics < 2:
+        shown = f"per-topic protocol: mean over {topics} topic (no interval: a t interval needs 2 topics or more), rank"
     else:
         shown = f"per-topic protocol: mean over {topics} topics with {level:.0%} t intervals, rank"
         groups = f"significance groups (runs sharing a letter do not differ significantly: {test}, alpha = {alpha:g})"

@@ -101,6 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ordeval: interrupted", file=sys.stderr)
         return 130
+    except SystemExit as stop:  # ordeval itself never calls sys.exit here: a plugin's code did
+        return fail(f"'ordeval {args.command}' ended by sys.exit({stop.code!r}) in a plugin's code")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,8 +10,10 @@
 * names: run names follow the pipeline's name policy (:mod:`ordeval.names`; ``topic`` and the other
   column names are reserved);
 * ``--out``: a folder holds exactly what one call wrote. ``ordeval score`` records the files it writes
-  in ``<out>/.ordeval-files``; a later call into the same folder removes those files (and only those)
-  before writing; a non-empty folder without that record, or with files it does not list, is refused.
+  in ``<out>/.ordeval-files`` before it writes them (so a call stopped midway, by a full disk or a kill,
+  leaves a folder the next call may write again); a later call into the same folder removes those files
+  (and only those) before writing; a non-empty folder without that record, or with files it does not
+  list, is refused.
 """
 
 from __future__ import annotations
@@ -135,7 +137,8 @@ def check_run_names(names: Iterable[str]) -> None:
 
 def out_folder(path: str | Path) -> list[Path]:
     """Check that ``ordeval score`` may write into ``path``: it does not exist, is empty, or holds only the
-    files a previous call recorded in :data:`RECORD`. Returns those earlier files (removed by
+    files a previous call recorded in :data:`RECORD` (and their temporary files, ``.<name>.<8 characters>``,
+    where a call was killed while writing one). Returns those earlier files (removed by
     :func:`clear_previous` once everything is checked); nothing is written here."""
     folder = Path(path)
     if not folder.exists():
@@ -154,13 +157,21 @@ def out_folder(path: str | Path) -> list[Path]:
     listed = {line.strip() for line in record.read_text(encoding="utf-8").splitlines() if line.strip()}
     if any("/" in name or "\\" in name or name in {".", ".."} for name in listed):
         raise UserError(f"{record}: not a list of file names")
-    foreign = [name for name in present if name != RECORD and name not in listed]
+    foreign = [name for name in present if name != RECORD and name not in listed and not _temporary_of(name, listed)]
     if foreign:
         raise UserError(
             f"--out {path}: holds {', '.join(foreign[:3])}{' ...' if len(foreign) > 3 else ''}, which an earlier "
             "'ordeval score' call did not write; give a new or empty folder"
         )
     return [folder / name for name in present if name != RECORD]
+
+
+def _temporary_of(name: str, listed: set[str]) -> bool:
+    """Whether ``name`` is the temporary file of a listed file (left by a call killed while writing it)."""
+    from ..files import TEMPORARY
+
+    match = TEMPORARY.match(name)
+    return bool(match) and match.group("name") in listed
 
 
 def clear_previous(files: Iterable[Path]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 from ..files import write_text
@@ -75,15 +76,19 @@ def cmd_evaluate(args, extra) -> int:
     if not new:
         raise UserError(f"{args.plugin}: registers no new measure (register one with ordeval.tasks.<task>.register)")
     config = derived_config(base, plugin, new)
-    derived = project / "results" / config["name"] / "evaluate-measure.yaml"
-    derived.parent.mkdir(parents=True, exist_ok=True)
-    text = f"# Derived by 'ordeval evaluate-measure {args.plugin}' from {configfile}\n"
-    write_text(text + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), derived)
-    print(f"ordeval evaluate-measure: {', '.join(f'{m} ({t})' for m, t in new.items())}; configuration "
-          f"{os.path.relpath(derived)}", file=sys.stderr)  # fmt: skip
-    run_args = argparse.Namespace(configfile=str(derived), target="measure_reports", cores=args.cores,
-                                  dry_run=args.dry_run, progress=args.progress)  # fmt: skip
-    status = run.cmd_run(run_args, [argument for argument in extra if argument])
+    with tempfile.TemporaryDirectory(prefix="ordeval-dry-run-") as temporary:  # a dry run writes nothing
+        folder = Path(temporary) if args.dry_run else project / "results" / config["name"]
+        derived = folder / "evaluate-measure.yaml"
+        derived.parent.mkdir(parents=True, exist_ok=True)
+        text = f"# Derived by 'ordeval evaluate-measure {args.plugin}' from {configfile}\n"
+        write_text(text + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), derived)
+        shown = str(derived) if args.dry_run else os.path.relpath(derived)  # the hints: a command that pastes here
+        print(f"ordeval evaluate-measure: {', '.join(f'{m} ({t})' for m, t in new.items())}; configuration "
+              f"{shown}{' (temporary: a dry run writes nothing)' if args.dry_run else ''}",
+              file=sys.stderr)  # fmt: skip
+        run_args = argparse.Namespace(configfile=shown, target="measure_reports", cores=args.cores,
+                                      dry_run=args.dry_run, progress=args.progress)  # fmt: skip
+        status = run.cmd_run(run_args, [argument for argument in extra if argument])
     if status == 0 and not args.dry_run:
         for name in new:
             folder = project / "results" / config["name"] / "measures" / name

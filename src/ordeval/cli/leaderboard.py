@@ -22,10 +22,11 @@ PAGE = "leaderboard.html"
 def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
     """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
     (memory checked first)."""
-    from ..analysis.leaderboards import build_leaderboards, no_test_reason
+    from ..analysis.leaderboards import build_leaderboards, check_finite_means, no_test_reason
     from ..analysis.significance import pairwise_significance
     from ..seeding import stream
 
+    check_finite_means(stack)  # before the test: an infinite mean is never ranked
     reason = no_test_reason(stack)
     significance = None
     if not reason:
@@ -62,12 +63,13 @@ def print_leaderboard(boards, as_json: bool, extra: Mapping | None = None) -> No
     sys.stdout.write(markdown if markdown.endswith("\n") else markdown + "\n")
 
 
-def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
+def read_scores_folder(folder: Path, measures: Sequence[str] | None = None, stated: Mapping[str, bool] | None = None):
     """The ScoreStack of a scores folder: ``<measure>.tsv`` (topics x runs) and, where present,
-    ``measures.tsv`` (the directions, display names); else every score table, directions from the registry."""
+    ``measures.tsv`` (the directions, display names); else every score table, directions from the registry.
+    ``stated``: {measure: lower is better} from the command line, needed for a measure that neither gives
+    (never a silent default), refused where it contradicts them."""
     import numpy as np
 
-    from ..api import _registered_direction
     from ..scores import ScoreStack, read_measure_table, read_score_matrix
 
     table_path = folder / "measures.tsv"
@@ -87,6 +89,7 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
         names = list(measures)
     if not names:
         raise UserError(f"{folder}: no score tables (<measure>.tsv with a 'topic' column, one column per run)")
+    lower = _directions(folder, names, info, dict(stated or {}))
     topics = runs = None
     matrices = []
     for name in names:
@@ -99,11 +102,54 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None):
         elif these_topics != topics or these_runs != runs:
             raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
         matrices.append(values)
-    lower = [bool(info[n]["lower_is_better"]) if n in info else _registered_direction(n) for n in names]
     display = [str(info[n]["display"]) if n in info else n for n in names]
     latex = [str(info[n].get("latex", "") or "") if n in info else "" for n in names]
     task = str(next(iter(info.values()))["task"]) if info else ""
     return ScoreStack(names, topics, runs, np.stack(matrices), lower, display, task, latex)
+
+
+def _option(lower_is_better: bool) -> str:
+    return "--lower-is-better" if lower_is_better else "--higher-is-better"
+
+
+def _directions(folder: Path, names: list[str], info: Mapping[str, Mapping], stated: dict[str, bool]) -> list[bool]:
+    """Each measure's direction: the folder's measures.tsv, else the registry, else as ``stated``."""
+    from ..api import registered_direction
+    from .evaluate import registered
+
+    for name, lower in stated.items():
+        if name not in names:
+            raise UserError(f"{_option(lower)} {name}: {folder} has no scores of measure {name!r} (it has "
+                            f"{', '.join(names)})")  # fmt: skip
+    directions = []
+    for name in names:
+        known = bool(info[name]["lower_is_better"]) if name in info else registered_direction(name)
+        source = f"{folder / 'measures.tsv'} says" if name in info else "the measure registry says"
+        if name in stated and known is not None and stated[name] != known:
+            said = "lower" if known else "higher"
+            raise UserError(f"{_option(stated[name])} {name}: {source} {said} is better")
+        if name not in stated and known is None:
+            twins = [other for other in registered() if other.lower() == name.lower()]
+            twin = ""
+            if twins:
+                said = "lower" if registered_direction(twins[0]) else "higher"
+                twin = f" (the registered measure {twins[0]!r}, spelt differently, is {said} is better)"
+            raise UserError(
+                f"{folder / (name + '.tsv')}: measure {name!r} is not registered and {folder} has no measures.tsv to "
+                f"say whether lower or higher is better: give --lower-is-better {name} or --higher-is-better "
+                f"{name}{twin}"
+            )
+        directions.append(stated.get(name, known))
+    return directions
+
+
+def stated_directions(args) -> dict[str, bool]:
+    """{measure: lower is better} of ``--lower-is-better`` and ``--higher-is-better``."""
+    lower, higher = args.lower_is_better or [], args.higher_is_better or []
+    both = [name for name in lower if name in higher]
+    if both:
+        raise UserError(f"--lower-is-better and --higher-is-better both name {both[0]}")
+    return {**dict.fromkeys(lower, True), **dict.fromkeys(higher, False)}
 
 
 def folder_origins(folder: Path, dataset: str) -> dict[str, str]:
@@ -159,18 +205,23 @@ def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mappin
 
 
 def cmd_leaderboard(args) -> int:
+    from ..analysis.leaderboard import UndefinedMean
     from .common import load_plugin_files
 
     load_plugin_files(args.plugins)
     folder = existing(args.scores_dir, "folder")
     out = output_folder(folder, args.out)
-    stack = read_scores_folder(folder, measure_list(args.measures))
+    stack = read_scores_folder(folder, measure_list(args.measures), stated_directions(args))
     dataset = args.name or folder.resolve().name
     origins = folder_origins(folder, dataset)
-    if args.protocol == "pooled":
-        boards = pooled_leaderboards(stack, folder, args, dataset, origins)
-    else:
-        boards = per_topic_leaderboards(stack, args, dataset, origins)
+    try:
+        if args.protocol == "pooled":
+            boards = pooled_leaderboards(stack, folder, args, dataset, origins)
+        else:
+            boards = per_topic_leaderboards(stack, args, dataset, origins)
+    except UndefinedMean as error:
+        scores = folder / ("pooled.tsv" if args.protocol == "pooled" else f"{error.measure}.tsv")
+        raise InputError(scores, None, str(error)) from None
     write_leaderboard(boards, out, stack)
     print_leaderboard(boards, args.json)
     print(f"leaderboard: {out}/leaderboard.csv, .md, .tex, .html", file=sys.stderr)
@@ -183,12 +234,18 @@ def add_parser(commands) -> None:
         "leaderboard",
         help="leaderboard from a scores folder",
         description="The leaderboard of a scores folder (<measure>.tsv, topics x runs; the directions from its "
-        "measures.tsv, as the pipeline and 'ordeval score' write it, else from the registry): "
+        "measures.tsv, as the pipeline and 'ordeval score' write it, else from the registry, else from "
+        "--lower-is-better / --higher-is-better, which a measure known to neither needs): "
         "leaderboard.{csv,md,tex} in --out (default: the current folder), the Markdown (or with --json, JSON) on "
         "standard output. The data origin comes from the folder's provenance where the pipeline wrote one.",
     )
     board.add_argument("scores_dir", metavar="SCORES_DIR", help="e.g. results/<name>/scores/<dataset>")
     board.add_argument("--measures", help="comma-separated measures (default: every one in the folder)")
+    board.add_argument("--lower-is-better", action="append", metavar="NAME",
+                       help="measure NAME ranks lower scores first (repeatable): needed for a measure that is not "
+                       "registered in a folder without measures.tsv")  # fmt: skip
+    board.add_argument("--higher-is-better", action="append", metavar="NAME",
+                       help="measure NAME ranks higher scores first (repeatable; as --lower-is-better)")  # fmt: skip
     board.add_argument("--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's "
                        "results)")  # fmt: skip
     board.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ..errors import ConfigError, InputError
@@ -37,11 +39,9 @@ def project_folder() -> Path:
     )
 
 
-def _config_overrides(extra: Sequence[str]) -> dict:
-    """Top-level ``--config key=value`` items among the extra Snakemake arguments."""
-    import yaml
-
-    overrides, taking = {}, False
+def _config_items(extra: Sequence[str]) -> dict[str, str]:
+    """{key: the ``key=value`` item} of the top-level ``--config`` items among the extra Snakemake arguments."""
+    items, taking = {}, False
     for item in extra:
         if item == "--config" or item == "-C":
             taking = True
@@ -50,9 +50,36 @@ def _config_overrides(extra: Sequence[str]) -> dict:
             taking = False
             continue
         if taking and "=" in item:
-            key, _, value = item.partition("=")
-            overrides[key] = yaml.safe_load(value) if value else value
+            items[item.partition("=")[0]] = item
+    return items
+
+
+def _config_overrides(extra: Sequence[str]) -> dict:
+    """Top-level ``--config key=value`` items among the extra Snakemake arguments, their values parsed."""
+    import yaml
+
+    overrides = {}
+    for key, item in _config_items(extra).items():
+        value = item.partition("=")[2]
+        overrides[key] = yaml.safe_load(value) if value else value
     return overrides
+
+
+def _blamed(message: str, shown: str, items: dict[str, str]) -> str:
+    """A configuration error said of its source: the ``-- --config`` item whose key it names, else the file
+    (with the items where the message names no key, as either may be the cause)."""
+    named = re.match(r"config key (\(top level\)|[^\s:.\[]+)", message)
+    if named and named.group(1) == "(top level)":
+        keys = [key for key in re.findall(r"'([^']+)'", message) if key in items]
+    elif named:
+        keys = [named.group(1)] if named.group(1) in items else []
+    else:
+        keys = [key for key in items if re.match(rf"{re.escape(key)}\b", message)]
+    if keys:
+        return f"-- --config {' '.join(items[key] for key in keys)}: {message}"
+    if items and not named:
+        return f"{shown} with -- --config {' '.join(items.values())}: {message}"
+    return f"{shown}: {message}"
 
 
 def snakemake_command() -> list[str]:
@@ -63,6 +90,7 @@ def snakemake_command() -> list[str]:
 
 _STEPS = re.compile(r"(\d+) of (\d+) steps \((\d+(?:\.\d+)?)%\) done")
 _TOTAL = re.compile(r"^total\s+(\d+)\s*$")
+_RULE_COUNT = re.compile(r"^(\w+)\s+(\d+)\s*$")
 _ERROR_RULE = re.compile(r"^Error in rule (\S+):")
 _ERROR_LINE = re.compile(r"(Error|error:|Exception|MissingInput|Missing input|Directory cannot be locked|failed)")
 #: A job's one-line error: ``ordeval: error: ...`` or the job log's ``<rule> ERROR <rule> failed: ...``.
@@ -88,36 +116,77 @@ def cmd_run(args, extra: Sequence[str]) -> int:
             raise ConfigError(f"a configuration is a mapping of keys, not {type(data).__name__}")
         data.update(_config_overrides(extra))
         # every check the Snakefile makes (plugins loaded first: they may add a file format), before Snakemake
-        config = make_plan(data, workdir=project).config
+        planned = make_plan(data, workdir=project)
     except (ConfigError, InputError) as error:
         message = describe(error)
-        raise UserError(message if message.startswith(str(configfile)) else f"{shown}: {message}") from None
-    name = config["name"]
+        if message.startswith(str(configfile)):
+            raise UserError(message) from None
+        raise UserError(_blamed(message, shown, _config_items(extra))) from None
+    name = planned.config["name"]
     results = project / "results" / name
     log_path = results / "logs" / "ordeval-run.log"
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+    # the target before the pass-through arguments: a trailing --config would take it as one of its items
     command = [*snakemake_command(), "--snakefile", str(project / "Snakefile"), "--directory", str(project),
-               "--configfile", str(configfile), "--cores", str(args.cores)]  # fmt: skip
-    if args.dry_run:
-        command.append("--dry-run")
-    command += [*extra, args.target]
-    with _exclusive(log_path.parent / ".ordeval-run.lock", name):  # before the log of a running call is touched
-        print(f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
-              f"log: {os.path.relpath(log_path)}", file=sys.stderr)  # fmt: skip
-        started = time.monotonic()
-        watch = _Watch(Progress(f"ordeval run {name}", progress_wanted(args)))
-        with open(log_path, "w", encoding="utf-8") as log:  # not an output: the live log of the run
-            log.write("$ " + " ".join(command) + "\n")
-            log.flush()
-            status, stopped_by = _snakemake(command, project, log, watch)
+               "--configfile", str(configfile), "--cores", str(args.cores), *(["--dry-run"] if args.dry_run else []),
+               args.target, *extra]  # fmt: skip
+    heading = f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
+    started = time.monotonic()
+    watch = _Watch(Progress(f"ordeval run {name}", progress_wanted(args)))
+    if args.dry_run:  # nothing written: no log, no lock (Snakemake's dry run takes none either)
+        print(heading + "dry run: nothing is written", file=sys.stderr)
+        with open(os.devnull, "w", encoding="utf-8") as log:  # not an output: nowhere
+            status, stopped_by, failure = _snakemake(command, project, log, watch)
+        unfinished = None
+    else:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with _exclusive(log_path.parent / ".ordeval-run.lock", name):  # before the log of a running call is touched
+            print(heading + f"log: {os.path.relpath(log_path)}", file=sys.stderr)
+            status, stopped_by, failure, unfinished = _logged_run(command, project, log_path, watch)
+    if failure is not None:  # the log could not be written (a full disk): Snakemake and its jobs were stopped
+        ran = (
+            f"Snakemake and its jobs were stopped (exit status {status})" if status is not None else "no Snakemake ran"
+        )
+        raise UserError(f"{os.path.relpath(log_path)}: cannot write the log ({failure.strerror or failure}); {ran}; "
+                        f"once there is room: {_again(args, extra)}")  # fmt: skip
     lines = _summary(args, watch, status, stopped_by, time.monotonic() - started)
-    lines += _where(project, results, configfile, shown, log_path)
+    if not args.dry_run:
+        lines += _where(project, results, configfile, shown, log_path, planned, extra, args)
+    if unfinished is not None:  # Snakemake had ended; the last lines of its log did not reach the file
+        lines.append(
+            f"warning: {os.path.relpath(log_path)}: the log's end is missing ({unfinished.strerror or unfinished})"
+        )
     if status != 0:
-        lines += _diagnosis(watch, stopped_by)
+        lines += _diagnosis(watch, stopped_by, project, args, extra)
     print("\n".join(lines), file=sys.stderr if status else sys.stdout)
     if stopped_by is not None:
         return 128 + stopped_by
     return status
+
+
+def _logged_run(command: list[str], project: Path, log_path: Path, watch: _Watch):
+    """:func:`_snakemake` with its output in ``log_path``: (status, stopping signal, the OSError that stopped
+    the run or None, the OSError of closing the log after Snakemake ended or None)."""
+    try:
+        log = open(log_path, "w", encoding="utf-8")  # not an output: the live log of the run
+    except OSError as error:
+        raise UserError(f"{os.path.relpath(log_path)}: cannot write the log ({error.strerror or error})") from None
+    failure = unfinished = None
+    try:
+        try:
+            log.write("$ " + shlex.join(command) + "\n")
+            log.flush()
+        except OSError as error:
+            failure = error
+        if failure is None:
+            status, stopped_by, failure = _snakemake(command, project, log, watch)
+        else:
+            status, stopped_by = None, None  # Snakemake not started
+    finally:
+        try:
+            log.close()  # the last lines reach the file here
+        except OSError as error:
+            unfinished = error
+    return status, stopped_by, failure, (None if failure else unfinished)
 
 
 @contextmanager
@@ -150,8 +219,16 @@ class _Watch:
         self.other: list[str] = []  # Snakemake's own error lines
         self.nothing = False
         self.locked = self.incomplete = False
+        self.jobs: dict[str, int] = {}  # jobs per rule, from Snakemake's first "Job stats" table
+        self._stats = False
 
     def __call__(self, text: str) -> None:
+        if text.startswith("Job stats:"):
+            self._stats = not self.jobs
+        elif self._stats and (count := _RULE_COUNT.match(text)):
+            self._stats = count.group(1) != "total"
+            if self._stats:
+                self.jobs[count.group(1)] = int(count.group(2))
         steps = _STEPS.search(text)
         if steps:
             self.done, self.total = int(steps.group(1)), int(steps.group(2))
@@ -174,39 +251,62 @@ class _Watch:
             self.other.append(text.strip())
 
 
-def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[int, int | None]:
+def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[int, int | None, OSError | None]:
     """Run Snakemake in its own process group, its output into ``log`` and ``watch``. SIGINT and SIGTERM
     to this process are forwarded to the whole group (Snakemake and every job), which is waited for (and
-    killed after :data:`STOP_GRACE` seconds). Returns (exit status, the signal that stopped it or None)."""
+    killed after :data:`STOP_GRACE` seconds). So is an error writing ``log`` (a full disk): the group is
+    stopped and its output read to the end (Snakemake blocked on a full pipe would never stop), and the
+    error returned. On any other exception here, the group is stopped and waited for before it is raised.
+    Returns (exit status, the signal that stopped it or None, the log's write error or None)."""
     try:
         process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    text=True, errors="replace", start_new_session=True)  # fmt: skip
     except OSError as error:
-        raise UserError(f"cannot start Snakemake ({' '.join(snakemake_command())}): {error}") from None
+        raise UserError(f"cannot start Snakemake ({shlex.join(snakemake_command())}): {error}") from None
     received: list[int] = []
+    stopping: list[bool] = []
     killer = threading.Timer(STOP_GRACE, _signal_group, (process.pid, signal.SIGKILL))
     killer.daemon = True
+
+    def stop(number: int = signal.SIGTERM) -> None:
+        _signal_group(process.pid, number)
+        if not stopping:
+            stopping.append(True)
+            killer.start()
 
     def forward(number, frame):  # noqa: ARG001 - the signal module's signature
         if not received:
             received.append(number)
-            _signal_group(process.pid, number)
-            killer.start()
+            stop(number)
 
     previous = {number: signal.signal(number, forward) for number in (signal.SIGINT, signal.SIGTERM)}
+    failure: OSError | None = None
     try:
-        for line in process.stdout:
-            log.write(line)
-            watch(line.rstrip("\n"))
-        status = process.wait()
+        try:
+            for line in process.stdout:
+                if failure is None:
+                    try:
+                        log.write(line)
+                    except OSError as error:  # e.g. a full disk: stop the run, keep reading its output
+                        failure = error
+                        stop()
+                watch(line.rstrip("\n"))
+            status = process.wait()
+        except BaseException:  # an error of this process's own: no Snakemake left behind
+            stop()
+            with suppress(Exception):
+                for _ in process.stdout:
+                    pass
+            process.wait()
+            raise
     finally:
         killer.cancel()
         for number, handler in previous.items():
             signal.signal(number, handler)
         process.stdout.close()
-    if received:
+    if received or failure is not None:
         _signal_group(process.pid, signal.SIGTERM)  # a job that outlived Snakemake
-    return status, (received[0] if received else None)
+    return status, (received[0] if received else None), failure
 
 
 def _signal_group(group: int, number: int) -> None:
@@ -222,9 +322,12 @@ def _summary(args, watch: _Watch, status: int, stopped_by: int | None, seconds: 
         lines = [f"ordeval run: stopped by {name} after {seconds / 60:.1f} min: Snakemake and its jobs were stopped"]
     else:
         lines = [f"ordeval run: snakemake exited with status {status} after {seconds / 60:.1f} min"]
-    if args.dry_run:
-        lines.append(f"dry run: {watch.total} jobs would run; nothing was computed" if watch.total
-                     else "dry run: nothing computed")  # fmt: skip
+    if args.dry_run and watch.total:
+        rules = ", ".join(rule if count == 1 else f"{rule} x{count}" for rule, count in watch.jobs.items())
+        lines.append(f"dry run: {watch.total} jobs would run{f' ({rules})' if rules else ''}; nothing was computed "
+                     "or written")  # fmt: skip
+    elif args.dry_run:
+        lines.append("dry run: nothing computed or written")
     elif watch.nothing:
         lines.append("nothing to be done: every output is up to date")
     elif watch.total:
@@ -234,8 +337,26 @@ def _summary(args, watch: _Watch, status: int, stopped_by: int | None, seconds: 
     return lines
 
 
-def _where(project: Path, results: Path, configfile: Path, shown: str, log_path: Path) -> list[str]:
-    """Where the results, report and log are; the command for Snakemake's HTML report, runnable from here."""
+def _again(args, extra: Sequence[str], *more: str) -> str:
+    """The ``ordeval run`` command of this call (``more`` added to its Snakemake arguments), quoted for a shell."""
+    words = ["ordeval", "run"]
+    if args.configfile:
+        words += ["--configfile", args.configfile]
+    if args.target != "all":
+        words += ["--target", args.target]
+    if args.cores != "all":
+        words += ["--cores", str(args.cores)]
+    passed = [*extra, *more]
+    return shlex.join(words + (["--", *passed] if passed else []))
+
+
+def _where(
+    project: Path, results: Path, configfile: Path, shown: str, log_path: Path, planned, extra, args
+) -> list[str]:
+    """Where the results, report and log are; the command for Snakemake's HTML report, runnable from here as
+    printed (with the run's ``--config`` items; after the 'report' stage where its manifest is missing)."""
+    from ..manifest import report_configuration_problem
+
     relative_results = os.path.relpath(results)
     lines = [f"results: {relative_results}/ (tables/, figures/, scores/)"]
     report = results / "report" / "ordeval.pdf"
@@ -243,26 +364,79 @@ def _where(project: Path, results: Path, configfile: Path, shown: str, log_path:
         lines.append(f"report: {os.path.relpath(report)}")
     else:
         lines.append(f"report: {os.path.relpath(results / 'report')}/ once the 'report' stage has run")
+    items = list(_config_items(extra).values())
+    config = ["--config", *items] if items else []
     if Path.cwd().resolve() == project.resolve():
-        lines.append(f"HTML report: snakemake --configfile {shown} --report {relative_results}/report.html")
+        html = ["snakemake", "--configfile", shown, *config, "--report", f"{relative_results}/report.html"]
     else:
-        lines.append(f"HTML report: snakemake --snakefile {project / 'Snakefile'} --directory {project} --configfile "
-                     f"{configfile} --report {results / 'report.html'}")  # fmt: skip
+        html = ["snakemake", "--snakefile", str(project / "Snakefile"), "--directory", str(project), "--configfile",
+                str(configfile), *config, "--report", str(results / "report.html")]  # fmt: skip
+    command = shlex.join(html)
+    if report_configuration_problem(planned.config, project / planned.path("report/manifest")):
+        report_run = argparse.Namespace(configfile=args.configfile, target="report", cores=args.cores)
+        command = f"{_again(report_run, config and ['--config', *items])} && {command}"
+    lines.append(f"HTML report: {command}")
     lines.append(f"full log: {os.path.relpath(log_path)}")
     return lines
 
 
-def _diagnosis(watch: _Watch, stopped_by: int | None) -> list[str]:
-    """The one-line errors, and only the hints that apply."""
+def live_snakemake(project: Path) -> list[int] | None:
+    """The process ids of the Snakemake processes now running in ``project`` (``--directory`` or their
+    working folder), other than this process; None where processes cannot be listed (no ``/proc``)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "cmdline").is_file():
+        return None
+    target = project.resolve()
+    found = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            argv = [part.decode(errors="replace") for part in (entry / "cmdline").read_bytes().split(b"\0") if part]
+            if not _runs_snakemake(argv) or (entry / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
+                continue
+            where = Path(os.readlink(entry / "cwd"))
+            for option, value in zip(argv, [*argv[1:], ""], strict=True):
+                if option in ("--directory", "-d"):
+                    where = where / value
+                elif option.startswith("--directory="):
+                    where = where / option.partition("=")[2]
+            if where.resolve() == target:
+                found.append(int(entry.name))
+        except (OSError, IndexError):  # ended meanwhile, or another user's
+            continue
+    return sorted(found)
+
+
+def _runs_snakemake(argv: list[str]) -> bool:
+    """Whether a command line runs Snakemake (``snakemake ...`` or ``python -m snakemake ...``)."""
+    if argv and Path(argv[0]).name == "snakemake":
+        return True
+    return any(first == "-m" and second == "snakemake" for first, second in zip(argv, argv[1:], strict=False))
+
+
+def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra: Sequence[str]) -> list[str]:
+    """The one-line errors, and only the hints that apply (a Snakemake running now is named as such)."""
     if stopped_by is not None:  # the jobs' errors are those of the stop itself
-        return ["hint: run the same command again to continue"]
+        return [f"hint: run the same command again to continue: {_again(args, extra)}"]
     found = watch.errors or watch.other[:3] or ["(see the full log)"]
     lines = ["error:" if len(found) == 1 else "errors:"] + [f"  {line}" for line in found]
+    if not (watch.locked or watch.incomplete):
+        return lines
+    live = live_snakemake(project)
+    if live:
+        processes = f"process{'es' if len(live) > 1 else ''} {', '.join(map(str, live))}"
+        lines.append(f"hint: a Snakemake is running in {project} now ({processes}): wait for it to finish, then run "
+                     f"the same command again (do not --unlock or --rerun-incomplete while it runs)")  # fmt: skip
+        return lines
+    unknown = "" if live is not None else f"if no other Snakemake runs in {project}: "
     if watch.locked:
-        lines.append("hint: the folder is locked by another Snakemake or an interrupted one; once none runs: "
-                     "ordeval run ... -- --unlock")  # fmt: skip
-    elif watch.incomplete:
-        lines.append("hint: outputs of an interrupted run are incomplete: ordeval run ... -- --rerun-incomplete")
+        state = "the folder is locked by a Snakemake that was interrupted (none runs now)" if live is not None else (
+            "the folder is locked by another Snakemake or an interrupted one")  # fmt: skip
+        lines.append(f"hint: {state}; {unknown}{_again(args, [], '--unlock')}")
+    else:
+        lines.append(f"hint: outputs of an interrupted run are incomplete; {unknown}"
+                     f"{_again(args, extra, '--rerun-incomplete')}")  # fmt: skip
     return lines
 
 
@@ -272,8 +446,9 @@ def add_parser(commands) -> None:
         "run",
         help="run the pipeline (Snakemake) with a one-screen summary",
         description="Run the Snakemake pipeline from the project folder: the configuration is checked first (one-line "
-        "errors), the full log goes to results/<name>/logs/ordeval-run.log, and a summary is printed. Arguments "
-        "after '--' go to Snakemake (e.g. -- --rerun-incomplete, -- --config data_root=../data).",
+        "errors), the full log goes to results/<name>/logs/ordeval-run.log (a dry run writes no log and no results), "
+        "and a summary is printed. Arguments after '--' go to Snakemake, after the target (e.g. -- --rerun-incomplete, "
+        "-- --config data_root=../data).",
     )
     run.add_argument("--configfile", help="configuration file (default config/config.yaml)")
     run.add_argument("--target", default="all", help=f"stage or file to make ({', '.join(_stages())}; default all)")

@@ -30,7 +30,7 @@ from .common import (
     task_formats,
 )
 from .inputs import STDIN, format_hint, gold_format_of, input_path
-from .leaderboard import per_topic_leaderboards, print_leaderboard, write_leaderboard
+from .leaderboard import LEADERBOARD_FILES, PAGE, per_topic_leaderboards, print_leaderboard, write_leaderboard
 
 #: Gold file names that say nothing about the data set: the title then uses the gold's folder name.
 GENERIC_STEMS = {"gold", "test", "truth", "labels", "answers", "key", "qrels", "reference", "stdin"}
@@ -82,7 +82,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
 
     gold_format = gold_format_of(args)
     options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
-                   align=args.align, score_key=args.score)  # fmt: skip
+                   align=args.align, score_key=args.score, name=args.name or default_name(args.gold))  # fmt: skip
     groups = [runs] if args.format == "tsv" or len(runs) == 1 else [{name: path} for name, path in runs.items()]
     parts = []
     progress(0, len(runs))
@@ -160,20 +160,30 @@ def pooled_leaderboards(data, stack, args, dataset: str):
                               no_test_reason=f"a single run ({stack.runs[0]}): groups compare runs")  # fmt: skip
 
 
+#: Significant digits of the printed per-topic scores: every decimal of up to 15 digits reads back as the same
+#: double, so a score prints as its decimal (0.42, not the 0.42000000000000004 of a mean's rounding); the
+#: score files keep every digit.
+PRINTED_DIGITS = 15
+
+
 def per_topic_lines(stack) -> list[str]:
-    """trec_eval ``-q`` style: ``run<TAB>measure<TAB>topic<TAB>score``, every topic then ``all`` (the mean)."""
+    """trec_eval ``-q`` style: ``run<TAB>measure<TAB>topic<TAB>score``, every topic then ``all`` (the mean);
+    scores with :data:`PRINTED_DIGITS` significant digits."""
     means = stack.means()
+    digits = PRINTED_DIGITS
     lines = []
     for r, run in enumerate(stack.runs):
         for m, measure in enumerate(stack.measures):
             values = stack.values[m, :, r].tolist()
-            lines += [f"{run}\t{measure}\t{t}\t{value!r}" for t, value in zip(stack.topics, values, strict=True)]
-            lines.append(f"{run}\t{measure}\tall\t{float(means[m, r])!r}")
+            lines += [
+                f"{run}\t{measure}\t{t}\t{value:.{digits}g}" for t, value in zip(stack.topics, values, strict=True)
+            ]
+            lines.append(f"{run}\t{measure}\tall\t{float(means[m, r]):.{digits}g}")
     return lines
 
 
 def cmd_score(args) -> int:
-    from ..scores import write_scores
+    from ..scores import score_files, write_scores
     from ..tasks import get_task
 
     classes, measures, earlier = _check_arguments(args)
@@ -195,13 +205,15 @@ def cmd_score(args) -> int:
     out = Path(args.out)
     checks.clear_previous(earlier)
     out.mkdir(parents=True, exist_ok=True)
-    written = [path.name for path in write_scores(stack, out).values()]
+    names = [path.name for path in score_files(stack, out).values()] + [f"{key}.tsv" for key in scored.extras]
+    names += list(LEADERBOARD_FILES) + [PAGE] if boards is not None else []
+    # the record first: a call stopped midway (a full disk, a kill) leaves a folder the next call may write again
+    checks.record_written(out, names)
+    write_scores(stack, out)
     for key, table in scored.extras.items():  # e.g. pooled.tsv, as the pipeline's scores folder
         table.write(out / f"{key}.tsv")
-        written.append(f"{key}.tsv")
     if boards is not None:
-        written += write_leaderboard(boards, out, stack)
-    checks.record_written(out, written)
+        write_leaderboard(boards, out, stack)
     print(f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
           f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
           + (", leaderboard.csv, .md, .tex, .html" if boards is not None else ""), file=sys.stderr)  # fmt: skip
@@ -289,8 +301,8 @@ def add_parser(commands) -> None:
                        help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
                        "one confusion matrix over all items, paired randomisation test")  # fmt: skip
     score.add_argument("--per-topic", action="store_true",
-                       help="print the per-topic scores (run, measure, topic, score; 'all': the mean) instead of "
-                       "the leaderboard")  # fmt: skip
+                       help="print the per-topic scores (run, measure, topic, score; 'all': the mean; 15 significant "
+                       "digits, the files keep every digit) instead of the leaderboard")  # fmt: skip
     score.add_argument("--out", default="ordeval-scores",
                        help=f"output folder (default ordeval-scores): new, empty or written by an earlier 'ordeval "
                        f"score' (whose files, listed in {checks.RECORD}, are replaced)")  # fmt: skip

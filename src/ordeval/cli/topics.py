@@ -39,7 +39,7 @@ def add_parser(commands) -> None:
         "or 'ordeval score --out'), the residual variance of the two-way ANOVA, then the topics needed by a "
         "paired t-test and a one-way ANOVA over the runs (exact power, noncentral t and F) to detect a minimum "
         "difference --mdd at --alpha with --power, and for a CI of a paired difference narrower than --mdd "
-        "(Sakai, Information Retrieval Journal 19(3), 2016). Without --mdd: 5%%, 10%% and 20%% of each "
+        "(Sakai, Information Retrieval Journal 19(3), 2016). Without --mdd: 5%, 10% and 20% of each "
         "measure's score range.",
     )
     parser.add_argument("scores", help="scores folder (stack.npz or <measure>.tsv files)")

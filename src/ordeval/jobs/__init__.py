@@ -120,7 +120,10 @@ def each_dataset(job: Job, datasets: list[str]) -> Iterator[tuple[int, str]]:
             logging.getLogger(job.rule).info("%s: %s done in %.2f s", job.rule, name, time.perf_counter() - start)
         finally:
             logging.getLogger().removeHandler(handler)
-            handler.close()
+            try:
+                handler.close()
+            except OSError as error:  # e.g. a full disk: name the log (the error alone names no file)
+                raise OSError(error.errno, error.strerror, logs[index]) from error
 
 
 def files_by(names: list[str], **lists: list[str]) -> dict[str, dict[str, str]]:

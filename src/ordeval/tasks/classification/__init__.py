@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ...table import Table
-from ..base import Scored, Task, registry_on_first_use
+from ..base import Scored, Task, checked_scores, measure_values, registry_on_first_use
 from . import data, formats
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
@@ -120,20 +120,11 @@ class ClassificationTask(Task):
         return Scored(self.stack(measures, topics, dataset.run_names, values), extras)
 
     def _checked(self, name: str, confusion: np.ndarray, topics: Sequence[str], dataset) -> np.ndarray:
-        """Measure ``name`` on runs x topics confusion matrices, as topics x runs; NaN is an error."""
-        scores = np.asarray(self.registry[name](confusion), dtype=float)
-        expected = confusion.shape[:2]
-        if scores.shape != expected:
-            raise ValueError(f"{self.name} measure {name!r} returned shape {scores.shape}, expected {expected}")
-        missing = np.argwhere(~np.isfinite(scores))
-        if missing.size:
-            run, topic = missing[0]
-            raise ValueError(
-                f"data set {dataset.name!r}: {self.name} measure {name!r} gave {scores[run, topic]} for run "
-                f"{dataset.run_names[run]!r} on topic {topics[topic]!r} ({len(missing)} cell(s) not finite); "
-                "a measure must give a number on every topic (with a documented convention where it is 0/0)"
-            )
-        return scores.T
+        """Measure ``name`` on runs x topics confusion matrices, as topics x runs; checked
+        (:func:`~ordeval.tasks.base.checked_scores`: NaN, a wrong shape or a raising measure is an error)."""
+        measure = self.registry[name]
+        scores = measure_values(measure, confusion)
+        return checked_scores(measure, scores, dataset.run_names, topics, dataset.name).T
 
 
 #: The measures whose 0/0 case "every label in one class" (convention value 1) the ``one_class_agreement:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Scored, Task, registry_on_first_use
+from ..base import Scored, Task, checked_scores, registry_on_first_use
 from . import data, formats, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
@@ -67,7 +67,9 @@ class QuantificationTask(Task):
         from .measures import score_runs
 
         scores = score_runs(list(measures), dataset.runs, dataset.gold)
-        values = np.stack([scores[name].T for name in measures])  # measures x topics x runs
+        checked = [checked_scores(self.registry[name], scores[name], dataset.run_names, dataset.topics, dataset.name)
+                   for name in measures]  # fmt: skip
+        values = np.stack([matrix.T for matrix in checked])  # measures x topics x runs
         return Scored(self.stack(measures, dataset.topics, dataset.run_names, values))
 
 

@@ -74,12 +74,14 @@ _SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
 
 def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """``REGISTRY[name](estimate, gold)``, computed once per :func:`score_runs` call."""
+    from ..base import measure_values  # a measure that raises or returns no numbers: one line naming it
+
     memo = _SCORED.get()
     if memo is None:
-        return REGISTRY[name](estimate, gold)
+        return measure_values(REGISTRY[name], estimate, gold)
     key = (name, id(estimate), id(gold))
     if key not in memo:
-        memo[key] = (estimate, gold, REGISTRY[name](estimate, gold))
+        memo[key] = (estimate, gold, measure_values(REGISTRY[name], estimate, gold))
     return memo[key][2]
 
 
