@@ -1,7 +1,8 @@
 # ordeval: meta-evaluation of ordinal classification and quantification measures.
 # Run `snakemake --cores all` (default synthetic data) or add `--configfile config/replication.yaml`.
 # The library (`pip install -e .`) plans the configuration (data sets, measures, outputs); each rule file
-# in workflow/rules/ names the files its rules read and write, and each rule runs scripts/<rule>.py.
+# in workflow/rules/ names the files its rules read and write (most rules run one job per data set), and each
+# rule runs scripts/<rule>.py, which reads snakemake.input, calls the library and writes snakemake.output.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -28,6 +29,7 @@ include: "workflow/rules/significance.smk"
 include: "workflow/rules/popularity.smk"
 include: "workflow/rules/leaderboard.smk"
 include: "workflow/rules/topic_set_size.smk"
+include: "workflow/rules/figures.smk"
 include: "workflow/rules/classification.smk"
 include: "workflow/rules/replication.smk"
 include: "workflow/rules/measure_reports.smk"
@@ -58,4 +60,4 @@ localrules:
 rule all:
     default_target: True
     input:
-        wf.final_outputs(PLAN),
+        pipeline.final_outputs(PLAN),

@@ -1,6 +1,16 @@
-"""Rule datasets_table: thin adapter; the job is ordeval.jobs.datasets_table."""
+"""Rule datasets_table: one row per data set (the ACL 2021 paper's Table 1, for every configured data set)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.datasets_table import run
+from ordeval.latex import write_latex
+from ordeval.latex.datasets import DESCRIPTION, datasets_latex, datasets_table
+from ordeval.provenance import read_provenance
+from ordeval.scripting import job
+from ordeval.table import write_csv
 
-execute(snakemake, run)
+with job(snakemake) as log:
+    records = [read_provenance(path) for path in snakemake.input.provenance]
+    provenance = {record["dataset"]: record for record in records}
+    origins = {name: record["origin"] for name, record in provenance.items()}
+    table = datasets_table(provenance)
+    write_csv(table, snakemake.output.csv, origins)
+    write_latex(datasets_latex(table), snakemake.output.tex, origins, DESCRIPTION)
+    log.info("%d data sets", len(table))

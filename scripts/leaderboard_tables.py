@@ -1,6 +1,34 @@
-"""Rule leaderboard_tables: thin adapter; the job is ordeval.jobs.leaderboard_tables."""
+"""Rule leaderboard_tables: one data set's leaderboard of every leaderboard measure (mean, interval, rank,
+significance groups from the randomised Tukey HSD) as CSV, LaTeX, Markdown and a self-contained HTML page
+(with the official protocol's boards too where the data set has pooled scores)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.leaderboard_tables import run
+from ordeval.analysis.leaderboards import build_leaderboards, pipeline_pooled_leaderboards
+from ordeval.analysis.significance import read_pvalue_table
+from ordeval.leaderboard_page import write_leaderboard_page
+from ordeval.provenance import origin_sentence, read_provenance
+from ordeval.scores import read_stack
+from ordeval.scripting import job, one_file
 
-execute(snakemake, run)
+with job(snakemake) as log:
+    dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
+    alpha, level, trials = params.alpha, params.ci_level, params.trials
+    scored = read_stack(inputs.stack)
+    directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))
+    significance = read_pvalue_table(inputs.pvalues, directions, trials, inputs.arrays)
+    stack = scored.subset(params.measures)
+    provenance = read_provenance(inputs.provenance)
+    origins = {dataset: provenance["origin"]}
+    boards = build_leaderboards(stack, significance, dataset=dataset, alpha=alpha, level=level,
+                                test=f"randomised Tukey HSD, B = {trials}", origins=origins)  # fmt: skip
+    boards.write(output.csv, output.tex, output.md)
+    page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]
+    pooled = one_file(inputs.pooled)
+    if pooled is not None:
+        items = provenance.get("summary", {}).get("items")
+        official = pipeline_pooled_leaderboards(stack, pooled, dataset=dataset, items=items, alpha=alpha, level=level,
+                                                origins=origins)  # fmt: skip
+        page += [table.with_column("protocol", ["pooled"] * len(table)) for table in official.tables()]
+    write_leaderboard_page(output.html, f"{dataset}: leaderboard", page, boards.display, stack, "per-topic",
+                           origin_sentence(origins), level, boards.setting)  # fmt: skip
+    log.info("%s: %d measures x %d runs%s", dataset, len(boards.boards), len(stack.runs),
+             " (and the pooled protocol)" if pooled else "")  # fmt: skip

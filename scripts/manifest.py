@@ -1,6 +1,15 @@
-"""Rule manifest: thin adapter; the job is ordeval.jobs.manifest."""
+"""Rule manifest: results/<name>/manifest.json with the configuration, seeds, versions, git commit, the SHA-256 of
+every input file and of every output of the other jobs (``output_files``: the manifest runs after them)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.manifest import run
+from ordeval.manifest import build_manifest, output_records
+from ordeval.files import write_json
+from ordeval.scripting import job
 
-execute(snakemake, run)
+with job(snakemake) as log:
+    params = snakemake.params
+    manifest = build_manifest(params.config, params.input_files, snakemake.input.requirements, params.commit,
+                              params.data_root)  # fmt: skip
+    manifest["output_files"] = output_records(snakemake.input.outputs)
+    write_json(manifest, snakemake.output.manifest)
+    log.info("manifest: %d input files, %d output files, commit %s", len(manifest["input_files"]),
+             len(manifest["output_files"]), manifest["git_commit"])  # fmt: skip

@@ -1,6 +1,36 @@
-"""Rule measure_report: thin adapter; the job is ordeval.jobs.measure_report."""
+"""Rule measure_report: one measure of ``measure_reports`` (``ordeval evaluate-measure``) next to the established
+measures of its task, from the tables of the pipeline's analyses: Markdown, HTML, LaTeX and, where a TeX engine
+is wanted, the PDF (``results/<name>/measures/<measure>/report.*``)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.measure_report import run
+from pathlib import Path
 
-execute(snakemake, run)
+from ordeval.files import write_text
+from ordeval.measure_report import build_report, html, latex, markdown
+from ordeval.plugins import load_plugins
+from ordeval.properties import check_measure
+from ordeval.scripting import job
+from ordeval.tasks import get_task
+
+with job(snakemake) as log:
+    name, params, inputs, output = snakemake.wildcards.focus, snakemake.params, snakemake.input, snakemake.output
+    load_plugins(params.plugins)
+    measure = get_task(params.task).registry[name]
+    files = {
+        "agreement": dict(zip(params.datasets, inputs.agreement, strict=True)),
+        "similarity": inputs.similarity,
+        "consistency": {(d, c): path for c in params.conditions
+                        for d, path in zip(params.datasets, inputs[f"consistency_{c}"], strict=True)},  # fmt: skip
+        "power": inputs.power,
+        "topic_set_size": dict(zip(params.datasets, inputs.topic_set_size, strict=True)),
+    }
+    report = build_report(measure, files, check_measure(measure, trials=params.trials, seed=params.seed))
+    write_text(markdown(report), output.md)
+    write_text(html(report), output.html)
+    write_text(latex(report), output.tex)
+    if "pdf" in output.keys():
+        from ordeval.latex.report import compile_pdf
+
+        compiled = compile_pdf(output.tex)
+        if Path(compiled) != Path(output.pdf).resolve():
+            raise RuntimeError(f"{compiled}: expected {output.pdf}")
+    log.info("%s (%s): %d sections", name, params.task, len(report.sections))

@@ -1,6 +1,20 @@
-"""Rule prepare_data: thin adapter; the job is ordeval.jobs.prepare_data."""
+"""Rule prepare_data_<task>: one data set's gold and runs (read, computed or simulated), validated before any
+file is written, as its task's canonical files (``snakemake.output``: a file per key of the task's
+``canonical_files``)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.prepare_data import run
+from ordeval.scripting import job
+from ordeval.tasks import get_task
 
-execute(snakemake, run)
+with job(snakemake) as log:
+    dataset, params = snakemake.wildcards.dataset, snakemake.params
+    task = get_task(params.task)
+    data = task.build(dataset, params.spec, params.data_root, params.seed)
+    data.provenance["task"] = task.name
+    data.provenance["summary"] = task.describe(data)
+    for key in ("venue", "language"):
+        data.provenance[key] = params.spec.get(key, "")
+    task.write_canonical(data, dict(snakemake.output.items()))
+    log.info(
+        "%s (%s): %d topics, %d runs, %d classes, origin %s",
+        dataset, task.name, len(data.topics), len(data.run_names), len(data.classes), data.origin,
+    )  # fmt: skip

@@ -1,6 +1,22 @@
-"""Rule report_captions: thin adapter; the job is ordeval.jobs.report_captions."""
+"""Rule report_captions: the caption of every output of Snakemake's HTML report, from the catalogue: per rule
+output one file, holding each of its files' caption (and a table's rows) under a condition on the wildcards
+(ordeval.captions)."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.report_captions import run
+from pathlib import Path
 
-execute(snakemake, run)
+from ordeval.captions import CaptionBlock, caption_document
+from ordeval.files import write_text
+from ordeval.scripting import job
+
+with job(snakemake) as log:
+    for name, blocks in snakemake.params.captions.items():
+        made = []
+        for block in blocks:
+            table = block.get("table")
+            text = None
+            if table:
+                with open(table, encoding="utf-8", newline="") as handle:
+                    text = handle.read()
+            made.append(CaptionBlock(block["wildcards"], block["caption"], text, Path(table).name if table else ""))
+        write_text(caption_document(made), snakemake.output[name])
+    log.info("%d caption files", len(snakemake.params.captions))

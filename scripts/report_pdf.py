@@ -1,6 +1,13 @@
-"""Rule report_pdf: thin adapter; the job is ordeval.jobs.report_pdf."""
+"""Rule report_pdf: compile results/<name>/report/ordeval.tex with a real TeX engine (latexmk, else pdflatex);
+without one, the error names the packages to install."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.report_pdf import run
+from pathlib import Path
 
-execute(snakemake, run)
+from ordeval.latex.report import compile_pdf, page_count
+from ordeval.scripting import job
+
+with job(snakemake) as log:
+    pdf = compile_pdf(snakemake.input.tex)
+    if Path(pdf) != Path(snakemake.output.pdf).resolve():
+        raise RuntimeError(f"{pdf}: expected {snakemake.output.pdf}")
+    log.info("%s: %d pages", pdf, page_count(snakemake.input.tex))

@@ -1,6 +1,22 @@
-"""Rule significance_pvalues: thin adapter; the job is ordeval.jobs.significance_pvalues."""
+"""Rule significance_pvalues: the p-values of every run pair of one data set under every scored measure
+(randomised Tukey HSD, all measures sharing the permutations), and the groups of identical runs."""
 
-from ordeval.jobs import execute
-from ordeval.jobs.significance_pvalues import run
+from ordeval import hsd  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
+from ordeval.analysis.significance import identical_run_groups, pairwise_significance, run_group_table, write_pvalues
+from ordeval.scores import read_stack
+from ordeval.scripting import job
+from ordeval.seeding import stream
 
-execute(snakemake, run)
+with job(snakemake) as log:
+    dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
+    stack = read_stack(snakemake.input.stack)
+    rng = stream(params.seed, dataset, "significance")
+    significance = pairwise_significance(stack, params.trials, rng, snakemake.threads)
+    write_pvalues(significance, output.pvalues, output.arrays)
+    groups = identical_run_groups(stack)
+    run_group_table(stack.runs, groups).write(output.run_groups)
+    log.info(
+        "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
+        dataset, significance.pair_count, len(stack.measures), params.trials,
+        ", ".join(" = ".join(group) for group in groups if len(group) > 1) or "none",
+    )  # fmt: skip

@@ -85,7 +85,9 @@ class Entry:
     per: tuple[str, ...] = ()  #: pattern fields that vary (dataset, condition, combination, suffix)
     category: str = ""  #: HTML report category key (CATEGORIES); empty: not in the HTML report
     section: str = ""  #: LaTeX report section key (SECTIONS); empty: not in the LaTeX report
-    tasks: tuple[str, ...] = ()  #: only for data sets of these tasks (empty: every task)
+    #: made only for the data sets (or tasks) whose task provides it (``Task.outputs``: its canonical files,
+    #: its own tables, its own stage), else for every task
+    task_specific: bool = False
 
     @property
     def reported_format(self) -> str:
@@ -111,15 +113,16 @@ _ENTRIES = [
           "published), the verdict and the tolerance applied.", ("dataset",), "replication", "replication"),
     # data and scores
     Entry("data/gold", "data", "data/{dataset}/gold.{ext}", ("tsv",), "Canonical gold of {dataset}.", ("dataset",),
-          tasks=("quantification", "classification")),
+          task_specific=True),
     Entry("data/runs", "data", "data/{dataset}/runs.{ext}", ("tsv",), "Canonical runs of {dataset}.", ("dataset",),
-          tasks=("quantification", "classification")),
+          task_specific=True),
     Entry("data/arrays", "data", "data/{dataset}/arrays.{ext}", ("npz",),
           "The canonical gold and runs of {dataset} as arrays, with the SHA-256 of the two tables they mirror "
           "(scoring reads them instead of parsing the tables, when the hashes match).", ("dataset",),
-          tasks=("quantification",)),
+          task_specific=True),
     Entry("data/scores", "data", "data/{dataset}/scores.{ext}", ("npz",),
-          "The validated score matrices of {dataset}, given as precomputed scores.", ("dataset",), tasks=("scores",)),
+          "The validated score matrices of {dataset}, given as precomputed scores.", ("dataset",),
+          task_specific=True),
     Entry("data/provenance", "data", "data/{dataset}/provenance.{ext}", ("json",),
           "Where the gold and every run of {dataset} come from.", ("dataset",)),
     Entry("data/table", "data", "tables/datasets.{ext}", ("csv", "tex"),
@@ -136,10 +139,10 @@ _ENTRIES = [
           "All score matrices of {dataset} in one binary file (read by the analyses).", ("dataset",)),
     Entry("scores/conventions", "scores", "scores/{dataset}/conventions.{ext}", ("tsv",),
           "How often each documented 0/0 convention of the ordinal classification measures was applied on "
-          "{dataset} (topic x run cells).", ("dataset",), "scores", tasks=("classification",)),
+          "{dataset} (topic x run cells).", ("dataset",), "scores", task_specific=True),
     Entry("scores/pooled", "scores", "scores/{dataset}/pooled.{ext}", ("tsv",),
           "The official SemEval protocol on {dataset}: every measure on one confusion matrix over all items "
-          "of the test set, per run.", ("dataset",), "scores", tasks=("classification",)),
+          "of the test set, per run.", ("dataset",), "scores", task_specific=True),
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
@@ -152,7 +155,7 @@ _ENTRIES = [
           "agreement", "agreement"),
     Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
           "Kendall's tau between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
-          "and averaged.", ("combination",), "agreement", "agreement", ("quantification",)),
+          "and averaged.", ("combination",), "agreement", "agreement"),
     Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
           "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
     # consistency
@@ -219,7 +222,7 @@ _ENTRIES = [
           "leaderboard", "leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "
-          "over all items), and its rank.", ("dataset",), "leaderboard", "leaderboard", ("classification",)),
+          "over all items), and its rank.", ("dataset",), "leaderboard", "leaderboard", True),
     Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
           "leaderboard", "leaderboard"),
@@ -234,26 +237,23 @@ _ENTRIES = [
     # ordinal classification, laid out as in the ACL 2021 paper
     Entry("classification/agreement", "classification", "tables/oc/agreement.{ext}", ("csv", "tex"),
           "Kendall's tau-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),
-          "classification", "classification", ("classification",)),
+          "classification", "classification", True),
     Entry("classification/consistency", "classification", "tables/oc/consistency.{ext}", ("csv", "tex"),
           "System ranking consistency of the OC measures: full split and {subset_size} vs. {subset_size}, VE2, "
-          "marks for the worst measures each beats (Table 3 layout).", (), "classification", "classification",
-          ("classification",)),
+          "marks for the worst measures each beats (Table 3 layout).", (), "classification", "classification", True),
     Entry("classification/figure1", "classification", "figures/oc/dp_curves.{ext}", ("pdf", "png"),
           "Discriminative power curves of the OC measures (Figure 1 layout).", (), "classification",
-          "classification", ("classification",)),
+          "classification", True),
     Entry("classification/properties", "classification", "tables/oc/properties.{ext}", ("csv", "tex"),
           "Properties of the OC measures (Table 4 layout), with the rules that derive columns IV-VI.", (),
-          "classification", "classification", ("classification",)),
+          "classification", "classification", True),
     Entry("classification/kappa", "classification", "tables/oc/kappa_constant.{ext}", ("csv", "tex"),
-          "Topics on which each constant baseline gets kappa = 0.", (), "classification", "classification",
-          ("classification",)),
+          "Topics on which each constant baseline gets kappa = 0.", (), "classification", "classification", True),
     Entry("classification/pooled", "classification", "tables/oc/pooled.{ext}", ("csv", "tex"),
           "The official SemEval protocol: one confusion matrix over all items per run.", (), "classification",
-          "classification", ("classification",)),
+          "classification", True),
     Entry("classification/conventions", "classification", "tables/oc/conventions.{ext}", ("csv", "tex"),
-          "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification",
-          ("classification",)),
+          "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification", True),
     # one measure's meta-evaluation (ordeval evaluate-measure)
     Entry("measures/report", "measure_reports", "measures/{focus}/report.{ext}", ("md", "html", "tex"),
           "The meta-evaluation of {focus} next to the established measures of its task.", ("focus",)),

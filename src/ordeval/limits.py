@@ -43,9 +43,10 @@ BYTES_PER_SCORE = 8
 BYTES_PER_LABEL = 8 + 16 + 20
 #: Bytes of one simulated rating (a topic's annotator's score): noise, raw value, rounded rating, comparisons.
 BYTES_PER_RATING = 8 * 4
-#: Jobs with one job per data set, and jobs over every data set, whose cost the estimate adds up.
-PER_DATASET = ("prepare_data", "score_runs", "consistency_taus", "significance_pvalues", "popularity_tables")
-OVER_ALL = ("agreement_tables", "significance_tables", "leaderboard_tables", *resources.FIGURE_JOBS)
+#: The kinds of work (:data:`ordeval.resources.KINDS`) of the jobs on each data set whose memory and time the
+#: estimate takes, and of the table and figure jobs that read every data set's scores.
+PER_DATASET = ("build", "score", "taus", "hsd", "popularity")
+OVER_ALL = ("tables", "figures")
 
 
 @dataclass(frozen=True)
@@ -152,23 +153,24 @@ def estimate(config: Mapping) -> Estimate:
     for name, (size, items, ratings) in sizes.items():
         matrices = float(size.topics) * (size.runs + 1) * size.classes**2
         labels = float(items) * (size.runs + 1)
-        for job in PER_DATASET:
-            ops, _, _ = resources._work(job, [size], settings)
-            held = _held(job, size, settings, matrices, labels)
-            if job in ("prepare_data", "score_runs"):
-                ops += 10.0 * matrices * (size.measures if job == "score_runs" else 1) + 50.0 * labels
-            if job == "prepare_data":  # the simulated ratings: noise, raw and rounded ratings, one-hot counts
+        for kind in PER_DATASET:
+            ops, _, _ = resources.work(kind, [size], settings)
+            held = _held(kind, size, settings, matrices, labels)
+            if kind in ("build", "score"):
+                ops += 10.0 * matrices * (size.measures if kind == "score" else 1) + 50.0 * labels
+            if kind == "build":  # the simulated ratings: noise, raw and rounded ratings, one-hot counts
                 held += BYTES_PER_RATING * float(ratings)
                 ops += 20.0 * ratings * size.classes
             if held > memory:
-                memory, memory_job, memory_key = held, f"{job} on {name}", f"datasets.{name}"
+                what = resources.KINDS[kind].split(" (")[0]
+                memory, memory_job, memory_key = held, f"{what} of {name}", f"datasets.{name}"
             seconds += ops / resources.OPS_PER_SECOND
     every = [size for size, _, _ in sizes.values()]
     over_all = BYTES_PER_SCORE * 2 * sum(float(size.cells) for size in every)
     if over_all > memory:
         memory, memory_job, memory_key = over_all, "the tables and figures over every data set", "datasets"
-    for job in OVER_ALL:
-        ops, _, figures = resources._work(job, every, settings)
+    for kind in OVER_ALL:
+        ops, _, figures = resources.work(kind, every, settings)
         seconds += ops / resources.OPS_PER_SECOND + figures * resources.SECONDS_PER_FIGURE
     cores = max(1, min(os.cpu_count() or 1, int(config.get("threads", 1))))
     return Estimate(
@@ -179,15 +181,15 @@ def estimate(config: Mapping) -> Estimate:
     )
 
 
-def _held(job: str, size: DataSize, settings: dict, matrices: float, labels: float) -> float:
-    """Bytes a per-data-set job holds at its peak (the arrays, a few copies, the text it writes)."""
+def _held(kind: str, size: DataSize, settings: dict, matrices: float, labels: float) -> float:
+    """Bytes a per-data-set job of ``kind`` holds at its peak (the arrays, a few copies, the text it writes)."""
     cells = float(size.cells)
-    if job in ("prepare_data", "score_runs"):
-        numbers = (cells if job == "score_runs" else 0.0) + size.distributions
+    if kind in ("build", "score"):
+        numbers = (cells if kind == "score" else 0.0) + size.distributions
         return 3 * BYTES_PER_SCORE * numbers + 2 * BYTES_PER_SCORE * matrices + BYTES_PER_LABEL * labels
-    if job == "significance_pvalues":
+    if kind == "hsd":
         return BYTES_PER_SCORE * (cells + 2.0 * size.measures * size.runs**2)
-    if job == "consistency_taus":
+    if kind == "taus":
         trials = settings["consistency_trials"] * size.measures
         chunk = min(resources.TAU_CHUNK_MB * 2**20, BYTES_PER_SCORE * trials * size.runs)
         return BYTES_PER_SCORE * (cells + 2.0 * settings["conditions"] * trials) + chunk

@@ -121,3 +121,9 @@ def report_configuration_problem(config: dict, manifest_path: str | Path) -> str
         shown = ", ".join(differences[:5]) + (f" and {len(differences) - 5} more" if len(differences) > 5 else "")
         return f"{path.parent} was made with a different configuration (differs in {shown}): {advice}"
     return None
+
+
+def output_records(paths) -> list[dict]:
+    """``{path, sha256, bytes}`` of every output of ``paths`` (one path or several), sorted by path."""
+    listed = [paths] if isinstance(paths, str) else sorted(paths)
+    return [{"path": str(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size} for path in listed]

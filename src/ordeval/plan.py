@@ -37,44 +37,33 @@ MIN_RUNS = 5
 PDF_ENTRIES = ("report/pdf", "measures/pdf")
 
 
-#: The modules each job runs besides its own (``jobs.<rule>``, the default) when it imports them lazily (inside
-#: functions, so that other jobs do not load them), and those the data set's task adds (see :meth:`Plan.library`).
-JOB_MODULES: dict[str, tuple[str, ...]] = {
-    "prepare_data": ("jobs.prepare_data",),
-    "score_runs": ("jobs.score_runs",),
-    "datasets_table": ("jobs.datasets_table",),
-    "agreement_tables": ("jobs.agreement_tables", "kendall"),
-    "agreement_figures": ("jobs.agreement_figures",),
-    "consistency_taus": ("jobs.consistency_taus", "kendall", "hsd"),
-    "consistency_tables": ("jobs.consistency_tables",),
-    "consistency_figures": ("jobs.consistency_figures",),
-    "significance_pvalues": ("jobs.significance_pvalues", "hsd"),
-    "significance_tables": ("jobs.significance_tables",),
-    "significance_figures": ("jobs.significance_figures",),
-    "popularity_tables": ("jobs.popularity_tables",),
-    "popularity_figures": ("jobs.popularity_figures",),
-    "leaderboard_tables": ("jobs.leaderboard_tables",),  # scipy.special (t quantile), not ordeval code
-    "leaderboard_figures": ("jobs.leaderboard_figures",),
-    "topic_set_size_design": ("jobs.topic_set_size_design",),
-    "measure_report": (
-        "jobs.measure_report",
-        "measure_report",
-        "properties",
-        "properties.classification",
-        "properties.quantification",
-    ),
-    "classification_tables": (
-        "jobs.classification_tables",
-        "tasks.classification.measures",
-        "properties",
-        "properties.classification",
-    ),
-    "classification_figures": ("jobs.classification_figures",),
-    "manifest": ("jobs.manifest",),
-    "report_captions": ("jobs.report_captions",),
-    "report_tex": ("jobs.report_tex",),
-    "report_pdf": ("jobs.report_pdf",),
-}
+
+
+#: The pattern fields that the rules take as wildcards (the others, a consistency condition or a measure, are
+#: written out in the rules' output names).
+WILDCARD_FIELDS = ("dataset", "suffix", "combination", "focus")
+
+
+@dataclass(frozen=True)
+class ReportedOutput:
+    """One output of the HTML report: its path, catalogue entry and pattern fields, the template of the rule
+    output it is (wildcards left), and the caption file of that template."""
+
+    path: str
+    key: str
+    values: dict
+    template: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class ScoringGroup:
+    """Data sets that are scored alike: one rule (``rule``) scores each of them into the same files."""
+
+    rule: str
+    task: str
+    measures: list[str]
+    datasets: list[str]
 
 
 @dataclass
@@ -166,6 +155,14 @@ class Plan:
     def dataset_measures(self, analysis: str, dataset: str) -> list[str]:
         return self.measures(analysis, self.datasets[dataset].task)
 
+    def suffix_task(self, suffix: str) -> str:
+        """The configured task whose summaries carry ``suffix``."""
+        return next(task for task in self.tasks if self.suffix(task) == suffix)
+
+    def suffix_measures(self, analysis: str, suffix: str) -> list[str]:
+        """The measures of ``analysis`` on the data sets of the task whose summaries carry ``suffix``."""
+        return self.measures(analysis, self.suffix_task(suffix))
+
     @property
     def replicated_datasets(self) -> list[str]:
         """The configured data sets the replicated papers print numbers for, where the configuration asks
@@ -177,16 +174,57 @@ class Plan:
         published = set(datasets_with_numbers())
         return [name for name in self.datasets if name in published]
 
+    def canonical_paths(self, task: str) -> dict[str, str]:
+        """{key: path template} of the canonical files of a data set of ``task`` (``data/{dataset}/<file>``)."""
+        return {key: self.path(f"data/{key}") for key in get_task(task).canonical_files()}
+
+    def scoring_groups(self) -> list[ScoringGroup]:
+        """The data sets that score alike (one task, one list of measures: the same files), each group with the
+        name of its scoring rule (``score_runs_<task>``; a number after it where a task has several lists)."""
+        groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        for name, data in self.datasets.items():
+            groups.setdefault((data.task, tuple(data.measures)), []).append(name)
+        found, seen = [], {}
+        for (task, measures), names in groups.items():
+            seen[task] = seen.get(task, 0) + 1
+            rule = f"score_runs_{task}" + (f"_{seen[task]}" if seen[task] > 1 else "")
+            found.append(ScoringGroup(rule, task, list(measures), names))
+        return found
+
+    def score_paths(self, group: ScoringGroup) -> dict[str, str]:
+        """{output name: path template} of a scoring group's jobs: ``matrix_<measure>`` per measure, ``means``,
+        ``measures``, ``stack``, and the task's extra tables by key."""
+        paths = {f"matrix_{measure}": self.path("scores/matrix", measure=measure) for measure in group.measures}
+        paths.update({key: self.path(f"scores/{key}") for key in ("means", "measures", "stack")})
+        paths.update({key: self.path(f"scores/{key}") for key in get_task(group.task).extras})
+        return paths
+
+    @property
+    def dnkt_datasets(self) -> list[str]:
+        """The data sets of the DNKT_M tables: those that score DNKT (and, planned, every M and DNKT_M)."""
+        return [name for name, data in self.datasets.items() if "DNKT" in data.measures]
+
+    def suffix_datasets(self, suffix: str) -> list[str]:
+        """The data sets of the task whose summaries carry ``suffix`` (``""`` OQ, ``"_oc"`` OC)."""
+        return [name for name in self.datasets if self.suffix(self.datasets[name].task) == suffix]
+
+    def provides(self, dataset: str, entry_key: str) -> bool:
+        """Whether ``dataset``'s task makes catalogue entry ``entry_key`` (every task makes the entries that are
+        not task-specific; a task-specific one only the tasks that list it in ``Task.outputs``)."""
+        return not catalogue.ENTRIES[entry_key].task_specific or entry_key in get_task(self.datasets[dataset].task).outputs
+
     def stage_datasets(self, stage: str, task: str = "") -> list[str]:
-        """The data sets a stage covers (optionally only those of ``task``)."""
+        """The data sets a stage covers (optionally only those of ``task``): Popularity vs Uniform those with
+        both baselines, a task's own stage (e.g. the OC paper's layout) the data sets of that task."""
         if stage == "popularity":
             names = self.popularity_datasets
         elif stage == "replication":
             names = self.replicated_datasets
-        elif stage == "classification":
-            names = self.task_datasets("classification")
         else:
+            own = [entry.key for entry in catalogue.entries(stage) if entry.task_specific]
             names = list(self.datasets)
+            if own and all(catalogue.ENTRIES[key].per == () for key in own):  # a task's own stage
+                names = [name for name in names if any(self.provides(name, key) for key in own)]
         return [name for name in names if not task or self.datasets[name].task == task]
 
     # ------------------------------------------------------------------ catalogue
@@ -215,6 +253,10 @@ class Plan:
             ),
         }
 
+    def entry_datasets(self, entry_key: str) -> list[str]:
+        """The data sets for which this plan makes catalogue entry ``entry_key`` (a per-data-set entry)."""
+        return list(dict.fromkeys(values["dataset"] for values in self.combinations(entry_key)))
+
     def combinations(self, entry_key: str) -> list[dict]:
         """Every combination of the pattern fields of catalogue entry ``entry_key`` that this plan makes."""
         return self._values(catalogue.ENTRIES[entry_key])
@@ -226,7 +268,7 @@ class Plan:
         return self._combinations[entry.key]
 
     def _make_values(self, entry: catalogue.Entry) -> list[dict]:
-        tasks = [task for task in self.tasks if not entry.tasks or task in entry.tasks]
+        tasks = [task for task in self.tasks if not entry.task_specific or entry.key in get_task(task).outputs]
         if not tasks or (entry.stage == "replication" and not self.config["replication"]["compare"]):
             return []
         if "suffix" in entry.per:
@@ -242,8 +284,7 @@ class Plan:
         elif "combination" in entry.per:
             combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
-            combinations = [{"key": caption_name(key)} for key in self.reported_keys()]
-            combinations += [{"key": Path(caption).stem} for caption in self.table_captions()]
+            combinations = [{"key": Path(caption).stem} for caption in self.caption_files()]
         else:
             combinations = [{}]
         if "condition" in entry.per:
@@ -298,37 +339,29 @@ class Plan:
             values["task_name"] = get_task(fields["task"]).title
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
 
-    def caption_path(self, key: str) -> str:
-        return self.path("report/captions", key=caption_name(key))
-
-    def _reported_table_values(self):
-        """(path, catalogue key, pattern fields) of every CSV table of the HTML report."""
+    def reported_outputs(self) -> list[ReportedOutput]:
+        """Every output shown in the HTML report (each reported entry's format, every combination), with the
+        path template of the rule output it comes from: the entry's fields that a rule takes as wildcards
+        (:data:`WILDCARD_FIELDS`) left as ``{field}``, the others (a consistency condition) filled in."""
+        found = []
         for key in self.reported_keys():
             entry = catalogue.ENTRIES[key]
-            if entry.reported_format == "csv":
-                for values in self._values(entry):
-                    yield self.path(key, "csv", **values), key, values
+            wildcards = {name: "{" + name + "}" for name in entry.per if name in WILDCARD_FIELDS}
+            for values in self._values(entry):
+                fixed = {name: value for name, value in values.items() if name in entry.per and name not in wildcards}
+                template = self.path(key, entry.reported_format, **fixed, **wildcards)
+                name = "-".join([caption_name(key), *fixed.values()])
+                path = self.path(key, entry.reported_format, **values)
+                found.append(ReportedOutput(path, key, values, template, self.path("report/captions", key=name)))
+        return found
 
-    def reported_tables(self) -> dict[str, str]:
-        """Every CSV table of the HTML report -> its catalogue key; each gets its own caption that
-        shows the table (Snakemake's report would otherwise offer the CSV as a download only)."""
-        return {path: key for path, key, _ in self._reported_table_values()}
-
-    def table_captions(self) -> dict[str, dict]:
-        """The caption file of every reported table -> {caption, table: CSV path}: each table gets a
-        caption of its own, naming its data set (condition, task) and showing it."""
-        return {
-            self.caption_of(path, key): {"caption": self.caption(key, **values), "table": path}
-            for path, key, values in self._reported_table_values()
-        }
-
-    def caption_of(self, path: str, key: str) -> str:
-        """The caption file of reported output ``path`` of catalogue entry ``key``: a table's own caption
-        (the entry's text and the table), else the entry's caption."""
-        if not path.endswith(".csv"):
-            return self.caption_path(key)
-        relative = path[len(self.results) + 1 : -len(".csv")]
-        return self.path("report/captions", key="table-" + relative.replace("/", "-"))
+    def caption_files(self) -> dict[str, list[ReportedOutput]]:
+        """The HTML report's caption files (one per reported rule output template, as Snakemake's report()
+        takes one caption per output of a rule) -> the reported outputs each covers."""
+        files: dict[str, list[ReportedOutput]] = {}
+        for output in self.reported_outputs():
+            files.setdefault(output.caption, []).append(output)
+        return files
 
     def pdf_wanted(self) -> bool:
         """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
@@ -340,23 +373,21 @@ class Plan:
         return bool(setting)
 
     # ------------------------------------------------------------------ code a job depends on
-    def library(self, job: str, script: str | Path | None = None) -> list[str]:
-        """The ordeval source files that ``job`` depends on (an input of its rule, so that an edit re-runs
-        exactly the jobs whose code changed): the modules its ``script`` imports (or its job module), what
-        those import, the data and scoring modules of the configured tasks for ``prepare_data`` and
-        ``score_runs``, and the plugin files."""
-        if script is not None and Path(script).is_file():
-            modules = [*script_modules(script), *JOB_MODULES.get(job, ())]
-        else:
-            modules = list(JOB_MODULES.get(job, (f"jobs.{job}",)))
+    def library(self, script: str | Path, task: str | None = None) -> list[str]:
+        """The ordeval source files that a rule's ``script`` depends on (an input of its rule, so that an edit
+        re-runs exactly the jobs whose code changed): the modules the script imports at module level (those it
+        runs lazily through a library function it names itself), what they import at module level, the data
+        (``scripts/prepare_data.py``) and scoring (``scripts/score_runs.py``) modules of the configured tasks
+        (or of ``task``), and the plugin files for the scripts that load them."""
+        modules = list(script_modules(script))
         extra_files: list[str] = []
-        if job in ("prepare_data", "score_runs"):
-            for name in self.tasks:
-                task = get_task(name)
-                modules += task.data_modules
-                if job == "score_runs":
-                    modules += task.scoring_modules
-        if job in ("score_runs", "classification_tables"):
+        name = Path(script).stem
+        for each in [task] if task else self.tasks:
+            if name == "prepare_data":
+                modules += get_task(each).data_modules
+            if name == "score_runs":
+                modules += get_task(each).data_modules + get_task(each).scoring_modules
+        if "ordeval.plugins" in modules:
             extra_files = self.plugin_files
         return [str(path) for path in module_files(*dict.fromkeys(modules))] + extra_files
 
@@ -506,9 +537,12 @@ def _all_measures(config: dict) -> list[str]:
 
 
 def _dnkt_combinations(config: dict, result: Plan) -> list[str]:
-    if "quantification" not in result.tasks:
+    """The M of each DNKT_M table: those listed, else the papers' that are scored, on the data sets that
+    score DNKT (:meth:`Plan.dnkt_datasets`)."""
+    datasets = [data for data in result.datasets.values() if "DNKT" in data.measures]
+    if not datasets:
         return []
-    scored = set(result.scored("quantification"))
+    scored = set.intersection(*(set(data.measures) for data in datasets))
     listed = config["agreement"].get("dnkt_combinations")
     if listed:
         for measure in listed:

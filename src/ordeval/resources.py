@@ -1,8 +1,11 @@
 """What each job asks a scheduler for (``threads``, ``mem_mb``, ``runtime`` in minutes), from the size of
 its data: topics x runs x measures x classes of each data set, and the trials of the analysis.
 
-A simple cost model, generous on purpose (a job killed for memory or time costs more than an idle core),
-calibrated on the benchmarks in ``benchmarks/`` on a 2-core machine:
+Each rule declares the kind of work its jobs do (:data:`KINDS`: ``resources: **cost("hsd")``, ``threads:
+threads("hsd")`` in its ``.smk`` file); the cost of a kind grows with the data set of the job (a rule over
+``{dataset}``) or with every data set (a rule that gathers them). A simple model, generous on purpose (a job
+killed for memory or time costs more than an idle core), calibrated on the benchmarks in ``benchmarks/`` on a
+2-core machine:
 
 * every job pays a start-up (Python, numpy and Snakemake's script preamble; matplotlib in figure jobs;
   numba in the kernels);
@@ -12,9 +15,8 @@ calibrated on the benchmarks in ``benchmarks/`` on a 2-core machine:
 * run time grows with the operations a job does (cells scored, permutations x cells of the Tukey HSD,
   splits x measures x runs log runs of the taus), at a conservative rate, plus the start-up.
 
-The rules take these numbers from :func:`ordeval.workflow.resources` (each rule is one job over all the
-data sets it covers); retries
-(``--retries``) multiply the memory and time by the attempt number. Tested in ``tests/test_resources.py``.
+Retries (``--retries``) multiply the memory and time by the attempt number. Tested in
+``tests/test_resources.py``.
 """
 
 from __future__ import annotations
@@ -39,39 +41,29 @@ SECONDS_PER_FIGURE = 20
 #: Memory of one chunk of split taus (trials x measures x runs, float64), see ordeval.splits.
 TAU_CHUNK_MB = 256
 
-#: The jobs that run the numba kernels (they ask for :data:`KERNEL_MB` more memory).
-KERNEL_JOBS = ("consistency_taus", "significance_pvalues")
-#: Jobs that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
-#: they get the configured ``threads`` when the work of one of their data sets reaches
-#: :data:`PARALLEL_FROM` operations of the cost model, else one, like every other job. Below that, a
-#: job's start-up (about 1.5 s with numba) outweighs what a second thread saves, and a core left free
-#: runs another job beside it.
-THREADED = (*KERNEL_JOBS, "score_runs")
-#: Operations (of the cost model below, which is slow on purpose: ~100 times the kernels' real speed)
-#: from which a threaded job asks for the configured threads: about 1 s of real work on one core.
-PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_runs": 5e8}
-FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
-               "leaderboard_figures", "classification_figures", "topic_set_size_design")  # fmt: skip
-#: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
-LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf", "replication_dataset",
-              "replication_summary")  # fmt: skip
-
-
-#: Scheduling priorities (Snakemake ``priority:``, higher first among the jobs that are ready; 0 for the
-#: rest), the longest chains first: the data and scores of every data set (Snakemake ranks only the
-#: ready jobs, so without this the later data sets' chains would wait); the significance tests, which
-#: gate the leaderboard tables and the longest figure job (the leaderboards); the consistency analyses,
-#: which gate the consistency figures, and the topic set size design (long, it needs only the scores);
-#: the Popularity tables and figures (they need only the scores) and
-#: the significance figures; the short figure and table jobs last (longest first keeps both cores busy).
-PRIORITY = {"prepare_data": 4, "score_runs": 4, "significance_pvalues": 3, "leaderboard_tables": 3,
-            "leaderboard_figures": 3, "consistency_taus": 2, "topic_set_size_design": 2, "consistency_figures": 1,
-            "popularity_tables": 1, "popularity_figures": 1, "significance_figures": 1}  # fmt: skip
-
-
-def priority(job: str) -> int:
-    """The scheduling priority of ``job`` (a job module name), see :data:`PRIORITY`."""
-    return PRIORITY.get(job, 0)
+#: The kinds of work of the rules: what a job's cost grows with.
+KINDS = {
+    "build": "reading, computing or simulating a data set's gold and runs",
+    "score": "scoring every run on every topic with every measure",
+    "hsd": "the randomised Tukey HSD on a data set's scores (numba)",
+    "taus": "random topic splits, their taus, and the HSD on them (numba)",
+    "tables": "tables from the score matrices or p-values",
+    "figures": "figures from the score matrices or p-values (matplotlib)",
+    "popularity": "Popularity vs Uniform: the baselines' per-topic deltas and the gold distributions",
+    "light": "small files only (provenance, captions, the report's fragments)",
+}
+#: The kinds that run the numba kernels (they ask for :data:`KERNEL_MB` more memory).
+KERNEL_KINDS = ("hsd", "taus")
+#: The kinds that draw figures (:data:`FIGURE_MB` more memory, :data:`SECONDS_PER_FIGURE` per figure).
+FIGURE_KINDS = ("figures", "popularity")
+#: Kinds that can use threads (the numba kernels; scoring writes its text tables in parallel processes):
+#: a job gets the configured ``threads`` when its work reaches :data:`PARALLEL_FROM` operations of the cost
+#: model, else one. Below that, a job's start-up (about 1.5 s with numba) outweighs what a second thread
+#: saves, and a core left free runs another job beside it.
+PARALLEL_FROM = {"hsd": 1e9, "taus": 1e9, "score": 5e8}
+#: Figures a "figures" job on one data set draws (consistency: two conditions; discriminative power
+#: curves; leaderboard; topic set size), and a "popularity" job (the scatter plots).
+FIGURES_PER_DATASET = {"figures": 5, "popularity": 1}
 
 
 @dataclass(frozen=True)
@@ -109,8 +101,8 @@ def _runtime(ops: float, figures: int = 0, threads: int = 1) -> int:
     return max(MIN_RUNTIME, math.ceil(3 * seconds / 60))  # three times the expected time, in minutes
 
 
-def _mem(job: str, held_bytes: float) -> int:
-    base = BASE_MB + (FIGURE_MB if job in FIGURE_JOBS else 0) + (KERNEL_MB if job in KERNEL_JOBS else 0)
+def _mem(kind: str, held_bytes: float) -> int:
+    base = BASE_MB + (FIGURE_MB if kind in FIGURE_KINDS else 0) + (KERNEL_MB if kind in KERNEL_KINDS else 0)
     return int(math.ceil((base + 2 * held_bytes / 2**20) / 100) * 100)  # twice the expected arrays
 
 
@@ -126,25 +118,23 @@ def cost_settings(config) -> dict:
     }
 
 
-def estimate(job: str, sizes: list[DataSize], settings: dict | None = None, threads: int = 1) -> Resources:
-    """The resources of ``job`` (a job module name: ``score_runs``, ``consistency_taus``...) over the
-    data sets of ``sizes`` (every data set the job covers).
+def estimate(kind: str, sizes: list[DataSize], settings: dict | None = None, threads: int = 1) -> Resources:
+    """The resources of a job of ``kind`` (:data:`KINDS`) over the data sets of ``sizes`` (its data set, or
+    every data set a gathering job reads).
 
     ``settings`` holds the analysis parameters: ``consistency_trials``, ``consistency_hsd_trials``,
-    ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (threaded jobs with
-    enough work only, see :data:`PARALLEL_FROM`)."""
-    ops, held, figures = _work(job, sizes, settings or {})
-    if job not in FIGURE_JOBS:
-        figures = 0
-    # threads pay off within one data set's work: a job over many small data sets keeps one thread, so that
-    # two such jobs share the cores instead of waiting for each other
-    largest = max((_work(job, [size], settings or {})[0] for size in sizes), default=0.0)
-    threads = max(1, int(threads)) if job in THREADED and largest >= PARALLEL_FROM[job] else 1
-    return Resources(threads=threads, mem_mb=_mem(job, held), runtime=_runtime(ops, figures, threads))
+    ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (for kinds that can use
+    them, and only with enough work, see :data:`PARALLEL_FROM`)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of work {kind!r}; known: {', '.join(KINDS)}")
+    ops, held, figures = work(kind, sizes, settings or {})
+    parallel = kind in PARALLEL_FROM and ops >= PARALLEL_FROM[kind]
+    threads = max(1, int(threads)) if parallel else 1
+    return Resources(threads=threads, mem_mb=_mem(kind, held), runtime=_runtime(ops, figures, threads))
 
 
-def _work(job: str, sizes: list[DataSize], settings: dict) -> tuple[float, float, int]:
-    """(operations, bytes held, figures) of ``job`` over the data sets of ``sizes`` (the cost model)."""
+def work(kind: str, sizes: list[DataSize], settings: dict) -> tuple[float, float, int]:
+    """(operations, bytes held, figures) of a job of ``kind`` over the data sets of ``sizes`` (the cost model)."""
     trials = settings.get("consistency_trials", 1000)
     conditions = settings.get("conditions", 2)
     hsd_consistency = settings.get("consistency_hsd_trials", 5000)
@@ -154,30 +144,28 @@ def _work(job: str, sizes: list[DataSize], settings: dict) -> tuple[float, float
     figures = 0
     for size in sizes:
         runs_log = size.runs * max(1.0, math.log2(size.runs))
-        if job == "prepare_data":
+        if kind == "build":
             ops += 200 * size.distributions
             held = max(held, BYTES_PER_CELL * size.distributions)
-        elif job == "score_runs":
+        elif kind == "score":
             ops += 50 * size.cells * size.classes
             held = max(held, BYTES_PER_CELL * (size.cells + size.distributions))
-        elif job == "consistency_taus":
+        elif kind == "taus":
             # taus: per split, the means of every run on the topics, then tau between the two rankings
             ops += conditions * trials * size.measures * (size.topics * size.runs + 20 * runs_log)
             # the randomised Tukey HSD on the taus (trials x measures), per condition
             ops += conditions * hsd_consistency * trials * size.measures
             chunk = min(TAU_CHUNK_MB * 2**20, 8.0 * trials * size.measures * size.runs)
             held = max(held, BYTES_PER_CELL * size.cells + chunk + 8.0 * conditions * trials * size.measures)
-        elif job == "significance_pvalues":
+        elif kind == "hsd":
             ops += hsd_significance * size.topics * size.runs * size.measures
             held = max(held, BYTES_PER_CELL * size.cells + 8.0 * size.measures * size.runs**2)
-        elif job in ("popularity_tables", "popularity_figures"):
+        elif kind == "popularity":
             ops += 100 * (size.cells + size.distributions * size.classes)
             held = max(held, BYTES_PER_CELL * (size.cells + 4 * size.distributions))
-            figures += 1
-        elif job in LIGHT_JOBS:
-            pass
-        else:  # tables and figures over the results of every data set: they read the score stacks
+            figures += FIGURES_PER_DATASET["popularity"]
+        elif kind in ("tables", "figures"):  # they read the score stacks (and p-values) of their data sets
             ops += 20 * size.cells
             held = max(held, BYTES_PER_CELL * size.cells)
-            figures += 2
+            figures += FIGURES_PER_DATASET.get(kind, 0)
     return ops, held, figures

@@ -16,7 +16,7 @@ On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,14 +130,15 @@ def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
     return {**paths, "means": folder / "means.tsv", "measures": folder / "measures.tsv", "stack": folder / "stack.npz"}
 
 
-def write_scores(stack: ScoreStack, folder: str | Path, processes: int = 1) -> dict[str, Path]:
-    """Write every file of a data set's score folder (see the module docstring); returns their paths.
+def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path], processes: int = 1) -> Mapping[str, str | Path]:
+    """Write a data set's score files (see the module docstring) to ``paths``: ``{measure: its topics x runs
+    matrix, "means": ..., "measures": ..., "stack": ...}`` (:func:`score_files` names them in a folder);
+    returns ``paths``.
 
     The text matrices cost most (the shortest round-trip form of every float, ~0.1 us each): with
     ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
     and the stack, then takes the matrices no worker has started (the same bytes either way)."""
     global _PENDING
-    paths = score_files(stack, folder)
     matrices = [paths[measure] for measure in stack.measures]
     parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
     _PENDING = (stack, matrices)

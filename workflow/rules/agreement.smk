@@ -1,99 +1,115 @@
-# Stage: ranking agreement between measures (Sakai, ACL-IJCNLP 2021): Kendall's tau with CIs per
-# data set, averaged over the data sets of each task, average similarity, the DNKT_M tables and heatmaps.
+# Stage: ranking agreement between measures (Sakai, ACL-IJCNLP 2021): Kendall's tau with CIs between the
+# measures' run rankings per data set; averaged over each task's data sets with the measures' average
+# similarity and a heatmap; the DNKT_M tables (DNKT vs M vs their harmonic mean DNKT_M).
+AGREEMENT = {
+    "ci_level": PLAN.config["agreement"]["ci_level"],
+    "ci_method": PLAN.config["agreement"]["ci_method"],
+    "kendall": KENDALL,
+}
 
-# The M of each DNKT_M table (over the OQ data sets), and each task's first data set (its measures).
-COMBINATIONS = PLAN.dnkt_combinations
-FIRST = [PLAN.task_datasets(task)[0] for task in TASKS]
 
-
-rule agreement_tables:
+rule agreement_dataset:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("agreement_tables"),
+        stack=path("scores/stack"),
+        provenance=path("data/provenance"),
+        library=library("agreement_dataset"),
     output:
-        csv=reported(
-            expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=DATASETS)
-        ),
-        tex=expand(f"{RESULTS}/tables/agreement/{{dataset}}.tex", dataset=DATASETS),
-        # per task (suffix "" for OQ, "_oc" for OC)
-        mean_csv=reported(
-            expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.csv", suffix=SUFFIXES)
-        ),
-        mean_tex=expand(
-            f"{RESULTS}/tables/agreement/mean{{suffix}}.tex", suffix=SUFFIXES
-        ),
-        similarity_csv=reported(
-            expand(
-                f"{RESULTS}/tables/agreement/similarity{{suffix}}.csv", suffix=SUFFIXES
-            )
-        ),
-        similarity_tex=expand(
-            f"{RESULTS}/tables/agreement/similarity{{suffix}}.tex", suffix=SUFFIXES
-        ),
-        dnkt_csv=reported(
-            expand(
-                f"{RESULTS}/tables/agreement/dnkt_{{combination}}.csv",
-                combination=COMBINATIONS,
-            )
-        ),
-        dnkt_tex=expand(
-            f"{RESULTS}/tables/agreement/dnkt_{{combination}}.tex",
-            combination=COMBINATIONS,
-        ),
+        csv=reported(path("agreement/dataset", "csv")),
+        tex=path("agreement/dataset", "tex"),
     log:
-        job_log("agreement_tables"),
+        f"{RESULTS}/logs/agreement_dataset/{{dataset}}.log",
     conda:
         ENV
-    threads: job_threads("agreement_tables")
+    threads: threads("tables")
     resources:
-        **job_resources("agreement_tables"),
+        **cost("tables"),
     params:
-        datasets=DATASETS,
-        measures=measures("agreement"),
-        tasks=task_summaries("agreement"),
-        combinations=COMBINATIONS,
-        dnkt_datasets=OQ,
-        ci_level=PLAN.config["agreement"]["ci_level"],
-        ci_method=PLAN.config["agreement"]["ci_method"],
-        kendall=KENDALL,
+        **AGREEMENT,
+        measures=lambda wildcards: PLAN.dataset_measures("agreement", wildcards.dataset),
     script:
-        "../../scripts/agreement_tables.py"
+        "../../scripts/agreement_dataset.py"
 
 
-rule agreement_figures:
+rule agreement_summary:
     input:
-        tables=expand(f"{RESULTS}/tables/agreement/mean{{suffix}}.csv", suffix=SUFFIXES),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=FIRST),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        tables=lambda wildcards: expand(
+            path("agreement/dataset", "csv"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("agreement_figures"),
+        measures=lambda wildcards: expand(
+            path("scores/measures"), dataset=suffix_datasets(wildcards)
+        ),
+        provenance=lambda wildcards: expand(
+            path("data/provenance"), dataset=suffix_datasets(wildcards)
+        ),
+        library=library("agreement_summary"),
     output:
-        pdf=expand(
-            f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.pdf", suffix=SUFFIXES
-        ),
-        png=reported(
-            expand(
-                f"{RESULTS}/figures/agreement/mean_heatmap{{suffix}}.png",
-                suffix=SUFFIXES,
-            )
-        ),
+        mean_csv=reported(path("agreement/mean", "csv", suffix="{suffix}")),
+        mean_tex=path("agreement/mean", "tex", suffix="{suffix}"),
+        similarity_csv=reported(path("agreement/similarity", "csv", suffix="{suffix}")),
+        similarity_tex=path("agreement/similarity", "tex", suffix="{suffix}"),
     log:
-        job_log("agreement_figures"),
+        f"{RESULTS}/logs/agreement_summary/summary{{suffix}}.log",
     conda:
         ENV
-    threads: job_threads("agreement_figures")
+    threads: threads("light")
     resources:
-        **job_resources("agreement_figures"),
+        **cost("light"),
     params:
-        datasets=DATASETS,
-        tasks=task_summaries("agreement"),
         kendall=KENDALL,
+        measures=lambda wildcards: PLAN.suffix_measures("agreement", wildcards.suffix),
+        datasets=suffix_datasets,
     script:
-        "../../scripts/agreement_figures.py"
+        "../../scripts/agreement_summary.py"
+
+
+rule agreement_dnkt:
+    input:
+        stack=expand(path("scores/stack"), dataset=PLAN.dnkt_datasets),
+        provenance=expand(path("data/provenance"), dataset=PLAN.dnkt_datasets),
+        library=library("agreement_dnkt"),
+    output:
+        csv=reported(path("agreement/dnkt", "csv")),
+        tex=path("agreement/dnkt", "tex"),
+    log:
+        f"{RESULTS}/logs/agreement_dnkt/{{combination}}.log",
+    wildcard_constraints:
+        combination=alternatives(PLAN.dnkt_combinations),
+    conda:
+        ENV
+    threads: threads("tables")
+    resources:
+        **cost("tables"),
+    params:
+        **AGREEMENT,
+    script:
+        "../../scripts/agreement_dnkt.py"
+
+
+rule agreement_heatmap:
+    input:
+        mean=path("agreement/mean", "csv", suffix="{suffix}"),
+        measures=lambda wildcards: path(
+            "scores/measures", dataset=suffix_datasets(wildcards)[0]
+        ),
+        provenance=lambda wildcards: expand(
+            path("data/provenance"), dataset=suffix_datasets(wildcards)
+        ),
+        library=library("agreement_heatmap"),
+    output:
+        pdf=path("agreement/heatmap", "pdf", suffix="{suffix}"),
+        png=reported(path("agreement/heatmap", "png", suffix="{suffix}")),
+    log:
+        f"{RESULTS}/logs/agreement_heatmap/heatmap{{suffix}}.log",
+    conda:
+        ENV
+    threads: threads("figures")
+    resources:
+        **cost("figures"),
+    params:
+        kendall=KENDALL,
+        measures=lambda wildcards: PLAN.suffix_measures("agreement", wildcards.suffix),
+    script:
+        "../../scripts/agreement_heatmap.py"
 
 
 rule agreement:

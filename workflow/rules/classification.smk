@@ -1,53 +1,55 @@
-# Stage: the ordinal classification data sets laid out as in Sakai's ACL-IJCNLP 2021 paper: Table 2
-# (agreement), Table 3 (consistency), Table 4 (properties), Figure 1 (discriminative power curves), the
-# constant baselines' kappa, the official SemEval protocol (pooled) and the 0/0 conventions.
+# Stage: the data sets of a task with its own stage (classification: the OC measures) laid out as in Sakai's
+# ACL-IJCNLP 2021 paper: Table 2 (agreement), Table 3 (consistency), Table 4 (properties), Figure 1
+# (discriminative power curves), the constant baselines' kappa, the official SemEval protocol (pooled) and the
+# 0/0 conventions. (Only where the configuration has such data sets.)
+OC = PLAN.stage_datasets("classification")
 
-# (Only when the configuration has OC data sets.)
+
 if OC:
-    OC_SUFFIX = PLAN.suffix("classification")
+    OC_SUFFIX = PLAN.suffix(PLAN.datasets[OC[0]].task)
+    OC_MEASURES = PLAN.dataset_measures("agreement", OC[0])
 
     rule classification_tables:
         input:
-            agreement=expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=OC),
-            consistency=expand(
-                f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
-                dataset=OC,
-                condition=CONDITIONS,
-            ),
-            power=f"{RESULTS}/tables/discriminative_power{OC_SUFFIX}.csv",
-            stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=OC),
-            measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=OC),
-            provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
-            gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=OC),
-            pooled=expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC),
-            conventions=expand(
-                f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC
-            ),
+            agreement=expand(path("agreement/dataset", "csv"), dataset=OC),
+            **{
+                f"consistency_{c}": expand(
+                    path("consistency/summary", "csv", condition=c), dataset=OC
+                )
+                for c in CONDITIONS
+            },
+            power=path("significance/power", "csv", suffix=OC_SUFFIX),
+            stack=expand(path("scores/stack"), dataset=OC),
+            measures=expand(path("scores/measures"), dataset=OC),
+            provenance=expand(path("data/provenance"), dataset=OC),
+            gold=expand(path("data/gold"), dataset=OC),
+            pooled=expand(path("scores/pooled"), dataset=OC),
+            conventions=expand(path("scores/conventions"), dataset=OC),
             plugins=PLAN.plugin_files,
             library=library("classification_tables"),
         output:
-            agreement_csv=reported(f"{RESULTS}/tables/oc/agreement.csv"),
-            agreement_tex=f"{RESULTS}/tables/oc/agreement.tex",
-            consistency_csv=reported(f"{RESULTS}/tables/oc/consistency.csv"),
-            consistency_tex=f"{RESULTS}/tables/oc/consistency.tex",
-            properties_csv=reported(f"{RESULTS}/tables/oc/properties.csv"),
-            properties_tex=f"{RESULTS}/tables/oc/properties.tex",
-            kappa_csv=reported(f"{RESULTS}/tables/oc/kappa_constant.csv"),
-            kappa_tex=f"{RESULTS}/tables/oc/kappa_constant.tex",
-            pooled_csv=reported(f"{RESULTS}/tables/oc/pooled.csv"),
-            pooled_tex=f"{RESULTS}/tables/oc/pooled.tex",
-            conventions_csv=reported(f"{RESULTS}/tables/oc/conventions.csv"),
-            conventions_tex=f"{RESULTS}/tables/oc/conventions.tex",
+            agreement_csv=reported(path("classification/agreement", "csv")),
+            agreement_tex=path("classification/agreement", "tex"),
+            consistency_csv=reported(path("classification/consistency", "csv")),
+            consistency_tex=path("classification/consistency", "tex"),
+            properties_csv=reported(path("classification/properties", "csv")),
+            properties_tex=path("classification/properties", "tex"),
+            kappa_csv=reported(path("classification/kappa", "csv")),
+            kappa_tex=path("classification/kappa", "tex"),
+            pooled_csv=reported(path("classification/pooled", "csv")),
+            pooled_tex=path("classification/pooled", "tex"),
+            conventions_csv=reported(path("classification/conventions", "csv")),
+            conventions_tex=path("classification/conventions", "tex"),
         log:
-            job_log("classification_tables"),
+            f"{RESULTS}/logs/classification_tables.log",
         conda:
             ENV
-        threads: job_threads("classification_tables")
+        threads: threads("tables")
         resources:
-            **job_resources("classification_tables"),
+            **cost("tables"),
         params:
             datasets=OC,
-            measures=PLAN.measures("agreement", "classification"),
+            measures=OC_MEASURES,
             conditions=list(CONDITIONS),
             topics={name: PLAN.datasets[name].topics for name in OC},
             constant_runs=PLAN.constant_runs(OC),  # {data set: {run: class}}
@@ -62,25 +64,24 @@ if OC:
 
     rule classification_figures:
         input:
-            pvalues=expand(
-                f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=OC
-            ),
-            measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=OC),
-            provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
+            pvalues=expand(path("significance/pvalues"), dataset=OC),
+            arrays=expand(path("significance/arrays"), dataset=OC),
+            measures=expand(path("scores/measures"), dataset=OC),
+            provenance=expand(path("data/provenance"), dataset=OC),
             library=library("classification_figures"),
         output:
-            pdf=f"{RESULTS}/figures/oc/dp_curves.pdf",
-            png=reported(f"{RESULTS}/figures/oc/dp_curves.png"),
+            pdf=path("classification/figure1", "pdf"),
+            png=reported(path("classification/figure1", "png")),
         log:
-            job_log("classification_figures"),
+            f"{RESULTS}/logs/classification_figures.log",
         conda:
             ENV
-        threads: job_threads("classification_figures")
+        threads: threads("figures")
         resources:
-            **job_resources("classification_figures"),
+            **cost("figures"),
         params:
             datasets=OC,
-            measures=PLAN.measures("significance", "classification"),
+            measures=PLAN.dataset_measures("significance", OC[0]),
             alpha=PLAN.config["significance"]["alpha"],
             trials=PLAN.config["significance"]["hsd_trials"],
         script:

@@ -1,23 +1,23 @@
 # The plan of this configuration (ordeval.plan: the validated configuration, its data sets, measures
-# and output paths) and the helpers every rule file uses. Each rule file writes out the path templates
-# of what its rules read and write; `params` hold settings only.
+# and output paths) and the helpers every rule file uses. Every output's path template is written once,
+# in the analysis catalogue (ordeval.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
+# fields ({dataset}, {condition}, {suffix}, ...) left as wildcards. `params` hold settings only.
 import os
 import re
 import sys
 
-from ordeval import workflow as wf
+from ordeval import pipeline
 from ordeval.config import check_config_file
 from ordeval.files import remove_stale_temporaries
 from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
-from ordeval.resources import priority
 
 # Each configuration file is checked for what Snakemake's loading lets through (duplicate keys, aliases,
 # sizes), then the configuration is validated and planned. A ConfigError or InputError (both ValueError)
 # is one line naming the key, or the file and line.
 try:
-    for path in workflow.configfiles:
-        check_config_file(path)
+    for configfile in workflow.configfiles:
+        check_config_file(configfile)
     PLAN = make_plan(config, workdir=os.getcwd())
 except ValueError as error:
     sys.exit(f"ordeval: configuration error: {error}")
@@ -36,43 +36,37 @@ ENV = "../../environment.yml"
 SEED = PLAN.config["seed"]
 KENDALL = PLAN.config["kendall"]
 
-# The data sets (configuration order; every expand() over them keeps that order, which the jobs rely on).
-DATASETS = list(PLAN.datasets)
-OQ = PLAN.task_datasets("quantification")  # ordinal quantification
-OC = PLAN.task_datasets("classification")  # ordinal classification
-GIVEN = PLAN.task_datasets("scores")  # precomputed score matrices
-BUILT = [name for name in DATASETS if name not in GIVEN]  # gold and runs as tables
-# Those with both the Popularity and the Uniform run.
-POPULARITY = PLAN.popularity_datasets
-# Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
+DATASETS = list(PLAN.datasets)  # configuration order
 TASKS = PLAN.tasks
+# Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
 SUFFIXES = [PLAN.suffix(task) for task in TASKS]
-# Every (data set, measure) score matrix, for expand(..., zip, dataset=..., measure=...).
-MATRIX_DATASETS, MATRIX_MEASURES = PLAN.matrices()
-REPORT_MARKS = wf.report_marks(PLAN)
+REPORT_MARKS = pipeline.report_marks(PLAN)
 
 
-def measures(analysis):
-    """{data set: the measures of ``analysis`` on it, in table order} (a setting)."""
-    return {name: PLAN.dataset_measures(analysis, name) for name in DATASETS}
+def alternatives(names):
+    """A wildcard's regular expression matching exactly ``names`` (no other file name)."""
+    return "|".join(re.escape(name) for name in names) or "(?!)"
 
 
-def task_summaries(analysis):
-    """Per task: its summaries' suffix, data sets and measures of ``analysis`` (a setting)."""
-    return [
-        {
-            "task": task,
-            "suffix": suffix,
-            "datasets": PLAN.task_datasets(task),
-            "measures": PLAN.measures(analysis, task),
-        }
-        for task, suffix in zip(TASKS, SUFFIXES)
-    ]
+# A data set wildcard matches a configured data set only (not "mean" in tables/agreement/mean.csv), a task
+# suffix one of the configured tasks' (the empty one included).
+wildcard_constraints:
+    dataset=alternatives(DATASETS),
+    suffix=alternatives(SUFFIXES),
+    condition=alternatives(CONDITIONS),
 
 
-def library(job):
-    """The ordeval source files the job's script imports: an edit to one re-runs the jobs that use it."""
-    return PLAN.library(job, os.path.join(workflow.basedir, "scripts", f"{job}.py"))
+path = PLAN.path  # path("<catalogue entry>", "<ext>"): its template under results/<name>/
+
+
+def library(script):
+    """The ordeval source files ``scripts/<script>.py`` imports: an edit to one re-runs the jobs that use it."""
+    return PLAN.library(os.path.join(workflow.basedir, "scripts", f"{script}.py"))
+
+
+def suffix_datasets(wildcards):
+    """The data sets of the task whose summaries carry ``wildcards.suffix``."""
+    return PLAN.suffix_datasets(wildcards.suffix)
 
 
 def task_suffix(wildcards):
@@ -81,8 +75,8 @@ def task_suffix(wildcards):
 
 
 def reported(paths):
-    """``paths`` (a list or one), those shown in the HTML report wrapped in report() with their caption
-    (written by rule report_captions), category and subcategory."""
+    """``paths`` (one, a list, or a dict of named ones), those shown in the HTML report wrapped in report()
+    with their caption (written by rule report_captions), category and subcategory."""
 
     def mark(path):
         found = REPORT_MARKS.get(path)
@@ -95,31 +89,25 @@ def reported(paths):
             subcategory=found.subcategory or None,
         )
 
+    if isinstance(paths, dict):
+        return {name: mark(path) for name, path in paths.items()}
     return mark(paths) if isinstance(paths, str) else [mark(path) for path in paths]
 
 
-def job_log(job):
-    return wf.log_path(PLAN, job)
+def _cost(kind, wildcards):
+    return pipeline.cost(PLAN, kind, wildcards.get("dataset"))
 
 
-def dataset_logs(job, datasets=None):
-    """One log per data set (``logs/<job>/<dataset>.log``), after the job's own."""
-    return [
-        wf.log_path(PLAN, job, name)
-        for name in (DATASETS if datasets is None else datasets)
-    ]
+def threads(kind):
+    """The threads of a job of ``kind`` (ordeval.resources.KINDS) on its data set (or on every data set):
+    the configured threads where the work is large enough, else one."""
+    return lambda wildcards: _cost(kind, wildcards).threads
 
 
-def job_threads(job):
-    """The job's threads (ordeval.resources: the configured threads where the work is large enough)."""
-    return wf.resources(PLAN, job)["threads"]
-
-
-def job_resources(job):
-    """mem_mb and runtime (minutes) of the job from the size of its data (ordeval.resources),
-    multiplied by the attempt (``--retries``)."""
-    found = wf.resources(PLAN, job)
+def cost(kind):
+    """mem_mb and runtime (minutes) of a job of ``kind`` on its data set (or on every data set), from its
+    size (ordeval.resources), multiplied by the attempt (``--retries``)."""
     return {
-        "mem_mb": lambda wildcards, attempt: found["mem_mb"] * attempt,
-        "runtime": lambda wildcards, attempt: found["runtime"] * attempt,
+        "mem_mb": lambda wildcards, attempt: _cost(kind, wildcards).mem_mb * attempt,
+        "runtime": lambda wildcards, attempt: _cost(kind, wildcards).runtime * attempt,
     }

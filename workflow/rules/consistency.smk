@@ -1,155 +1,94 @@
-# Stage: system ranking consistency (Sakai, CIKM 2021): taus between the rankings on random topic
-# splits and the measures compared by the randomised Tukey HSD, per data set and condition (topic
-# halves, two subsets of `subset_size` topics), then tables and figures.
+# Stage: system ranking consistency (Sakai, CIKM 2021): per data set and condition (topic halves; two
+# subsets of `subset_size` topics), the taus between the run rankings on random topic splits and the
+# measures compared by the randomised Tukey HSD; the mean tau per measure over each task's data sets. (The
+# figures of a data set: rule dataset_figures.)
+CONSISTENCY = PLAN.config["consistency"]
 
 
 rule consistency_taus:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
+        stack=path("scores/stack"),
+        provenance=path("data/provenance"),
         library=library("consistency_taus"),
     output:
-        taus=expand(
-            f"{RESULTS}/consistency/{{dataset}}/{{condition}}.tsv",
-            dataset=DATASETS,
-            condition=CONDITIONS,
+        **{f"taus_{c}": path("consistency/taus", condition=c) for c in CONDITIONS},
+        **reported(
+            {
+                f"summary_{c}": path("consistency/summary", "csv", condition=c)
+                for c in CONDITIONS
+            }
         ),
-        summary=reported(
-            expand(
-                f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
-                dataset=DATASETS,
-                condition=CONDITIONS,
-            )
+        **{
+            f"summary_tex_{c}": path("consistency/summary", "tex", condition=c)
+            for c in CONDITIONS
+        },
+        **reported(
+            {f"pairs_{c}": path("consistency/pairs", "csv", condition=c) for c in CONDITIONS}
         ),
-        pairs=reported(
-            expand(
-                f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.csv",
-                dataset=DATASETS,
-                condition=CONDITIONS,
-            )
-        ),
+        **{
+            f"pairs_tex_{c}": path("consistency/pairs", "tex", condition=c)
+            for c in CONDITIONS
+        },
     log:
-        job_log("consistency_taus"),
-        dataset_logs("consistency_taus"),
-    priority: priority("consistency_taus")
+        f"{RESULTS}/logs/consistency_taus/{{dataset}}.log",
+    priority: 2
     conda:
         ENV
-    threads: job_threads("consistency_taus")
+    threads: threads("taus")
     resources:
-        **job_resources("consistency_taus"),
+        **cost("taus"),
     params:
-        datasets=DATASETS,
-        measures=measures("consistency"),
+        measures=lambda wildcards: PLAN.dataset_measures("consistency", wildcards.dataset),
         conditions=list(CONDITIONS),
-        trials=PLAN.config["consistency"]["trials"],
-        subset_size=PLAN.config["consistency"]["subset_size"],
-        hsd_trials=PLAN.config["consistency"]["hsd_trials"],
-        alpha=PLAN.config["consistency"]["alpha"],
+        trials=CONSISTENCY["trials"],
+        subset_size=CONSISTENCY["subset_size"],
+        hsd_trials=CONSISTENCY["hsd_trials"],
+        alpha=CONSISTENCY["alpha"],
         seed=SEED,
         kendall=KENDALL,
     script:
         "../../scripts/consistency_taus.py"
 
 
-rule consistency_tables:
+rule consistency_summary:
     input:
-        summary=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        pairs=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.csv",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("consistency_tables"),
-    output:
-        tex=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.tex",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        pairs_tex=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}_pairs.tex",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        mean_csv=reported(
-            expand(
-                f"{RESULTS}/tables/consistency/mean_{{condition}}{{suffix}}.csv",
-                suffix=SUFFIXES,
-                condition=CONDITIONS,
+        **{
+            f"summary_{c}": lambda wildcards, c=c: expand(
+                path("consistency/summary", "csv", condition=c),
+                dataset=suffix_datasets(wildcards),
             )
+            for c in CONDITIONS
+        },
+        measures=lambda wildcards: path(
+            "scores/measures", dataset=suffix_datasets(wildcards)[0]
         ),
-        mean_tex=expand(
-            f"{RESULTS}/tables/consistency/mean_{{condition}}{{suffix}}.tex",
-            suffix=SUFFIXES,
-            condition=CONDITIONS,
+        provenance=lambda wildcards: expand(
+            path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
+        library=library("consistency_summary"),
+    output:
+        **reported(
+            {
+                f"mean_{c}": path("consistency/mean", "csv", condition=c, suffix="{suffix}")
+                for c in CONDITIONS
+            }
+        ),
+        **{
+            f"mean_tex_{c}": path("consistency/mean", "tex", condition=c, suffix="{suffix}")
+            for c in CONDITIONS
+        },
     log:
-        job_log("consistency_tables"),
+        f"{RESULTS}/logs/consistency_summary/summary{{suffix}}.log",
     conda:
         ENV
-    threads: job_threads("consistency_tables")
+    threads: threads("light")
     resources:
-        **job_resources("consistency_tables"),
+        **cost("light"),
     params:
-        datasets=DATASETS,
-        measures=measures("consistency"),
-        tasks=task_summaries("consistency"),
         conditions=list(CONDITIONS),
-        trials=PLAN.config["consistency"]["trials"],
-        hsd_trials=PLAN.config["consistency"]["hsd_trials"],
-        alpha=PLAN.config["consistency"]["alpha"],
+        datasets=suffix_datasets,
     script:
-        "../../scripts/consistency_tables.py"
-
-
-rule consistency_figures:
-    input:
-        taus=expand(
-            f"{RESULTS}/consistency/{{dataset}}/{{condition}}.tsv",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("consistency_figures"),
-    output:
-        pdf=expand(
-            f"{RESULTS}/figures/consistency/{{dataset}}_{{condition}}.pdf",
-            dataset=DATASETS,
-            condition=CONDITIONS,
-        ),
-        png=reported(
-            expand(
-                f"{RESULTS}/figures/consistency/{{dataset}}_{{condition}}.png",
-                dataset=DATASETS,
-                condition=CONDITIONS,
-            )
-        ),
-    log:
-        job_log("consistency_figures"),
-    priority: priority("consistency_figures")
-    conda:
-        ENV
-    threads: job_threads("consistency_figures")
-    resources:
-        **job_resources("consistency_figures"),
-    params:
-        datasets=DATASETS,
-        conditions=list(CONDITIONS),
-    script:
-        "../../scripts/consistency_figures.py"
+        "../../scripts/consistency_summary.py"
 
 
 rule consistency:

@@ -1,55 +1,52 @@
-# Stage: each data set's gold and runs (read, computed or simulated) as canonical tables, and the
-# data-description table. One job builds every data set (each in its own log).
+# Stage: each data set's gold and runs (read, computed or simulated) as canonical files, one job per data
+# set, and the data-description table. A task's data sets write the same files (data/<dataset>/: gold.tsv
+# and runs.tsv, quantification also arrays.npz, precomputed scores scores.npz; provenance.json always: the
+# task's canonical files, Task.outputs), so each task of the configuration has its rule,
+# prepare_data_<task>.
+for TASK in TASKS:
 
-
-rule prepare_data:
-    input:
-        # every data set's input files, as its configuration names them (none for simulated data)
-        files=PLAN.input_files(),
-        library=library("prepare_data"),
-    output:
-        gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=BUILT),
-        runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=BUILT),
-        arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=OQ),
-        scores=expand(f"{RESULTS}/data/{{dataset}}/scores.npz", dataset=GIVEN),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-    log:
-        job_log("prepare_data"),
-        dataset_logs("prepare_data"),
-    priority: priority("prepare_data")
-    conda:
-        ENV
-    threads: job_threads("prepare_data")
-    resources:
-        **job_resources("prepare_data"),
-    params:
-        datasets=PLAN.dataset_settings(),
-        data_root=str(PLAN.data_root),
-        seed=SEED,
-    script:
-        "../../scripts/prepare_data.py"
+    rule:
+        name:
+            f"prepare_data_{TASK}"
+        input:
+            # the data set's input files, as its configuration names them (none for simulated data)
+            files=lambda wildcards: PLAN.datasets[wildcards.dataset].files,
+            library=library("prepare_data"),
+        output:
+            **PLAN.canonical_paths(TASK),
+        log:
+            f"{RESULTS}/logs/prepare_data/{{dataset}}.log",
+        wildcard_constraints:
+            dataset=alternatives(PLAN.task_datasets(TASK)),
+        priority: 4
+        conda:
+            ENV
+        threads: threads("build")
+        resources:
+            **cost("build"),
+        params:
+            task=TASK,
+            spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
+            data_root=str(PLAN.data_root),
+            seed=SEED,
+        script:
+            "../../scripts/prepare_data.py"
 
 
 rule datasets_table:
     input:
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
         library=library("datasets_table"),
     output:
-        csv=reported(f"{RESULTS}/tables/datasets.csv"),
-        tex=f"{RESULTS}/tables/datasets.tex",
+        csv=reported(path("data/table", "csv")),
+        tex=path("data/table", "tex"),
     log:
-        job_log("datasets_table"),
+        f"{RESULTS}/logs/datasets_table.log",
     conda:
         ENV
-    threads: job_threads("datasets_table")
+    threads: threads("light")
     resources:
-        **job_resources("datasets_table"),
-    params:
-        datasets=DATASETS,
+        **cost("light"),
     script:
         "../../scripts/datasets_table.py"
 

@@ -1,81 +1,68 @@
-# Stage: per data set and measure, every run's mean with its interval, rank and significance groups
-# (the randomised Tukey HSD p-values of the significance stage).
+# Stage: per data set and measure, every run's mean with its interval, rank and significance groups (the
+# randomised Tukey HSD p-values of the significance stage), as CSV, LaTeX, Markdown and a results page; where
+# the task has one (classification), also under its official protocol (pooled over all items). (A data
+# set's leaderboard figure: rule dataset_figures.)
+LEADERBOARD = {
+    "alpha": PLAN.config["significance"]["alpha"],
+    "trials": PLAN.config["significance"]["hsd_trials"],
+    "ci_level": PLAN.config["leaderboard"]["ci_level"],
+}
 
 
 rule leaderboard_tables:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
-        ),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        pooled=expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC),
+        stack=path("scores/stack"),
+        pvalues=path("significance/pvalues"),
+        arrays=path("significance/arrays"),
+        provenance=path("data/provenance"),
+        # the official protocol's scores, where the task has one (the results page shows both protocols)
+        pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
         library=library("leaderboard_tables"),
     output:
-        csv=reported(
-            expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS)
-        ),
-        tex=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.tex", dataset=DATASETS),
-        md=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.md", dataset=DATASETS),
+        csv=reported(path("leaderboard/table", "csv")),
+        tex=path("leaderboard/table", "tex"),
+        md=path("leaderboard/table", "md"),
         # the results page: every measure's table, sortable, with per-topic scores on demand
-        html=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.html", dataset=DATASETS),
-        # ordinal classification: the official SemEval protocol (one confusion matrix over all items)
-        pooled_csv=reported(
-            expand(f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv", dataset=OC)
-        ),
-        pooled_tex=expand(
-            f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.tex", dataset=OC
-        ),
-        pooled_md=expand(
-            f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.md", dataset=OC
-        ),
+        html=path("leaderboard/table", "html"),
     log:
-        job_log("leaderboard_tables"),
-    priority: priority("leaderboard_tables")
+        f"{RESULTS}/logs/leaderboard_tables/{{dataset}}.log",
+    priority: 3
     conda:
         ENV
-    threads: job_threads("leaderboard_tables")
+    threads: threads("tables")
     resources:
-        **job_resources("leaderboard_tables"),
+        **cost("tables"),
     params:
-        datasets=DATASETS,
-        measures=measures("leaderboard"),
-        pooled=OC,
-        alpha=PLAN.config["significance"]["alpha"],
-        trials=PLAN.config["significance"]["hsd_trials"],
-        ci_level=PLAN.config["leaderboard"]["ci_level"],
+        **LEADERBOARD,
+        measures=lambda wildcards: PLAN.dataset_measures("leaderboard", wildcards.dataset),
     script:
         "../../scripts/leaderboard_tables.py"
 
 
-rule leaderboard_figures:
+rule leaderboard_pooled:
     input:
-        tables=expand(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv", dataset=DATASETS),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("leaderboard_figures"),
+        stack=path("scores/stack"),
+        pooled=path("scores/pooled"),
+        provenance=path("data/provenance"),
+        library=library("leaderboard_pooled"),
     output:
-        pdf=expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf", dataset=DATASETS),
-        png=reported(
-            expand(f"{RESULTS}/figures/leaderboard/{{dataset}}.png", dataset=DATASETS)
-        ),
+        csv=reported(path("leaderboard/pooled", "csv")),
+        tex=path("leaderboard/pooled", "tex"),
+        md=path("leaderboard/pooled", "md"),
     log:
-        job_log("leaderboard_figures"),
-    priority: priority("leaderboard_figures")
+        f"{RESULTS}/logs/leaderboard_pooled/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=alternatives(PLAN.stage_datasets("scores/pooled")),
     conda:
         ENV
-    threads: job_threads("leaderboard_figures")
+    threads: threads("light")
     resources:
-        **job_resources("leaderboard_figures"),
+        **cost("light"),
     params:
-        datasets=DATASETS,
-        ci_level=PLAN.config["leaderboard"]["ci_level"],
+        **LEADERBOARD,
+        measures=lambda wildcards: PLAN.dataset_measures("leaderboard", wildcards.dataset),
     script:
-        "../../scripts/leaderboard_figures.py"
+        "../../scripts/leaderboard_pooled.py"
 
 
 rule leaderboard:

@@ -1,71 +1,66 @@
-# Stage: one measure's meta-evaluation next to the established measures of its task (the measures of
-# `measure_reports`, set by `ordeval evaluate-measure`), from the tables of the analysis stages.
-
-# {measure: its task, the task's data sets and summary suffix} of each reported measure.
-REPORTS = {
-    measure: {
-        "task": task,
-        "datasets": PLAN.task_datasets(task),
-        "suffix": PLAN.suffix(task),
-    }
-    for measure, task in PLAN.measure_reports.items()
-}
-REPORTED_TASKS = list(dict.fromkeys(report["task"] for report in REPORTS.values()))
-REPORTED_DATASETS = [
-    name for task in REPORTED_TASKS for name in PLAN.task_datasets(task)
-]
-REPORTED_SUFFIXES = [PLAN.suffix(task) for task in REPORTED_TASKS]
+# Stage: one measure's meta-evaluation next to the established measures of its task (each measure of
+# `measure_reports`, set by `ordeval evaluate-measure`), from the tables of the analysis stages: one job per
+# measure (results/<name>/measures/<measure>/report.*).
 
 
-rule measure_report:
-    input:
-        agreement=expand(
-            f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=REPORTED_DATASETS
-        ),
-        similarity=expand(
-            f"{RESULTS}/tables/agreement/similarity{{suffix}}.csv",
-            suffix=REPORTED_SUFFIXES,
-        ),
-        consistency=expand(
-            f"{RESULTS}/tables/consistency/{{dataset}}_{{condition}}.csv",
-            dataset=REPORTED_DATASETS,
-            condition=CONDITIONS,
-        ),
-        power=expand(
-            f"{RESULTS}/tables/discriminative_power{{suffix}}.csv",
-            suffix=REPORTED_SUFFIXES,
-        ),
-        topic_set_size=expand(
-            f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",
-            dataset=REPORTED_DATASETS,
-        ),
-        plugins=PLAN.plugin_files,
-        library=library("measure_report"),
-    output:
-        md=expand(f"{RESULTS}/measures/{{focus}}/report.md", focus=list(REPORTS)),
-        html=expand(f"{RESULTS}/measures/{{focus}}/report.html", focus=list(REPORTS)),
-        tex=expand(f"{RESULTS}/measures/{{focus}}/report.tex", focus=list(REPORTS)),
-        pdf=expand(
-            f"{RESULTS}/measures/{{focus}}/report.pdf",
-            focus=list(REPORTS) if PLAN.pdf_wanted() else [],
-        ),
-    log:
-        job_log("measure_report"),
-    conda:
-        ENV
-    threads: job_threads("measure_report")
-    resources:
-        **job_resources("measure_report"),
-    params:
-        reports=REPORTS,
-        datasets=REPORTED_DATASETS,
-        tasks=REPORTED_TASKS,
-        conditions=list(CONDITIONS),
-        plugins=PLAN.plugin_files,
-        trials=2000,  # property checks: instances per property
-        seed=SEED,
-    script:
-        "../../scripts/measure_report.py"
+def focus_datasets(wildcards):
+    """The data sets of the reported measure's task."""
+    return PLAN.task_datasets(PLAN.measure_reports[wildcards.focus])
+
+
+def focus_suffix(wildcards):
+    """The suffix of the summaries of the reported measure's task."""
+    return PLAN.suffix(PLAN.measure_reports[wildcards.focus])
+
+
+if PLAN.measure_reports:
+
+    rule measure_report:
+        input:
+            agreement=lambda wildcards: expand(
+                path("agreement/dataset", "csv"), dataset=focus_datasets(wildcards)
+            ),
+            **{
+                f"consistency_{c}": lambda wildcards, c=c: expand(
+                    path("consistency/summary", "csv", condition=c),
+                    dataset=focus_datasets(wildcards),
+                )
+                for c in CONDITIONS
+            },
+            topic_set_size=lambda wildcards: expand(
+                path("topic_set_size/table", "csv"), dataset=focus_datasets(wildcards)
+            ),
+            similarity=lambda wildcards: path(
+                "agreement/similarity", "csv", suffix=focus_suffix(wildcards)
+            ),
+            power=lambda wildcards: path(
+                "significance/power", "csv", suffix=focus_suffix(wildcards)
+            ),
+            plugins=PLAN.plugin_files,
+            library=library("measure_report"),
+        output:
+            md=path("measures/report", "md"),
+            html=path("measures/report", "html"),
+            tex=path("measures/report", "tex"),
+            **({"pdf": path("measures/pdf", "pdf")} if PLAN.pdf_wanted() else {}),
+        log:
+            f"{RESULTS}/logs/measure_report/{{focus}}.log",
+        wildcard_constraints:
+            focus=alternatives(PLAN.measure_reports),
+        conda:
+            ENV
+        threads: threads("light")
+        resources:
+            **cost("light"),
+        params:
+            task=lambda wildcards: PLAN.measure_reports[wildcards.focus],
+            datasets=focus_datasets,
+            conditions=list(CONDITIONS),
+            plugins=PLAN.plugin_files,
+            trials=2000,  # property checks: instances per property
+            seed=SEED,
+        script:
+            "../../scripts/measure_report.py"
 
 
 rule measure_reports:

@@ -1,99 +1,108 @@
-# Stage: Popularity vs Uniform (Sakai, CIKM 2021 LQ workshop) on the data sets that have both runs;
-# the others are left out, and the tables, figures and logs say why.
-
-# The measures compared, and the OQ data sets whose example topics are drawn (they need NMD and RNOD).
+# Stage: Popularity vs Uniform (Sakai, CIKM 2021 LQ workshop) on the data sets that have both runs: per data
+# set the deltas of two measures (quadrant counts, Pearson r, scatter plots); over them the topics on which
+# each measure prefers either baseline, the per-topic deltas, and the example topics where NMD and RNOD
+# disagree most. The other data sets are left out; the tables, figures and logs say why.
+POPULARITY = PLAN.popularity_datasets
 POPULARITY_MEASURES = (
     PLAN.measures("popularity", PLAN.datasets[POPULARITY[0]].task) if POPULARITY else []
 )
-EXAMPLES = (
-    [name for name in POPULARITY if name in OQ]
-    if {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
-    else []
-)
+# The data sets whose example topics are drawn: their gold and runs are distributions (with arrays), and NMD
+# and RNOD are compared.
+EXAMPLES = [
+    name
+    for name in POPULARITY
+    if PLAN.provides(name, "data/arrays") and {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
+]
 POPULARITY_SETTINGS = {
     "popularity_run": PLAN.config["popularity"]["popularity_run"],
     "uniform_run": PLAN.config["popularity"]["uniform_run"],
     "ci_level": PLAN.config["popularity"]["ci_level"],
     "measures": POPULARITY_MEASURES,
-    "skipped": PLAN.popularity_skipped,  # {data set: why it is left out}
-    "datasets": POPULARITY,
-    "all_datasets": DATASETS,
 }
 
 
-rule popularity_tables:
+rule popularity_scatter:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("popularity_tables"),
+        stack=path("scores/stack"),
+        provenance=path("data/provenance"),
+        library=library("popularity_scatter"),
     output:
-        csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv"),
-        tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
-        deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv"),
-        scatter_csv=reported(
-            expand(
-                f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
-                dataset=POPULARITY,
-            )
-        ),
-        scatter_tex=expand(
-            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex", dataset=POPULARITY
-        ),
+        csv=reported(path("popularity/scatter_table", "csv")),
+        tex=path("popularity/scatter_table", "tex"),
+        pdf=path("popularity/scatter", "pdf"),
+        png=reported(path("popularity/scatter", "png")),
     log:
-        job_log("popularity_tables"),
-    priority: priority("popularity_tables")
+        f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=alternatives(POPULARITY),
+    priority: 1
     conda:
         ENV
-    threads: job_threads("popularity_tables")
+    threads: threads("popularity")
     resources:
-        **job_resources("popularity_tables"),
+        **cost("popularity"),
     params:
         **POPULARITY_SETTINGS,
         tie_tolerance=PLAN.config["popularity"]["tie_tolerance"],
     script:
+        "../../scripts/popularity_scatter.py"
+
+
+rule popularity_tables:
+    input:
+        stack=expand(path("scores/stack"), dataset=POPULARITY),
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        library=library("popularity_tables"),
+    output:
+        csv=reported(path("popularity/table", "csv")),
+        tex=path("popularity/table", "tex"),
+        deltas=reported(path("popularity/deltas", "csv")),
+    log:
+        f"{RESULTS}/logs/popularity_tables.log",
+    priority: 1
+    conda:
+        ENV
+    threads: threads("popularity")
+    resources:
+        **cost("popularity"),
+    params:
+        **POPULARITY_SETTINGS,
+        tie_tolerance=PLAN.config["popularity"]["tie_tolerance"],
+        skipped=PLAN.popularity_skipped,  # {data set: why it is left out}
+        datasets=POPULARITY,
+        all_datasets=DATASETS,
+    script:
         "../../scripts/popularity_tables.py"
 
 
-rule popularity_figures:
+rule popularity_examples:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
-        scatter_csv=expand(
-            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv", dataset=POPULARITY
-        ),
-        gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=EXAMPLES),
-        runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=EXAMPLES),
-        arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=EXAMPLES),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("popularity_figures"),
+        stack=expand(path("scores/stack"), dataset=EXAMPLES),
+        gold=expand(path("data/gold"), dataset=EXAMPLES),
+        runs=expand(path("data/runs"), dataset=EXAMPLES),
+        arrays=expand(path("data/arrays"), dataset=EXAMPLES),
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        library=library("popularity_examples"),
     output:
-        examples_pdf=f"{RESULTS}/figures/popularity_examples.pdf",
-        examples_png=reported(f"{RESULTS}/figures/popularity_examples.png"),
-        scatter_pdf=expand(
-            f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf", dataset=POPULARITY
-        ),
-        scatter_png=reported(
-            expand(
-                f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
-                dataset=POPULARITY,
-            )
-        ),
+        pdf=path("popularity/examples", "pdf"),
+        png=reported(path("popularity/examples", "png")),
     log:
-        job_log("popularity_figures"),
-    priority: priority("popularity_figures")
+        f"{RESULTS}/logs/popularity_examples.log",
+    priority: 1
     conda:
         ENV
-    threads: job_threads("popularity_figures")
+    threads: threads("popularity")
     resources:
-        **job_resources("popularity_figures"),
+        **cost("popularity"),
     params:
         **POPULARITY_SETTINGS,
+        skipped=PLAN.popularity_skipped,
+        datasets=EXAMPLES,
+        compared=POPULARITY,
+        all_datasets=DATASETS,
         classes={name: PLAN.datasets[name].classes for name in EXAMPLES},
     script:
-        "../../scripts/popularity_figures.py"
+        "../../scripts/popularity_examples.py"
 
 
 rule popularity:

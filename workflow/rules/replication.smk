@@ -8,60 +8,56 @@ if REPLICATED:
 
     rule replication_dataset:
         input:
+            agreement=path("agreement/dataset", "csv"),
             **{
-                f"consistency_{condition}": f"{RESULTS}/tables/consistency/{{dataset}}_{condition}.csv"
-                for condition in CONDITIONS
+                f"consistency_{c}": path("consistency/summary", "csv", condition=c)
+                for c in CONDITIONS
             },
             # the discriminative power table of the data set's task (tables/discriminative_power<suffix>.csv)
-            agreement=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
-            power=lambda w: PLAN.paths(
-                "significance/power", ("csv",), suffix=task_suffix(w)
+            power=lambda wildcards: path(
+                "significance/power", "csv", suffix=task_suffix(wildcards)
             ),
-            means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
+            means=path("scores/means"),
             # the official protocol's scores, where the task has one (classification: pooled.tsv)
-            pooled=lambda w: PLAN.paths("scores/pooled", dataset=w.dataset),
-            provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+            pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
+            provenance=path("data/provenance"),
             library=library("replication_dataset"),
         output:
-            csv=reported(f"{RESULTS}/tables/replication/{{dataset}}.csv"),
-            tex=f"{RESULTS}/tables/replication/{{dataset}}.tex",
+            csv=reported(path("replication/dataset", "csv")),
+            tex=path("replication/dataset", "tex"),
         log:
             f"{RESULTS}/logs/replication_dataset/{{dataset}}.log",
         wildcard_constraints:
-            dataset="|".join(map(re.escape, REPLICATED)),
+            dataset=alternatives(REPLICATED),
         conda:
             ENV
-        threads: job_threads("replication_dataset")
+        threads: threads("light")
         resources:
-            **job_resources("replication_dataset"),
+            **cost("light"),
         params:
             tolerance=PLAN.config["replication"]["tolerance"],
-            classes=lambda w: len(PLAN.datasets[w.dataset].classes),
+            classes=lambda wildcards: len(PLAN.datasets[wildcards.dataset].classes),
         script:
             "../../scripts/replication_dataset.py"
 
     rule replication_summary:
         input:
-            tables=expand(
-                f"{RESULTS}/tables/replication/{{dataset}}.csv", dataset=REPLICATED
-            ),
+            tables=expand(path("replication/dataset", "csv"), dataset=REPLICATED),
             power=PLAN.paths("significance/power", ("csv",)),
-            provenance=expand(
-                f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-            ),
+            provenance=expand(path("data/provenance"), dataset=DATASETS),
             library=library("replication_summary"),
         output:
-            csv=reported(f"{RESULTS}/tables/replication/summary.csv"),
-            tex=f"{RESULTS}/tables/replication/summary.tex",
-            pooled_csv=reported(f"{RESULTS}/tables/replication/pooled.csv"),
-            pooled_tex=f"{RESULTS}/tables/replication/pooled.tex",
+            csv=reported(path("replication/summary", "csv")),
+            tex=path("replication/summary", "tex"),
+            pooled_csv=reported(path("replication/pooled", "csv")),
+            pooled_tex=path("replication/pooled", "tex"),
         log:
             f"{RESULTS}/logs/replication_summary.log",
         conda:
             ENV
-        threads: job_threads("replication_summary")
+        threads: threads("light")
         resources:
-            **job_resources("replication_summary"),
+            **cost("light"),
         params:
             tolerance=PLAN.config["replication"]["tolerance"],
         script:

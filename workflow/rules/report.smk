@@ -1,31 +1,41 @@
-# Stage: provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
-
-# The HTML report's captions: one per reported catalogue entry, and one per reported table showing it.
-CAPTIONS = {key: PLAN.caption(key) for key in PLAN.reported_keys()}
-TABLE_CAPTIONS = PLAN.table_captions()  # {caption file: {caption, table (its CSV)}}
+# Stage: the provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
+# The HTML report's caption files: one per reported rule output, with each of its files' caption (and a table's
+# rows) under a condition on the wildcards; {caption file name: [{wildcards, caption, table}]}.
+CAPTIONS = {
+    os.path.basename(caption)[: -len(".rst")]: [
+        {
+            "wildcards": {
+                name: value
+                for name, value in output.values.items()
+                if "{" + name + "}" in output.template
+            },
+            "caption": PLAN.caption(output.key, **output.values),
+            "table": output.path if output.path.endswith(".csv") else None,
+        }
+        for output in outputs
+    ]
+    for caption, outputs in PLAN.caption_files().items()
+}
 # The LaTeX report's items: (section, table fragment or figure), in catalogue order.
-REPORT_ITEMS = wf.report_items(PLAN)
+REPORT_ITEMS = pipeline.report_items(PLAN)
 
 
 rule manifest:
     input:
         sources=PLAN.input_files(),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
         # every output of the other jobs (the manifest records their SHA-256)
-        outputs=wf.hashed_outputs(PLAN),
+        outputs=pipeline.hashed_outputs(PLAN),
         requirements=workflow.source_path("../../requirements.txt"),
         library=library("manifest"),
     output:
-        manifest=reported(f"{RESULTS}/manifest.json"),
+        manifest=reported(path("report/manifest")),
     log:
-        job_log("manifest"),
+        f"{RESULTS}/logs/manifest.log",
     conda:
         ENV
-    threads: job_threads("manifest")
+    threads: threads("light")
     resources:
-        **job_resources("manifest"),
+        **cost("light"),
     params:
         config=PLAN.config,
         input_files={name: data.files for name, data in PLAN.datasets.items()},
@@ -37,70 +47,66 @@ rule manifest:
 
 rule report_captions:
     input:
-        tables=[table["table"] for table in TABLE_CAPTIONS.values()],
+        tables=[
+            block["table"]
+            for blocks in CAPTIONS.values()
+            for block in blocks
+            if block["table"]
+        ],
         library=library("report_captions"),
     output:
-        captions=expand(
-            f"{RESULTS}/report/captions/{{key}}.rst",
-            key=[caption_name(key) for key in CAPTIONS],
-        ),
-        tables=list(TABLE_CAPTIONS),
+        **{name: path("report/captions", key=name) for name in CAPTIONS},
     log:
-        job_log("report_captions"),
+        f"{RESULTS}/logs/report_captions.log",
     conda:
         ENV
-    threads: job_threads("report_captions")
+    threads: threads("light")
     resources:
-        **job_resources("report_captions"),
+        **cost("light"),
     params:
-        captions=list(CAPTIONS.values()),
-        table_captions=[table["caption"] for table in TABLE_CAPTIONS.values()],
-        max_rows=wf.REPORT_TABLE_ROWS,
+        captions=CAPTIONS,
     script:
         "../../scripts/report_captions.py"
 
 
 rule report_tex:
     input:
-        fragments=[path for _, path in REPORT_ITEMS],
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        manifest=f"{RESULTS}/manifest.json",
+        fragments=[item for _, item in REPORT_ITEMS],
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        manifest=path("report/manifest"),
         library=library("report_tex"),
     output:
-        tex=f"{RESULTS}/report/ordeval.tex",
+        tex=path("report/tex"),
     log:
-        job_log("report_tex"),
+        f"{RESULTS}/logs/report_tex.log",
     conda:
         ENV
-    threads: job_threads("report_tex")
+    threads: threads("light")
     resources:
-        **job_resources("report_tex"),
+        **cost("light"),
     params:
         sections=[section for section, _ in REPORT_ITEMS],
-        datasets=DATASETS,
         name=PLAN.name,
         seed=SEED,
-        parameters=wf.report_parameters(PLAN),
+        parameters=pipeline.report_parameters(PLAN),
     script:
         "../../scripts/report_tex.py"
 
 
 rule report_pdf:
     input:
-        tex=f"{RESULTS}/report/ordeval.tex",
-        fragments=[path for _, path in REPORT_ITEMS],
+        tex=path("report/tex"),
+        fragments=[item for _, item in REPORT_ITEMS],
         library=library("report_pdf"),
     output:
-        pdf=reported(f"{RESULTS}/report/ordeval.pdf"),
+        pdf=reported(path("report/pdf")),
     log:
-        job_log("report_pdf"),
+        f"{RESULTS}/logs/report_pdf.log",
     conda:
         ENV
-    threads: job_threads("report_pdf")
+    threads: threads("light")
     resources:
-        **job_resources("report_pdf"),
+        **cost("light"),
     script:
         "../../scripts/report_pdf.py"
 

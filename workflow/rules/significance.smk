@@ -1,143 +1,137 @@
-# Stage: randomised Tukey HSD p-values of every run pair per data set (Sakai, ACL-IJCNLP 2021), then
-# discriminative power, significance overlap (SSO), contradictions and discriminative power curves.
+# Stage: randomised Tukey HSD p-values of every run pair of a data set (Sakai, ACL-IJCNLP 2021), then the
+# significance overlap (SSO) per data set; discriminative power, contradictions and the discriminative power
+# curves of each task's data sets. (A data set's own curves: rule dataset_figures.)
+SIGNIFICANCE = PLAN.config["significance"]
 
 
 rule significance_pvalues:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
+        stack=path("scores/stack"),
         library=library("significance_pvalues"),
     output:
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
-        ),
+        pvalues=path("significance/pvalues"),
         # the same p-values as arrays, read instead of the table while its SHA-256 matches
-        arrays=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.npz", dataset=DATASETS
-        ),
-        run_groups=expand(
-            f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
-        ),
+        arrays=path("significance/arrays"),
+        run_groups=path("significance/groups"),
     log:
-        job_log("significance_pvalues"),
-        dataset_logs("significance_pvalues"),
-    priority: priority("significance_pvalues")
+        f"{RESULTS}/logs/significance_pvalues/{{dataset}}.log",
+    priority: 3
     conda:
         ENV
-    threads: job_threads("significance_pvalues")
+    threads: threads("hsd")
     resources:
-        **job_resources("significance_pvalues"),
+        **cost("hsd"),
     params:
-        datasets=DATASETS,
-        trials=PLAN.config["significance"]["hsd_trials"],
+        trials=SIGNIFICANCE["hsd_trials"],
         seed=SEED,
     script:
         "../../scripts/significance_pvalues.py"
 
 
-rule significance_tables:
+rule significance_overlap:
     input:
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
-        ),
-        run_groups=expand(
-            f"{RESULTS}/significance/{{dataset}}/run_groups.tsv", dataset=DATASETS
-        ),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("significance_tables"),
+        pvalues=path("significance/pvalues"),
+        arrays=path("significance/arrays"),
+        measures=path("scores/measures"),
+        provenance=path("data/provenance"),
+        library=library("significance_overlap"),
     output:
-        sso_csv=reported(
-            expand(f"{RESULTS}/tables/sso/{{dataset}}.csv", dataset=DATASETS)
+        csv=reported(path("significance/sso", "csv")),
+        tex=path("significance/sso", "tex"),
+    log:
+        f"{RESULTS}/logs/significance_overlap/{{dataset}}.log",
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        **cost("light"),
+    params:
+        measures=lambda wildcards: PLAN.dataset_measures("significance", wildcards.dataset),
+        alpha=SIGNIFICANCE["alpha"],
+        trials=SIGNIFICANCE["hsd_trials"],
+    script:
+        "../../scripts/significance_overlap.py"
+
+
+rule significance_summary:
+    input:
+        pvalues=lambda wildcards: expand(
+            path("significance/pvalues"), dataset=suffix_datasets(wildcards)
         ),
-        sso_tex=expand(f"{RESULTS}/tables/sso/{{dataset}}.tex", dataset=DATASETS),
-        # per task (suffix "" for OQ, "_oc" for OC)
-        power_csv=reported(
-            expand(
-                f"{RESULTS}/tables/discriminative_power{{suffix}}.csv", suffix=SUFFIXES
-            )
+        arrays=lambda wildcards: expand(
+            path("significance/arrays"), dataset=suffix_datasets(wildcards)
         ),
-        power_tex=expand(
-            f"{RESULTS}/tables/discriminative_power{{suffix}}.tex", suffix=SUFFIXES
+        run_groups=lambda wildcards: expand(
+            path("significance/groups"), dataset=suffix_datasets(wildcards)
         ),
-        counts_csv=reported(
-            expand(
-                f"{RESULTS}/tables/contradiction_counts{{suffix}}.csv", suffix=SUFFIXES
-            )
+        measures=lambda wildcards: expand(
+            path("scores/measures"), dataset=suffix_datasets(wildcards)
         ),
-        counts_tex=expand(
-            f"{RESULTS}/tables/contradiction_counts{{suffix}}.tex", suffix=SUFFIXES
+        provenance=lambda wildcards: expand(
+            path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
+        library=library("significance_summary"),
+    output:
+        power_csv=reported(path("significance/power", "csv", suffix="{suffix}")),
+        power_tex=path("significance/power", "tex", suffix="{suffix}"),
+        counts_csv=reported(path("significance/counts", "csv", suffix="{suffix}")),
+        counts_tex=path("significance/counts", "tex", suffix="{suffix}"),
         contradictions_csv=reported(
-            expand(f"{RESULTS}/tables/contradictions{{suffix}}.csv", suffix=SUFFIXES)
+            path("significance/contradictions", "csv", suffix="{suffix}")
         ),
-        contradictions_tex=expand(
-            f"{RESULTS}/tables/contradictions{{suffix}}.tex", suffix=SUFFIXES
-        ),
-        grouped_csv=reported(
-            expand(
-                f"{RESULTS}/tables/contradictions_grouped{{suffix}}.csv",
-                suffix=SUFFIXES,
-            )
-        ),
-        grouped_tex=expand(
-            f"{RESULTS}/tables/contradictions_grouped{{suffix}}.tex", suffix=SUFFIXES
-        ),
+        contradictions_tex=path("significance/contradictions", "tex", suffix="{suffix}"),
+        grouped_csv=reported(path("significance/grouped", "csv", suffix="{suffix}")),
+        grouped_tex=path("significance/grouped", "tex", suffix="{suffix}"),
     log:
-        job_log("significance_tables"),
+        f"{RESULTS}/logs/significance_summary/summary{{suffix}}.log",
     conda:
         ENV
-    threads: job_threads("significance_tables")
+    threads: threads("tables")
     resources:
-        **job_resources("significance_tables"),
+        **cost("tables"),
     params:
-        datasets=DATASETS,
-        tasks=task_summaries("significance"),
-        alpha=PLAN.config["significance"]["alpha"],
-        trials=PLAN.config["significance"]["hsd_trials"],
+        datasets=suffix_datasets,
+        measures=lambda wildcards: PLAN.suffix_measures("significance", wildcards.suffix),
+        alpha=SIGNIFICANCE["alpha"],
+        trials=SIGNIFICANCE["hsd_trials"],
     script:
-        "../../scripts/significance_tables.py"
+        "../../scripts/significance_summary.py"
 
 
-rule significance_figures:
+rule significance_curves:
     input:
-        pvalues=expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=DATASETS
+        pvalues=lambda wildcards: expand(
+            path("significance/pvalues"), dataset=suffix_datasets(wildcards)
         ),
-        measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        arrays=lambda wildcards: expand(
+            path("significance/arrays"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("significance_figures"),
+        measures=lambda wildcards: expand(
+            path("scores/measures"), dataset=suffix_datasets(wildcards)
+        ),
+        provenance=lambda wildcards: expand(
+            path("data/provenance"), dataset=suffix_datasets(wildcards)
+        ),
+        library=library("significance_curves"),
     output:
-        curves_pdf=expand(
-            f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf", dataset=DATASETS
-        ),
-        curves_png=reported(
-            expand(f"{RESULTS}/figures/dp_curves/{{dataset}}.png", dataset=DATASETS)
-        ),
-        all_pdf=expand(
-            f"{RESULTS}/figures/dp_curves/all{{suffix}}.pdf", suffix=SUFFIXES
-        ),
-        all_png=reported(
-            expand(f"{RESULTS}/figures/dp_curves/all{{suffix}}.png", suffix=SUFFIXES)
-        ),
+        pdf=path("significance/curves_all", "pdf", suffix="{suffix}"),
+        png=reported(path("significance/curves_all", "png", suffix="{suffix}")),
     log:
-        job_log("significance_figures"),
-    priority: priority("significance_figures")
+        f"{RESULTS}/logs/significance_curves/curves{{suffix}}.log",
+    priority: 1
     conda:
         ENV
-    threads: job_threads("significance_figures")
+    threads: threads("figures")
     resources:
-        **job_resources("significance_figures"),
+        **cost("figures"),
     params:
-        datasets=DATASETS,
-        tasks=task_summaries("significance"),
-        alpha=PLAN.config["significance"]["alpha"],
-        trials=PLAN.config["significance"]["hsd_trials"],
+        datasets=suffix_datasets,
+        task=lambda wildcards: PLAN.suffix_task(wildcards.suffix),
+        measures=lambda wildcards: PLAN.suffix_measures("significance", wildcards.suffix),
+        alpha=SIGNIFICANCE["alpha"],
+        trials=SIGNIFICANCE["hsd_trials"],
     script:
-        "../../scripts/significance_figures.py"
+        "../../scripts/significance_curves.py"
 
 
 rule significance:

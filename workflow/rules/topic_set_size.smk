@@ -1,46 +1,32 @@
-# Stage: topic set size design (Sakai, Information Retrieval Journal 19(3), 2016): per data set and
-# measure, the topics a test collection needs to detect a given difference between runs.
+# Stage: topic set size design (Sakai, Information Retrieval Journal 19(3), 2016): per data set and measure,
+# the topics a test collection needs to detect a given difference between runs. (A data set's figure: rule
+# dataset_figures.)
+TOPIC_SET_SIZE = PLAN.config["topic_set_size"]
 
 
-rule topic_set_size_design:
+rule topic_set_size_table:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=DATASETS),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        library=library("topic_set_size_design"),
+        stack=path("scores/stack"),
+        provenance=path("data/provenance"),
+        library=library("topic_set_size_table"),
     output:
-        csv=reported(
-            expand(
-                f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv", dataset=DATASETS
-            )
-        ),
-        tex=expand(f"{RESULTS}/tables/topic_set_size/{{dataset}}.tex", dataset=DATASETS),
-        pdf=expand(
-            f"{RESULTS}/figures/topic_set_size/{{dataset}}.pdf", dataset=DATASETS
-        ),
-        png=reported(
-            expand(
-                f"{RESULTS}/figures/topic_set_size/{{dataset}}.png", dataset=DATASETS
-            )
-        ),
+        csv=reported(path("topic_set_size/table", "csv")),
+        tex=path("topic_set_size/table", "tex"),
     log:
-        job_log("topic_set_size_design"),
-        dataset_logs("topic_set_size_design"),
-    priority: priority("topic_set_size_design")
+        f"{RESULTS}/logs/topic_set_size_table/{{dataset}}.log",
+    priority: 2
     conda:
         ENV
-    threads: job_threads("topic_set_size_design")
+    threads: threads("tables")
     resources:
-        **job_resources("topic_set_size_design"),
+        **cost("tables"),
     params:
-        datasets=DATASETS,
-        measures=measures("topic_set_size"),
-        alpha=PLAN.config["topic_set_size"]["alpha"],
-        power=PLAN.config["topic_set_size"]["power"],
-        mdd_fractions=PLAN.config["topic_set_size"]["mdd_fractions"],
+        measures=lambda wildcards: PLAN.dataset_measures("topic_set_size", wildcards.dataset),
+        alpha=TOPIC_SET_SIZE["alpha"],
+        power=TOPIC_SET_SIZE["power"],
+        mdd_fractions=TOPIC_SET_SIZE["mdd_fractions"],
     script:
-        "../../scripts/topic_set_size_design.py"
+        "../../scripts/topic_set_size_table.py"
 
 
 rule topic_set_size:

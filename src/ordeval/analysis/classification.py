@@ -132,3 +132,14 @@ def constant_kappa_table(
             "kappa_not_zero": ((~zero) & ~undefined).sum(axis=0).astype(np.int64),
         }
     )
+
+
+def gold_single_class(gold_path, topics: list[str]) -> dict[str, str | None]:
+    """Per topic, its only gold label, or None when the gold has several (from the canonical gold table)."""
+    labels: dict[str, set[str]] = {}
+    with open(gold_path, encoding="utf-8") as handle:
+        next(handle)
+        for line in handle:
+            topic, _, label = line.rstrip("\n").split("\t")
+            labels.setdefault(topic, set()).add(label)
+    return {topic: next(iter(labels[topic])) if len(labels[topic]) == 1 else None for topic in topics}

@@ -179,6 +179,22 @@ def setting_note(dataset: str, protocol: str, topics: int, items: int | None, le
     return f"{dataset}, {shown}, and {groups}."
 
 
+#: Why the pipeline's pooled leaderboards have no significance groups.
+POOLED_WITHOUT_TEST = (
+    "the pipeline ranks the pooled scores only; 'ordeval score --protocol pooled' adds the paired "
+    "randomisation test of each run pair"
+)
+
+
+def pipeline_pooled_leaderboards(stack, pooled_path, *, dataset: str, items: int | None, alpha: float, level: float,
+                                 origins: Mapping[str, str]) -> Leaderboards:  # fmt: skip
+    """The pipeline's leaderboards of a data set under the official SemEval protocol, from its ``pooled.tsv``:
+    ranks without significance groups (:data:`POOLED_WITHOUT_TEST`)."""
+    scores = read_pooled(Table.read(pooled_path), stack.measures, stack.runs)
+    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=scores, items=items,
+                              alpha=alpha, level=level, no_test_reason=POOLED_WITHOUT_TEST, origins=origins)  # fmt: skip
+
+
 def read_pooled(table: Table, measures: Sequence[str], runs: Sequence[str]) -> np.ndarray:
     """measures x runs from a ``pooled.tsv`` table (rows in any order)."""
     rows: Mapping[str, int] = {str(run): index for index, run in enumerate(table["run"])}

@@ -140,14 +140,14 @@ def pvalue_table(significance: PairwiseSignificance) -> Table:
 
 
 def arrays_path(path) -> Path:
-    """The binary copy beside a ``pvalues.tsv``: ``pvalues.npz``."""
+    """Where a ``pvalues.tsv`` keeps its binary copy when none is named: ``pvalues.npz`` beside it."""
     return Path(path).with_suffix(".npz")
 
 
-def write_pvalues(significance: PairwiseSignificance, path) -> None:
-    """``path`` (``pvalues.tsv``, :func:`pvalue_table`) and beside it ``pvalues.npz``: the same numbers as
-    arrays with the TSV's SHA-256, read instead of parsing the table while the hash matches (a table of
-    1,000 runs has 6.5 million rows: parsed, it held ~4 GB; as arrays, ~100 MB). The table is written one
+def write_pvalues(significance: PairwiseSignificance, path, arrays=None) -> None:
+    """``path`` (``pvalues.tsv``, :func:`pvalue_table`) and ``arrays`` (default :func:`arrays_path`): the same
+    numbers as arrays with the TSV's SHA-256, read instead of parsing the table while the hash matches (a table
+    of 1,000 runs has 6.5 million rows: parsed, it held ~4 GB; as arrays, ~100 MB). The table is written one
     measure at a time (the whole table as text held ~3 GB at 1,000 runs)."""
     import hashlib
 
@@ -171,18 +171,18 @@ def write_pvalues(significance: PairwiseSignificance, path) -> None:
             np.savez(handle, measures=np.array(significance.measures), runs=np.array(significance.runs),
                      means=significance.means, p_values=significance.p_values, tsv_sha256=np.array(digest))  # fmt: skip
 
-    write_atomically(arrays_path(path), write)
+    write_atomically(arrays if arrays is not None else arrays_path(path), write)
 
 
-def _read_arrays(path) -> tuple | None:
-    """(measures, runs, means, p-values) from the ``pvalues.npz`` beside ``path`` while it mirrors the TSV
-    as it is now (same SHA-256); None otherwise, and the TSV is parsed."""
+def _read_arrays(path, arrays) -> tuple | None:
+    """(measures, runs, means, p-values) from ``arrays`` while it mirrors the TSV ``path`` as it is now (same
+    SHA-256); None otherwise, and the TSV is parsed."""
     import zipfile
 
     from ..files import sha256
 
     try:
-        with np.load(arrays_path(path), allow_pickle=False) as stored:
+        with np.load(arrays, allow_pickle=False) as stored:
             if str(stored["tsv_sha256"]) != sha256(path):
                 return None
             return stored["measures"].tolist(), stored["runs"].tolist(), stored["means"], stored["p_values"]
@@ -190,11 +190,12 @@ def _read_arrays(path) -> tuple | None:
         return None
 
 
-def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0) -> PairwiseSignificance:
-    """The inverse of :func:`pvalue_table`, from a TSV file (or the binary copy beside it that
+def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0,
+                      arrays=None) -> PairwiseSignificance:  # fmt: skip
+    """The inverse of :func:`pvalue_table`, from a TSV file (or from ``arrays``, the binary copy that
     :func:`write_pvalues` keeps, while it mirrors the TSV); checks that every pair is present once.
     ``lower_is_better`` gives each measure's direction (default: lower is better)."""
-    stored = _read_arrays(path)
+    stored = _read_arrays(path, arrays) if arrays is not None else None
     if stored is not None:
         measures, runs, means, p_values = stored
         directions = [True if lower_is_better is None else bool(lower_is_better[m]) for m in measures]
@@ -217,12 +218,13 @@ def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, t
     return PairwiseSignificance(measures, runs, means, table["p"].reshape(shape), directions, trials)
 
 
-def read_significance(pvalues_path, measures_path, measures: Sequence[str], trials: int = 0) -> PairwiseSignificance:
-    """A data set's p-values (``pvalues.tsv``) restricted to ``measures``, each measure with its direction
-    from the data set's ``measures.tsv``."""
+def read_significance(pvalues_path, measures_path, measures: Sequence[str], trials: int = 0,
+                      arrays=None) -> PairwiseSignificance:  # fmt: skip
+    """A data set's p-values (``pvalues.tsv``, or its binary copy ``arrays`` while it mirrors the table)
+    restricted to ``measures``, each measure with its direction from the data set's ``measures.tsv``."""
     info = read_measure_table(measures_path)
     directions = dict(zip(info["measure"], info["lower_is_better"], strict=True))
-    return read_pvalue_table(pvalues_path, directions, trials).subset(measures)
+    return read_pvalue_table(pvalues_path, directions, trials, arrays).subset(measures)
 
 
 # --------------------------------------------------------------------------- discriminative power

@@ -209,7 +209,7 @@ def cmd_score(args) -> int:
     names += list(LEADERBOARD_FILES) + [PAGE] if boards is not None else []
     # the record first: a call stopped midway (a full disk, a kill) leaves a folder the next call may write again
     checks.record_written(out, names)
-    write_scores(stack, out)
+    write_scores(stack, score_files(stack, out))
     for key, table in scored.extras.items():  # e.g. pooled.tsv, as the pipeline's scores folder
         table.write(out / f"{key}.tsv")
     if boards is not None:

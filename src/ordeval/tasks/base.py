@@ -120,8 +120,15 @@ class Task(ABC):
     #: rules can declare them: editing a measure re-runs scoring, not data preparation.
     data_modules: tuple[str, ...] = ()
     scoring_modules: tuple[str, ...] = ()
-    #: Catalogue entries of the canonical files that preparing a data set writes.
-    canonical_entries: tuple[str, ...] = ("data/gold", "data/runs", "data/provenance")
+    #: The task-specific catalogue entries the task makes (``Entry.task_specific``): its canonical files
+    #: besides ``data/provenance`` (``data/<key>``, given to :meth:`write_canonical` and
+    #: :meth:`read_canonical` by key), the tables of :attr:`extras` (``scores/<key>``), and any output of its
+    #: own. Nothing outside the task's package names a task.
+    outputs: frozenset[str] = frozenset({"data/gold", "data/runs"})
+
+    def canonical_files(self) -> tuple[str, ...]:
+        """The keys of the files that preparing a data set writes (``gold``, ``runs``, ``provenance``...)."""
+        return (*(key.split("/", 1)[1] for key in sorted(self.outputs) if key.startswith("data/")), "provenance")
 
     def dataset_measures(self, spec: Mapping) -> list[str] | None:
         """The measures a data set of this task has by itself (None: those of the task's registry)."""
@@ -138,12 +145,12 @@ class Task(ABC):
         """Read, compute or simulate the gold and every run of data set ``name``; validate; write nothing."""
 
     @abstractmethod
-    def write_canonical(self, data: TaskData, folder: str | Path) -> None:
-        """Write ``gold.tsv``, ``runs.tsv`` and ``provenance.json`` into ``folder``."""
+    def write_canonical(self, data: TaskData, files: Mapping[str, str | Path]) -> None:
+        """Write the canonical files (``files``: key of :meth:`canonical_files` -> path), each atomically."""
 
     @abstractmethod
-    def read_canonical(self, name: str, spec: Mapping, folder: str | Path) -> TaskData:
-        """The data set from its canonical files (the output of :meth:`write_canonical`)."""
+    def read_canonical(self, name: str, spec: Mapping, files: Mapping[str, str | Path]) -> TaskData:
+        """The data set from its canonical files (the output of :meth:`write_canonical`; ``files`` as there)."""
 
     @abstractmethod
     def simulated_run_names(self, source: Mapping) -> list[str]:

@@ -53,7 +53,7 @@ class ScoresTask(Task):
     baseline_types = frozenset()
     data_modules = ("ordeval.tasks.scores",)
     scoring_modules = ()
-    canonical_entries = ("data/scores", "data/provenance")
+    outputs = frozenset({"data/scores"})
 
     # ------------------------------------------------------------------ configuration
     def dataset_measures(self, spec: Mapping) -> list[str]:
@@ -129,15 +129,13 @@ class ScoresTask(Task):
         }
         return ScoreData(name, [], list(topics), list(runs), provenance, stack)
 
-    def write_canonical(self, data: ScoreData, folder) -> None:
-        folder = Path(folder)
-        write_stack(data.stack, folder / "scores.npz")
-        write_json(data.provenance, folder / "provenance.json")
+    def write_canonical(self, data: ScoreData, files: Mapping) -> None:
+        write_stack(data.stack, files["scores"])
+        write_json(data.provenance, files["provenance"])
 
-    def read_canonical(self, name: str, spec: Mapping, folder) -> ScoreData:
-        folder = Path(folder)
-        stack = read_stack(folder / "scores.npz")
-        provenance = read_provenance(folder / "provenance.json")
+    def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> ScoreData:
+        stack = read_stack(files["scores"])
+        provenance = read_provenance(files["provenance"])
         return ScoreData(name, [], stack.topics, stack.runs, provenance, stack)
 
     def describe(self, data: ScoreData) -> dict:

@@ -44,6 +44,11 @@ class ClassificationTask(Task):
     }
     baseline_types = data.BASELINE_SOURCES
     extras = ("conventions", "pooled")
+    #: its canonical tables, its extras, the leaderboards of its pooled protocol and the OC paper's layout
+    outputs = frozenset({"data/gold", "data/runs", "scores/conventions", "scores/pooled", "leaderboard/pooled",
+                         "classification/agreement", "classification/consistency", "classification/figure1",
+                         "classification/properties", "classification/kappa", "classification/pooled",
+                         "classification/conventions"})  # fmt: skip
 
     def check_settings(self, name: str, spec: Mapping) -> None:
         """Simulation settings that cannot be met are errors at plan time, naming the key."""
@@ -66,11 +71,11 @@ class ClassificationTask(Task):
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
         return data.build_dataset(name, spec, data_root, seed)
 
-    def write_canonical(self, dataset: ClassificationData, folder) -> None:
-        data.write_canonical(dataset, folder)
+    def write_canonical(self, dataset: ClassificationData, files: Mapping) -> None:
+        data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"])
 
-    def read_canonical(self, name: str, spec: Mapping, folder) -> ClassificationData:
-        return data.read_canonical(name, spec, folder)
+    def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> ClassificationData:
+        return data.read_canonical(name, spec, files["gold"], files["runs"], files.get("provenance"))
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return data.simulated_run_names(source)

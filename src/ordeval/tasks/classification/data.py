@@ -260,10 +260,9 @@ def _lines(prefixes: np.ndarray, prefix_lengths: np.ndarray, suffixes: list[byte
     return out
 
 
-def write_canonical(data: ClassificationData, folder: str | Path) -> None:
-    """``gold.tsv`` (topic, item, label), ``runs.tsv`` (topic, item, run, label; runs in order, items in
-    gold order; labels as configured) and ``provenance.json`` in ``folder``, each written atomically."""
-    folder = Path(folder)
+def write_canonical(data: ClassificationData, gold_path, runs_path, provenance_path) -> None:
+    """The gold (topic, item, label), the runs (topic, item, run, label; runs in order, items in gold order;
+    labels as configured) and the provenance, each written atomically."""
     _check_names(data)
     blocks = _prefix_blocks(data)
 
@@ -280,11 +279,11 @@ def write_canonical(data: ClassificationData, folder: str | Path) -> None:
 
         return write
 
-    write_atomically(folder / "gold.tsv", write_table(readers.GOLD_COLUMNS, [(None, data.gold)]))
+    write_atomically(gold_path, write_table(readers.GOLD_COLUMNS, [(None, data.gold)]))
     write_atomically(
-        folder / "runs.tsv", write_table(readers.RUN_COLUMNS, list(zip(data.run_names, data.runs, strict=True)))
+        runs_path, write_table(readers.RUN_COLUMNS, list(zip(data.run_names, data.runs, strict=True)))
     )
-    write_json(data.provenance, folder / "provenance.json")
+    write_json(data.provenance, provenance_path)
 
 
 def _check_names(data: ClassificationData) -> None:
@@ -295,14 +294,12 @@ def _check_names(data: ClassificationData) -> None:
                 raise ValueError(f"{what} name {value!r} cannot be written to a tab-separated table")
 
 
-def read_canonical(name: str, spec: Mapping, folder: str | Path) -> ClassificationData:
+def read_canonical(name: str, spec: Mapping, gold_path, runs_path, provenance_path=None) -> ClassificationData:
     """A data set from its canonical files (the output of :func:`write_canonical`)."""
-    folder = Path(folder)
     classes = readers.class_labels(spec["classes"])
-    gold = readers.gold_items(readers.read_canonical_gold(folder / "gold.tsv", classes))
-    run_names, runs = readers.read_canonical_runs_paired(folder / "runs.tsv", classes, gold)
-    provenance_path = folder / "provenance.json"
-    provenance = load_json(provenance_path) if provenance_path.is_file() else {}
+    gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))
+    run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
+    provenance = load_json(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
     return ClassificationData(
         name, classes, gold.topics, run_names, provenance, gold.items, gold.item_topic, gold.labels, runs,
         spec.get("one_class_agreement", "one"),

@@ -29,7 +29,7 @@ class QuantificationTask(Task):
     data_modules = ("ordeval.tasks.quantification.data",)
     scoring_modules = ("ordeval.tasks.quantification.measures",)
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
-    canonical_entries = ("data/gold", "data/runs", "data/arrays", "data/provenance")
+    outputs = frozenset({"data/gold", "data/runs", "data/arrays"})
     formats = formats.FORMATS
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
@@ -43,18 +43,13 @@ class QuantificationTask(Task):
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
         return data.build_dataset(name, spec, data_root, seed)
 
-    def write_canonical(self, dataset: data.Dataset, folder) -> None:
-        folder = Path(folder)
-        data.write_canonical(
-            dataset, folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json", folder / "arrays.npz"
-        )
+    def write_canonical(self, dataset: data.Dataset, files: Mapping) -> None:
+        data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"], files["arrays"])
 
-    def read_canonical(self, name: str, spec: Mapping, folder) -> data.Dataset:
-        folder = Path(folder)
+    def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> data.Dataset:
         return data.read_canonical(
-            name, spec["classes"], folder / "gold.tsv", folder / "runs.tsv", folder / "provenance.json",
-            folder / "arrays.npz",
-        )  # fmt: skip
+            name, spec["classes"], files["gold"], files["runs"], files.get("provenance"), files.get("arrays")
+        )
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return data.simulated_run_names(source)

@@ -271,3 +271,17 @@ def tsv_run_names(path: Path) -> list[str]:
         return []
     names = (line.split("\t")[column].strip() for line in lines[1:] if line.count("\t") >= column)
     return list(dict.fromkeys(names))
+
+
+def read_selection(gold_path, runs_path, arrays_path, classes: list, topics: list[str], runs: list[str]):
+    """({topic: gold}, {(run, topic): distribution}) of a few topics of a data set's canonical files: from its
+    arrays while they mirror the tables (tens of MB instead of the whole runs table as text), else by scanning
+    the tables."""
+    stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path else None
+    if stored is None:
+        return readers.read_canonical_selection(gold_path, runs_path, classes, topics, runs)
+    all_topics, run_names, gold, estimates = stored
+    row = {topic: index for index, topic in enumerate(all_topics)}
+    column = {run: index for index, run in enumerate(run_names)}
+    chosen = {(run, topic): estimates[column[run], row[topic]] for run in runs for topic in topics}
+    return {topic: gold[row[topic]] for topic in topics}, chosen

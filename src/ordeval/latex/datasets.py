@@ -1,17 +1,16 @@
-"""Rule datasets_table: one row per data set (the ACL 2021 paper's Table 1, for every configured data
-set): task, venue, language, classes, topics, items, runs (from files, baselines, simulated), origin."""
+"""The data set table (the ACL 2021 paper's Table 1, for every configured data set): task, venue, language,
+classes, topics, items, runs (from files, baselines, simulated), data origin."""
 
 from __future__ import annotations
 
-import logging
+from ..table import Table
+from . import escape, tabular
 
-from ..latex import escape, tabular, write_latex
-from ..provenance import read_provenance
-from ..table import Table, write_csv
-from . import Job
-
-log = logging.getLogger("datasets_table")
-
+DESCRIPTION = (
+    "The data sets: type (OC = ordinal classification, OQ = ordinal quantification), venue, language, "
+    "number of ordinal classes, test topics, items (OC), and the runs used -- read from files (real "
+    "submissions), organiser baselines computed from the gold, or simulated."
+)
 COLUMNS = ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
            "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"]  # fmt: skip
 
@@ -24,6 +23,7 @@ def _short(task: str) -> str:
 
 
 def datasets_table(provenance: dict[str, dict]) -> Table:
+    """One row per data set from its provenance record."""
     rows = []
     for name, record in provenance.items():
         summary = record.get("summary", {})
@@ -37,7 +37,8 @@ def datasets_table(provenance: dict[str, dict]) -> Table:
     return Table({name: [row[k] for row in rows] for k, name in enumerate(COLUMNS)})
 
 
-def latex(table: Table) -> str:
+def datasets_latex(table: Table) -> str:
+    """The data set table as a booktabs tabular."""
     header = [
         "Data set",
         "Venue",
@@ -55,19 +56,3 @@ def latex(table: Table) -> str:
         for row in table.records()
     ]  # fmt: skip
     return tabular(header, rows, "lllllrrl")
-
-
-def run(job: Job):
-    paths = dict(zip(job.params["datasets"], job.input["provenance"], strict=True))
-    provenance = {name: read_provenance(path) for name, path in paths.items()}
-    origins = {name: record["origin"] for name, record in provenance.items()}
-    table = datasets_table(provenance)
-    write_csv(table, job.output["csv"], origins)
-    description = (
-        "The data sets: type (OC = ordinal classification, OQ = ordinal quantification), venue, language, "
-        "number of ordinal classes, test topics, items (OC), and the runs used -- read from files (real "
-        "submissions), organiser baselines computed from the gold, or simulated."
-    )
-    write_latex(latex(table), job.output["tex"], origins, description)
-    log.info("%d data sets", len(table))
-    return table

@@ -1,18 +1,22 @@
-"""Rule report_captions: the caption of every entry of Snakemake's HTML report, from the catalogue, and
-of every reported table a caption that shows the table itself (an reStructuredText ``csv-table``)."""
+"""The captions of Snakemake's HTML report (reStructuredText, rendered by the report through Jinja first).
+
+A rule output shown in the report has one caption file (Snakemake's ``report()`` takes one caption per output
+of a rule, whatever its wildcards); for an output over ``{dataset}`` (or a task's ``{suffix}``, a DNKT
+``{combination}``) the file holds the caption of each of its files, each in a Jinja ``if`` on the wildcards, so
+that every file shows its own caption -- and a table, its own rows (the report would otherwise offer the CSV as
+a download only).
+"""
 
 from __future__ import annotations
 
 import csv
 import io
-import logging
 import math
-from pathlib import Path
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-from ..files import write_text
-from . import Job
-
-log = logging.getLogger("report_captions")
+#: Rows of a table shown in the HTML report (the whole table is attached as CSV).
+REPORT_TABLE_ROWS = 200
 
 
 def rst_text(text: str) -> str:
@@ -61,15 +65,30 @@ def table_caption(caption: str, table_text: str, source: str, max_rows: int) -> 
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def run(job: Job):
-    """params: captions (one text per ``output.captions`` file), table_captions (one per
-    ``output.tables`` file, which shows the CSV ``input.tables`` of the same position), max_rows."""
-    params = job.params
-    for path, caption in zip(job.output["captions"], params["captions"], strict=True):
-        write_text(rst_text(caption), path)
-    tables = zip(job.output["tables"], params["table_captions"], job.input["tables"], strict=True)
-    for path, caption, csv_path in tables:
-        with open(csv_path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-        write_text(table_caption(caption, text, Path(csv_path).name, params["max_rows"]), path)
-    log.info("%d captions, %d table captions", len(params["captions"]), len(params["table_captions"]))
+
+@dataclass(frozen=True)
+class CaptionBlock:
+    """The caption of one file of a rule output: the wildcards that pick it (empty: the output has none), its
+    text, and the text of the CSV table it shows (``table_text``, from file ``table_name``), if any."""
+
+    wildcards: Mapping[str, str]
+    text: str
+    table_text: str | None = None
+    table_name: str = ""
+
+
+def caption_document(blocks: Sequence[CaptionBlock], max_rows: int = REPORT_TABLE_ROWS) -> str:
+    """One caption file: each block in a Jinja ``if`` on its wildcards (``snakemake.wildcards``), or the one
+    block as it is where the output has no wildcards."""
+    parts = []
+    for block in blocks:
+        if block.table_text is None:
+            body = rst_text(block.text)
+        else:
+            body = table_caption(block.text, block.table_text, block.table_name, max_rows)
+        if not block.wildcards:
+            parts.append(body)
+            continue
+        test = " and ".join(f"snakemake.wildcards.{name} == {value!r}" for name, value in block.wildcards.items())
+        parts.append(f"{{% if {test} %}}\n\n{body}\n{{% endif %}}\n")
+    return "".join(parts)

@@ -1,0 +1,31 @@
+"""Rule agreement_dnkt: Kendall's tau (with CIs) between the run rankings of DNKT, M and their harmonic mean
+DNKT_M, per data set and averaged over the data sets (docs/methods.md 4.1), as CSV and LaTeX."""
+
+from ordeval.analysis.agreement import combination_measures, combination_table, ranking_agreement
+from ordeval.latex import measure_labels, write_latex
+from ordeval.latex.agreement import combination_latex
+from ordeval.provenance import origins_of
+from ordeval.scores import read_stack
+from ordeval.scripting import job
+from ordeval.stats import CI_METHODS
+from ordeval.table import write_csv
+
+with job(snakemake) as log:
+    measure, params = snakemake.wildcards.combination, snakemake.params
+    level, variant, method = params.ci_level, params.kendall, params.ci_method
+    origins = origins_of(snakemake.input.provenance)
+    measures = combination_measures(measure)
+    agreements, labels = {}, {}
+    for name, path in zip(origins, snakemake.input.stack, strict=True):  # both in the order of the data sets
+        stack = read_stack(path, measures)
+        agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant, method)
+        labels.update(measure_labels(stack))
+    table = combination_table(agreements)
+    write_csv(table, snakemake.output.csv, origins)
+    description = (
+        f"Kendall's tau-{variant} (with {level:.0%} CIs, {CI_METHODS[method]}) between the run rankings of "
+        f"DNKT, {measure} and their harmonic mean DNKT_{measure}, per data set and averaged over the data sets "
+        "(mean: no CI)."
+    )
+    write_latex(combination_latex(table, labels), snakemake.output.tex, origins, description)
+    log.info("DNKT_%s: %d data sets", measure, len(agreements))

@@ -1,0 +1,21 @@
+"""Rule agreement_heatmap: heatmap of the tau matrix averaged over the data sets of one task."""
+
+from ordeval.figures import measure_text, save_figure
+from ordeval.figures.agreement import tau_heatmap
+from ordeval.provenance import origins_of
+from ordeval.scores import read_measure_table
+from ordeval.scripting import job
+from ordeval.table import read_csv
+
+with job(snakemake) as log:
+    params = snakemake.params
+    origins = origins_of(snakemake.input.provenance)
+    pairs = read_csv(snakemake.input.mean, numeric=["tau", "ci_low", "ci_high"])
+    info = read_measure_table(snakemake.input.measures)
+    display = dict(zip(info["measure"], info["display"], strict=True))
+    names = [measure_text(display[m]) for m in params.measures]
+    title = f"Kendall's tau-{params.kendall} between run rankings, mean over {len(origins)} data sets"
+    description = f"Kendall's tau between the measures' run rankings, averaged over {', '.join(origins)}."
+    figure = tau_heatmap(pairs, params.measures, names, title)
+    save_figure(figure, snakemake.output.pdf, snakemake.output.png, origins, description)
+    log.info("heatmap of %d measures", len(params.measures))

@@ -1,0 +1,27 @@
+"""Rule consistency_summary: the mean tau per measure over the data sets of one task, per condition (CSV and
+LaTeX)."""
+
+from ordeval.analysis.consistency import mean_summary, read_summary
+from ordeval.latex import measure_labels, write_latex
+from ordeval.latex.consistency import mean_summary_latex
+from ordeval.provenance import origins_of
+from ordeval.scores import read_measure_table
+from ordeval.scripting import job
+from ordeval.table import write_csv
+
+with job(snakemake) as log:
+    params = snakemake.params
+    origins = origins_of(snakemake.input.provenance)
+    labels = measure_labels(read_measure_table(snakemake.input.measures))
+    for condition in params.conditions:
+        summaries = zip(params.datasets, snakemake.input[f"summary_{condition}"], strict=True)
+        table = mean_summary({name: read_summary(path) for name, path in summaries})
+        write_csv(table, snakemake.output[f"mean_{condition}"], origins)
+        description = (
+            f"System ranking consistency, condition {condition}: mean Kendall's tau between the rankings on "
+            "the two topic sets per data set, and their mean; sorted by the mean, the highest of each column "
+            "in bold."
+        )
+        write_latex(mean_summary_latex(table, labels), snakemake.output[f"mean_tex_{condition}"], origins,
+                    description)  # fmt: skip
+        log.info("%s: %d measures over %d data sets", condition, len(table), len(params.datasets))

@@ -1,0 +1,18 @@
+"""Rule leaderboard_pooled: one data set's leaderboards under the official SemEval protocol (every measure on one
+confusion matrix over all items): ranks, no significance groups (``ordeval score --protocol pooled`` adds the
+paired randomisation test), as CSV, LaTeX and Markdown."""
+
+from ordeval.analysis.leaderboards import pipeline_pooled_leaderboards
+from ordeval.provenance import read_provenance
+from ordeval.scores import read_stack
+from ordeval.scripting import job
+
+with job(snakemake) as log:
+    dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
+    stack = read_stack(inputs.stack, params.measures)
+    provenance = read_provenance(inputs.provenance)
+    items = provenance.get("summary", {}).get("items")
+    boards = pipeline_pooled_leaderboards(stack, inputs.pooled, dataset=dataset, items=items, alpha=params.alpha,
+                                          level=params.ci_level, origins={dataset: provenance["origin"]})  # fmt: skip
+    boards.write(output.csv, output.tex, output.md)
+    log.info("%s: %d measures x %d runs (pooled)", dataset, len(boards.boards), len(stack.runs))

@@ -1,0 +1,23 @@
+"""Rule significance_curves: the discriminative power curves of the data sets of one task, a panel each."""
+
+from ordeval.analysis.significance import read_significance
+from ordeval.figures import measure_text, save_figure
+from ordeval.figures.significance import dp_curves_grid
+from ordeval.provenance import origins_of
+from ordeval.scores import read_measure_table
+from ordeval.scripting import job
+
+with job(snakemake) as log:
+    params, inputs = snakemake.params, snakemake.input
+    setting = f"randomised Tukey HSD, B = {params.trials}; dashed line: alpha = {params.alpha:g}"
+    panels, names = {}, {}
+    for dataset, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays,
+                                                      inputs.measures, strict=True):  # fmt: skip
+        panels[dataset] = read_significance(pvalues, measures_tsv, params.measures, params.trials, arrays)
+        info = read_measure_table(measures_tsv)
+        display = dict(zip(info["measure"], info["display"], strict=True))
+        names[dataset] = [measure_text(display[m]) for m in params.measures]
+    figure = dp_curves_grid(panels, names, params.alpha, f"Discriminative power curves ({params.task})")
+    description = f"Discriminative power curves of {', '.join(params.datasets)} ({setting})."
+    save_figure(figure, snakemake.output.pdf, snakemake.output.png, origins_of(inputs.provenance), description)
+    log.info("curves of %d data sets", len(panels))

@@ -1,0 +1,25 @@
+"""Rule significance_overlap: the significance overlap SSO = b/(a+b+c) of every pair of measures on one data
+set (docs/methods.md 4.5), as CSV and LaTeX."""
+
+from ordeval.analysis.significance import overlap_table, read_significance
+from ordeval.latex import measure_labels, write_latex
+from ordeval.latex.significance import sso_latex
+from ordeval.provenance import read_origins
+from ordeval.scores import read_measure_table
+from ordeval.scripting import job
+from ordeval.table import write_csv
+
+with job(snakemake) as log:
+    dataset, params, inputs = snakemake.wildcards.dataset, snakemake.params, snakemake.input
+    significance = read_significance(inputs.pvalues, inputs.measures, params.measures, params.trials, inputs.arrays)
+    labels = measure_labels(read_measure_table(inputs.measures))
+    origins = read_origins({dataset: inputs.provenance})
+    overlap = overlap_table(significance, params.alpha)
+    write_csv(overlap, snakemake.output.csv, origins)
+    test = f"randomised Tukey HSD, B = {params.trials} trials, alpha = {params.alpha:g}"
+    write_latex(
+        sso_latex(overlap, params.measures, labels), snakemake.output.tex, origins,
+        f"{dataset}: significance overlap SSO = b/(a+b+c) in % (a/b/c) of pairs of measures; "
+        f"a, c = run pairs significant only with the row / column measure, b = with both ({test}).",
+    )  # fmt: skip
+    log.info("%s: %d measure pairs", dataset, len(overlap))

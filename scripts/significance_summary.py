@@ -1,0 +1,61 @@
+"""Rule significance_summary: for the data sets of one task, discriminative power (per data set and pooled)
+and the contradictions between measures (counts, the exact run pairs, and with identical runs grouped), each
+as CSV and LaTeX (docs/methods.md 4.4, 4.5)."""
+
+from ordeval.analysis.significance import (
+    contradiction_counts,
+    contradiction_table,
+    discriminative_power,
+    discriminative_power_table,
+    grouped_contradictions,
+    read_run_groups,
+    read_significance,
+)
+from ordeval.latex import measure_labels, write_latex
+from ordeval.latex.significance import contradiction_counts_latex, contradictions_latex, discriminative_power_latex
+from ordeval.provenance import origins_of
+from ordeval.scores import read_measure_table
+from ordeval.scripting import job
+from ordeval.table import Table, write_csv
+
+with job(snakemake) as log:
+    params, inputs, output = snakemake.params, snakemake.input, snakemake.output
+    alpha, trials, measures = params.alpha, params.trials, params.measures
+    test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
+    origins = origins_of(inputs.provenance)
+    files = zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures, inputs.run_groups, strict=True)
+    powers, contradictions, group_of, labels = {}, [], {}, {}
+    for dataset, pvalues, arrays, measures_tsv, run_groups in files:
+        significance = read_significance(pvalues, measures_tsv, measures, trials, arrays)
+        labels.update(measure_labels(read_measure_table(measures_tsv)))
+        powers[dataset] = discriminative_power(significance, alpha)
+        contradictions.append(contradiction_table(significance, alpha, dataset))
+        group_of[dataset] = read_run_groups(run_groups)
+        log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
+    power_table = discriminative_power_table(powers)
+    write_csv(power_table, output.power_csv, origins)
+    write_latex(
+        discriminative_power_latex(power_table, labels), output.power_tex, origins,
+        f"Discriminative power: % of the T run pairs with p < alpha (S in parentheses), {test}; "
+        "POOLED = sum S / sum T. Bold >= 50%, underlined < 40%.",
+    )  # fmt: skip
+    detail = Table.concat(contradictions)
+    counts = contradiction_counts(detail, params.datasets, measures)
+    write_csv(counts, output.counts_csv, origins)
+    write_latex(
+        contradiction_counts_latex(counts, labels), output.counts_tex, origins,
+        f"Contradictions: run pairs significant under both measures whose better run differs ({test}).",
+    )  # fmt: skip
+    write_csv(detail, output.contradictions_csv, origins)
+    write_latex(
+        contradictions_latex(detail, labels), output.contradictions_tex, origins,
+        f"Contradictions: measure 1 says run X is significantly better than run Y, measure 2 the reverse ({test}).",
+    )  # fmt: skip
+    grouped = grouped_contradictions(detail, group_of)
+    write_csv(grouped, output.grouped_csv, origins)
+    write_latex(
+        contradictions_latex(grouped, labels), output.grouped_tex, origins,
+        "Contradictions as in contradictions.tex, runs with identical scores under every measure grouped "
+        "(e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
+    )  # fmt: skip
+    log.info("%d contradicting run pairs (%d grouped rows)", len(detail), len(grouped))
