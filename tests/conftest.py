@@ -233,17 +233,28 @@ def pipeline(tmp_path_factory) -> Run:
 # --------------------------------------------------------------------------- jobs run in this process
 
 
-def build_and_score(plan) -> None:
-    """Run the jobs of rules prepare_data and score_runs of ``plan`` in this process, with the inputs,
-    outputs and params their rules give them (workflow/rules/data.smk, scoring.smk); paths are relative
-    to the current folder."""
-    from ordeval.jobs import Job, prepare_data, score_runs
+SCRIPTS = REPO / "scripts"
 
-    names = list(plan.datasets)
-    provenance = [plan.path("data/provenance", dataset=name) for name in names]
-    settings = plan.dataset_settings()
-    params = {"datasets": settings, "data_root": str(plan.data_root), "seed": plan.config["seed"]}
-    prepare_data.run(Job("prepare_data", output={"provenance": provenance}, params=params))
-    means = [plan.path("scores/means", dataset=name) for name in names]
-    params = {"datasets": settings, "plugins": plan.plugin_files}
-    score_runs.run(Job("score_runs", input={"provenance": provenance}, output={"means": means}, params=params))
+
+def run_rule_script(script: str, rule: str | None = None, **given):
+    """Run ``scripts/<script>.py`` in this process as rule ``rule`` (default: the script's name) would, with
+    the ``input``, ``output``, ``params``, ``wildcards`` (dicts), ``threads`` and ``log`` given
+    (ordeval.scripting.mock_snakemake); its globals."""
+    from ordeval.scripting import mock_snakemake, run_script
+
+    return run_script(SCRIPTS / f"{script}.py", mock_snakemake(rule or script, **given))
+
+
+def build_and_score(plan) -> None:
+    """Run the scripts of the rules prepare_data_<task> and score_runs_<task> of ``plan`` on every data set
+    in this process, with the inputs, outputs and params their rules give them (workflow/rules/data.smk,
+    scoring.smk); paths are relative to the current folder."""
+    for group in plan.scoring_groups():
+        for name in group.datasets:
+            data = plan.datasets[name]
+            files = {key: path.format(dataset=name) for key, path in plan.canonical_paths(data.task).items()}
+            params = {"task": data.task, "spec": data.spec, "data_root": str(plan.data_root), "seed": plan.config["seed"]}
+            run_rule_script("prepare_data", output=files, params=params, wildcards={"dataset": name})
+            outputs = {key: path.format(dataset=name) for key, path in plan.score_paths(group).items()}
+            params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": plan.plugin_files}
+            run_rule_script("score_runs", input=files, output=outputs, params=params, wildcards={"dataset": name})

@@ -140,5 +140,16 @@ def mock_snakemake(rule: str, **given) -> MockSnakemake:
 
 
 def run_script(path: str | Path, snakemake) -> dict:
-    """Run a rule's script with ``snakemake`` (e.g. :func:`mock_snakemake`'s) as Snakemake would; its globals."""
-    return runpy.run_path(str(path), init_globals={"snakemake": snakemake}, run_name="__main__")
+    """Run a rule's script with ``snakemake`` (e.g. :func:`mock_snakemake`'s) as Snakemake would, in this
+    process; its globals. The logging it sets up (:func:`job`) is undone afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        return runpy.run_path(str(path), init_globals={"snakemake": snakemake}, run_name="__main__")
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                handler.close()
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        logging.captureWarnings(False)
