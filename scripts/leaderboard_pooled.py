@@ -3,6 +3,7 @@ confusion matrix over all items): ranks, no significance groups (``ordeval score
 paired randomisation test), as CSV, LaTeX and Markdown."""
 
 from ordeval.analysis.leaderboards import pipeline_pooled_leaderboards
+from ordeval.latex import leaderboard  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.provenance import read_provenance
 from ordeval.scores import read_stack
 from ordeval.scripting import job

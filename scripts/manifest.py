@@ -1,8 +1,8 @@
 """Rule manifest: results/<name>/manifest.json with the configuration, seeds, versions, git commit, the SHA-256 of
 every input file and of every output of the other jobs (``output_files``: the manifest runs after them)."""
 
-from ordeval.manifest import build_manifest, output_records
 from ordeval.files import write_json
+from ordeval.manifest import build_manifest, output_records
 from ordeval.scripting import job
 
 with job(snakemake) as log:

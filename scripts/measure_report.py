@@ -18,8 +18,11 @@ with job(snakemake) as log:
     files = {
         "agreement": dict(zip(params.datasets, inputs.agreement, strict=True)),
         "similarity": inputs.similarity,
-        "consistency": {(d, c): path for c in params.conditions
-                        for d, path in zip(params.datasets, inputs[f"consistency_{c}"], strict=True)},  # fmt: skip
+        "consistency": {
+            (d, c): path
+            for c in params.conditions
+            for d, path in zip(params.datasets, inputs[f"consistency_{c}"], strict=True)
+        },  # fmt: skip
         "power": inputs.power,
         "topic_set_size": dict(zip(params.datasets, inputs.topic_set_size, strict=True)),
     }

@@ -2,11 +2,13 @@
 file is written, as its task's canonical files (``snakemake.output``: a file per key of the task's
 ``canonical_files``)."""
 
+from ordeval.plugins import load_plugins
 from ordeval.scripting import job
 from ordeval.tasks import get_task
 
 with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params
+    load_plugins(params.plugins)  # a plugin's file format or task
     task = get_task(params.task)
     data = task.build(dataset, params.spec, params.data_root, params.seed)
     data.provenance["task"] = task.name

@@ -253,7 +253,8 @@ def build_and_score(plan) -> None:
         for name in group.datasets:
             data = plan.datasets[name]
             files = {key: path.format(dataset=name) for key, path in plan.canonical_paths(data.task).items()}
-            params = {"task": data.task, "spec": data.spec, "data_root": str(plan.data_root), "seed": plan.config["seed"]}
+            params = {"task": data.task, "spec": data.spec, "data_root": str(plan.data_root),
+                      "seed": plan.config["seed"], "plugins": plan.plugin_files}  # fmt: skip
             run_rule_script("prepare_data", output=files, params=params, wildcards={"dataset": name})
             outputs = {key: path.format(dataset=name) for key, path in plan.score_paths(group).items()}
             params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": plan.plugin_files}

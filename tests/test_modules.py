@@ -1,15 +1,13 @@
-"""The library files a rule declares as inputs (ordeval.modules): the import closure; and the Job a rule's
-script builds from Snakemake's object."""
+"""The library files a rule declares as inputs (ordeval.modules): the import closure of its script."""
 
 from __future__ import annotations
 
 import ast
 
 import pytest
+from conftest import REPO
 
 from ordeval import modules
-from ordeval.jobs import Job
-from ordeval.plan import JOB_MODULES
 
 
 def _package(root, files: dict[str, str]):
@@ -67,29 +65,18 @@ def test_parsing_the_import_part_finds_what_parsing_the_whole_module_finds():
     assert [node.names[0].name for node in modules._top_level_imports(modules._parse_imports(in_string))] == ["os"]
 
 
-def test_every_job_closure_is_in_the_package():
-    """For every job's modules, the closure names files of the installed package only, its own module first."""
-    for job, names in JOB_MODULES.items():
+def test_every_script_closure_is_in_the_package():
+    """For every rule's script, the modules it imports (at its top and in its ``with job(...)`` block) and
+    their closure are files of the installed package only, ``ordeval.scripting`` among them."""
+    for script in sorted((REPO / "scripts").glob("*.py")):
+        names = modules.script_modules(script)
+        assert "ordeval.scripting" in names, script.name
         found = modules.module_files(*names)
-        assert found and all(path.is_relative_to(modules.PACKAGE_DIR) for path in found), job
-        assert modules.PACKAGE_DIR / (names[0].replace(".", "/") + ".py") in found, job
+        assert found and all(path.is_relative_to(modules.PACKAGE_DIR) for path in found), script.name
 
 
-def test_a_job_built_from_the_snakemake_object():
-    class Named(dict):
-        def items(self):
-            return super().items()
-
-    class Fake:
-        rule = "r"
-        input = Named(a="in.tsv")
-        output = Named(b=["out1", "out2"])
-        params = Named(k=[1, 2])
-        wildcards = Named()
-        threads = 2
-        log = ["log.txt", "logs/A.log", "logs/B.log"]
-
-    job = Job.from_snakemake(Fake())
-    assert job.dataset_logs == ["logs/A.log", "logs/B.log"]
-    assert job.params == {"k": [1, 2]} and type(job.params) is dict
-    assert job.input == {"a": "in.tsv"} and job.output == {"b": ["out1", "out2"]} and job.log == "log.txt"
+def test_a_script_names_the_modules_it_imports_in_its_with_block(tmp_path):
+    script = tmp_path / "rule.py"
+    script.write_text("from ordeval.scripting import job\n\nwith job(snakemake):\n    from ordeval import hsd\n"
+                      "    import ordeval.kendall\n\ndef f():\n    from ordeval import stats\n")  # fmt: skip
+    assert set(modules.script_modules(script)) == {"ordeval.scripting", "ordeval", "ordeval.hsd", "ordeval.kendall"}

@@ -174,7 +174,12 @@ def test_captions_are_filled_from_the_configuration(default):
     assert summary.startswith("Sem16T4E, half: mean tau over 1000 splits")
     assert "B = 5000, alpha = 0.05" in summary
     assert "prefers BL-uniform-C or BL-popularity-C" in default.caption("popularity/table")
-    assert default.caption_path("agreement/dataset") == "results/synthetic/report/captions/agreement-dataset.rst"
+    captions = default.caption_files()  # one caption file per reported rule output, each of its files in it
+    agreement = captions["results/synthetic/report/captions/agreement-dataset.rst"]
+    assert [output.values["dataset"] for output in agreement] == list(default.datasets)
+    assert {output.template for output in agreement} == {"results/synthetic/tables/agreement/{dataset}.csv"}
+    half = captions["results/synthetic/report/captions/consistency-summary-half.rst"]
+    assert {output.template for output in half} == {"results/synthetic/tables/consistency/{dataset}_half.csv"}
     keys = default.reported_keys()
     assert keys[:2] == ["data/table", "scores/means"] and {"agreement/dataset", "report/manifest"} <= set(keys)
     assert "scores/conventions" in keys and "report/captions" not in keys  # the caption files themselves
@@ -184,36 +189,51 @@ LATEX = "latex/__init__.py"
 MEASURES_MODULE = "tasks/quantification/measures.py"
 
 
-def _library(plan, job) -> list[str]:
-    return [path.replace("\\", "/") for path in plan.library(job)]
+def _library(plan, script) -> list[str]:
+    return [path.replace("\\", "/") for path in plan.library(REPO / "scripts" / f"{script}.py")]
 
 
 @pytest.mark.parametrize(
-    "job", ["datasets_table", "agreement_tables", "consistency_tables", "significance_tables", "popularity_tables"]
-)
-def test_editing_the_latex_helpers_reruns_the_table_jobs(default, job):
-    assert any(path.endswith(LATEX) for path in _library(default, job))
-    assert any(path.endswith(f"jobs/{job}.py") for path in _library(default, job))
-
-
-@pytest.mark.parametrize(
-    "job",
-    ["score_runs", "consistency_taus", "significance_pvalues", "agreement_figures", "consistency_figures",
-     "significance_figures", "popularity_figures", "prepare_data", "manifest"],
+    "script",
+    ["datasets_table", "agreement_dataset", "agreement_summary", "agreement_dnkt", "consistency_summary",
+     "significance_overlap", "significance_summary", "popularity_scatter", "popularity_tables",
+     "leaderboard_tables", "topic_set_size_table", "classification_tables", "replication_dataset",
+     "consistency_taus"],  # which writes the LaTeX of its summaries itself
 )  # fmt: skip
-def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(default, job):
-    assert not any(path.endswith(LATEX) for path in _library(default, job))
+def test_editing_the_latex_helpers_reruns_the_table_jobs(default, script):
+    library = _library(default, script)
+    assert any(path.endswith(LATEX) for path in library)
+    assert any(path.endswith("scripting.py") for path in library)
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["score_runs", "significance_pvalues", "agreement_heatmap", "dataset_figures", "significance_curves",
+     "popularity_examples", "classification_figures", "prepare_data", "manifest"],
+)  # fmt: skip
+def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(default, script):
+    assert not any(path.endswith(LATEX) for path in _library(default, script))
+
+
+def test_every_script_has_its_library_and_every_rule_its_script():
+    """Every script of scripts/ is run by a rule (its library an input of it) and imports the library at
+    module level only from ordeval (no sys.path edits, no second job layer)."""
+    rules = "\n".join(path.read_text() for path in (REPO / "workflow" / "rules").glob("*.smk"))
+    for script in sorted((REPO / "scripts").glob("*.py")):
+        assert f'"../../scripts/{script.name}"' in rules, script.name
+        assert f'library("{script.stem}")' in rules, script.name
+        assert "with job(snakemake)" in script.read_text(), script.name
 
 
 def test_editing_a_measure_reruns_scoring_not_data_preparation(default):
-    scoring = _library(default, "score_runs")  # one job over every data set
+    scoring = _library(default, "score_runs")
     preparing = _library(default, "prepare_data")
     assert any(path.endswith(MEASURES_MODULE) for path in scoring)
     assert not any(path.endswith(MEASURES_MODULE) for path in preparing)
     for library in (scoring, preparing):
         assert any(path.endswith("tasks/quantification/data.py") for path in library)
-    for job in ("consistency_taus", "agreement_tables", "popularity_figures"):  # they read the scores
-        assert not any(path.endswith(MEASURES_MODULE) for path in _library(default, job))
+    for script in ("consistency_taus", "agreement_dataset", "dataset_figures"):  # they read the scores
+        assert not any(path.endswith(MEASURES_MODULE) for path in _library(default, script))
 
 
 # --------------------------------------------------------------------------- the replication configuration
@@ -349,8 +369,8 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
     assert planned.measures("significance", "quantification")[:-2] == SIGNIFICANCE
     assert "results/tiny/scores/TinyDQ/HIGHGOOD.tsv" in planned.targets("scores")
     # Editing the plugin re-runs scoring.
-    assert str(plugin.resolve()) in planned.library("score_runs")
-    assert str(plugin.resolve()) not in planned.library("prepare_data")
+    assert str(plugin.resolve()) in planned.library(REPO / "scripts" / "score_runs.py")
+    assert str(plugin.resolve()) not in planned.library(REPO / "scripts" / "datasets_table.py")
     # Planning again (as every Snakemake job does) does not register the measures twice.
     assert make_plan(config, workdir=tmp_path).scored("quantification") == planned.scored("quantification")
 

@@ -1,5 +1,6 @@
 """Every job declares threads and resources (mem_mb, runtime in minutes) for a scheduler, computed from the
-size of its data by ordeval.resources, and they grow with that size; every rule of the Snakefile uses them."""
+kind of work of its rule and the size of its data set (or of every data set, for a job that gathers them) by
+ordeval.resources, and they grow with that size; every rule of the Snakefile uses them."""
 
 import copy
 import re
@@ -8,18 +9,22 @@ import pytest
 from conftest import REPO, tiny_config
 
 from ordeval.config import load
-from ordeval.plan import JOB_MODULES
+from ordeval.pipeline import cost
 from ordeval.plan import plan as make_plan
-from ordeval.resources import DataSize, estimate
-from ordeval.workflow import resources
+from ordeval.resources import KINDS, DataSize, estimate
 
 KEYS = {"threads", "mem_mb", "runtime"}
 
 
-def _jobs(config) -> dict[str, dict[str, int]]:
-    """{rule: its threads, mem_mb and runtime} of every rule that runs a job (one job over its data sets)."""
+def _jobs(config) -> dict[tuple[str, str], dict[str, int]]:
+    """{(kind, data set): its threads, mem_mb and runtime} of a job of every kind on every data set, and over
+    every data set (data set "")."""
     plan = make_plan(config, workdir=REPO)
-    return {job: resources(plan, job) for job in JOB_MODULES}
+    found = {}
+    for kind in KINDS:
+        for name in [*plan.datasets, ""]:
+            found[(kind, name)] = cost(plan, kind, name or None).as_dict()
+    return found
 
 
 def _grown(config, topics=1, runs=1, trials=1):
@@ -53,8 +58,8 @@ def test_only_the_kernels_and_scoring_use_the_configured_threads_and_only_on_lar
     config["threads"] = 4
     assert all(found["threads"] == 1 for found in _jobs(config).values())  # tiny: start-up dominates
     grown = _jobs(_grown(config, topics=3000, runs=40))
-    threaded = {rule for rule, found in grown.items() if found["threads"] == 4}
-    assert threaded == {"consistency_taus", "significance_pvalues", "score_runs"}
+    threaded = {kind for (kind, _), found in grown.items() if found["threads"] == 4}
+    assert threaded == {"taus", "hsd", "score"}
     assert all(found["threads"] in (1, 4) for found in grown.values())
 
 
@@ -73,44 +78,48 @@ def test_resources_grow_with_the_data(default, growth):
     for key, before in jobs.items():
         after = big[key]
         assert after["mem_mb"] >= before["mem_mb"] and after["runtime"] >= before["runtime"], key
-        if after["mem_mb"] > before["mem_mb"] or after["runtime"] > before["runtime"]:
+        if any(after[name] > before[name] for name in KEYS):  # more memory, time or threads
             grew.append(key)
-    heavy = {"topics": {"score_runs", "consistency_taus", "significance_pvalues",
-                        "leaderboard_figures", "popularity_figures"},
-             "runs": {"score_runs", "consistency_taus", "significance_pvalues"},
-             "trials": {"consistency_taus", "significance_pvalues"}}[next(iter(growth))]  # fmt: skip
-    assert heavy <= set(grew)
+    heavy = {"topics": {"score", "taus", "hsd", "popularity"},
+             "runs": {"score", "taus", "hsd"},
+             "trials": {"taus", "hsd"}}[next(iter(growth))]  # fmt: skip
+    assert heavy <= {kind for kind, name in grew if name == "STC3-DQ-A"}  # per data set (the largest)
+    assert heavy | ({"figures"} if "topics" in growth else set()) <= {kind for kind, name in grew if not name}
 
 
 def test_the_cost_model_at_scale():
     """1,000 runs x 300 topics x 13 measures x 1,000 trials: chunked taus stay bounded in memory; 30,000
     topics x 20 runs scoring asks for more than the default data sets but well under a node."""
     settings = {"consistency_trials": 1000, "consistency_hsd_trials": 5000, "conditions": 2}
-    taus = estimate("consistency_taus", [DataSize(300, 1000, 13, 5)], settings, threads=8)
+    taus = estimate("taus", [DataSize(300, 1000, 13, 5)], settings, threads=8)
     assert taus.threads == 8 and taus.mem_mb <= 4000
-    small = estimate("consistency_taus", [DataSize(300, 20, 13, 5)], settings, threads=8)
+    small = estimate("taus", [DataSize(300, 20, 13, 5)], settings, threads=8)
     assert taus.runtime > small.runtime
-    scoring = estimate("score_runs", [DataSize(30000, 20, 13, 5)])
+    scoring = estimate("score", [DataSize(30000, 20, 13, 5)])
     assert 1000 <= scoring.mem_mb <= 8000 and scoring.threads == 1  # one configured thread
-    assert estimate("score_runs", [DataSize(30000, 20, 13, 5)], threads=2).threads == 2
-    assert estimate("score_runs", [DataSize(300, 20, 13, 5)], threads=2).threads == 1
+    assert estimate("score", [DataSize(30000, 20, 13, 5)], threads=2).threads == 2
+    assert estimate("score", [DataSize(300, 20, 13, 5)], threads=2).threads == 1
+    with pytest.raises(ValueError, match="unknown kind of work 'score_runs'"):
+        estimate("score_runs", [DataSize(300, 20, 13, 5)])
 
 
-def test_every_rule_declares_threads_and_resources():
-    """The .smk files: every rule that runs a job script declares both, from ordeval (job_threads and
-    job_resources of common.smk); the target rules are local rules."""
+def test_every_rule_declares_its_kind_of_work_and_only_the_targets_are_local():
+    """The .smk files: every rule that runs a script declares ``threads: threads("<kind>")`` and
+    ``**cost("<kind>")`` of one kind of ordeval.resources.KINDS, and a log; the target rules are local rules."""
     local = _local_rules()
+    kinds = set()
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         text = path.read_text()
         for block in re.split(r"\n\s*rule\b", text)[1:]:
             if "script:" in block:
-                job = re.search(r'scripts/(\w+)\.py"', block).group(1)
-                declared = rf'threads: job_threads\("{job}"\)'
-                assert re.search(declared, block), (path.name, job)
-                assert f'**job_resources("{job}"' in block, (path.name, job)
+                kind = re.search(r'threads: threads\("(\w+)"\)', block).group(1)
+                assert f'**cost("{kind}")' in block and kind in KINDS, (path.name, block[:60])
+                assert "log:" in block, (path.name, block[:60])
+                kinds.add(kind)
             else:
                 name = re.match(r"\s*(\w+):", block).group(1)
                 assert name in local, (path.name, name)
+    assert kinds == set(KINDS)
 
 
 def _local_rules() -> set[str]:
@@ -118,19 +127,16 @@ def _local_rules() -> set[str]:
     return set(re.findall(r"\w+", block))
 
 
-def test_the_rules_take_their_priorities_from_ordeval():
-    """The longest chains first (significance -> leaderboards, consistency -> its figures): each rule of
-    ordeval.resources.PRIORITY declares ``priority: priority("<job>")`` (common.smk), and no other rule
-    sets a priority."""
-    from ordeval.resources import PRIORITY, priority
-
+def test_the_longest_chains_come_first():
+    """Priorities, declared by the rules themselves: the data and scores of every data set first (Snakemake
+    ranks only the ready jobs), then the significance tests and the leaderboards they gate, the consistency
+    taus and the topic set size tables, then the figures; every other rule 0."""
     declared = {}
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         for block in re.split(r"\n\s*rule\b", path.read_text())[1:]:
-            found = re.search(r'priority: priority\("(\w+)"\)', block)
+            found = re.search(r"priority: (\d+)", block)
             if found:
-                declared[re.search(r'scripts/(\w+)\.py"', block).group(1)] = found.group(1)
-    assert declared == {job: job for job in PRIORITY}
-    assert priority("significance_pvalues") > priority("consistency_taus") > priority("consistency_figures")
-    assert priority("leaderboard_tables") == priority("leaderboard_figures") == priority("significance_pvalues")
-    assert priority("popularity_figures") > priority("agreement_figures") == 0
+                declared[re.search(r'scripts/(\w+)\.py"', block).group(1)] = int(found.group(1))
+    assert declared["prepare_data"] == declared["score_runs"] == 4
+    assert declared["significance_pvalues"] == declared["leaderboard_tables"] == 3
+    assert declared["significance_pvalues"] > declared["consistency_taus"] > declared["dataset_figures"] > 0

@@ -65,7 +65,6 @@ def table_caption(caption: str, table_text: str, source: str, max_rows: int) -> 
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-
 @dataclass(frozen=True)
 class CaptionBlock:
     """The caption of one file of a rule output: the wildcards that pick it (empty: the output has none), its

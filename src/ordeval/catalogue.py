@@ -253,7 +253,8 @@ _ENTRIES = [
           "The official SemEval protocol: one confusion matrix over all items per run.", (), "classification",
           "classification", True),
     Entry("classification/conventions", "classification", "tables/oc/conventions.{ext}", ("csv", "tex"),
-          "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification", True),
+          "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification",
+          True),
     # one measure's meta-evaluation (ordeval evaluate-measure)
     Entry("measures/report", "measure_reports", "measures/{focus}/report.{ext}", ("md", "html", "tex"),
           "The meta-evaluation of {focus} next to the established measures of its task.", ("focus",)),

@@ -226,10 +226,18 @@ def schema_with_formats() -> dict:
     """The schema with the tasks ``ordeval.tasks`` finds (a data set's ``task``) and every file format
     registered with a task (``ordeval.tasks.<task>.formats``, and any a plugin added): each a source
     ``type`` of the task's gold or run sources, with the keys it takes."""
-    from .tasks import all_tasks
+    from .tasks import DEFAULT_TASK, all_tasks
 
     result = copy.deepcopy(schema())
-    result["$defs"]["dataset"]["properties"]["task"]["enum"] = [task.name for task in all_tasks()]
+    dataset = result["$defs"]["dataset"]
+    dataset["properties"]["task"]["enum"] = [task.name for task in all_tasks()]
+    for task in all_tasks():  # the task's section: its data sets' keys, its sources' definitions
+        section = copy.deepcopy(task.schema)
+        result["$defs"].update(section.get("$defs") or {})
+        condition = {"properties": {"task": {"const": task.name}}}
+        if task.name != DEFAULT_TASK:
+            condition["required"] = ["task"]
+        dataset["allOf"].append({"if": condition, "then": section.get("dataset") or {}})
     for task in all_tasks():
         for role, name in task.schema_sources.items():
             definition = result["$defs"][name]
@@ -290,15 +298,27 @@ def _message(error) -> str:
     where = key_path(error.absolute_path)
     if len(where) > 300:
         where = shorten(where)
-    if error.validator == "additionalProperties":
-        unexpected = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+    if error.validator in ("additionalProperties", "unevaluatedProperties"):
+        known = set(error.schema.get("properties", {})) | _clause_keys(error.schema, error.instance)
+        unexpected = sorted(set(error.instance) - known)
+        allowed = ", ".join(sorted(known))
         return f"config key {where}: unexpected key(s) {shorten(', '.join(map(repr, unexpected)))} (allowed: {allowed})"
     if error.validator == "required":
         return f"config key {where}: {error.message}"
     if error.validator == "not" and error.validator_value == {}:
         return f"config key {where}: not used here (it belongs to another kind of data set: see 'task')"
     return f"config key {where}: {_without_huge_values(error)}"
+
+
+def _clause_keys(schema: Mapping, instance) -> set[str]:
+    """The keys that the ``if task ... then`` clause of ``instance``'s task allows (a data set's task section)."""
+    from .tasks import DEFAULT_TASK
+
+    task = instance.get("task", DEFAULT_TASK) if isinstance(instance, Mapping) else None
+    for clause in schema.get("allOf", []):
+        if clause.get("if", {}).get("properties", {}).get("task", {}).get("const") == task:
+            return set(clause.get("then", {}).get("properties", {}))
+    return set()
 
 
 def _without_huge_values(error) -> str:
@@ -319,7 +339,12 @@ def validate(config: Mapping) -> dict:
     check_size(config)
     data = copy.deepcopy(dict(config))
     validator = _validator_class()(schema_with_formats())
-    errors = sorted(validator.iter_errors(data), key=lambda error: (len(error.absolute_path), key_path(error.path)))
+    # A data set key that its task's clause does not allow is reported last: a clause that fails anywhere (a
+    # misspelled key of a run source) leaves every key of the data set unevaluated, which says nothing.
+    errors = sorted(
+        validator.iter_errors(data),
+        key=lambda error: (error.validator == "unevaluatedProperties", len(error.absolute_path), key_path(error.path)),
+    )
     if errors:
         raise ConfigError(_message(errors[0]))
     check_values(data)

@@ -37,8 +37,6 @@ MIN_RUNS = 5
 PDF_ENTRIES = ("report/pdf", "measures/pdf")
 
 
-
-
 #: The pattern fields that the rules take as wildcards (the others, a consistency condition or a measure, are
 #: written out in the rules' output names).
 WILDCARD_FIELDS = ("dataset", "suffix", "combination", "focus")
@@ -211,7 +209,8 @@ class Plan:
     def provides(self, dataset: str, entry_key: str) -> bool:
         """Whether ``dataset``'s task makes catalogue entry ``entry_key`` (every task makes the entries that are
         not task-specific; a task-specific one only the tasks that list it in ``Task.outputs``)."""
-        return not catalogue.ENTRIES[entry_key].task_specific or entry_key in get_task(self.datasets[dataset].task).outputs
+        entry = catalogue.ENTRIES[entry_key]
+        return not entry.task_specific or entry_key in get_task(self.datasets[dataset].task).outputs
 
     def stage_datasets(self, stage: str, task: str = "") -> list[str]:
         """The data sets a stage covers (optionally only those of ``task``): Popularity vs Uniform those with

@@ -11,13 +11,13 @@ if OC:
 
     rule classification_tables:
         input:
-            agreement=expand(path("agreement/dataset", "csv"), dataset=OC),
             **{
                 f"consistency_{c}": expand(
                     path("consistency/summary", "csv", condition=c), dataset=OC
                 )
                 for c in CONDITIONS
             },
+            agreement=expand(path("agreement/dataset", "csv"), dataset=OC),
             power=path("significance/power", "csv", suffix=OC_SUFFIX),
             stack=expand(path("scores/stack"), dataset=OC),
             measures=expand(path("scores/measures"), dataset=OC),

@@ -56,7 +56,9 @@ wildcard_constraints:
     condition=alternatives(CONDITIONS),
 
 
-path = PLAN.path  # path("<catalogue entry>", "<ext>"): its template under results/<name>/
+path = (
+    PLAN.path
+)  # path("<catalogue entry>", "<ext>"): its template under results/<name>/
 
 
 def library(script):

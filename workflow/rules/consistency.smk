@@ -23,7 +23,10 @@ rule consistency_taus:
             for c in CONDITIONS
         },
         **reported(
-            {f"pairs_{c}": path("consistency/pairs", "csv", condition=c) for c in CONDITIONS}
+            {
+                f"pairs_{c}": path("consistency/pairs", "csv", condition=c)
+                for c in CONDITIONS
+            }
         ),
         **{
             f"pairs_tex_{c}": path("consistency/pairs", "tex", condition=c)
@@ -38,7 +41,9 @@ rule consistency_taus:
     resources:
         **cost("taus"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures("consistency", wildcards.dataset),
+        measures=lambda wildcards: PLAN.dataset_measures(
+            "consistency", wildcards.dataset
+        ),
         conditions=list(CONDITIONS),
         trials=CONSISTENCY["trials"],
         subset_size=CONSISTENCY["subset_size"],
@@ -69,12 +74,16 @@ rule consistency_summary:
     output:
         **reported(
             {
-                f"mean_{c}": path("consistency/mean", "csv", condition=c, suffix="{suffix}")
+                f"mean_{c}": path(
+                    "consistency/mean", "csv", condition=c, suffix="{suffix}"
+                )
                 for c in CONDITIONS
             }
         ),
         **{
-            f"mean_tex_{c}": path("consistency/mean", "tex", condition=c, suffix="{suffix}")
+            f"mean_tex_{c}": path(
+                "consistency/mean", "tex", condition=c, suffix="{suffix}"
+            )
             for c in CONDITIONS
         },
     log:

@@ -11,6 +11,7 @@ for TASK in TASKS:
         input:
             # the data set's input files, as its configuration names them (none for simulated data)
             files=lambda wildcards: PLAN.datasets[wildcards.dataset].files,
+            plugins=PLAN.plugin_files,  # a plugin's file format or task
             library=library("prepare_data"),
         output:
             **PLAN.canonical_paths(TASK),
@@ -29,6 +30,7 @@ for TASK in TASKS:
             spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
             data_root=str(PLAN.data_root),
             seed=SEED,
+            plugins=PLAN.plugin_files,
         script:
             "../../scripts/prepare_data.py"
 

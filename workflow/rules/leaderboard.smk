@@ -34,7 +34,9 @@ rule leaderboard_tables:
         **cost("tables"),
     params:
         **LEADERBOARD,
-        measures=lambda wildcards: PLAN.dataset_measures("leaderboard", wildcards.dataset),
+        measures=lambda wildcards: PLAN.dataset_measures(
+            "leaderboard", wildcards.dataset
+        ),
     script:
         "../../scripts/leaderboard_tables.py"
 
@@ -60,7 +62,9 @@ rule leaderboard_pooled:
         **cost("light"),
     params:
         **LEADERBOARD,
-        measures=lambda wildcards: PLAN.dataset_measures("leaderboard", wildcards.dataset),
+        measures=lambda wildcards: PLAN.dataset_measures(
+            "leaderboard", wildcards.dataset
+        ),
     script:
         "../../scripts/leaderboard_pooled.py"
 

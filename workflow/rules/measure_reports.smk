@@ -17,9 +17,6 @@ if PLAN.measure_reports:
 
     rule measure_report:
         input:
-            agreement=lambda wildcards: expand(
-                path("agreement/dataset", "csv"), dataset=focus_datasets(wildcards)
-            ),
             **{
                 f"consistency_{c}": lambda wildcards, c=c: expand(
                     path("consistency/summary", "csv", condition=c),
@@ -27,6 +24,9 @@ if PLAN.measure_reports:
                 )
                 for c in CONDITIONS
             },
+            agreement=lambda wildcards: expand(
+                path("agreement/dataset", "csv"), dataset=focus_datasets(wildcards)
+            ),
             topic_set_size=lambda wildcards: expand(
                 path("topic_set_size/table", "csv"), dataset=focus_datasets(wildcards)
             ),
@@ -39,10 +39,10 @@ if PLAN.measure_reports:
             plugins=PLAN.plugin_files,
             library=library("measure_report"),
         output:
+            **({"pdf": path("measures/pdf", "pdf")} if PLAN.pdf_wanted() else {}),
             md=path("measures/report", "md"),
             html=path("measures/report", "html"),
             tex=path("measures/report", "tex"),
-            **({"pdf": path("measures/pdf", "pdf")} if PLAN.pdf_wanted() else {}),
         log:
             f"{RESULTS}/logs/measure_report/{{focus}}.log",
         wildcard_constraints:

@@ -11,7 +11,8 @@ POPULARITY_MEASURES = (
 EXAMPLES = [
     name
     for name in POPULARITY
-    if PLAN.provides(name, "data/arrays") and {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
+    if PLAN.provides(name, "data/arrays")
+    and {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
 ]
 POPULARITY_SETTINGS = {
     "popularity_run": PLAN.config["popularity"]["popularity_run"],

@@ -8,18 +8,20 @@ if REPLICATED:
 
     rule replication_dataset:
         input:
-            agreement=path("agreement/dataset", "csv"),
             **{
                 f"consistency_{c}": path("consistency/summary", "csv", condition=c)
                 for c in CONDITIONS
             },
             # the discriminative power table of the data set's task (tables/discriminative_power<suffix>.csv)
+            agreement=path("agreement/dataset", "csv"),
             power=lambda wildcards: path(
                 "significance/power", "csv", suffix=task_suffix(wildcards)
             ),
             means=path("scores/means"),
             # the official protocol's scores, where the task has one (classification: pooled.tsv)
-            pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
+            pooled=lambda wildcards: PLAN.paths(
+                "scores/pooled", dataset=wildcards.dataset
+            ),
             provenance=path("data/provenance"),
             library=library("replication_dataset"),
         output:

@@ -46,7 +46,9 @@ rule significance_overlap:
     resources:
         **cost("light"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures("significance", wildcards.dataset),
+        measures=lambda wildcards: PLAN.dataset_measures(
+            "significance", wildcards.dataset
+        ),
         alpha=SIGNIFICANCE["alpha"],
         trials=SIGNIFICANCE["hsd_trials"],
     script:
@@ -91,7 +93,9 @@ rule significance_summary:
         **cost("tables"),
     params:
         datasets=suffix_datasets,
-        measures=lambda wildcards: PLAN.suffix_measures("significance", wildcards.suffix),
+        measures=lambda wildcards: PLAN.suffix_measures(
+            "significance", wildcards.suffix
+        ),
         alpha=SIGNIFICANCE["alpha"],
         trials=SIGNIFICANCE["hsd_trials"],
     script:
@@ -127,7 +131,9 @@ rule significance_curves:
     params:
         datasets=suffix_datasets,
         task=lambda wildcards: PLAN.suffix_task(wildcards.suffix),
-        measures=lambda wildcards: PLAN.suffix_measures("significance", wildcards.suffix),
+        measures=lambda wildcards: PLAN.suffix_measures(
+            "significance", wildcards.suffix
+        ),
         alpha=SIGNIFICANCE["alpha"],
         trials=SIGNIFICANCE["hsd_trials"],
     script:

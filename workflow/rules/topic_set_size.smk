@@ -21,7 +21,9 @@ rule topic_set_size_table:
     resources:
         **cost("tables"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures("topic_set_size", wildcards.dataset),
+        measures=lambda wildcards: PLAN.dataset_measures(
+            "topic_set_size", wildcards.dataset
+        ),
         alpha=TOPIC_SET_SIZE["alpha"],
         power=TOPIC_SET_SIZE["power"],
         mdd_fractions=TOPIC_SET_SIZE["mdd_fractions"],

@@ -191,8 +191,8 @@ def pipeline_pooled_leaderboards(stack, pooled_path, *, dataset: str, items: int
     """The pipeline's leaderboards of a data set under the official SemEval protocol, from its ``pooled.tsv``:
     ranks without significance groups (:data:`POOLED_WITHOUT_TEST`)."""
     scores = read_pooled(Table.read(pooled_path), stack.measures, stack.runs)
-    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=scores, items=items,
-                              alpha=alpha, level=level, no_test_reason=POOLED_WITHOUT_TEST, origins=origins)  # fmt: skip
+    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=scores, items=items, alpha=alpha,
+                              level=level, no_test_reason=POOLED_WITHOUT_TEST, origins=origins)  # fmt: skip
 
 
 def read_pooled(table: Table, measures: Sequence[str], runs: Sequence[str]) -> np.ndarray:

@@ -103,8 +103,22 @@ class Task(ABC):
     summary_suffix: str
     #: The file formats (a source's ``type`` that reads a file): see :class:`FileFormats`.
     formats: FileFormats = FileFormats()
-    #: The configuration schema's definitions of the task's gold and run sources (``$defs`` names).
+    #: The task's section of the configuration schema: a YAML file with ``dataset`` (the keys of a data set of
+    #: this task: ``properties``, ``required``) and ``$defs`` (its sources' definitions), which
+    #: :func:`ordeval.config.schema_with_formats` adds to the schema.
+    schema_file: Path | None = None
+    #: The definitions of the task's gold and run sources (``$defs`` names) that its file formats extend.
     schema_sources: Mapping[str, str] = {}
+
+    @property
+    def schema(self) -> Mapping:
+        """The task's section of the configuration schema (:attr:`schema_file`; empty without one)."""
+        if self.schema_file is None:
+            return {"dataset": {}, "$defs": {}}
+        import yaml
+
+        return yaml.safe_load(Path(self.schema_file).read_text(encoding="utf-8"))
+
     #: Keys (with their JSON schema) that every run source of a file format may have besides its own.
     run_file_options: Mapping[str, Mapping] = {}
     #: Source types that build a baseline from the gold.

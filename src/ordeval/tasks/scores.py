@@ -53,6 +53,7 @@ class ScoresTask(Task):
     baseline_types = frozenset()
     data_modules = ("ordeval.tasks.scores",)
     scoring_modules = ()
+    schema_file = Path(__file__).with_name("scores_schema.yaml")
     outputs = frozenset({"data/scores"})
 
     # ------------------------------------------------------------------ configuration

@@ -33,6 +33,7 @@ class ClassificationTask(Task):
     scoring_modules = ("ordeval.tasks.classification.measures",)
     gold_topic_column = {"semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
+    schema_file = Path(__file__).with_name("schema.yaml")
     schema_sources = {"gold": "oc_gold_source", "run": "oc_run_source"}
     run_file_options = {
         "align": {

@@ -280,9 +280,7 @@ def write_canonical(data: ClassificationData, gold_path, runs_path, provenance_p
         return write
 
     write_atomically(gold_path, write_table(readers.GOLD_COLUMNS, [(None, data.gold)]))
-    write_atomically(
-        runs_path, write_table(readers.RUN_COLUMNS, list(zip(data.run_names, data.runs, strict=True)))
-    )
+    write_atomically(runs_path, write_table(readers.RUN_COLUMNS, list(zip(data.run_names, data.runs, strict=True))))
     write_json(data.provenance, provenance_path)
 
 

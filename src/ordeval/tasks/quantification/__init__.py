@@ -31,6 +31,7 @@ class QuantificationTask(Task):
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     outputs = frozenset({"data/gold", "data/runs", "data/arrays"})
     formats = formats.FORMATS
+    schema_file = Path(__file__).with_name("schema.yaml")
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
 
