@@ -33,6 +33,12 @@ SEM16_POTTS = "Sem16T4CE/runs/PotTS.SubtaskC.res.official.txt"
 SEM17_GOLD = "Sem17T4CE/SemEval2017_task4_subtaskC_test_english_gold.txt"
 
 
+
+def canonical(folder) -> dict:
+    """The canonical files of a classification data set in ``folder``, by key (as the rules name them)."""
+    return {key: Path(folder) / name for key, name in (("gold", "gold.tsv"), ("runs", "runs.tsv"),
+                                                       ("provenance", "provenance.json"))}  # fmt: skip
+
 def write(folder: Path, name: str, content: str | bytes) -> Path:
     path = folder / name
     if isinstance(content, str):
@@ -527,7 +533,7 @@ class TestDatasets:
         assert provenance["origin"] == "partly synthetic"
         assert provenance["gold"]["sha256"] and provenance["gold"]["source"] == "file"
         assert provenance["runs"]["P"]["align"] == "position" and provenance["runs"]["A"]["align"] == "id"
-        assert provenance["runs"]["P"]["path"] == str(run_path)
+        assert provenance["runs"]["P"]["path"] == run_path.name  # as configured: relative to the data root
         assert TASK.declared_runs(spec, tmp_path) == dataset.run_names
 
     def test_tsv_run_against_simulated_gold(self, tmp_path):
@@ -574,14 +580,14 @@ class TestDatasets:
     def test_canonical_round_trip(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "canonical"
-        TASK.write_canonical(dataset, folder)
+        TASK.write_canonical(dataset, canonical(folder))
         gold_lines = (folder / "gold.tsv").read_text().splitlines()
         assert gold_lines[0] == "topic\titem\tlabel" and gold_lines[1].startswith("t001\tt001-1\t")
         run_lines = (folder / "runs.tsv").read_text().splitlines()
         assert run_lines[0] == "topic\titem\trun\tlabel" and run_lines[1] == "t001\tt001-1\tBL-neutral\t0"
         assert len(run_lines) == 1 + 6 * len(dataset.items)
         assert {line.rsplit("\t", 1)[1] for line in run_lines[1:]} <= set(LABELS)
-        back = TASK.read_canonical("Syn", synthetic_spec(), folder)
+        back = TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
         assert isinstance(back, ClassificationData)
         assert back.items == dataset.items and back.topics == dataset.topics and back.run_names == dataset.run_names
         assert np.array_equal(back.gold, dataset.gold) and np.array_equal(back.runs, dataset.runs)
@@ -598,8 +604,8 @@ class TestDatasets:
             "runs": [{"type": "semeval_labels", "name": "run é", "path": "g.txt"}],
         }
         dataset = data.build_dataset("D", spec, tmp_path, 1)
-        TASK.write_canonical(dataset, tmp_path / "c")
-        back = TASK.read_canonical("D", spec, tmp_path / "c")
+        TASK.write_canonical(dataset, canonical(tmp_path / "c"))
+        back = TASK.read_canonical("D", spec, canonical(tmp_path / "c"))
         assert back.items == ["x y", "7", "a\u2028b", "7"] or back.items == dataset.items
         assert back.items == dataset.items and back.topics == ["t é", "t\f2"]
         assert np.array_equal(back.runs, dataset.runs)
@@ -607,11 +613,11 @@ class TestDatasets:
     def test_canonical_runs_in_any_order_are_paired_by_id(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "c"
-        TASK.write_canonical(dataset, folder)
+        TASK.write_canonical(dataset, canonical(folder))
         header, *rows = (folder / "runs.tsv").read_text().splitlines()
         order = np.random.default_rng(0).permutation(len(rows))
         (folder / "runs.tsv").write_text("\n".join([header, *(rows[i] for i in order)]) + "\n")
-        back = TASK.read_canonical("Syn", synthetic_spec(), folder)
+        back = TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
         assert set(back.run_names) == set(dataset.run_names)
         for name in dataset.run_names:
             assert np.array_equal(back.runs[back.run_names.index(name)], dataset.runs[dataset.run_names.index(name)])
@@ -619,7 +625,7 @@ class TestDatasets:
         rows[5] = rows[5].rsplit("\t", 1)[0] + "\t4"
         (folder / "runs.tsv").write_text("\n".join([header, *rows]) + "\n")
         with raises(r"runs\.tsv, line 7: unknown class label '4'"):
-            TASK.read_canonical("Syn", synthetic_spec(), folder)
+            TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
 
     def test_large_runs_table_writes_and_reads_quickly(self, tmp_path):
         items, runs = 100_000, 10
@@ -637,9 +643,9 @@ class TestDatasets:
             rng.integers(0, 5, (runs, items)),
         )
         start = time.perf_counter()
-        data.write_canonical(dataset, tmp_path)
+        data.write_canonical(dataset, *canonical(tmp_path).values())
         written = time.perf_counter()
-        back = data.read_canonical("Big", {"classes": CLASSES}, tmp_path)
+        back = data.read_canonical("Big", {"classes": CLASSES}, *canonical(tmp_path).values())
         read = time.perf_counter()
         assert np.array_equal(back.runs, dataset.runs)
         # a million rows; 20 runs x 500,000 items (ten times more) take a few seconds each way

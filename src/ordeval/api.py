@@ -48,8 +48,8 @@ def _source(
     import pandas as pd
 
     if isinstance(value, np.ndarray):
-        if task != "quantification" or value.ndim != 2:
-            raise ValueError("arrays are accepted for quantification only: topics x classes distributions")
+        if get_task(task).canonical_columns["gold"][-1] != "prob" or value.ndim != 2:
+            raise ValueError("arrays are accepted for distributions only (quantification): topics x classes")
         value = pd.DataFrame(
             {
                 "topic": np.repeat([f"t{i + 1:04d}" for i in range(value.shape[0])], value.shape[1]),
@@ -61,12 +61,7 @@ def _source(
         raise TypeError(
             f"{name}: expected a file path, a pandas DataFrame or a numpy array, got {type(value).__name__}"
         )
-    columns = {
-        ("quantification", "gold"): ["topic", "class", "prob"],
-        ("quantification", "run"): ["topic", "run", "class", "prob"],
-        ("classification", "gold"): ["topic", "item", "label"],
-        ("classification", "run"): ["topic", "item", "run", "label"],
-    }[(task, kind)]
+    columns = list(get_task(task).canonical_columns[kind])
     if kind == "run" and "run" not in value.columns:
         value = value.assign(run=name)
     missing = [column for column in columns if column not in value.columns]
@@ -110,7 +105,7 @@ def build_data(
                 extra = {}
                 if run_format == "ntcir_submission":
                     extra["score"] = score_key
-                if task == "classification" and run_format == "semeval_labels":
+                if "align" in task_object.run_file_options and run_format != "tsv":
                     extra["align"] = align
                 source = _source(value, "run", run_format, folder, run_name, task, classes, extra)
                 if source["type"] != "tsv":

@@ -20,15 +20,14 @@ of the Popularity vs Uniform comparison here.
 
 from __future__ import annotations
 
-import inspect
 import math
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Mapping
-from functools import cache
 
 from .errors import ConfigError, shorten
 from .names import check_name, printable
+from .tasks import DEFAULT_TASK
 from .tasks.base import team_count
 
 #: numpy's int64 (and the seed's upper bound).
@@ -85,7 +84,7 @@ def _check_leaf(key: str, value) -> None:
 
 
 def _check_dataset(entry: str, spec: Mapping) -> None:
-    task = spec.get("task", "quantification")
+    task = spec.get("task", DEFAULT_TASK)
     classes = [str(label) for label in spec.get("classes", [])]
     repeated = sorted(label for label, count in Counter(classes).items() if count > 1)
     if repeated:
@@ -146,25 +145,8 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-@cache
-def _defaults(task: str, kind: str | None) -> dict:
-    """The defaults of a simulated source's parameters (where the simulator keeps them)."""
-    if task == "classification":
-        from .tasks.classification import simulate
+def _defaults(task: str, kind: str | None) -> Mapping:
+    """The defaults of a source's parameters (where the task's simulator keeps them)."""
+    from .tasks import get_task
 
-        return {"simulate_items": simulate.GOLD_DEFAULTS, "simulate": simulate.RUN_DEFAULTS}.get(kind, {})
-    if task == "quantification":
-        from .tasks.quantification import simulate
-
-        function = {
-            "simulate_tweets": simulate.simulate_tweet_gold,
-            "simulate_annotators": simulate.simulate_annotator_gold,
-            "simulate": simulate.simulate_runs,
-        }.get(kind)
-        if function is not None:
-            return {
-                name: parameter.default
-                for name, parameter in inspect.signature(function).parameters.items()
-                if parameter.default is not inspect.Parameter.empty
-            }
-    return {}
+    return get_task(task).source_defaults(kind)

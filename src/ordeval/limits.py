@@ -108,7 +108,9 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
     variants, named runs, listed runs; a whole runs table counts one), classes, measures, and the items of a
     simulated classification gold (topics x their mean size), and the ratings of an annotator
     simulation (topics x annotators x scores)."""
-    task = spec.get("task", "quantification")
+    from .tasks import DEFAULT_TASK, get_task
+
+    task = get_task(spec.get("task", DEFAULT_TASK))
     gold = spec.get("gold", {})
     topics = gold.get("topics") if isinstance(gold.get("topics"), int) else resources.UNKNOWN_TOPICS
     runs = 0
@@ -117,32 +119,16 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
             runs += int(source.get("systems", 1)) + int(source.get("english_variants", 0))
         else:
             runs += len(source.get("runs", [])) or 1
-    if task == "scores":
-        measures = len(spec.get("scores", []))
-        runs = max(runs, 1)
+    hints = task.size_hints(spec)
+    if hints.get("measures") is not None:  # the data set brings its own measures
+        measures, runs = hints["measures"], max(runs, 1)
     else:
         listed = config.get("measures")
-        measures = len(listed) if listed else _registered(task)
-    items = 0
-    if task == "classification" and gold.get("type") == "simulate_items":
-        from .tasks.classification.simulate import GOLD_DEFAULTS
-
-        low = int(gold.get("items_min", GOLD_DEFAULTS["items_min"]))
-        high = int(gold.get("items_max", GOLD_DEFAULTS["items_max"]))
-        # topic sizes are log-uniform between the two: their mean (high - low) / ln(high / low)
-        items = int(topics * ((high - low) / math.log(high / low) if high > low > 0 else high))
-    ratings = 0
-    if gold.get("type") == "simulate_annotators":
-        ratings = topics * int(gold.get("annotators", 1)) * len(gold.get("scores", [gold.get("score")]))
+        measures = len(listed) if listed else len(task.registry.default_names())
+    items, ratings = hints.get("items", 0), hints.get("ratings", 0)
     size = DataSize(topics=max(1, topics), runs=max(1, runs), measures=max(1, measures),
                     classes=max(2, len(spec.get("classes", []))))  # fmt: skip
     return size, items, ratings
-
-
-def _registered(task: str) -> int:
-    from .tasks import get_task
-
-    return len(get_task(task).registry.default_names())
 
 
 def estimate(config: Mapping) -> Estimate:

@@ -156,22 +156,9 @@ def _reader(task: str, fmt: str, role: str, classes: Sequence, score: str | None
     def read(p) -> dict:
         return found.read(p, classes, source)
 
-    if task != "classification":
-        return read
-    from .tasks.classification import readers as c
+    from .tasks import get_task
 
-    if role == "gold":
-        return lambda p: {"": c.gold_items(read(p)[""])}
-
-    def tables(p) -> dict:
-        parsed = read(p)
-        return {name: parsed[""]} if "" in parsed else parsed
-
-    if gold is not None:
-        return lambda p: {run: c.pair(table, gold, align, run) for run, table in tables(p).items()}
-    if align == "position":  # ids are ignored when paired by position: only the lines are checked
-        return tables
-    return lambda p: {run: c.gold_items(table) for run, table in tables(p).items()}
+    return get_task(task).checked_reader(read, role, name, gold, align)
 
 
 # --------------------------------------------------------------------------- the re-reading loops
@@ -369,7 +356,10 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
         if gold.parsed is None:
             raise ValueError("the gold has problems: check it first")
         gold_data = gold.parsed[""]
-    paired = task == "classification" and gold_data is not None
+    from .tasks import get_task
+
+    pairing = get_task(task).pairing
+    paired = pairing == "items" and gold_data is not None
     # First the file by itself (a run to be paired with a gold: its lines only), then the pairing.
     read = _reader(task, fmt, role, classes, score, name, None, "position" if paired else align)
     with tempfile.TemporaryDirectory(prefix="ordeval-validate-") as folder:
@@ -385,8 +375,8 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
             checked.notes.append("the pairing with the gold is checked once the problems above are fixed")
         if gold_data is None or truncated or parsed is None:
             return checked
-        if task == "quantification":
-            checked.problems += _topic_pairing(path, parsed, gold, left_out | _blanked_topics(copy, fmt))
+        if pairing == "topics":
+            checked.problems += _topic_pairing(path, parsed, gold, left_out | _blanked_topics(copy, task, fmt))
         elif align == "position" and problems:  # a line taken out would shift every later one
             checked.notes.append("the pairing with the gold is checked once the problems above are fixed")
         else:
@@ -406,8 +396,11 @@ def _misses(problem: Problem) -> bool:
     return problem.line is None and " misses " in problem.problem
 
 
-def _blanked_topics(copy: _Copy, fmt: str) -> set[str]:
-    column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}.get(fmt)
+def _blanked_topics(copy: _Copy, task: str, fmt: str) -> set[str]:
+    """The topics of the lines blanked in ``copy`` (a run's topics left out of the pairing with its gold)."""
+    from .tasks import get_task
+
+    column = get_task(task).gold_topic_column.get(fmt)
     if column is None:
         return set()
     return {fields[column].strip() for number in copy.blanked if len(fields := copy.fields(number)) > column}

@@ -45,7 +45,7 @@ REPORT_MARKS = pipeline.report_marks(PLAN)
 
 def alternatives(names):
     """A wildcard's regular expression matching exactly ``names`` (no other file name)."""
-    return "|".join(re.escape(name) for name in names) or "(?!)"
+    return "(?:" + "|".join(re.escape(name) for name in names) + ")" if names else "(?!)"
 
 
 # A data set wildcard matches a configured data set only (not "mean" in tables/agreement/mean.csv), a task

@@ -150,8 +150,6 @@ class PropertyResult:
 
 #: task -> {property name: Property}, in definition order.
 PROPERTIES: dict[str, dict[str, Property]] = {}
-#: Trailing axes of one case of a task's measures (a confusion matrix, a distribution).
-CORE_AXES = {"classification": 2, "quantification": 1}
 
 
 def define(task: str, name: str, title: str, quantifier: str, cases, *, paper: bool = False):
@@ -186,10 +184,17 @@ def instances(task: str, name: str, trials: int = DEFAULT_TRIALS, seed: int = 0)
     return tuple(batch for batch in prop.cases(rng, trials) if len(batch))
 
 
+def _case_axes(task: str) -> int:
+    """Trailing axes of one case of ``task``'s measures (Task.case_axes: a distribution 1, a confusion matrix 2)."""
+    from ..tasks import get_task
+
+    return get_task(task).case_axes
+
+
 def check(measure, name: str, *, trials: int = DEFAULT_TRIALS, seed: int = 0) -> PropertyResult:
     """Check property ``name`` (of the measure's task) on a registered ``measure``."""
     prop = properties_of(measure.task)[name]
-    scorer = Scorer(measure.function, measure.lower_is_better, CORE_AXES.get(measure.task, 1))
+    scorer = Scorer(measure.function, measure.lower_is_better, _case_axes(measure.task))
     best: tuple | None = None
     count = 0
     for number, batch in enumerate(instances(measure.task, name, trials, seed)):

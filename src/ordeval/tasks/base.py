@@ -121,6 +121,9 @@ class Task(ABC):
 
     #: Keys (with their JSON schema) that every run source of a file format may have besides its own.
     run_file_options: Mapping[str, Mapping] = {}
+    #: The columns of the canonical long tables (the ``tsv`` format, and a data frame given to the API):
+    #: ``gold`` and ``run``.
+    canonical_columns: Mapping[str, tuple[str, ...]] = {}
     #: Source types that build a baseline from the gold.
     baseline_types: frozenset[str]
 
@@ -134,6 +137,8 @@ class Task(ABC):
     #: rules can declare them: editing a measure re-runs scoring, not data preparation.
     data_modules: tuple[str, ...] = ()
     scoring_modules: tuple[str, ...] = ()
+    #: The task scores runs with the measures of its registry (False: its data sets bring their scores).
+    scores_runs: bool = True
     #: The task-specific catalogue entries the task makes (``Entry.task_specific``): its canonical files
     #: besides ``data/provenance`` (``data/<key>``, given to :meth:`write_canonical` and
     #: :meth:`read_canonical` by key), the tables of :attr:`extras` (``scores/<key>``), and any output of its
@@ -143,6 +148,28 @@ class Task(ABC):
     def canonical_files(self) -> tuple[str, ...]:
         """The keys of the files that preparing a data set writes (``gold``, ``runs``, ``provenance``...)."""
         return (*(key.split("/", 1)[1] for key in sorted(self.outputs) if key.startswith("data/")), "provenance")
+
+    def source_defaults(self, kind: str | None) -> Mapping:
+        """The defaults of the parameters of a source of type ``kind`` (a simulator's), for the checks of
+        ``<x>_min`` <= ``<x>_max`` against a default (:mod:`ordeval.config_checks`). Default: none."""
+        return {}
+
+    def size_hints(self, spec: Mapping) -> dict:
+        """What the configuration of a data set says of its size besides topics and runs, for the limits
+        checked before any work (:mod:`ordeval.limits`): ``measures`` where the data set brings its own (else
+        the configuration's), ``items`` (labels per run), ``ratings`` (simulated annotations)."""
+        return {}
+
+    #: The trailing axes of one case a measure of the task scores (a distribution: 1; a confusion matrix: 2).
+    case_axes: int = 1
+    #: How a run pairs with its gold: ``topics`` (a run gives every topic of the gold) or ``items`` (a run
+    #: labels every item of the gold, by id or position): what ``ordeval validate`` checks.
+    pairing: str = "topics"
+
+    def checked_reader(self, read: Callable, role: str, name: str, gold=None, align: str = "id") -> Callable:
+        """What ``ordeval validate`` reads a ``role`` file with: ``read`` (path -> {run: the reader's result}),
+        and with ``gold`` the pairing of each run with it. Default: ``read`` (topics are paired by name)."""
+        return read
 
     def dataset_measures(self, spec: Mapping) -> list[str] | None:
         """The measures a data set of this task has by itself (None: those of the task's registry)."""
@@ -326,6 +353,40 @@ def registry_on_first_use(package: str):
         raise AttributeError(name)
 
     return __getattr__
+
+
+def build_runs(dataset: str, spec: Mapping, runs_of: Callable[[Mapping, int, str], Iterator[tuple[str, object, dict]]]
+               ) -> tuple[list[str], np.ndarray, dict[str, dict]]:  # fmt: skip
+    """Run names, the runs' values stacked (runs first) and each run's provenance record, from the run sources
+    of data set ``dataset``'s configuration in order: ``runs_of(source, index, entry)`` yields each (run name,
+    values, record) of one source (``entry``: ``runs[<index>]``). A run name used twice is an error naming the
+    source, and so is a data set without runs."""
+    names: list[str] = []
+    values: list = []
+    records: dict[str, dict] = {}
+    for index, source in enumerate(spec["runs"]):
+        entry = f"runs[{index}]"
+        for run_name, run, record in runs_of(source, index, entry):
+            if run_name in records:
+                raise ConfigError(f"datasets.{dataset}.{entry}: run name {run_name!r} is used twice")
+            names.append(run_name)
+            values.append(run)
+            records[run_name] = record
+    if not names:
+        raise ConfigError(f"datasets.{dataset}.runs: no runs")
+    return names, np.stack(values), records
+
+
+def file_record(source: Mapping, data_root: str | Path) -> dict:
+    """The provenance of a source read from a file: its type, its path as the configuration gives it (relative
+    to ``data_root`` unless absolute: the same bytes wherever the data and the checkout lie) and its SHA-256."""
+    from ..files import sha256
+
+    record = {"source": "file", "type": source["type"], "path": str(source["path"])}
+    record["sha256"] = sha256(resolve_path(source["path"], data_root))
+    if "score" in source:
+        record["score"] = source["score"]
+    return record
 
 
 def resolve_path(path: str, data_root: str | Path) -> Path:

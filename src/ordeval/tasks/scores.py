@@ -53,6 +53,7 @@ class ScoresTask(Task):
     baseline_types = frozenset()
     data_modules = ("ordeval.tasks.scores",)
     scoring_modules = ()
+    scores_runs = False
     schema_file = Path(__file__).with_name("scores_schema.yaml")
     outputs = frozenset({"data/scores"})
 
@@ -114,7 +115,7 @@ class ScoresTask(Task):
                 )
             measures.append(source["measure"])
             matrices.append(values)
-            records[source["measure"]] = {"path": str(path), "sha256": sha256(path)}
+            records[source["measure"]] = {"path": str(source["path"]), "sha256": sha256(path)}
         directions = self.directions(spec)
         stack = ScoreStack(
             measures, topics, runs, np.stack(matrices), [directions[m] for m in measures], task=self.name
@@ -138,6 +139,10 @@ class ScoresTask(Task):
         stack = read_stack(files["scores"])
         provenance = read_provenance(files["provenance"])
         return ScoreData(name, [], stack.topics, stack.runs, provenance, stack)
+
+    def size_hints(self, spec: Mapping) -> dict:
+        """The data set's measures: one per score matrix."""
+        return {"measures": len(spec.get("scores", []))}
 
     def describe(self, data: ScoreData) -> dict:
         return {"topics": len(data.topics), "runs": len(data.run_names), "measures": len(data.stack.measures)}

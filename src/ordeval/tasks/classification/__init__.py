@@ -10,7 +10,7 @@ import numpy as np
 
 from ...table import Table
 from ..base import Scored, Task, checked_scores, measure_values, registry_on_first_use
-from . import data, formats
+from . import data, formats, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
@@ -34,6 +34,7 @@ class ClassificationTask(Task):
     gold_topic_column = {"semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
+    canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
     schema_sources = {"gold": "oc_gold_source", "run": "oc_run_source"}
     run_file_options = {
         "align": {
@@ -71,6 +72,44 @@ class ClassificationTask(Task):
     # ------------------------------------------------------------------ data
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
         return data.build_dataset(name, spec, data_root, seed)
+
+    def source_defaults(self, kind: str | None) -> Mapping:
+        from . import simulate
+
+        return {"simulate_items": simulate.GOLD_DEFAULTS, "simulate": simulate.RUN_DEFAULTS}.get(kind, {})
+
+    def size_hints(self, spec: Mapping) -> dict:
+        """The items of a simulated gold: its topics times their mean size (sizes log-uniform between
+        ``items_min`` and ``items_max``)."""
+        import math
+
+        from .simulate import GOLD_DEFAULTS
+
+        gold = spec.get("gold", {})
+        if gold.get("type") != "simulate_items":
+            return {}
+        low = int(gold.get("items_min", GOLD_DEFAULTS["items_min"]))
+        high = int(gold.get("items_max", GOLD_DEFAULTS["items_max"]))
+        return {"items": int(int(gold["topics"]) * ((high - low) / math.log(high / low) if high > low > 0 else high))}
+
+    pairing = "items"
+    case_axes = 2  # a measure scores a topic's confusion matrix
+
+    def checked_reader(self, read, role: str, name: str, gold=None, align: str = "id"):
+        """The gold's items; a run's labels paired with the gold's items (by id or position), or by itself its
+        items (only its lines, where it is to be paired by position)."""
+        if role == "gold":
+            return lambda path: {"": readers.gold_items(read(path)[""])}
+
+        def tables(path) -> dict:
+            parsed = read(path)
+            return {name: parsed[""]} if "" in parsed else parsed
+
+        if gold is not None:
+            return lambda path: {run: readers.pair(table, gold, align, run) for run, table in tables(path).items()}
+        if align == "position":  # ids are ignored when paired by position: only the lines are checked
+            return tables
+        return lambda path: {run: readers.gold_items(table) for run, table in tables(path).items()}
 
     def write_canonical(self, dataset: ClassificationData, files: Mapping) -> None:
         data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"])

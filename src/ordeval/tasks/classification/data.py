@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import ConfigError
-from ...files import sha256, write_atomically, write_json
+from ...files import write_atomically, write_json
 from ...parsing import load_json
 from ...provenance import dataset_origin
 from ...seeding import stream
-from ..base import TaskData, check_files_exist, resolve_path
+from ..base import TaskData, build_runs, check_files_exist, file_record, resolve_path
 from . import readers, simulate
 from .formats import FORMATS
 
@@ -90,11 +90,6 @@ def _align(source: Mapping, name: str, entry: str) -> str:
     return align
 
 
-def _file_record(source: Mapping, data_root) -> dict:
-    path = resolve_path(source["path"], data_root)
-    return {"source": "file", "type": source["type"], "path": str(path), "sha256": sha256(path)}
-
-
 def _read_gold_file(source: Mapping, classes: list[str], data_root) -> readers.Gold:
     path = resolve_path(source["path"], data_root)
     return readers.gold_items(FORMATS[source["type"]].read(path, classes, {**source, "role": "gold"})[""])
@@ -112,7 +107,7 @@ def build_gold(name: str, spec: Mapping, data_root, seed: int) -> tuple[readers.
     classes = readers.class_labels(spec["classes"])
     kind = source["type"]
     if kind in FORMATS:
-        return _read_gold_file(source, classes, data_root), _file_record(source, data_root)
+        return _read_gold_file(source, classes, data_root), file_record(source, data_root)
     if kind != SIMULATED_GOLD:  # the schema admits no other type
         raise ConfigError(f"{_entry(name, 'gold')}: unknown source type {kind!r}")
     parameters = simulate.gold_parameters(source, len(classes), _entry(name, "gold"))
@@ -131,35 +126,26 @@ def simulated_run_names(source: Mapping) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(1, source["systems"] + 1)]
 
 
-def build_runs(
-    name: str, spec: Mapping, gold: readers.Gold, data_root, seed: int
-) -> tuple[list[str], np.ndarray, dict]:
-    """Run names, runs x items class indices (gold order) and per-run provenance."""
+def run_labels(name: str, spec: Mapping, gold: readers.Gold, data_root, seed: int):
+    """``runs_of`` of :func:`ordeval.tasks.base.build_runs`: each (run name, class indices of the gold's items,
+    provenance record) of one run source: a file (paired with the gold), a constant class, or simulated."""
     classes = readers.class_labels(spec["classes"])
-    names: list[str] = []
-    predictions: list[np.ndarray] = []
-    provenance: dict[str, dict] = {}
+    seen: set[str] = set()
 
-    def add(run_name: str, labels: np.ndarray, record: dict, entry: str) -> None:
-        if run_name in provenance:
-            raise ConfigError(f"{_entry(name, entry)}: run name {run_name!r} is used twice")
-        names.append(run_name)
-        predictions.append(labels)
-        provenance[run_name] = record
-
-    for index, source in enumerate(spec["runs"]):
-        kind, entry = source["type"], f"runs[{index}]"
+    def runs_of(source: Mapping, index: int, entry: str):
+        kind = source["type"]
         if kind in FORMATS:
             align = _align(source, name, entry)
             path = resolve_path(source["path"], data_root)
-            record = {**_file_record(source, data_root), "align": align}
+            record = {**file_record(source, data_root), "align": align}
             tables = FORMATS[kind].read(path, classes, {**source, "role": "run"})
             if "" in tables:  # a file of one run: the name the source gives
                 tables = {source["name"]: tables[""]}
             for run_name, table in tables.items():
-                if run_name in provenance:  # before pairing: the clearer error
+                if run_name in seen:  # before pairing: the clearer error
                     raise ConfigError(f"{_entry(name, entry)}: run name {run_name!r} is used twice")
-                add(run_name, readers.pair(table, gold, align, run_name), record, entry)
+                seen.add(run_name)
+                yield run_name, readers.pair(table, gold, align, run_name), record
         elif kind == "constant_class":
             label = str(source["class"])
             if label not in classes:
@@ -167,12 +153,7 @@ def build_runs(
                     f"{_entry(name, entry)}.class: {label!r} is not one of the classes {', '.join(classes)}"
                 )
             labels = simulate.constant_class(len(gold), classes.index(label))
-            add(
-                source["name"],
-                labels,
-                {"source": "baseline", "type": kind, "class": label, "computed_from": "gold"},
-                entry,
-            )
+            yield source["name"], labels, {"source": "baseline", "type": kind, "class": label, "computed_from": "gold"}
         elif kind == "simulate":
             parameters = simulate.run_parameters(source, len(classes), _entry(name, entry))
             corpus = source.get("corpus", name)
@@ -185,19 +166,18 @@ def build_runs(
                 **parameters,
             )
             for run_name, run in zip(simulated_run_names(source), values, strict=True):
-                add(run_name, run, {"source": "simulated", **source, "seed": seed}, entry)
+                yield run_name, run, {"source": "simulated", **source, "seed": seed}
         else:  # the schema admits no other type
             raise ConfigError(f"{_entry(name, entry)}: unknown source type {kind!r}")
-    if not names:
-        raise ConfigError(f"{_entry(name, 'runs')}: no runs")
-    return names, np.stack(predictions), provenance
+
+    return runs_of
 
 
 def build_dataset(name: str, spec: Mapping, data_root: str | Path, seed: int) -> ClassificationData:
     """Read or simulate the gold and every run of data set ``name``; validate; nothing is written."""
     check_files_exist({name: spec}, data_root)
     gold, gold_record = build_gold(name, spec, data_root, seed)
-    run_names, runs, run_records = build_runs(name, spec, gold, data_root, seed)
+    run_names, runs, run_records = build_runs(name, spec, run_labels(name, spec, gold, data_root, seed))
     provenance = {
         "dataset": name,
         "origin": dataset_origin(gold_record["source"], run_records),

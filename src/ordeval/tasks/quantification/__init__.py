@@ -32,6 +32,7 @@ class QuantificationTask(Task):
     outputs = frozenset({"data/gold", "data/runs", "data/arrays"})
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
+    canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
 
@@ -43,6 +44,31 @@ class QuantificationTask(Task):
 
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
         return data.build_dataset(name, spec, data_root, seed)
+
+    def source_defaults(self, kind: str | None) -> Mapping:
+        """The defaults of the simulators' keyword arguments."""
+        import inspect
+
+        from . import simulate
+
+        function = {
+            "simulate_tweets": simulate.simulate_tweet_gold,
+            "simulate_annotators": simulate.simulate_annotator_gold,
+            "simulate": simulate.simulate_runs,
+        }.get(kind)
+        if function is None:
+            return {}
+        parameters = inspect.signature(function).parameters.items()
+        return {name: value.default for name, value in parameters if value.default is not inspect.Parameter.empty}
+
+    def size_hints(self, spec: Mapping) -> dict:
+        """The ratings of an annotator simulation: topics x annotators x scores."""
+        gold = spec.get("gold", {})
+        if gold.get("type") != "simulate_annotators":
+            return {}
+        return {
+            "ratings": int(gold["topics"]) * int(gold.get("annotators", 1)) * len(gold.get("scores", [gold["score"]]))
+        }
 
     def write_canonical(self, dataset: data.Dataset, files: Mapping) -> None:
         data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"], files["arrays"])

@@ -23,7 +23,7 @@ from ...files import sha256, write_atomically, write_json
 from ...provenance import dataset_origin
 from ...seeding import stream
 from ...table import Table
-from ..base import TaskData, check_files_exist, resolve_path
+from ..base import TaskData, build_runs, check_files_exist, file_record, resolve_path
 from . import baselines, readers, simulate
 from .formats import FORMATS
 
@@ -55,14 +55,6 @@ def _read_file_source(source: dict, classes: list, data_root) -> dict[str, reade
     return found
 
 
-def _file_provenance(source: dict, data_root) -> dict:
-    path = resolve_path(source["path"], data_root)
-    record = {"source": "file", "type": source["type"], "path": str(path), "sha256": sha256(path)}
-    if "score" in source:
-        record["score"] = source["score"]
-    return record
-
-
 def _simulation_parameters(source: dict, excluded: set[str]) -> dict:
     return {key: value for key, value in source.items() if key not in excluded}
 
@@ -74,7 +66,7 @@ def build_gold(name: str, spec: dict, data_root, seed: int) -> tuple[list[str], 
     kind = source["type"]
     if kind in FORMATS:
         gold = _read_file_source({**source, "role": "gold"}, classes, data_root)[""]
-        return gold.topics, gold.values, _file_provenance(source, data_root)
+        return gold.topics, gold.values, file_record(source, data_root)
     if kind == "simulate_annotators":
         scores = source.get("scores", [source["score"]])
         corpus = source.get("corpus", name)
@@ -107,29 +99,18 @@ def simulated_run_names(source: dict) -> list[str]:
     return [f"{prefix}{i:02d}-C" for i in range(1, systems + 1)] + [f"{prefix}{i:02d}-E" for i in range(1, english + 1)]
 
 
-def build_runs(
-    name: str, spec: dict, topics: list[str], gold: np.ndarray, data_root, seed: int
-) -> tuple[list[str], np.ndarray, dict]:
-    """Run names, runs x topics x classes estimates and per-run provenance."""
+def run_values(name: str, spec: dict, topics: list[str], gold: np.ndarray, data_root, seed: int):
+    """``runs_of`` of :func:`ordeval.tasks.base.build_runs`: each (run name, topics x classes estimates, provenance
+    record) of one run source: a file, a baseline computed from the gold, or simulated systems."""
     classes = readers.class_labels(spec["classes"])
-    names: list[str] = []
-    estimates: list[np.ndarray] = []
-    provenance: dict[str, dict] = {}
 
-    def add(run_name: str, values: np.ndarray, record: dict, entry: str) -> None:
-        if run_name in provenance:
-            raise ConfigError(f"datasets.{name}.{entry}: run name {run_name!r} is used twice")
-        names.append(run_name)
-        estimates.append(values)
-        provenance[run_name] = record
-
-    for index, source in enumerate(spec["runs"]):
-        kind, entry = source["type"], f"runs[{index}]"
+    def runs_of(source: dict, index: int, entry: str):
+        kind = source["type"]
         if kind in FORMATS:
-            record = _file_provenance(source, data_root)
+            record = file_record(source, data_root)
             for run_name, run in _read_file_source(source, classes, data_root).items():
                 run_name = run_name or source["name"]  # a file of one run: the name the source gives
-                add(run_name, readers.align_to_gold(run, topics, run_name), record, entry)
+                yield run_name, readers.align_to_gold(run, topics, run_name), record
         elif kind in BASELINE_SOURCES:
             if kind == "constant_class":
                 label = str(source["class"])
@@ -138,7 +119,7 @@ def build_runs(
                 values = baselines.constant_class(gold, classes.index(label))
             else:
                 values = getattr(baselines, kind)(gold)
-            add(source["name"], values, {"source": "baseline", "type": kind, "computed_from": "gold"}, entry)
+            yield source["name"], values, {"source": "baseline", "type": kind, "computed_from": "gold"}
         elif kind == "simulate":
             parameters = _simulation_parameters(source, {"type", "prefix", "corpus"})
             corpus = source.get("corpus", name)
@@ -146,17 +127,18 @@ def build_runs(
                 stream(seed, corpus, "systems", index), stream(seed, name, "runs", index), gold, **parameters
             )
             for run_name, run in zip(simulated_run_names(source), values, strict=False):
-                add(run_name, run, {"source": "simulated", **source, "seed": seed}, entry)
+                yield run_name, run, {"source": "simulated", **source, "seed": seed}
         else:  # the schema admits no other type
             raise ConfigError(f"datasets.{name}.{entry}: unknown source type {kind!r}")
-    return names, np.stack(estimates), provenance
+
+    return runs_of
 
 
 def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Dataset:
     """Read or simulate the gold and every run of data set ``name``; validate; nothing is written."""
     check_files_exist({name: spec}, data_root)
     topics, gold, gold_provenance = build_gold(name, spec, data_root, seed)
-    run_names, runs, run_provenance = build_runs(name, spec, topics, gold, data_root, seed)
+    run_names, runs, run_provenance = build_runs(name, spec, run_values(name, spec, topics, gold, data_root, seed))
     simulated_runs = [run for run, record in run_provenance.items() if record["source"] == "simulated"]
     origin = dataset_origin(gold_provenance["source"], run_provenance)
     provenance = {

@@ -1,0 +1,123 @@
+"""A toy third task, registered from outside the package (a plugin): ``grades``, one gold grade per topic (a
+class of an ordered scale) and one grade per topic from each run, scored by two measures of its own. Nothing
+outside this file names it: it shows that a task is one package. Used by tests/test_toy_task.py and the workflow
+tier's tests/workflow/test_toy_task.py.
+
+Files (format ``toy_grades``, gold or run): ``topic<TAB>grade``, one line per topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ordeval.errors import ConfigError, InputError
+from ordeval.fields import read_fields
+from ordeval.files import write_json, write_text
+from ordeval.provenance import read_provenance
+from ordeval.registry import Registry
+from ordeval.tasks import register_task
+from ordeval.tasks.base import FileFormats, Scored, Task, TaskData, build_runs, file_record, resolve_path
+
+REGISTRY = Registry("grades")
+FORMATS = FileFormats()
+
+
+@REGISTRY.register("GradeError", description="absolute difference of the grades, over the scale's length")
+def grade_error(run: np.ndarray, gold: np.ndarray, classes: int) -> np.ndarray:
+    """|grade - gold grade| / (K - 1)."""
+    return np.abs(run - gold) / (classes - 1)
+
+
+@REGISTRY.register("Hit", lower_is_better=False, description="1 where the grade is the gold grade, else 0")
+def hit(run: np.ndarray, gold: np.ndarray, classes: int) -> np.ndarray:
+    """1 if grade = gold grade, else 0."""
+    return (run == gold).astype(float)
+
+
+@FORMATS.register("toy_grades", roles=("gold", "run"), description="topic<TAB>grade, one line per topic")
+def read_grades(path, classes: Sequence, source: Mapping) -> dict:
+    fields = read_fields(path, ("topic", "grade"), layout="topic, grade")
+    labels = [str(label) for label in classes]
+    grades = []
+    for record, label in enumerate(fields.column(1)):
+        if label not in labels:
+            raise fields.error(record, f"unknown grade {label!r}; grades are {', '.join(labels)}")
+        grades.append(labels.index(label))
+    return {"": (fields.column(0), np.array(grades))}
+
+
+@dataclass
+class GradeData(TaskData):
+    gold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=int))  # topics
+    runs: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=int))  # runs x topics
+
+
+class GradesTask(Task):
+    name = "grades"
+    short = "GR"
+    title = "graded topics"
+    description = "one gold grade per topic, one grade per topic from each run (a toy task of the tests)"
+    order = 50
+    registry = REGISTRY
+    summary_suffix = "_grades"
+    formats = FORMATS
+    schema_file = Path(__file__).with_name("toy_task.yaml")
+    schema_sources = {"gold": "grades_gold_source", "run": "grades_run_source"}
+    baseline_types = frozenset()
+    gold_topic_column = {"toy_grades": 0}
+    outputs = frozenset({"data/gold", "data/runs"})
+
+    def build(self, name: str, spec: Mapping, data_root, seed: int) -> GradeData:
+        classes = [str(label) for label in spec["classes"]]
+        gold_source = spec["gold"]
+        topics, gold = read_grades(resolve_path(gold_source["path"], data_root), classes, gold_source)[""]
+        if len(set(topics)) != len(topics):
+            raise ConfigError(f"datasets.{name}.gold: a topic is given twice")
+
+        def runs_of(source: Mapping, index: int, entry: str):
+            path = resolve_path(source["path"], data_root)
+            run_topics, grades = read_grades(path, classes, source)[""]
+            if sorted(run_topics) != sorted(topics):
+                raise InputError(path, None, "its topics are not the gold's")
+            order = {topic: i for i, topic in enumerate(run_topics)}
+            yield source["name"], grades[[order[topic] for topic in topics]], file_record(source, data_root)
+
+        names, runs, records = build_runs(name, spec, runs_of)
+        provenance = {"dataset": name, "origin": "real", "description": spec.get("description", ""),
+                      "gold": file_record(gold_source, data_root), "runs": records}  # fmt: skip
+        return GradeData(name, classes, list(topics), names, provenance, gold, runs)
+
+    def write_canonical(self, data: GradeData, files: Mapping) -> None:
+        write_text("topic\tgrade\n" + "".join(f"{t}\t{data.classes[g]}\n" for t, g in zip(data.topics, data.gold)),
+                   files["gold"])  # fmt: skip
+        rows = [f"{t}\t{run}\t{data.classes[g]}\n" for run, grades in zip(data.run_names, data.runs)
+                for t, g in zip(data.topics, grades)]  # fmt: skip
+        write_text("topic\trun\tgrade\n" + "".join(rows), files["runs"])
+        write_json(data.provenance, files["provenance"])
+
+    def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> GradeData:
+        classes = [str(label) for label in spec["classes"]]
+        gold = read_fields(files["gold"], ("topic", "grade"), header=True)
+        runs = read_fields(files["runs"], ("topic", "run", "grade"), header=True)
+        topics = gold.column(0)
+        names = list(dict.fromkeys(runs.column(1)))
+        grades = np.array([classes.index(g) for g in runs.column(2)]).reshape(len(names), len(topics))
+        return GradeData(name, classes, topics, names, read_provenance(files["provenance"]),
+                         np.array([classes.index(g) for g in gold.column(1)]), grades)  # fmt: skip
+
+    def simulated_run_names(self, source: Mapping) -> list[str]:
+        return []
+
+    def tsv_run_names(self, path: Path) -> list[str]:
+        return []
+
+    def score(self, data: GradeData, measures: Sequence[str]) -> Scored:
+        values = np.stack([self.registry[m](data.runs, data.gold, len(data.classes)).T for m in measures])
+        return Scored(self.stack(measures, data.topics, data.run_names, values))
+
+
+TASK = register_task(GradesTask())
