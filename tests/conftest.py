@@ -259,3 +259,16 @@ def build_and_score(plan) -> None:
             outputs = {key: path.format(dataset=name) for key, path in plan.score_paths(group).items()}
             params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": plan.plugin_files}
             run_rule_script("score_runs", input=files, output=outputs, params=params, wildcards={"dataset": name})
+
+
+def canonical_files(task: str, folder) -> dict[str, str]:
+    """{key: path} of the canonical files of a data set of ``task`` in ``folder``, named as rule
+    prepare_data_<task> names them (the catalogue's ``data/<key>`` entries)."""
+    from ordeval import catalogue
+    from ordeval.tasks import get_task
+
+    files = {}
+    for key in get_task(task).canonical_files():
+        entry = catalogue.ENTRIES[f"data/{key}"]
+        files[key] = str(Path(folder) / Path(entry.pattern.format(dataset="", ext=entry.formats[0])).name)
+    return files

@@ -1,7 +1,8 @@
-"""Ranking agreement between measures (SPEC 4.1): the computations, their LaTeX, and the agreement_tables job."""
+"""Ranking agreement between measures (SPEC 4.1): the computations, their LaTeX, and the agreement scripts."""
 
 import numpy as np
 import pytest
+from conftest import run_rule_script
 from scipy import stats as scipy_stats
 from tabular_check import check_tabular
 
@@ -16,10 +17,9 @@ from ordeval.analysis.agreement import (
     tau_matrix,
 )
 from ordeval.files import write_json
-from ordeval.jobs import Job, agreement_tables
 from ordeval.latex import measure_label
 from ordeval.latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
-from ordeval.scores import ScoreStack, read_stack, write_scores
+from ordeval.scores import ScoreStack, read_stack, score_files, write_scores
 from ordeval.stats import CI_METHODS, tau_confidence_interval
 from ordeval.table import Table
 
@@ -141,12 +141,12 @@ def test_combination_table_has_the_three_pairs_per_data_set_and_their_mean():
     assert check_tabular(fragment) == 1 + 3 and r"DNKT vs DNKT\_JSD" in fragment
 
 
-# --------------------------------------------------------------------------- the agreement_tables job
+# --------------------------------------------------------------------------- the agreement scripts
 
 
 @pytest.fixture
-def score_files(tmp_path):
-    """Score stacks of two small synthetic data sets and their provenance files."""
+def scored(tmp_path):
+    """Score stacks of two small synthetic data sets, their measure tables and their provenance files."""
     measures = ["NMD", "RNOD", "JSD", "DNKT", "DNKT_JSD"]
     files = {}
     for seed, dataset in enumerate(["A", "B"]):
@@ -155,9 +155,10 @@ def score_files(tmp_path):
         values = quality[None, None, :] + 0.3 * rng.random((len(measures), 20, 9))
         stack = ScoreStack(measures, [f"t{i}" for i in range(20)], [f"run{i}" for i in range(9)], values)
         folder = tmp_path / dataset
-        paths = write_scores(stack, folder)
-        write_json({"origin": "synthetic"}, folder / "provenance.json")
-        files[dataset] = (paths["stack"], folder / "provenance.json")
+        paths = write_scores(stack, score_files(stack, folder))
+        provenance = str(folder / "provenance.json")
+        write_json({"dataset": dataset, "origin": "synthetic"}, provenance)
+        files[dataset] = {"stack": str(paths["stack"]), "measures": str(paths["measures"]), "provenance": provenance}
     return files
 
 
@@ -166,36 +167,61 @@ def read(path):
 
 
 @pytest.mark.parametrize("ci_method", ["fisher_z", "long_cliff"])
-def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tmp_path, ci_method):
+def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_path, ci_method):
+    """agreement_dataset on each data set, agreement_summary over both, agreement_dnkt for DNKT_JSD."""
     measures = ["NMD", "RNOD", "JSD", "DNKT"]
     out = tmp_path / "tables"
-    names = list(score_files)
-    inputs = {"stack": [str(stack) for stack, _ in score_files.values()],
-              "provenance": [str(provenance) for _, provenance in score_files.values()]}  # fmt: skip
-    output = {"csv": [str(out / f"{name}.csv") for name in names], "tex": [str(out / f"{name}.tex") for name in names]}
-    output.update({name: [str(out / name.replace("_", "."))] for name in
-                   ["mean_csv", "mean_tex", "similarity_csv", "similarity_tex"]})  # fmt: skip
-    output.update(dnkt_csv=[str(out / "dnkt.csv")], dnkt_tex=[str(out / "dnkt.tex")])
-    group = {"task": "quantification", "suffix": "", "datasets": names, "measures": measures}
-    params = {"datasets": names, "measures": {name: measures for name in names}, "tasks": [group],
-              "combinations": ["JSD"], "dnkt_datasets": names, "ci_level": 0.95, "ci_method": ci_method,
-              "kendall": "b"}  # fmt: skip
-    agreement_tables.run(Job("agreement_tables", input=inputs, output=output, params=params))
-
-    for dataset in score_files:
+    names = list(scored)
+    settings = {"ci_level": 0.95, "ci_method": ci_method, "kendall": "b"}
+    for name, files in scored.items():
+        run_rule_script(
+            "agreement_dataset",
+            input={"stack": files["stack"], "provenance": files["provenance"]},
+            output={"csv": str(out / f"{name}.csv"), "tex": str(out / f"{name}.tex")},
+            params={**settings, "measures": measures},
+            wildcards={"dataset": name},
+        )
+    for dataset in scored:
         table = read(out / f"{dataset}.csv")
         assert list(table.columns) == [*PAIR_COLUMNS, "data_origin"]
         assert len(table) == 6 and set(table["data_origin"]) == {"synthetic"}
         text = (out / f"{dataset}.tex").read_text()
         assert text.startswith("% ") and "SYNTHETIC" in text and CI_METHODS[ci_method] in text
-        stack = read_stack(score_files[dataset][0], measures)
+        stack = read_stack(scored[dataset]["stack"], measures)
         expected = ranking_agreement(stack.means(), measures, stack.lower_is_better, 0.95, "b", ci_method)
         np.testing.assert_allclose(table["ci_low"], expected.pair_table()["ci_low"])  # the configured method
         check_tabular(text)
+
+    summary = {f"{t}_{ext}": str(out / f"{t}.{ext}") for t in ("mean", "similarity") for ext in ("csv", "tex")}
+    run_rule_script(
+        "agreement_summary",
+        input={
+            "tables": [str(out / f"{name}.csv") for name in names],
+            "measures": [scored[name]["measures"] for name in names],
+            "provenance": [scored[name]["provenance"] for name in names],
+        },
+        output=summary,
+        params={"kendall": "b", "measures": measures, "datasets": names},
+        wildcards={"suffix": ""},
+    )
     mean = read(out / "mean.csv")
     assert list(mean.columns) == [*PAIR_COLUMNS, "data_origin"] and np.isnan(mean["ci_low"]).all()
+    pairs = [read(out / f"{name}.csv") for name in names]
+    np.testing.assert_allclose(mean["tau"], (pairs[0].column("tau", float) + pairs[1].column("tau", float)) / 2)
     check_tabular((out / "mean.tex").read_text())
     assert list(Table.read(out / "similarity.csv", sep=",").columns) == ["measure", "A", "B", "mean", "data_origin"]
     check_tabular((out / "similarity.tex").read_text())
-    assert len(read(out / "dnkt.csv")) == 9
+
+    run_rule_script(
+        "agreement_dnkt",
+        input={
+            "stack": [scored[name]["stack"] for name in names],
+            "provenance": [scored[name]["provenance"] for name in names],
+        },
+        output={"csv": str(out / "dnkt.csv"), "tex": str(out / "dnkt.tex")},
+        params=settings,
+        wildcards={"combination": "JSD"},
+    )
+    dnkt = read(out / "dnkt.csv")
+    assert len(dnkt) == 9 and list(dnkt["dataset"]) == ["A"] * 3 + ["B"] * 3 + ["mean"] * 3
     check_tabular((out / "dnkt.tex").read_text())

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_RAW, shared_file
+from conftest import SHARED_RAW, canonical_files, shared_file
 
 from ordeval.errors import ConfigError, InputError
 from ordeval.parsing import (
@@ -32,12 +32,6 @@ SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
 SEM16_POTTS = "Sem16T4CE/runs/PotTS.SubtaskC.res.official.txt"
 SEM17_GOLD = "Sem17T4CE/SemEval2017_task4_subtaskC_test_english_gold.txt"
 
-
-
-def canonical(folder) -> dict:
-    """The canonical files of a classification data set in ``folder``, by key (as the rules name them)."""
-    return {key: Path(folder) / name for key, name in (("gold", "gold.tsv"), ("runs", "runs.tsv"),
-                                                       ("provenance", "provenance.json"))}  # fmt: skip
 
 def write(folder: Path, name: str, content: str | bytes) -> Path:
     path = folder / name
@@ -580,14 +574,15 @@ class TestDatasets:
     def test_canonical_round_trip(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "canonical"
-        TASK.write_canonical(dataset, canonical(folder))
+        files = canonical_files("classification", folder)
+        TASK.write_canonical(dataset, files)
         gold_lines = (folder / "gold.tsv").read_text().splitlines()
         assert gold_lines[0] == "topic\titem\tlabel" and gold_lines[1].startswith("t001\tt001-1\t")
         run_lines = (folder / "runs.tsv").read_text().splitlines()
         assert run_lines[0] == "topic\titem\trun\tlabel" and run_lines[1] == "t001\tt001-1\tBL-neutral\t0"
         assert len(run_lines) == 1 + 6 * len(dataset.items)
         assert {line.rsplit("\t", 1)[1] for line in run_lines[1:]} <= set(LABELS)
-        back = TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
+        back = TASK.read_canonical("Syn", synthetic_spec(), files)
         assert isinstance(back, ClassificationData)
         assert back.items == dataset.items and back.topics == dataset.topics and back.run_names == dataset.run_names
         assert np.array_equal(back.gold, dataset.gold) and np.array_equal(back.runs, dataset.runs)
@@ -604,8 +599,9 @@ class TestDatasets:
             "runs": [{"type": "semeval_labels", "name": "run é", "path": "g.txt"}],
         }
         dataset = data.build_dataset("D", spec, tmp_path, 1)
-        TASK.write_canonical(dataset, canonical(tmp_path / "c"))
-        back = TASK.read_canonical("D", spec, canonical(tmp_path / "c"))
+        files = canonical_files("classification", tmp_path / "c")
+        TASK.write_canonical(dataset, files)
+        back = TASK.read_canonical("D", spec, files)
         assert back.items == ["x y", "7", "a\u2028b", "7"] or back.items == dataset.items
         assert back.items == dataset.items and back.topics == ["t é", "t\f2"]
         assert np.array_equal(back.runs, dataset.runs)
@@ -613,11 +609,12 @@ class TestDatasets:
     def test_canonical_runs_in_any_order_are_paired_by_id(self, tmp_path):
         dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "c"
-        TASK.write_canonical(dataset, canonical(folder))
+        files = canonical_files("classification", folder)
+        TASK.write_canonical(dataset, files)
         header, *rows = (folder / "runs.tsv").read_text().splitlines()
         order = np.random.default_rng(0).permutation(len(rows))
         (folder / "runs.tsv").write_text("\n".join([header, *(rows[i] for i in order)]) + "\n")
-        back = TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
+        back = TASK.read_canonical("Syn", synthetic_spec(), files)
         assert set(back.run_names) == set(dataset.run_names)
         for name in dataset.run_names:
             assert np.array_equal(back.runs[back.run_names.index(name)], dataset.runs[dataset.run_names.index(name)])
@@ -625,7 +622,7 @@ class TestDatasets:
         rows[5] = rows[5].rsplit("\t", 1)[0] + "\t4"
         (folder / "runs.tsv").write_text("\n".join([header, *rows]) + "\n")
         with raises(r"runs\.tsv, line 7: unknown class label '4'"):
-            TASK.read_canonical("Syn", synthetic_spec(), canonical(folder))
+            TASK.read_canonical("Syn", synthetic_spec(), files)
 
     def test_large_runs_table_writes_and_reads_quickly(self, tmp_path):
         items, runs = 100_000, 10
@@ -643,9 +640,10 @@ class TestDatasets:
             rng.integers(0, 5, (runs, items)),
         )
         start = time.perf_counter()
-        data.write_canonical(dataset, *canonical(tmp_path).values())
+        files = [tmp_path / name for name in ("gold.tsv", "runs.tsv", "provenance.json")]
+        data.write_canonical(dataset, *files)
         written = time.perf_counter()
-        back = data.read_canonical("Big", {"classes": CLASSES}, *canonical(tmp_path).values())
+        back = data.read_canonical("Big", {"classes": CLASSES}, *files)
         read = time.perf_counter()
         assert np.array_equal(back.runs, dataset.runs)
         # a million rows; 20 runs x 500,000 items (ten times more) take a few seconds each way

@@ -1,16 +1,18 @@
-"""System ranking consistency (SPEC 4.2): splits, taus, the measures' comparison, and the consistency jobs."""
+"""System ranking consistency (SPEC 4.2): splits, taus, the measures' comparison, and the consistency scripts."""
+
+from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_rule_script
 from scipy import stats as scipy_stats
 from tabular_check import check_tabular
 
 from ordeval.analysis.consistency import compare_measures, mean_summary, read_pairs, read_summary, read_taus
 from ordeval.files import write_json
-from ordeval.jobs import Job, consistency_figures, consistency_tables, consistency_taus
 from ordeval.latex import measure_label
 from ordeval.latex.consistency import comparison_latex, effect_size_latex, mean_summary_latex, symbols
-from ordeval.scores import ScoreStack, write_scores
+from ordeval.scores import ScoreStack, score_files, write_scores
 from ordeval.splits import condition_splits, random_splits, split_means, split_taus
 from ordeval.stats import residual_variance
 from ordeval.table import Table
@@ -144,97 +146,137 @@ def test_mean_summary_averages_over_data_sets_and_sorts():
     assert check_tabular(mean_summary_latex(summary, LABELS)) == 1 + 2
 
 
-# --------------------------------------------------------------------------- the consistency jobs
+# --------------------------------------------------------------------------- the consistency scripts
 
 CONDITIONS = ["half", "10v10"]
+PARTS = ("taus", "summary", "summary_tex", "pairs", "pairs_tex")
 
 
 def _setup(tmp_path, measures):
+    """A synthetic score stack (its files) and the provenance files of data sets X and Y."""
     stack = ScoreStack(
         measures, [f"t{i}" for i in range(21)], [f"run{i}" for i in range(8)], _values(3, len(measures), 21, 8)
     )
-    paths = write_scores(stack, tmp_path / "scores")
-    write_json({"origin": "synthetic"}, tmp_path / "provenance.json")
-    return paths, tmp_path / "provenance.json"
+    paths = write_scores(stack, score_files(stack, tmp_path / "scores"))
+    provenance = {name: str(tmp_path / f"{name}.json") for name in ("X", "Y")}
+    for name, path in provenance.items():
+        write_json({"dataset": name, "origin": "synthetic"}, path)
+    return paths, provenance
 
 
-def _outputs(folder):
-    return {
-        condition: {
-            "taus": folder / f"{condition}.tsv",
-            "summary": folder / f"X_{condition}.csv",
-            "tex": folder / f"X_{condition}.tex",
-            "pairs": folder / f"X_{condition}_pairs.csv",
-            "pairs_tex": folder / f"X_{condition}_pairs.tex",
-            "pdf": folder / f"X_{condition}.pdf",
-            "png": folder / f"X_{condition}.png",
-        }
-        for condition in CONDITIONS
-    }
+def _taus_outputs(folder) -> dict[str, str]:
+    """The outputs of rule consistency_taus, written to ``folder``."""
+    names = {"taus": "{}.tsv", "summary": "{}.csv", "summary_tex": "{}.tex", "pairs": "{}_pairs.csv",
+             "pairs_tex": "{}_pairs.tex"}  # fmt: skip
+    return {f"{part}_{c}": str(folder / name.format(c)) for part, name in names.items() for c in CONDITIONS}
 
 
-def _taus_job(dataset, measures, settings, threads, paths, provenance, outputs) -> Job:
-    """The consistency_taus job of rule consistency_taus over the one data set ``dataset``."""
-    return Job(
+def _run_taus(dataset, measures, settings, threads, paths, provenance, folder) -> dict[str, str]:
+    """Script consistency_taus on data set ``dataset``; its outputs."""
+    output = _taus_outputs(folder)
+    run_rule_script(
         "consistency_taus",
-        input={"stack": [str(paths["stack"])], "provenance": [str(provenance)]},
-        output={part: [str(outputs[c][part]) for c in CONDITIONS] for part in ("taus", "summary", "pairs")},
-        params={
-            "datasets": [dataset],
-            "measures": {dataset: measures},
-            "conditions": CONDITIONS,
-            **settings,
-            "kendall": "b",
-        },  # fmt: skip
+        input={"stack": str(paths["stack"]), "provenance": provenance[dataset]},
+        output=output,
+        params={"measures": measures, "conditions": CONDITIONS, **settings, "kendall": "b"},
+        wildcards={"dataset": dataset},
         threads=threads,
     )
+    return output
 
 
-def _per_condition(folders, part) -> list[str]:
-    """The files ``part`` of the data sets written to ``folders``, per data set and condition (data set first)."""
-    return [str(_outputs(folder)[c][part]) for folder in folders for c in CONDITIONS]
+SETTINGS = {"trials": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
 
 
-def test_consistency_jobs_write_the_documented_files_reproducibly(tmp_path):
+def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
     measures = ["NMD", "RNOD", "JSD"]
     paths, provenance = _setup(tmp_path, measures)
-    settings = {"trials": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
-    runs = [tmp_path / "one", tmp_path / "two"]
-    for folder, threads in zip(runs, [1, 2], strict=True):  # the same data set "X", once per thread count
-        consistency_taus.run(_taus_job("X", measures, settings, threads, paths, provenance, _outputs(folder)))
-    # the tables over two data sets: "X" (from runs[0]) and "Y" (from runs[1])
-    datasets = ["X", "Y"]
-    inputs = {"summary": _per_condition(runs, "summary"), "pairs": _per_condition(runs, "pairs"),
-              "measures": [str(paths["measures"])] * 2, "provenance": [str(provenance)] * 2}  # fmt: skip
-    output = {"tex": _per_condition(runs, "tex"), "pairs_tex": _per_condition(runs, "pairs_tex"),
-              "mean_csv": [str(tmp_path / f"mean_{c}.csv") for c in CONDITIONS],
-              "mean_tex": [str(tmp_path / f"mean_{c}.tex") for c in CONDITIONS]}  # fmt: skip
-    groups = [{"task": "quantification", "suffix": "", "datasets": datasets, "measures": measures}]
-    params = {"datasets": datasets, "measures": {name: measures for name in datasets}, "tasks": groups,
-              "conditions": CONDITIONS, "trials": 40, "hsd_trials": 100, "alpha": 0.05}  # fmt: skip
-    consistency_tables.run(Job("consistency_tables", input=inputs, output=output, params=params))
-    for condition, files in _outputs(runs[0]).items():
-        names, taus = read_taus(files["taus"])
+    one, two = (_run_taus("X", measures, SETTINGS, threads, paths, provenance, tmp_path / folder)
+                for threads, folder in [(1, "one"), (2, "two")])  # fmt: skip
+    for condition in CONDITIONS:
+        names, taus = read_taus(one[f"taus_{condition}"])
         assert names == measures and taus.shape == (40, 3)
-        table = Table.read(files["summary"], sep=",")
+        summary = one[f"summary_{condition}"]
+        table = Table.read(summary, sep=",")
         assert list(table.columns) == ["measure", "mean_tau", "outperforms", "ve2", "trials", "data_origin"]
-        assert list(read_summary(files["summary"]).columns) == ["measure", "mean_tau", "outperforms", "ve2", "trials"]
-        assert len(read_pairs(files["pairs"])) == 3
-        for part in ["tex", "pairs_tex"]:
-            check_tabular(files[part].read_text())
-        for part in ["taus", "summary", "pairs"]:  # same seed, same bytes (whatever the threads)
-            assert files[part].read_bytes() == _outputs(runs[1])[condition][part].read_bytes(), part
-        for part in ["tex", "pairs_tex"]:  # the same but for the data set's name
-            other = _outputs(runs[1])[condition][part].read_text().replace("Y, condition", "X, condition")
-            assert files[part].read_text() == other, part
-    mean = Table.read(tmp_path / "mean_half.csv", sep=",")
-    assert list(mean.columns) == ["measure", "X", "Y", "mean", "data_origin"]
-    check_tabular((tmp_path / "mean_10v10.tex").read_text())
+        assert list(read_summary(summary).columns) == ["measure", "mean_tau", "outperforms", "ve2", "trials"]
+        assert len(read_pairs(one[f"pairs_{condition}"])) == 3
+        for part in ("summary_tex", "pairs_tex"):
+            text = Path(one[f"{part}_{condition}"]).read_text()
+            check_tabular(text)
+            assert f"X, condition {condition}: 40 random splits" in text
+        for part in PARTS:  # same seed, same bytes (whatever the threads)
+            key = f"{part}_{condition}"
+            assert Path(one[key]).read_bytes() == Path(two[key]).read_bytes(), key
+    # The data set's name is part of the seed: another data set draws other splits.
+    other = _run_taus("Y", measures, SETTINGS, 1, paths, provenance, tmp_path / "other")
+    assert Path(other["taus_half"]).read_bytes() != Path(one["taus_half"]).read_bytes()
 
-    inputs = {"taus": _per_condition(runs[:1], "taus"), "measures": [str(paths["measures"])],
-              "provenance": [str(provenance)]}  # fmt: skip
-    output = {"pdf": _per_condition(runs[:1], "pdf"), "png": _per_condition(runs[:1], "png")}
-    params = {"datasets": ["X"], "conditions": CONDITIONS}
-    consistency_figures.run(Job("consistency_figures", input=inputs, output=output, params=params))
-    assert _outputs(runs[0])["half"]["pdf"].read_bytes().startswith(b"%PDF")
-    assert _outputs(runs[0])["10v10"]["png"].stat().st_size > 1000
+    # the mean over two data sets: X and Y
+    output = {f"{stem}_{c}": str(tmp_path / f"{stem}_{c}.{ext}") for stem, ext in (("mean", "csv"),
+              ("mean_tex", "tex")) for c in CONDITIONS}  # fmt: skip
+    run_rule_script(
+        "consistency_summary",
+        input={
+            **{f"summary_{c}": [one[f"summary_{c}"], other[f"summary_{c}"]] for c in CONDITIONS},
+            "measures": str(paths["measures"]),
+            "provenance": [provenance["X"], provenance["Y"]],
+        },
+        output=output,
+        params={"conditions": CONDITIONS, "datasets": ["X", "Y"]},
+        wildcards={"suffix": ""},
+    )
+    for condition in CONDITIONS:
+        mean = Table.read(output[f"mean_{condition}"], sep=",", numeric=["X", "Y", "mean"])
+        assert list(mean.columns) == ["measure", "X", "Y", "mean", "data_origin"]
+        np.testing.assert_allclose(mean["mean"], (mean["X"] + mean["Y"]) / 2)
+        x = read_summary(one[f"summary_{condition}"])
+        by_measure = dict(zip(x["measure"], x.column("mean_tau", float), strict=True))
+        np.testing.assert_allclose(mean["X"], [by_measure[m] for m in mean["measure"]])
+        check_tabular(Path(output[f"mean_tex_{condition}"]).read_text())
+
+
+def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_size_figures(tmp_path):
+    """Script dataset_figures on one data set, after the scripts whose files it reads (consistency_taus,
+    significance_pvalues, leaderboard_tables)."""
+    measures = ["NMD", "RNOD", "JSD"]
+    paths, provenance = _setup(tmp_path, measures)
+    taus = _run_taus("X", measures, SETTINGS, 1, paths, provenance, tmp_path / "consistency")
+    significance = {"pvalues": str(tmp_path / "pvalues.tsv"), "arrays": str(tmp_path / "pvalues.npz"),
+                    "run_groups": str(tmp_path / "run_groups.tsv")}  # fmt: skip
+    run_rule_script("significance_pvalues", input={"stack": str(paths["stack"])}, output=significance,
+                    params={"trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
+    board = {ext: str(tmp_path / f"leaderboard.{ext}") for ext in ("csv", "tex", "md", "html")}
+    inputs = {"stack": str(paths["stack"]), "pvalues": significance["pvalues"], "arrays": significance["arrays"],
+              "provenance": provenance["X"]}  # fmt: skip
+    settings = {"alpha": 0.05, "trials": 100, "ci_level": 0.95}
+    run_rule_script("leaderboard_tables", input={**inputs, "pooled": []}, output=board,
+                    params={**settings, "measures": measures}, wildcards={"dataset": "X"})  # fmt: skip
+    figures = {"curves": "significance", "leaderboard": "leaderboard", "topic_set_size": "topic_set_size"}
+    output = {f"{key}_{ext}": str(tmp_path / "figures" / f"{name}.{ext}") for key, name in figures.items()
+              for ext in ("pdf", "png")}  # fmt: skip
+    output.update({f"consistency_{ext}_{c}": str(tmp_path / "figures" / f"{c}.{ext}") for c in CONDITIONS
+                   for ext in ("pdf", "png")})  # fmt: skip
+    run_rule_script(
+        "dataset_figures",
+        input={
+            **inputs,
+            **{f"taus_{c}": taus[f"taus_{c}"] for c in CONDITIONS},
+            "leaderboard": board["csv"],
+            "measures": str(paths["measures"]),
+        },
+        output=output,
+        params={
+            **settings,
+            "conditions": CONDITIONS,
+            "significance_measures": measures,
+            "topic_set_size_measures": measures[:2],
+            "tss_alpha": 0.05,
+            "tss_power": 0.8,
+        },
+        wildcards={"dataset": "X"},
+    )
+    for key, path in output.items():
+        data = Path(path).read_bytes()
+        assert data.startswith(b"%PDF" if key.endswith("pdf") or "_pdf_" in key else b"\x89PNG"), key
+        assert len(data) > 1000, key

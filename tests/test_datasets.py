@@ -1,14 +1,14 @@
 """Data sets as configuration: shapes of the default data, baselines, simulation, provenance, errors."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO, tiny_config
+from conftest import REPO, canonical_files, run_rule_script, tiny_config
 
 from ordeval.errors import ConfigError, InputError
-from ordeval.jobs import Job, prepare_data
 from ordeval.plan import plan as make_plan
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
@@ -118,9 +118,9 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
     damaged or missing arrays file) is parsed instead, so the tables stay the truth."""
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
-    folder = tmp_path / "data"
-    TASK.write_canonical(dataset, folder)
-    paths = [folder / name for name in ("arrays.npz", "gold.tsv", "runs.tsv")]
+    files = canonical_files("quantification", tmp_path / "data")
+    TASK.write_canonical(dataset, files)
+    paths = [Path(files[key]) for key in ("arrays", "gold", "runs")]
     stored = read_arrays(paths[0], spec["classes"], *paths[1:])
     assert stored is not None and stored[0] == dataset.topics and stored[1] == dataset.run_names
     np.testing.assert_allclose(stored[3], dataset.runs, rtol=1e-15, atol=1e-16)
@@ -136,21 +136,22 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
     lines[3], lines[4] = "\t".join(third), "\t".join(fourth)
     paths[2].write_text("\n".join(lines) + "\n")
     assert read_arrays(paths[0], spec["classes"], *paths[1:]) is None
-    edited = TASK.read_canonical("TinyDQ", spec, folder).runs[0, 0]
+    edited = TASK.read_canonical("TinyDQ", spec, files).runs[0, 0]
     assert (edited[2], edited[3]) == (stored[3][0, 0, 3], stored[3][0, 0, 2]) and edited[2] != edited[3]
     paths[0].write_bytes(b"not a zip file")
     assert read_arrays(paths[0], spec["classes"], *paths[1:]) is None
     paths[0].unlink()
-    np.testing.assert_array_equal(TASK.read_canonical("TinyDQ", spec, folder).runs[0, 0], edited)
+    np.testing.assert_array_equal(TASK.read_canonical("TinyDQ", spec, files).runs[0, 0], edited)
 
 
 def test_the_task_builds_writes_reads_and_scores_a_data_set(tmp_path):
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
-    TASK.write_canonical(dataset, tmp_path / "data")
+    files = canonical_files("quantification", tmp_path / "data")
+    TASK.write_canonical(dataset, files)
     written = sorted(path.name for path in (tmp_path / "data").iterdir())
     assert written == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]
-    again = TASK.read_canonical("TinyDQ", spec, tmp_path / "data")
+    again = TASK.read_canonical("TinyDQ", spec, files)
     assert again.run_names == dataset.run_names == TASK.declared_runs(spec, tmp_path)
     assert TASK.tsv_run_names(tmp_path / "data" / "runs.tsv") == dataset.run_names
     assert TASK.topic_count(spec, tmp_path) == len(dataset.topics) == 14
@@ -225,7 +226,7 @@ def test_run_missing_a_gold_topic_is_an_input_error(tmp_path):
         build_dataset("Mixed", spec, tmp_path, 3)
 
 
-# --------------------------------------------------------------------------- through the job
+# --------------------------------------------------------------------------- through the script
 
 
 def bad_input_config(tmp_path, run_text):
@@ -238,19 +239,18 @@ def bad_input_config(tmp_path, run_text):
     return config
 
 
-def prepare_data_job(config, names, results) -> Job:
-    """The job of rule prepare_data over the (quantification) data sets ``names`` of ``config``, as the rule
-    would give it, with its outputs below ``results``."""
-    settings = {name: {"task": "quantification", "spec": config["datasets"][name], "measures": config["measures"]}
-                for name in names}  # fmt: skip
+#: The canonical files of a quantification data set, as rule prepare_data_quantification names them.
+CANONICAL = make_plan(tiny_config()).canonical_paths("quantification")
 
-    def per_dataset(file):
-        return [str(results / "data" / name / file) for name in names]
 
-    output = {"gold": per_dataset("gold.tsv"), "runs": per_dataset("runs.tsv"), "arrays": per_dataset("arrays.npz"),
-              "scores": [], "provenance": per_dataset("provenance.json")}  # fmt: skip
-    params = {"datasets": settings, "data_root": config["data_root"], "seed": config["seed"]}
-    return Job("prepare_data", output=output, params=params)
+def prepare(config, name, results, log=()):
+    """Script prepare_data on the (quantification) data set ``name`` of ``config``, as its rule would run it,
+    with its outputs below ``results``; the outputs."""
+    output = {key: str(results / path.format(dataset=name)) for key, path in CANONICAL.items()}
+    params = {"task": "quantification", "spec": config["datasets"][name], "data_root": config["data_root"],
+              "seed": config["seed"]}  # fmt: skip
+    run_rule_script("prepare_data", output=output, params=params, wildcards={"dataset": name}, log=log)
+    return output
 
 
 @pytest.mark.parametrize(
@@ -263,26 +263,38 @@ def prepare_data_job(config, names, results) -> Job:
         ),
     ],
 )
-def test_bad_input_stops_the_job_before_any_output(tmp_path, run_text, message):
+def test_bad_input_stops_the_job_before_any_output(tmp_path, run_text, message, monkeypatch):
     config = bad_input_config(tmp_path, run_text)
-    work = tmp_path / "work"
-    with pytest.raises(InputError) as error:  # the one job over both data sets, the bad one first
-        prepare_data.run(prepare_data_job(config, list(config["datasets"]), work))
-    assert message in str(error.value) and str(tmp_path / "data" / "run.txt") in str(error.value)
+    work, log = tmp_path / "work", tmp_path / "logs" / "Bad.log"
+    monkeypatch.delenv("ORDEVAL_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stopped:  # the job ends with the one-line message, no traceback
+        prepare(config, "Bad", work, log=str(log))
+    assert stopped.value.code == 1
+    logged = log.read_text()
+    assert message in logged and str(tmp_path / "data" / "run.txt") in logged and "Traceback" not in logged
     assert not any(path.is_file() for path in work.rglob("*")) if work.exists() else True
-    # The good data set of the same configuration is written (by the job once the bad one is left out).
-    prepare_data.run(prepare_data_job(config, ["TinySem"], work))
-    good = work / "data" / "TinySem"
+    monkeypatch.setenv("ORDEVAL_DEBUG", "1")  # the error itself, for debugging
+    with pytest.raises(InputError, match=message.replace("[", r"\[")):
+        prepare(config, "Bad", work)
+    # The good data set of the same configuration is written (its own job).
+    files = prepare(config, "TinySem", work)
+    good = work / "results" / "tiny" / "data" / "TinySem"
     assert sorted(path.name for path in good.iterdir()) == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]
+    assert all(Path(path).parent == good for path in files.values())
     provenance = json.loads((good / "provenance.json").read_text())
     assert provenance["task"] == "quantification" and provenance["summary"] == {"topics": 12, "runs": 7, "classes": 5}
 
 
-def test_missing_data_file_names_file_and_entry_before_any_job(tmp_path):
+def test_missing_data_file_names_file_and_entry_before_any_job(tmp_path, monkeypatch):
     config = bad_input_config(tmp_path, "x")
     (tmp_path / "data" / "run.txt").unlink()
+    monkeypatch.delenv("ORDEVAL_DEBUG", raising=False)
+    with pytest.raises(SystemExit):
+        prepare(config, "Bad", tmp_path / "work", log=str(tmp_path / "Bad.log"))
+    assert "run.txt (asked for by datasets.Bad.runs[0])" in (tmp_path / "Bad.log").read_text()
+    monkeypatch.setenv("ORDEVAL_DEBUG", "1")
     with pytest.raises(ConfigError) as error:
-        prepare_data.run(prepare_data_job(config, list(config["datasets"]), tmp_path / "work"))
+        prepare(config, "Bad", tmp_path / "work")
     assert "run.txt (asked for by datasets.Bad.runs[0])" in str(error.value)
     assert not (tmp_path / "work").exists()
     # The planner (what the Snakefile runs first) says so before any job: with enough runs and topics

@@ -5,20 +5,18 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import REPO, tiny_config
+from conftest import REPO, run_rule_script, tiny_config
 
-from ordeval.jobs import Job
-from ordeval.jobs import manifest as manifest_job
-from ordeval.manifest import build_manifest, git_commit, pinned_packages
+from ordeval.manifest import build_manifest, git_commit, output_records, pinned_packages
+from ordeval.pipeline import final_outputs, hashed_outputs
 from ordeval.plan import plan as make_plan
-from ordeval.workflow import final_outputs, hashed_outputs
 
 
-def _manifest_job(plan, commit: str, outputs: list[str]) -> Job:
-    """The manifest job as rule manifest (workflow/rules/report.smk) gives it."""
-    return Job(
+def _run_manifest(plan, commit: str, outputs: list[str]) -> None:
+    """Script manifest as rule manifest (workflow/rules/report.smk) runs it."""
+    run_rule_script(
         "manifest",
-        input={"outputs": outputs, "requirements": str(REPO / "requirements.txt")},
+        input={"sources": plan.input_files(), "outputs": outputs, "requirements": str(REPO / "requirements.txt")},
         output={"manifest": plan.path("report/manifest")},
         params={
             "config": plan.config,
@@ -33,8 +31,8 @@ def _line(topic: str, probabilities) -> str:
     return "\t".join([topic, *map(str, probabilities)]) + "\n"
 
 
-def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
-    """The plan's manifest job (what the rule runs) lists the configuration, seeds, versions, commit and
+def test_manifest_script_hashes_every_input_file(tmp_path, monkeypatch):
+    """The manifest script (what the rule runs) lists the configuration, seeds, versions, commit and
     the SHA-256 of every input file, relative and absolute paths alike."""
     data = tmp_path / "data"
     data.mkdir()
@@ -57,7 +55,7 @@ def test_manifest_job_hashes_every_input_file(tmp_path, monkeypatch):
     monkeypatch.chdir(work)
     plan = make_plan(config, workdir=work)
     assert sorted(plan.input_files()) == sorted(str(data / name) for name in ("gold.txt", "run1.txt", "run2.txt"))
-    manifest_job.run(_manifest_job(plan, git_commit(REPO), outputs=[]))
+    _run_manifest(plan, git_commit(REPO), outputs=[])
     manifest = json.loads((work / "results" / "tiny" / "manifest.json").read_text())
     listed = {entry["path"]: entry["sha256"] for entry in manifest["input_files"]}
     expected = {name: hashlib.sha256((data / name).read_bytes()).hexdigest()
@@ -108,7 +106,7 @@ def test_the_default_target_asks_for_the_files_made_from_every_other_output(tmp_
 
 
 def test_manifest_records_the_hash_of_every_output_of_the_other_jobs(tmp_path, monkeypatch):
-    """The manifest job reads every output of the other jobs (so it runs after them) and records each
+    """The manifest script reads every output of the other jobs (so it runs after them) and records each
     one's SHA-256; the LaTeX report, built from the manifest, is left out."""
     monkeypatch.chdir(tmp_path)
     plan = make_plan(tiny_config(), workdir=tmp_path, check_files=False)
@@ -119,10 +117,20 @@ def test_manifest_records_the_hash_of_every_output_of_the_other_jobs(tmp_path, m
     for index, path in enumerate(outputs):  # stand-ins for the outputs
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         Path(path).write_bytes(str(index).encode())
-    manifest_job.run(_manifest_job(plan, "unknown", outputs))
+    _run_manifest(plan, "unknown", outputs)
     manifest = json.loads(Path(plan.path("report/manifest")).read_text())
     assert [entry["path"] for entry in manifest["output_files"]] == outputs
     for index, entry in enumerate(manifest["output_files"]):
         assert entry["sha256"] == hashlib.sha256(str(index).encode()).hexdigest()
         assert entry["bytes"] == len(str(index))
     assert not any(Path(entry["path"]).is_absolute() for entry in manifest["output_files"])
+
+
+def test_output_records_are_sorted_by_path_with_hash_and_size(tmp_path):
+    files = {name: tmp_path / name for name in ("b.csv", "a.tex")}
+    for path in files.values():
+        path.write_text(path.name * 3)
+    records = output_records([str(path) for path in files.values()])
+    assert [record["path"] for record in records] == [str(files["a.tex"]), str(files["b.csv"])]
+    assert records[0] == {"path": str(files["a.tex"]), "sha256": hashlib.sha256(b"a.tex" * 3).hexdigest(), "bytes": 15}
+    assert output_records(str(files["b.csv"])) == records[1:]  # one path

@@ -12,7 +12,7 @@ from ordeval.cli import main
 from ordeval.cli.evaluate import derived_config
 from ordeval.measure_report import build_report, html, latex, markdown
 from ordeval.properties import check_measure
-from ordeval.scores import ScoreStack, write_scores
+from ordeval.scores import ScoreStack, score_files, write_scores
 from ordeval.table import Table, write_csv
 from ordeval.tasks.classification.measures import REGISTRY as OC
 
@@ -117,8 +117,8 @@ def test_properties_command_reproduces_table_4_and_catches_a_wrong_declaration(t
 def test_topics_command_on_a_scores_folder(tmp_path, capsys):
     rng = np.random.default_rng(3)
     values = rng.normal(0.5, 0.1, size=(2, 40, 6)) + np.linspace(0, 0.2, 6)
-    write_scores(ScoreStack(["NMD", "JSD"], [f"t{i}" for i in range(40)], [f"R{i}" for i in range(6)], values,
-                            [True, True]), tmp_path)  # fmt: skip
+    stack = ScoreStack(["NMD", "JSD"], [f"t{i}" for i in range(40)], [f"R{i}" for i in range(6)], values, [True, True])
+    write_scores(stack, score_files(stack, tmp_path))
     assert main(["topics", str(tmp_path), "--mdd", "0.05", "--design", "paired_t", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [row["measure"] for row in rows] == ["NMD", "JSD"] and all(row["topics"] > 2 for row in rows)

@@ -1,17 +1,15 @@
 """Issue 34, point 4: a plugin measure that misbehaves (NaN, inf, strings, a wrong shape, a scalar, None, an
 exception, ``sys.exit``) is one line naming the measure (and the run and topic where a score is not finite),
-where the task calls it: in ``ordeval score`` and in the pipeline's scoring job alike."""
+where the task calls it: in ``ordeval score`` and in the pipeline's scoring script alike."""
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from cli_helpers import one_error_line
-from conftest import tiny_config
+from conftest import run_rule_script, tiny_config
 
 from ordeval import plugins
 from ordeval.cli import main
@@ -85,38 +83,38 @@ def test_a_nan_names_the_run_and_topic(bad_plugin, files, tmp_path, capsys):
 
 @pytest.mark.parametrize("name", ["NANM", "SCALARM", "EXITM"])
 def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plugin, tmp_path, monkeypatch, name):
-    """The job of rule score_runs (as scripts/score_runs.py runs it: ordeval.jobs.execute) ends with one
-    logged line naming the measure and no traceback; a NaN names the run and topic."""
-    from ordeval.jobs import Job, execute, prepare_data, score_runs
+    """Script score_runs (as rule score_runs_quantification runs it) ends with one logged line naming the
+    measure, exit status 1 and no traceback; a NaN names the run and topic."""
     from ordeval.plan import plan as make_plan
 
     monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ORDEVAL_DEBUG", raising=False)
     config = tiny_config(plugins=[bad_plugin.name], measures=["NMD", name])
     del config["datasets"]["TinyDQ"]
     planned = make_plan(config, workdir=tmp_path)
-    names = list(planned.datasets)
-    provenance = [planned.path("data/provenance", dataset=n) for n in names]
-    settings = planned.dataset_settings()
-    prepare_data.run(Job("prepare_data", output={"provenance": provenance},
-                         params={"datasets": settings, "data_root": str(planned.data_root),
-                                 "seed": planned.config["seed"]}))  # fmt: skip
+    (group,) = planned.scoring_groups()
+    data = planned.datasets["TinySem"]
+    files = {key: path.format(dataset="TinySem") for key, path in planned.canonical_paths(data.task).items()}
+    run_rule_script("prepare_data", output=files, wildcards={"dataset": "TinySem"},
+                    params={"task": data.task, "spec": data.spec, "data_root": str(planned.data_root),
+                            "seed": planned.config["seed"]})  # fmt: skip
     log = tmp_path / "score_runs.log"
-    snakemake = SimpleNamespace(
-        rule="score_runs", input={"provenance": provenance},
-        output={"means": [planned.path("scores/means", dataset=n) for n in names]},
-        params={"datasets": settings, "plugins": planned.plugin_files}, wildcards={}, threads=1, log=[str(log)],
-    )  # fmt: skip
+    outputs = {key: path.format(dataset="TinySem") for key, path in planned.score_paths(group).items()}
+    assert group.measures == ["NMD", name] and f"matrix_{name}" in outputs
     with pytest.raises(SystemExit) as stop:
-        execute(snakemake, score_runs.run)
-    logging.shutdown()
+        run_rule_script("score_runs", group.rule, input={**files, "plugins": planned.plugin_files}, output=outputs,
+                        params={"task": data.task, "spec": data.spec, "measures": group.measures,
+                                "plugins": planned.plugin_files},
+                        wildcards={"dataset": "TinySem"}, log=str(log))  # fmt: skip
     assert stop.value.code == 1
     errors = [line for line in log.read_text().splitlines() if " ERROR " in line]
     assert len(errors) == 1 and "Traceback" not in log.read_text()
+    assert f"{group.rule}[TinySem] failed: " in errors[0]
     assert f"bad_measures.py: quantification measure '{name}' " in errors[0]
     assert re.search(BEHAVIOURS[name][1], errors[0]), errors[0]
     if name == "NANM":
         assert "gave nan for run 'BL-positive' on topic 't002' of data set 'TinySem'" in errors[0]
-    assert not list(Path(planned.results).glob("scores/*/means.tsv"))
+    assert not any(Path(path).exists() for path in outputs.values())  # no partial output
 
 
 def test_a_classification_measure_is_checked_the_same_way(tmp_path):

@@ -1,9 +1,11 @@
 """Popularity vs Uniform (SPEC 4.6): baselines, deltas, win/loss counts, scatter statistics, outputs."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import canonical_files, run_rule_script
 
 from ordeval.analysis.popularity import (
     Deltas,
@@ -17,14 +19,13 @@ from ordeval.analysis.popularity import (
     scatter_panels,
 )
 from ordeval.files import write_json
-from ordeval.jobs import Job, popularity_figures, popularity_tables
 from ordeval.latex import measure_label
 from ordeval.latex.popularity import preference_latex
 from ordeval.provenance import origin_of_runs
-from ordeval.scores import ScoreStack, write_scores
+from ordeval.scores import ScoreStack, score_files, write_scores
 from ordeval.table import Table
 from ordeval.tasks.quantification import TASK, baselines
-from ordeval.tasks.quantification.data import Dataset, write_canonical
+from ordeval.tasks.quantification.data import Dataset
 from ordeval.tasks.quantification.measures import get_measure
 
 MEASURES = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
@@ -250,14 +251,14 @@ def test_scatter_panels_use_oriented_deltas():
     assert (panel.quadrants.second, panel.quadrants.fourth) == (0, 0)
 
 
-# --------------------------------------------------------------------------- the popularity jobs
+# --------------------------------------------------------------------------- the popularity scripts
 
 
 def _write_scores(directory, dataset: str, stack: ScoreStack, gold_source="simulated") -> tuple[str, str]:
-    paths = write_scores(stack, directory / dataset)
+    paths = write_scores(stack, score_files(stack, directory / dataset))
     provenance = str(directory / dataset / "provenance.json")
     runs = {run: {"source": "baseline"} for run in stack.runs}
-    write_json({"origin": "synthetic", "gold": {"source": gold_source}, "runs": runs}, provenance)
+    write_json({"dataset": dataset, "origin": "synthetic", "gold": {"source": gold_source}, "runs": runs}, provenance)
     return str(paths["stack"]), provenance
 
 
@@ -270,26 +271,28 @@ def _write_canonical(directory, dataset: str, stack: ScoreStack) -> dict[str, st
     data = Dataset(dataset, ["a", "b", "c"], list(stack.topics), list(stack.runs), provenance,
                    gold=rng.dirichlet(np.ones(3), len(stack.topics)),
                    runs=rng.dirichlet(np.ones(3), (len(stack.runs), len(stack.topics))))  # fmt: skip
-    files = {name: str(folder / f"{name}.{ext}") for name, ext in [("gold", "tsv"), ("runs", "tsv"), ("arrays", "npz")]}
-    write_canonical(data, files["gold"], files["runs"], folder / "provenance.json", files["arrays"])
-    return files
+    files = canonical_files("quantification", folder)
+    TASK.write_canonical(data, files)
+    return {key: files[key] for key in ("gold", "runs", "arrays")}
 
 
-def _settings(compared, all_datasets, skipped, measures) -> dict:
-    """The params the two popularity rules share (workflow/rules/popularity.smk, POPULARITY_SETTINGS)."""
-    return {"popularity_run": "P", "uniform_run": "U", "ci_level": 0.95, "measures": measures,
-            "skipped": skipped, "datasets": compared, "all_datasets": all_datasets}  # fmt: skip
+def _settings(measures) -> dict:
+    """The params the popularity rules share (workflow/rules/popularity.smk, POPULARITY_SETTINGS)."""
+    return {"popularity_run": "P", "uniform_run": "U", "ci_level": 0.95, "measures": measures}
 
 
-def test_tables_job_without_a_qualifying_data_set_writes_empty_tables_with_a_note(tmp_path):
+def _outputs(folder, stem, *exts) -> dict[str, str]:
+    return {ext: str(folder / f"{stem}.{ext}") for ext in exts}
+
+
+def test_tables_without_a_qualifying_data_set_are_empty_with_a_note(tmp_path):
     _, provenance = _write_scores(tmp_path, "Sem", _stack({"X": [[0.1], [0.2]], "Y": [[0.3], [0.4]]}))
     out = tmp_path / "out"
-    settings = _settings([], ["Sem"], {"Sem": "no run P"}, [])  # no data set compared: no measures either
-    inputs = {"stack": [], "provenance": [provenance]}
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv"),
-              "scatter_csv": [], "scatter_tex": []}  # fmt: skip
-    params = {**settings, "tie_tolerance": 1e-12}
-    popularity_tables.run(Job("popularity_tables", input=inputs, output=output, params=params))
+    settings = _settings([])  # no data set compared: no measures either
+    gathering = {"skipped": {"Sem": "no run P"}, "datasets": [], "all_datasets": ["Sem"]}
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    run_rule_script("popularity_tables", input={"stack": [], "provenance": [provenance]}, output=output,
+                    params={**settings, **gathering, "tie_tolerance": 1e-12})  # fmt: skip
     table = Table.read(out / "t.csv", sep=",")
     assert len(table) == 0
     assert table.columns == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
@@ -297,37 +300,43 @@ def test_tables_job_without_a_qualifying_data_set_writes_empty_tables_with_a_not
     assert "No data set has both P and U." in latex and "Sem: no run P" in latex
     assert "SYNTHETIC" in latex
     assert Table.read(out / "d.csv", sep=",").columns[:2] == ["dataset", "topic"]
-    inputs = {"stack": [], "scatter_csv": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
-    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png"), "scatter_pdf": [],
-              "scatter_png": []}  # fmt: skip
-    popularity_figures.run(Job("popularity_figures", input=inputs, output=output, params={**settings, "classes": {}}))
+    inputs = {"stack": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
+    gathering = {**gathering, "compared": [], "classes": {}}
+    log = tmp_path / "examples.log"
+    run_rule_script("popularity_examples", input=inputs, output=_outputs(out, "e", "pdf", "png"),
+                    params={**settings, **gathering}, log=str(log))  # fmt: skip
     assert (out / "e.pdf").stat().st_size > 0 and (out / "e.png").stat().st_size > 0
+    assert "0 example panels" in log.read_text()
 
 
-def test_jobs_on_real_gold_say_the_numbers_are_real(tmp_path):
+def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     stack = _stack({"U": [[0.3, 0.2, 0.1, 0.2, 0.3]] * 2, "P": [[0.1, 0.4, 0.2, 0.1, 0.5], [0.2, 0.1, 0.3, 0.1, 0.6]]})
     stack_path, provenance = _write_scores(tmp_path, "Real", stack, gold_source="file")
     canonical = _write_canonical(tmp_path, "Real", stack)
     out = tmp_path / "out"
-    settings = _settings(["Real"], ["Real"], {}, ["NMD", "RNOD"])
-    inputs = {"stack": [stack_path], "provenance": [provenance]}
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv"),
-              "scatter_csv": [str(out / "s.csv")], "scatter_tex": [str(out / "s.tex")]}  # fmt: skip
-    params = {**settings, "tie_tolerance": 1e-12}
-    table = popularity_tables.run(Job("popularity_tables", input=inputs, output=output, params=params))
-    assert set(Table.read(out / "t.csv", sep=",")["data_origin"]) == {"real"}
+    settings = _settings(["NMD", "RNOD"])
+    # per data set: the scatter table and plots
+    scatter = _outputs(out, "s", "csv", "tex", "pdf", "png")
+    run_rule_script("popularity_scatter", input={"stack": stack_path, "provenance": provenance}, output=scatter,
+                    params={**settings, "tie_tolerance": 1e-12}, wildcards={"dataset": "Real"})  # fmt: skip
+    panels = Table.read(scatter["csv"], sep=",")
+    assert list(zip(panels["x"], panels["y"], strict=True)) == [("NMD", "RNOD")]
+    assert list(panels["data_origin"]) == ["real"] and "Real data" in Path(scatter["tex"]).read_text()
+    assert Path(scatter["pdf"]).stat().st_size > 0 and Path(scatter["png"]).stat().st_size > 0
+    # over the data sets: the preference table and the deltas
+    gathering = {"skipped": {}, "datasets": ["Real"], "all_datasets": ["Real"]}
+    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    run_rule_script("popularity_tables", input={"stack": [stack_path], "provenance": [provenance]}, output=output,
+                    params={**settings, **gathering, "tie_tolerance": 1e-12})  # fmt: skip
+    table = Table.read(out / "t.csv", sep=",", integer=["uniform", "popularity"])
+    assert set(table["data_origin"]) == {"real"}
     assert "Real data" in (out / "t.tex").read_text()
     total = [row for row in table.records() if row["dataset"] == "TOTAL" and row["measure"] == "NMD"]
     assert [[row["uniform"], row["popularity"]] for row in total] == [[3, 2]]
-    panels = Table.read(out / "s.csv", sep=",")
-    assert list(zip(panels["x"], panels["y"], strict=True)) == [("NMD", "RNOD")]
-    assert list(panels["data_origin"]) == ["real"]
     # an OQ data set with NMD and RNOD: its example topics are drawn from its canonical data
-    inputs = {"stack": [stack_path], "scatter_csv": [str(out / "s.csv")], **{k: [v] for k, v in canonical.items()},
-              "provenance": [provenance]}  # fmt: skip
-    output = {"examples_pdf": str(out / "e.pdf"), "examples_png": str(out / "e.png"),
-              "scatter_pdf": [str(out / "s.pdf")], "scatter_png": [str(out / "s.png")]}  # fmt: skip
-    params = {**settings, "classes": {"Real": ["a", "b", "c"]}}
-    popularity_figures.run(Job("popularity_figures", input=inputs, output=output, params=params))
-    assert (out / "s.pdf").stat().st_size > 0 and (out / "s.png").stat().st_size > 0
-    assert (out / "e.png").stat().st_size > 0
+    inputs = {"stack": [stack_path], **{key: [path] for key, path in canonical.items()}, "provenance": [provenance]}
+    gathering = {**gathering, "compared": ["Real"], "classes": {"Real": ["a", "b", "c"]}}
+    log = tmp_path / "examples.log"
+    run_rule_script("popularity_examples", input=inputs, output=_outputs(out, "e", "pdf", "png"),
+                    params={**settings, **gathering}, log=str(log))  # fmt: skip
+    assert (out / "e.png").stat().st_size > 0 and "2 example panels" in log.read_text()

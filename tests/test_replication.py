@@ -6,11 +6,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import REPO, SHARED_RAW, build_and_score, shared_file
+from conftest import REPO, SHARED_RAW, build_and_score, run_rule_script, shared_file
 
 from ordeval.config import load as load_config
 from ordeval.errors import ConfigError
-from ordeval.jobs import Job, popularity_tables
 from ordeval.plan import plan as make_plan
 from ordeval.provenance import ORIGINS
 from ordeval.table import Table
@@ -171,7 +170,7 @@ def test_a_data_root_lacking_a_file_is_named_before_any_job(replication, tmp_pat
 
 
 def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monkeypatch):
-    """The data, scoring and Popularity vs Uniform jobs of the plan, on the real STC3 gold (baselines
+    """The data, scoring and Popularity vs Uniform table scripts of the plan, on the real STC3 gold (baselines
     computed from it: real) and the simulated DialEval-1 (synthetic)."""
     shared_file(STC3_GOLD)
     config = copy.deepcopy({**replication, "data_root": str(SHARED_RAW)})
@@ -180,8 +179,9 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
     plan = make_plan(config, workdir=tmp_path)
     build_and_score(plan)
     names, compared = list(plan.datasets), plan.popularity_datasets
+    assert compared == names
     popularity = plan.config["popularity"]
-    job = Job(
+    run_rule_script(
         "popularity_tables",
         input={
             "stack": [plan.path("scores/stack", dataset=name) for name in compared],
@@ -191,8 +191,6 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
             "csv": plan.path("popularity/table", "csv"),
             "tex": plan.path("popularity/table", "tex"),
             "deltas": plan.path("popularity/deltas", "csv"),
-            "scatter_csv": [plan.path("popularity/scatter_table", "csv", dataset=name) for name in compared],
-            "scatter_tex": [plan.path("popularity/scatter_table", "tex", dataset=name) for name in compared],
         },
         params={
             **{key: popularity[key] for key in ("popularity_run", "uniform_run", "ci_level", "tie_tolerance")},
@@ -202,7 +200,6 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
             "all_datasets": names,
         },
     )
-    popularity_tables.run(job)
     results = tmp_path / "results" / "replication"
     counts = ["uniform", "popularity", "ties"]
     table = Table.read(results / "tables" / "popularity_vs_uniform.csv", sep=",", integer=counts)

@@ -3,10 +3,14 @@
 import copy
 import os
 import shutil
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
-from conftest import tiny_config
+from conftest import run_rule_script, tiny_config
 
+from ordeval import pipeline
+from ordeval.captions import CaptionBlock, caption_document, rst_text, table_caption
 from ordeval.figures import new_figure, save_figure
 from ordeval.latex import bold, escape, number, report, tabular, write_latex
 from ordeval.plan import plan as make_plan
@@ -111,8 +115,6 @@ def test_a_table_caption_shows_the_table_escaped_and_shortened():
     docutils = pytest.importorskip("docutils.core")
     publish_parts = docutils.publish_parts
 
-    from ordeval.jobs.report_captions import table_caption
-
     text = "measure,tau,note\nMAE_M,0.123456789,*x*\nkappa,1,`y`\nF1_M,0.5,z\n"
     caption = table_caption("Kendall's tau of MAE_M", text, "agreement.csv", max_rows=2)
     html = publish_parts(caption, writer="html")["body"]
@@ -122,63 +124,95 @@ def test_a_table_caption_shows_the_table_escaped_and_shortened():
     assert "MAE_M" in html and "problematic" not in html  # no reST errors
 
 
-def _report_caption_html(path) -> str:
-    """A caption file as Snakemake's report shows it: rendered as a Jinja template, then as reST."""
+def _render(text: str, **wildcards) -> str:
+    """A caption file as Snakemake's report renders it first: a Jinja template, given the file's wildcards."""
     jinja2 = pytest.importorskip("jinja2")
-    publish_parts = pytest.importorskip("docutils.core").publish_parts
-    rendered = jinja2.Environment().from_string(path.read_text()).render(snakemake=None, categories=[], files=[])
-    return publish_parts(rendered, writer="html")["body"]
+    snakemake = SimpleNamespace(wildcards=SimpleNamespace(**wildcards))
+    return jinja2.Environment().from_string(text).render(snakemake=snakemake, categories=[], files=[])
 
 
-def _report_captions_job(tmp_path, tables: dict[str, str]):
-    """The report_captions job (workflow/rules/report.smk) for one entry caption and the CSV ``tables``
-    ({data set: text}) of a per-data-set entry; returns {data set: its table's caption file}."""
-    from ordeval.jobs import Job, report_captions
-
-    csv_paths = {name: tmp_path / "tables" / f"{name}.csv" for name in tables}
-    for name, text in tables.items():
-        csv_paths[name].parent.mkdir(parents=True, exist_ok=True)
-        csv_paths[name].write_text(text)
-    folder = tmp_path / "report" / "captions"
-    captions = {name: folder / f"table-tables-{name}.rst" for name in tables}
-    job = Job(
-        "report_captions",
-        input={"tables": [str(path) for path in csv_paths.values()]},
-        output={"captions": [str(folder / "consistency-summary.rst")], "tables": [str(p) for p in captions.values()]},
-        params={
-            "captions": ["Consistency of each data set."],
-            "table_captions": ["Consistency of each data set."] * len(tables),
-            "max_rows": 10,
-        },  # fmt: skip
-    )
-    report_captions.run(job)
-    return captions
+def _html(rst: str) -> str:
+    """reStructuredText as the report shows it."""
+    return pytest.importorskip("docutils.core").publish_parts(rst, writer="html")["body"]
 
 
-def test_each_reported_table_has_a_caption_of_its_own_that_shows_it(tmp_path):
-    # Every reported CSV table (one per data set of a per-data-set entry too) has its own caption file.
-    planned = make_plan(tiny_config(), workdir=tmp_path)
-    captions = planned.table_captions()
-    tables = [entry["table"] for entry in captions.values()]
-    assert len(set(tables)) == len(tables) and all(path.endswith(".csv") for path in tables)
-    summaries = [
-        planned.path("consistency/summary", "csv", dataset=name, condition="half") for name in planned.datasets
-    ]
-    assert len(planned.datasets) > 1 and set(summaries) <= set(tables)
-    assert not any("{" in path or "by-dataset" in path for path in captions)
-    # The report_captions job writes each one showing its own table.
-    written = _report_captions_job(tmp_path, {"A": "measure,tau\nNMD,0.25\n", "B": "measure,tau\nRNOD,0.5\n"})
+def test_a_caption_file_holds_each_files_caption_under_a_condition_on_its_wildcards():
+    blocks = [CaptionBlock({"dataset": name}, f"Consistency of {name}.", f"measure,tau\n{measure},0.5\n", f"{name}.csv")
+              for name, measure in [("A", "NMD"), ("B", "RNOD")]]  # fmt: skip
+    document = caption_document(blocks)
+    assert document.count("{% if snakemake.wildcards.dataset == 'A' %}") == 1
     for dataset, shown, hidden in [("A", "NMD", "RNOD"), ("B", "RNOD", "NMD")]:
-        html = _report_caption_html(written[dataset])
+        html = _html(_render(document, dataset=dataset))
         assert "<table" in html and shown in html and hidden not in html
-        assert "Consistency of each data set." in html and "problematic" not in html
+        assert f"Consistency of {dataset}." in html and "problematic" not in html
+    assert _render(document, dataset="C").strip() == ""  # no block of its own: no caption
+    # an output without wildcards: its one caption as it is
+    assert (
+        caption_document([CaptionBlock({}, "A figure of run_1.")])
+        == rst_text("A figure of run_1.")
+        == ("A figure of run\\_1.\n")
+    )
 
 
-def test_a_table_caption_keeps_the_table_literal_through_the_reports_jinja(tmp_path):
+def test_a_table_caption_keeps_the_table_literal_through_the_reports_jinja():
     # Snakemake renders every caption file as a Jinja template before reST: a cell with Jinja syntax
     # must stay as it is.
-    written = _report_captions_job(tmp_path, {"B": "measure,tau\nRNOD,{{ x }} {% y %} {# z #}\n"})
-    assert "{{ x }} {% y %} {# z #}" in _report_caption_html(written["B"])
+    cell = "{{ x }} {% y %} {# z #}"
+    document = caption_document([CaptionBlock({"dataset": "B"}, "Table.", f"measure,tau\nRNOD,{cell}\n", "B.csv")])
+    assert cell in _html(_render(document, dataset="B"))
+
+
+def test_every_reported_table_shows_its_rows_in_the_caption_file_of_its_rule_output(tmp_path, monkeypatch):
+    """Script report_captions with the params rule report_captions gives it (pipeline.report_captions): one
+    caption file per reported rule output (the one report_marks gives the output), holding every file's caption
+    and a table's own rows under the condition on its wildcards."""
+    monkeypatch.chdir(tmp_path)
+    planned = make_plan(tiny_config(classification=True), workdir=tmp_path, check_files=False)
+    captions, marks = pipeline.report_captions(planned), pipeline.report_marks(planned)
+    outputs = planned.reported_outputs()
+    assert set(captions) == {Path(output.caption).stem for output in outputs}
+    assert {mark.caption for mark in marks.values()} == {output.caption for output in outputs}
+    # the consistency summaries of every data set: one rule output, one caption file
+    summaries = captions["consistency-summary-half"]
+    assert [block["wildcards"] for block in summaries] == [{"dataset": name} for name in planned.datasets]
+    assert marks[planned.path("consistency/summary", "csv", condition="half")].caption.endswith(
+        "consistency-summary-half.rst"
+    )
+    tables = {}  # stand-ins for every reported table, each with a row of its own
+    for index, output in enumerate(output for output in outputs if output.path.endswith(".csv")):
+        assert marks[output.template].caption == output.caption
+        tables[output.path] = (output, f"ROW_{index}")
+        Path(output.path).parent.mkdir(parents=True, exist_ok=True)
+        Path(output.path).write_text(f"measure,tau\nROW_{index},0.123456789\n")
+    assert len(tables) > len(captions) / 2
+    files = {name: planned.path("report/captions", key=name) for name in captions}
+    table_inputs = [block["table"] for blocks in captions.values() for block in blocks if block["table"]]
+    assert sorted(table_inputs) == sorted(tables)
+    run_rule_script("report_captions", input={"tables": table_inputs}, output=files, params={"captions": captions})
+    for path, (output, row) in tables.items():
+        wildcards = {name: value for name, value in output.values.items() if "{" + name + "}" in output.template}
+        rendered = _render(Path(output.caption).read_text(), **wildcards)
+        assert row.replace("_", "\\_") in rendered and rendered.count("ROW\\_") == 1, path  # its own rows only
+        assert rst_text(planned.caption(output.key, **output.values)) in rendered, path
+    html = _html(_render(Path(files["consistency-summary-half"]).read_text(), dataset="TinyDQ"))
+    (row,) = [row for path, (output, row) in tables.items() if output.values.get("dataset") == "TinyDQ"
+              and output.key == "consistency/summary" and output.values["condition"] == "half"]  # fmt: skip
+    assert "<table" in html and row in html and "0.1235" in html and "problematic" not in html
+
+
+def test_report_marks_name_the_caption_category_and_subcategory_of_every_reported_output(tmp_path):
+    planned = make_plan(tiny_config(classification=True), workdir=tmp_path, check_files=False)
+    marks = pipeline.report_marks(planned)
+    assert set(marks) == {output.template for output in planned.reported_outputs()}
+    assert all("{dataset}" not in mark.caption for mark in marks.values())  # one caption per rule output
+    per_dataset = marks[planned.path("agreement/dataset", "csv")]
+    assert per_dataset.subcategory == "{dataset}" and per_dataset.category.endswith("Ranking agreement")
+    summary = marks[planned.path("agreement/mean", "csv", suffix="{suffix}")]
+    assert summary.subcategory(SimpleNamespace(suffix="_oc")) == "classification"
+    assert summary.subcategory(SimpleNamespace(suffix="")) == "quantification"
+    assert marks[planned.path("agreement/dnkt", "csv")].subcategory == "DNKT_{combination}"
+    categories = sorted({mark.category for mark in marks.values()})
+    assert [category[:3] for category in categories] == [f"{i:02d} " for i in range(len(categories))]
 
 
 def test_the_html_report_refuses_another_configuration_than_the_run(tmp_path):

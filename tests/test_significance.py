@@ -1,16 +1,18 @@
-"""Discriminative power, significance overlap and contradictions (SPEC 4.3-4.5)."""
+"""Discriminative power, significance overlap and contradictions (SPEC 4.3-4.5), and the significance scripts."""
 
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_rule_script
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ordeval import seeding
 from ordeval.analysis.significance import (
     PairwiseSignificance,
+    arrays_path,
     brace_name,
     contradiction_counts,
     contradiction_table,
@@ -26,7 +28,9 @@ from ordeval.analysis.significance import (
     read_run_groups,
     run_group_table,
     significance_overlap,
+    write_pvalues,
 )
+from ordeval.files import sha256, write_json
 from ordeval.latex import measure_label
 from ordeval.latex.significance import (
     contradiction_counts_latex,
@@ -34,7 +38,7 @@ from ordeval.latex.significance import (
     discriminative_power_latex,
     sso_latex,
 )
-from ordeval.scores import ScoreStack
+from ordeval.scores import ScoreStack, score_files, write_scores
 from ordeval.table import Table, write_csv
 
 ORIGINS = {"D1": "synthetic", "D2": "synthetic"}
@@ -290,58 +294,55 @@ def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
         read_pvalue_table(tmp_path / "pvalues.tsv")
 
 
-# --------------------------------------------------------------------------- the significance jobs
+# --------------------------------------------------------------------------- the significance scripts
 
 
-def _significance_files(folder, dataset) -> dict:
-    names = {"sso_csv": "sso.csv", "sso_tex": "sso.tex", "curves_pdf": "curves.pdf", "curves_png": "curves.png"}
-    files = {key: str(folder / "tables" / dataset / name) for key, name in names.items()}
-    inputs = {"pvalues": "pvalues.tsv", "groups": "run_groups.tsv", "measures_tsv": "measures.tsv",
-              "provenance": "provenance.json"}  # fmt: skip
-    files.update({key: str(folder / dataset / name) for key, name in inputs.items()})
-    return files
+def _dataset_files(folder, dataset) -> dict:
+    """The files of one data set: its scores and provenance, and what the per-data-set scripts write."""
+    names = {"pvalues": "pvalues.tsv", "arrays": "pvalues.npz", "run_groups": "run_groups.tsv",
+             "sso_csv": "sso.csv", "sso_tex": "sso.tex", "provenance": "provenance.json"}  # fmt: skip
+    return {key: str(folder / dataset / name) for key, name in names.items()}
 
 
-def test_significance_jobs_write_the_documented_files(tmp_path):
-    """p-values per data set, then discriminative power, SSO, contradictions (CSV and LaTeX) and DP curves;
-    a higher-is-better measure (HIGH = -NMD) never contradicts NMD: its direction comes from measures.tsv."""
-    from ordeval.files import write_json
-    from ordeval.jobs import Job, significance_figures, significance_pvalues, significance_tables
-    from ordeval.scores import write_scores
-
+def test_significance_scripts_write_the_documented_files(tmp_path):
+    """p-values and SSO per data set, then discriminative power, contradictions (CSV and LaTeX) and the DP
+    curves of the data sets; a higher-is-better measure (HIGH = -NMD) never contradicts NMD: its direction
+    comes from measures.tsv."""
     rng = np.random.default_rng(5)
     runs = ["BL-popularity-C", "BL-uniform-C", "SIM01", "SIM02", "BL-popularity-E", "BL-uniform-E"]
+    measures = ["NMD", "RNOD", "HIGH"]
+    settings = {"alpha": 0.05, "trials": 200}
     datasets = {}
     for dataset in ["D1", "D2"]:
         base = rng.uniform(size=(30, 4)) + np.array([0.0, 0.6, 0.3, 0.35])
         reverse = base[:, ::-1] + rng.normal(0, 0.05, size=base.shape)
         nmd, rnod = (np.hstack([matrix, matrix[:, :2]]) for matrix in (base, reverse))  # -E copies of -C baselines
-        stack = ScoreStack(["NMD", "RNOD", "HIGH"], [f"t{i}" for i in range(30)], runs, np.stack([nmd, rnod, -nmd]),
+        stack = ScoreStack(measures, [f"t{i}" for i in range(30)], runs, np.stack([nmd, rnod, -nmd]),
                            [True, True, False])  # fmt: skip
-        write_scores(stack, tmp_path / dataset)
-        write_json({"origin": "synthetic"}, tmp_path / dataset / "provenance.json")
-        files = _significance_files(tmp_path, dataset)
-        job = Job("significance_pvalues", input={"stack": [str(tmp_path / dataset / "stack.npz")]},
-                  output={"pvalues": [files["pvalues"]], "run_groups": [files["groups"]]},
-                  params={"datasets": [dataset], "seed": 3, "trials": 200})  # fmt: skip
-        significance_pvalues.run(job)
+        files = _dataset_files(tmp_path, dataset)
+        scores = write_scores(stack, score_files(stack, tmp_path / dataset))
+        files.update(stack=str(scores["stack"]), measures=str(scores["measures"]))
+        write_json({"dataset": dataset, "origin": "synthetic"}, files["provenance"])
+        run_rule_script("significance_pvalues", input={"stack": files["stack"]},
+                        output={key: files[key] for key in ("pvalues", "arrays", "run_groups")},
+                        params={"trials": 200, "seed": 3}, wildcards={"dataset": dataset})  # fmt: skip
+        run_rule_script("significance_overlap",
+                        input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
+                        output={"csv": files["sso_csv"], "tex": files["sso_tex"]},
+                        params={**settings, "measures": measures}, wildcards={"dataset": dataset})  # fmt: skip
         datasets[dataset] = files
+
+    def per_dataset(*keys):
+        return {key: [files[key] for files in datasets.values()] for key in keys}
+
     outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
                for stem in ("power", "counts", "contradictions", "grouped") for ext in ("csv", "tex")}  # fmt: skip
-    group = {"task": "quantification", "datasets": ["D1", "D2"], "measures": ["NMD", "RNOD", "HIGH"]}
-    params = {"datasets": list(datasets), "tasks": [group], "alpha": 0.05, "trials": 200}
-
-    def per_dataset(key):
-        return [files[key] for files in datasets.values()]
-
-    inputs = {"pvalues": per_dataset("pvalues"), "run_groups": per_dataset("groups"),
-              "measures": per_dataset("measures_tsv"), "provenance": per_dataset("provenance")}  # fmt: skip
-    output = {"sso_csv": per_dataset("sso_csv"), "sso_tex": per_dataset("sso_tex"),
-              **{key: [path] for key, path in outputs.items()}}  # fmt: skip
-    significance_tables.run(Job("significance_tables", input=inputs, output=output, params=params))
-    output = {"curves_pdf": per_dataset("curves_pdf"), "curves_png": per_dataset("curves_png"),
-              "all_pdf": [str(tmp_path / "all.pdf")], "all_png": [str(tmp_path / "all.png")]}  # fmt: skip
-    significance_figures.run(Job("significance_figures", input=inputs, output=output, params=params))
+    params = {**settings, "datasets": list(datasets), "measures": measures}
+    inputs = per_dataset("pvalues", "arrays", "run_groups", "measures", "provenance")
+    run_rule_script("significance_summary", input=inputs, output=outputs, params=params, wildcards={"suffix": ""})
+    curves = {ext: str(tmp_path / f"all.{ext}") for ext in ("pdf", "png")}
+    run_rule_script("significance_curves", input=per_dataset("pvalues", "arrays", "measures", "provenance"),
+                    output=curves, params={**params, "task": "quantification"}, wildcards={"suffix": ""})  # fmt: skip
 
     def header(path):
         return Table.read(path, sep="\t" if str(path).endswith(".tsv") else ",").columns
@@ -349,10 +350,10 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
     for files in datasets.values():
         assert header(files["pvalues"]) == ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
         assert set(Table.read(files["pvalues"])["measure"]) == {"NMD", "RNOD", "HIGH"}
+        with np.load(files["arrays"]) as stored:  # the binary copy the rule declares, of this table
+            assert str(stored["tsv_sha256"]) == sha256(files["pvalues"])
         assert header(files["sso_csv"]) == ["measure_a", "measure_b", "a", "b", "c", "sso", "data_origin"]
         assert_balanced_tabular(Path(files["sso_tex"]).read_text(), 3)
-        for part in ("curves_pdf", "curves_png"):
-            assert (tmp_path / files[part]).stat().st_size > 0
     power = Table.read(outputs["power_csv"], sep=",")
     assert power.columns == ["dataset", "measure", "significant", "pairs", "percent", "data_origin"]
     assert list(dict.fromkeys(power["dataset"])) == ["D1", "D2", "POOLED"]
@@ -364,7 +365,7 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
                                                                   strict=True))  # fmt: skip
     counts = Table.read(outputs["counts_csv"], sep=",")
     assert counts.columns[:4] == ["dataset", "measure_a", "measure_b", "contradictions"]
-    groups = Table.read(datasets["D1"]["groups"])
+    groups = Table.read(datasets["D1"]["run_groups"])
     assert {g for r, g in zip(groups["run"], groups["group"], strict=True) if r.startswith("BL-popularity")} == {
         "BL-popularity-{C,E}"
     }
@@ -372,29 +373,31 @@ def test_significance_jobs_write_the_documented_files(tmp_path):
     assert "BL-popularity-{C,E}" in {*grouped["run_x"], *grouped["run_y"]}
     for stem in ("power", "counts", "contradictions", "grouped"):
         assert Path(outputs[f"{stem}_tex"]).read_text().count(r"\begin{tabular}") == 1
-    for ext in ("pdf", "png"):
-        assert (tmp_path / f"all.{ext}").stat().st_size > 0
+    assert Path(curves["pdf"]).read_bytes().startswith(b"%PDF") and Path(curves["png"]).stat().st_size > 1000
 
 
 def test_the_binary_copy_of_the_pvalues_is_read_while_it_mirrors_the_table(tmp_path):
-    """write_pvalues keeps pvalues.npz beside pvalues.tsv; reading takes the arrays (same numbers) while the
-    table's SHA-256 matches, and parses the table once it was edited."""
-    from ordeval.analysis.significance import arrays_path, write_pvalues
-
+    """write_pvalues writes the table and its binary copy (the .npz path named, as the rule declares it);
+    reading with that copy takes the arrays while the table's SHA-256 matches, and parses the table once it
+    was edited (or without the copy)."""
     significance = hand_made(["NMD", "JSD"], "ABCD", np.arange(8.0).reshape(2, 4) / 10,
                              [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])  # fmt: skip
-    path = tmp_path / "pvalues.tsv"
-    write_pvalues(significance, path)
-    assert arrays_path(path).is_file()
-    from ordeval.files import sha256
-
-    with np.load(arrays_path(path)) as stored:  # the hash taken while writing is the file's
+    path, arrays = tmp_path / "pvalues.tsv", tmp_path / "copy" / "p.npz"
+    arrays.parent.mkdir()
+    write_pvalues(significance, path, arrays)
+    assert arrays.is_file() and not arrays_path(path).exists()  # where it is named, nowhere else
+    with np.load(arrays) as stored:  # the hash taken while writing is the file's
         assert str(stored["tsv_sha256"]) == sha256(path)
-    read = read_pvalue_table(path)
-    assert read.measures == ["NMD", "JSD"] and read.runs == list("ABCD")
-    np.testing.assert_array_equal(read.p_values, significance.p_values)
-    np.testing.assert_array_equal(read.means, significance.means)
+        copy = dict(stored)
+    for read in (read_pvalue_table(path, arrays=arrays), read_pvalue_table(path)):  # the copy, the table
+        assert read.measures == ["NMD", "JSD"] and read.runs == list("ABCD")
+        np.testing.assert_array_equal(read.p_values, significance.p_values)
+        np.testing.assert_array_equal(read.means, significance.means)
+    # the copy is what is read while it mirrors the table (a copy with other p-values, the same hash)
+    np.savez(arrays, **{**copy, "p_values": copy["p_values"] / 2})
+    assert read_pvalue_table(path, arrays=arrays).p_values[0, 0] == 0.05
+    assert read_pvalue_table(path).p_values[0, 0] == 0.1
     lines = path.read_text().splitlines()
     lines[1] = lines[1].rsplit("\t", 1)[0] + "\t0.9"  # an edit: the arrays no longer mirror the table
     path.write_text("\n".join(lines) + "\n")
-    assert read_pvalue_table(path).p_values[0, 0] == 0.9
+    assert read_pvalue_table(path, arrays=arrays).p_values[0, 0] == 0.9

@@ -176,11 +176,11 @@ def test_figure_is_byte_reproducible(tmp_path):
 
 def test_score_folder_from_stack_or_tables(tmp_path):
     from ordeval.errors import InputError
-    from ordeval.scores import ScoreStack, write_scores
+    from ordeval.scores import ScoreStack, score_files, write_scores
 
     x = score_matrix(6, 3)
     stack = ScoreStack(["A", "B"], [f"t{i}" for i in range(6)], ["r1", "r2", "r3"], np.stack([x, 2 * x]))
-    write_scores(stack, tmp_path / "scores")
+    write_scores(stack, score_files(stack, tmp_path / "scores"))
     read = tss.read_score_folder(tmp_path / "scores")
     assert list(read) == ["A", "B"] and np.array_equal(read["B"], 2 * x)
     (tmp_path / "scores" / "stack.npz").unlink()

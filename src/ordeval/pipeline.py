@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import catalogue
 from .plan import Plan
@@ -53,6 +54,24 @@ def report_marks(plan: Plan) -> dict[str, ReportMark]:
             subcategory = None
         marks[output.template] = ReportMark(output.caption, category, subcategory)
     return marks
+
+
+def report_captions(plan: Plan) -> dict[str, list[dict]]:
+    """What rule report_captions writes (its params): per caption file (``report/captions/<name>.rst``, by
+    name), the caption of each file of its rule output, ``{"wildcards", "caption", "table"}``: the wildcards
+    that pick the file (those of the output's template), its caption from the catalogue, and the CSV table it
+    shows (None for a figure)."""
+    return {
+        Path(caption).stem: [
+            {
+                "wildcards": {name: value for name, value in output.values.items() if f"{{{name}}}" in output.template},
+                "caption": plan.caption(output.key, **output.values),
+                "table": output.path if output.path.endswith(".csv") else None,
+            }
+            for output in outputs
+        ]
+        for caption, outputs in plan.caption_files().items()
+    }
 
 
 def _task_of(tasks: dict[str, str]) -> Callable:

@@ -1,21 +1,7 @@
 # Stage: the provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
 # The HTML report's caption files: one per reported rule output, with each of its files' caption (and a table's
 # rows) under a condition on the wildcards; {caption file name: [{wildcards, caption, table}]}.
-CAPTIONS = {
-    os.path.basename(caption)[: -len(".rst")]: [
-        {
-            "wildcards": {
-                name: value
-                for name, value in output.values.items()
-                if "{" + name + "}" in output.template
-            },
-            "caption": PLAN.caption(output.key, **output.values),
-            "table": output.path if output.path.endswith(".csv") else None,
-        }
-        for output in outputs
-    ]
-    for caption, outputs in PLAN.caption_files().items()
-}
+CAPTIONS = pipeline.report_captions(PLAN)
 # The LaTeX report's items: (section, table fragment or figure), in catalogue order.
 REPORT_ITEMS = pipeline.report_items(PLAN)
 
