@@ -248,7 +248,7 @@ def prepare(config, name, results, log=()):
     with its outputs below ``results``; the outputs."""
     output = {key: str(results / path.format(dataset=name)) for key, path in CANONICAL.items()}
     params = {"task": "quantification", "spec": config["datasets"][name], "data_root": config["data_root"],
-              "seed": config["seed"]}  # fmt: skip
+              "seed": config["seed"], "plugins": []}  # fmt: skip
     run_rule_script("prepare_data", output=output, params=params, wildcards={"dataset": name}, log=log)
     return output
 

@@ -97,7 +97,7 @@ def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plug
     files = {key: path.format(dataset="TinySem") for key, path in planned.canonical_paths(data.task).items()}
     run_rule_script("prepare_data", output=files, wildcards={"dataset": "TinySem"},
                     params={"task": data.task, "spec": data.spec, "data_root": str(planned.data_root),
-                            "seed": planned.config["seed"]})  # fmt: skip
+                            "seed": planned.config["seed"], "plugins": planned.plugin_files})  # fmt: skip
     log = tmp_path / "score_runs.log"
     outputs = {key: path.format(dataset="TinySem") for key, path in planned.score_paths(group).items()}
     assert group.measures == ["NMD", name] and f"matrix_{name}" in outputs
