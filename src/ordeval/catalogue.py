@@ -21,7 +21,7 @@ STAGES = ("data", "scores", "agreement", "consistency", "significance", "popular
           "topic_set_size", "classification", "replication", "measure_reports", "report")  # fmt: skip
 
 #: HTML report categories, in order. The report numbers those a configuration shows with two digits from their
-#: position (:func:`ordeval.workflow.report_marks`; Snakemake's report sorts them as text), so that a category is
+#: position (:func:`ordeval.pipeline.report_marks`; Snakemake's report sorts them as text), so that a category is
 #: inserted by adding one line.
 CATEGORIES = {
     "replication": "Published versus reproduced",

@@ -1,9 +1,9 @@
 """Which library files a job's code depends on, so that its rule can declare them as inputs.
 
-A job names the modules it runs (``ordeval.jobs.score_runs`` plus, say, the task's measure module);
-:func:`module_files` adds every ordeval module they import at module level, transitively, and the
-``__init__.py`` of every package on the way. Imports inside functions are deliberately not followed:
-they are how a module keeps a heavy or unrelated dependency out of jobs that do not use it, and the
+A rule's script names the modules it runs by importing them at its top (or in its ``with job()`` block:
+:func:`script_modules`); :func:`module_files` adds every ordeval module they import at module level,
+transitively, and the ``__init__.py`` of every package on the way. Imports inside functions are deliberately not
+followed: they are how a module keeps a heavy or unrelated dependency out of jobs that do not use it, and the
 job that does use it names that module itself. So editing a LaTeX helper re-runs the table jobs only,
 and editing a measure re-runs scoring and what depends on the scores.
 

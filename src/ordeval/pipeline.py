@@ -17,9 +17,6 @@ from . import catalogue
 from .plan import Plan
 from .resources import UNKNOWN_TOPICS, DataSize, Resources, cost_settings, estimate
 
-#: Rows of a table shown in the HTML report (the whole table is attached as CSV).
-REPORT_TABLE_ROWS = 200
-
 
 @dataclass(frozen=True)
 class ReportMark:

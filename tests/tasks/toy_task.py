@@ -92,10 +92,10 @@ class GradesTask(Task):
         return GradeData(name, classes, list(topics), names, provenance, gold, runs)
 
     def write_canonical(self, data: GradeData, files: Mapping) -> None:
-        write_text("topic\tgrade\n" + "".join(f"{t}\t{data.classes[g]}\n" for t, g in zip(data.topics, data.gold)),
-                   files["gold"])  # fmt: skip
-        rows = [f"{t}\t{run}\t{data.classes[g]}\n" for run, grades in zip(data.run_names, data.runs)
-                for t, g in zip(data.topics, grades)]  # fmt: skip
+        gold = [f"{t}\t{data.classes[g]}\n" for t, g in zip(data.topics, data.gold, strict=True)]
+        write_text("topic\tgrade\n" + "".join(gold), files["gold"])
+        rows = [f"{t}\t{run}\t{data.classes[g]}\n" for run, grades in zip(data.run_names, data.runs, strict=True)
+                for t, g in zip(data.topics, grades, strict=True)]  # fmt: skip
         write_text("topic\trun\tgrade\n" + "".join(rows), files["runs"])
         write_json(data.provenance, files["provenance"])
 
