@@ -1,7 +1,7 @@
 """A toy third task, registered from outside the package (a plugin): ``grades``, one gold grade per topic (a
 class of an ordered scale) and one grade per topic from each run, scored by two measures of its own. Nothing
 outside this file names it: it shows that a task is one package. Used by tests/test_toy_task.py and the workflow
-tier's tests/workflow/test_toy_task.py.
+tier's tests/workflow/test_toy_task_pipeline.py.
 
 Files (format ``toy_grades``, gold or run): ``topic<TAB>grade``, one line per topic.
 """
@@ -38,6 +38,16 @@ def hit(run: np.ndarray, gold: np.ndarray, classes: int) -> np.ndarray:
     return (run == gold).astype(float)
 
 
+@dataclass
+class Grades:
+    """What a ``toy_grades`` file holds: its topics (``topics``: how ``ordeval validate`` pairs a run with the
+    gold) and their grades (class indices)."""
+
+    topics: list[str]
+    grades: np.ndarray
+    locations: list[str]  # where each topic was read ("line 3"): what validate's messages name
+
+
 @FORMATS.register("toy_grades", roles=("gold", "run"), description="topic<TAB>grade, one line per topic")
 def read_grades(path, classes: Sequence, source: Mapping) -> dict:
     fields = read_fields(path, ("topic", "grade"), layout="topic, grade")
@@ -47,7 +57,8 @@ def read_grades(path, classes: Sequence, source: Mapping) -> dict:
         if label not in labels:
             raise fields.error(record, f"unknown grade {label!r}; grades are {', '.join(labels)}")
         grades.append(labels.index(label))
-    return {"": (fields.column(0), np.array(grades))}
+    locations = [fields.where(record) for record in range(len(fields))]
+    return {"": Grades(fields.column(0), np.array(grades), locations)}
 
 
 @dataclass
@@ -74,13 +85,15 @@ class GradesTask(Task):
     def build(self, name: str, spec: Mapping, data_root, seed: int) -> GradeData:
         classes = [str(label) for label in spec["classes"]]
         gold_source = spec["gold"]
-        topics, gold = read_grades(resolve_path(gold_source["path"], data_root), classes, gold_source)[""]
+        read = read_grades(resolve_path(gold_source["path"], data_root), classes, gold_source)[""]
+        topics, gold = read.topics, read.grades
         if len(set(topics)) != len(topics):
             raise ConfigError(f"datasets.{name}.gold: a topic is given twice")
 
         def runs_of(source: Mapping, index: int, entry: str):
             path = resolve_path(source["path"], data_root)
-            run_topics, grades = read_grades(path, classes, source)[""]
+            found = read_grades(path, classes, source)[""]
+            run_topics, grades = found.topics, found.grades
             if sorted(run_topics) != sorted(topics):
                 raise InputError(path, None, "its topics are not the gold's")
             order = {topic: i for i, topic in enumerate(run_topics)}

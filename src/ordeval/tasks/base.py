@@ -54,7 +54,9 @@ class FileFormat:
     """A file format of a task: its reader, what a file of it can be, and what else the reader needs.
 
     ``read(path, classes, source)`` returns ``{"": table}`` for a file holding one gold or one run (the
-    run takes the source's ``name``), or ``{run name: table}`` for a file holding several runs; ``source``
+    run takes the source's ``name``), or ``{run name: table}`` for a file holding several runs (a task that pairs
+    runs with the gold by topic reads tables with ``topics`` and their ``locations``, "line 3": what ``ordeval
+    validate`` pairs and names); ``source``
     is the data set's source entry (``path``, ``name``, and keys of ``needs`` such as ``score``) with
     ``role`` ``"gold"`` or ``"run"``. Errors are :class:`~ordeval.errors.InputError` naming file and line."""
 
