@@ -95,8 +95,8 @@ def test_a_configuration_of_the_toy_task_runs_through_the_pipelines_scripts(tmp_
     assert (tmp_path / "results/toy/scores/Grades/GradeError.tsv").is_file()
     params = {"ci_level": 0.95, "ci_method": "fisher_z", "kendall": "b", "measures": ["GradeError", "Hit"]}
     output = {"csv": "results/toy/tables/agreement/Grades.csv", "tex": "results/toy/tables/agreement/Grades.tex"}
-    run_rule_script("agreement_dataset", input={"stack": stack, "provenance": "results/toy/data/Grades/provenance.json"},
-                    output=output, params=params, wildcards={"dataset": "Grades"})  # fmt: skip
+    inputs = {"stack": stack, "provenance": "results/toy/data/Grades/provenance.json"}
+    run_rule_script("agreement_dataset", input=inputs, output=output, params=params, wildcards={"dataset": "Grades"})
     table = (tmp_path / output["csv"]).read_text().splitlines()
     assert table[0].startswith("measure_a,measure_b,tau") and table[1].startswith("GradeError,Hit,")
 
