@@ -2,8 +2,8 @@
 confusion matrix over all items): ranks, no significance groups (``ordeval score --protocol pooled`` adds the
 paired randomisation test), as CSV, LaTeX and Markdown."""
 
-from ordeval.analysis.leaderboards import pipeline_pooled_leaderboards
-from ordeval.latex import leaderboard  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval.analysis.leaderboard import pipeline_pooled_leaderboards
 from ordeval.provenance import read_provenance
 from ordeval.scores import read_stack
 from ordeval.scripting import job

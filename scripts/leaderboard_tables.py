@@ -2,9 +2,9 @@
 significance groups from the randomised Tukey HSD) as CSV, LaTeX, Markdown and a self-contained HTML page
 (with the official protocol's boards too where the data set has pooled scores)."""
 
-from ordeval.analysis.leaderboards import build_leaderboards, pipeline_pooled_leaderboards
+from ordeval import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval.analysis.leaderboard import build_leaderboards, pipeline_pooled_leaderboards
 from ordeval.analysis.significance import read_pvalue_table
-from ordeval.latex import leaderboard  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.leaderboard_page import write_leaderboard_page
 from ordeval.provenance import origin_sentence, read_provenance
 from ordeval.scores import read_stack

@@ -5,16 +5,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ordeval.analysis.leaderboard import (
+from ordeval.analysis.groups import (
     compact_letters,
     format_groups,
     group_label_index,
     group_membership,
-    leaderboard,
     letter,
     parse_groups,
 )
-from ordeval.latex.leaderboard import leaderboard_latex, leaderboard_markdown
+from ordeval.analysis.leaderboard import leaderboard
+from ordeval.leaderboard_text import leaderboard_latex, leaderboard_markdown
 from ordeval.table import Table
 
 

@@ -1,4 +1,4 @@
-"""ordeval.analysis.leaderboards.build_leaderboards: the one function that assembles a data set's leaderboards
+"""ordeval.analysis.leaderboard.build_leaderboards: the one function that assembles a data set's leaderboards
 for the CLI, the API (and the pipeline's job): per-topic and pooled protocols, with or without groups, the
 note, the data origin, the files."""
 
@@ -12,8 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from ordeval.analysis.leaderboard import leaderboard
-from ordeval.analysis.leaderboards import build_leaderboards, read_pooled
+from ordeval.analysis.leaderboard import build_leaderboards, leaderboard, read_pooled
 from ordeval.analysis.significance import pairwise_significance
 from ordeval.scores import ScoreStack
 from ordeval.table import Table

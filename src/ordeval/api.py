@@ -341,7 +341,7 @@ def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alph
     group letters (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data
     frame measure, rank, run, mean, ci_low, ci_high, group, lower_is_better. With one run, or one topic,
     the groups are empty (no test)."""
-    from .analysis.leaderboards import build_leaderboards, no_test_reason
+    from .analysis.leaderboard import build_leaderboards, no_test_reason
     from .analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)

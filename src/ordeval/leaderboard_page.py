@@ -18,7 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .analysis.leaderboard import GROUPS_KEY, group_label_index, lower_is_better, parse_groups
+from .analysis.groups import GROUPS_KEY, group_label_index, parse_groups
+from .analysis.leaderboard import lower_is_better
 from .files import write_text
 from .table import Table
 

@@ -71,9 +71,6 @@ class ScoreStack:
     def direction_of(self, measure: str) -> bool:
         return self.lower_is_better[self.measures.index(measure)]
 
-    def display_of(self, measure: str) -> str:
-        return self.display[self.measures.index(measure)]
-
     def subset(self, measures: Sequence[str]) -> ScoreStack:
         missing = [name for name in measures if name not in self.measures]
         if missing:

@@ -74,7 +74,7 @@ def test_runs_scale_benchmark(tmp_path):
     result = json.loads((tmp_path / "results" / "runs_scale.json").read_text())
     (row,) = result["rows"]
     assert row["size"] == 5 and not result["failed"] and values["failed"] == "0"
-    assert {"leaderboard_tables", "leaderboard_figures"} <= set(row["rules"])
+    assert {"leaderboard_tables", "dataset_figures"} <= set(row["rules"])
     assert any(rule.startswith("score_runs") for rule in row["rules"])  # alone or in its rule's group job
     assert 0 < row["peak_mib"] < 2048 and 0 < row["largest_figure_px"] <= 4000
     assert values["figure_target_met"] == "1"

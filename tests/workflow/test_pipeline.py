@@ -15,7 +15,7 @@ from conftest import OC_MEASURES, run_workflow
 from tabular_check import check_tabular
 
 from ordeval.analysis.classification import PROPERTY_ORDER
-from ordeval.analysis.leaderboard import parse_groups
+from ordeval.analysis.groups import parse_groups
 from ordeval.files import png_description
 from ordeval.plan import plan as make_plan
 from ordeval.scores import read_score_matrix, read_stack

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..analysis.leaderboards import PROTOCOLS
+from ..analysis.leaderboard import PROTOCOLS
 from ..errors import InputError
 from ..scores import SUMMARY_FILES, is_score_table
 from .checks import check_hsd_memory
@@ -22,7 +22,7 @@ PAGE = "leaderboard.html"
 def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
     """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
     (memory checked first)."""
-    from ..analysis.leaderboards import build_leaderboards, check_finite_means, no_test_reason
+    from ..analysis.leaderboard import build_leaderboards, check_finite_means, no_test_reason
     from ..analysis.significance import pairwise_significance
     from ..seeding import stream
 
@@ -188,7 +188,7 @@ def output_folder(folder: Path, out: str | None) -> Path:
 def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mapping[str, str]):
     """The pooled leaderboards of a scores folder from its ``pooled.tsv`` (no groups: the item labels the
     test needs are not in the folder)."""
-    from ..analysis.leaderboards import build_leaderboards, read_pooled
+    from ..analysis.leaderboard import build_leaderboards, read_pooled
     from ..table import Table
 
     path = folder / "pooled.tsv"

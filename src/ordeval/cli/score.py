@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.leaderboards import PROTOCOLS
+from ..analysis.leaderboard import PROTOCOLS
 from ..errors import InputError
 from . import checks
 from .common import (
@@ -136,7 +136,7 @@ def _check_arguments(args):
 
 def pooled_leaderboards(data, stack, args, dataset: str):
     """The pooled leaderboards, with the paired randomisation test's groups where there are two runs."""
-    from ..analysis.leaderboards import build_leaderboards
+    from ..analysis.leaderboard import build_leaderboards
     from ..analysis.pooled import pooled_scores, pooled_significance
     from ..seeding import stream
     from ..tasks import get_task

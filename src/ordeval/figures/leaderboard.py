@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.transforms import offset_copy
 
-from ..analysis.leaderboard import lower_is_better, parse_groups
+from ..analysis.groups import parse_groups
+from ..analysis.leaderboard import lower_is_better
 from ..table import Table
 from . import Figure, new_figure, row_labels
 

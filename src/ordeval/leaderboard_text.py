@@ -1,14 +1,14 @@
-"""Leaderboards as LaTeX (booktabs) and Markdown."""
+"""Leaderboards as text: LaTeX (booktabs) and Markdown (the HTML results page: :mod:`ordeval.leaderboard_page`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
 
-from ..analysis.leaderboard import GROUPS_KEY
-from ..analysis.leaderboard import lower_is_better as is_lower
-from ..table import Table
-from . import escape, number, tabular
+from .analysis.groups import GROUPS_KEY
+from .analysis.leaderboard import lower_is_better as is_lower
+from .latex import escape, number, tabular
+from .table import Table
 
 
 def _direction(lower_is_better) -> str:
@@ -73,7 +73,7 @@ def leaderboard_markdown(
 ) -> str:
     """A Markdown document: one table per measure (rank, run, the score under ``value_header``, its
     interval and group where any row has them), the note and, with groups, how to read the group cells
-    (:data:`~ordeval.analysis.leaderboard.GROUPS_KEY`)."""
+    (:data:`~ordeval.analysis.groups.GROUPS_KEY`)."""
     intervals, groups = _columns(boards)
     lines = [f"# Leaderboard: {_markdown_cell(dataset)}", "", note, ""] + ([GROUPS_KEY, ""] if groups else [])
     header = _cells(
