@@ -10,7 +10,7 @@ from ordeval.scripting import job
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
-    alpha, trials, measures = params.alpha, params.trials, params.measures
+    alpha, trials, measures = params.alpha, params.hsd_trials, params.measures
     panels, names, counts = {}, {}, {}
     for name, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures,
                                                    strict=True):  # fmt: skip

@@ -64,7 +64,7 @@ with job(snakemake) as log:
     write_latex(paper_consistency_latex(panels, generic, labels), out.consistency_tex, origins,
                 f"System ranking consistency of the ordinal classification measures (the paper's Table 3 layout): "
                 f"(a) full split, (b) {params.subset_size} vs. {params.subset_size}; mean tau over "
-                f"{params.trials} splits, sorted; a mark says how many of the worst measures a measure "
+                f"{params.splits} splits, sorted; a mark says how many of the worst measures a measure "
                 f"significantly outperforms (randomised Tukey HSD, B = {params.hsd_trials}, "
                 f"alpha = {params.alpha}).")  # fmt: skip
 

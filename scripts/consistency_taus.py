@@ -24,7 +24,7 @@ with job(snakemake) as log:
     test = f"randomised Tukey HSD with B = {params.hsd_trials}, alpha = {params.alpha}"
     for condition in params.conditions:
         rng = stream(params.seed, dataset, f"consistency-{condition}")
-        splits = condition_splits(condition, len(stack.topics), params.trials, params.subset_size, rng)
+        splits = condition_splits(condition, len(stack.topics), params.splits, params.subset_size, rng)
         taus = split_taus(stack.values, splits, variant=params.kendall)
         taus_table(taus, stack.measures).write(output[f"taus_{condition}"])
         rng = stream(params.seed, dataset, f"consistency-{condition}-hsd")
@@ -33,7 +33,7 @@ with job(snakemake) as log:
         write_csv(summary, output[f"summary_{condition}"], origins)
         write_csv(pairs, output[f"pairs_{condition}"], origins)
         setting = (
-            f"{dataset}, condition {condition}: {params.trials} random splits ({comparison.trials} with every "
+            f"{dataset}, condition {condition}: {params.splits} random splits ({comparison.trials} with every "
             f"tau defined); {test}; VE2 = {comparison.ve2:.3g}."
         )
         description = (

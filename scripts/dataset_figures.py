@@ -34,8 +34,8 @@ with job(snakemake) as log:
                     description)  # fmt: skip
 
     measures = params.significance_measures  # discriminative power curves
-    significance = read_significance(inputs.pvalues, inputs.measures, measures, params.trials, inputs.arrays)
-    setting = f"randomised Tukey HSD, B = {params.trials}; dashed line: alpha = {params.alpha:g}"
+    significance = read_significance(inputs.pvalues, inputs.measures, measures, params.hsd_trials, inputs.arrays)
+    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: alpha = {params.alpha:g}"
     figure = dp_curves_figure(significance, [names[m] for m in measures], params.alpha,
                               f"{dataset}: discriminative power curves")  # fmt: skip
     description = (

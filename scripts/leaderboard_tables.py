@@ -12,7 +12,7 @@ from ordeval.scripting import job, one_file
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
-    alpha, level, trials = params.alpha, params.ci_level, params.trials
+    alpha, level, trials = params.alpha, params.ci_level, params.hsd_trials
     scored = read_stack(inputs.stack)
     directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))
     significance = read_pvalue_table(inputs.pvalues, directions, trials, inputs.arrays)

@@ -26,7 +26,7 @@ with job(snakemake) as log:
         "power": inputs.power,
         "topic_set_size": dict(zip(params.datasets, inputs.topic_set_size, strict=True)),
     }
-    report = build_report(measure, files, check_measure(measure, trials=params.trials, seed=params.seed))
+    report = build_report(measure, files, check_measure(measure, trials=params.property_instances, seed=params.seed))
     write_text(markdown(report), output.md)
     write_text(html(report), output.html)
     write_text(latex(report), output.tex)

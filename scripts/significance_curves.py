@@ -9,11 +9,11 @@ from ordeval.scripting import job
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
-    setting = f"randomised Tukey HSD, B = {params.trials}; dashed line: alpha = {params.alpha:g}"
+    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: alpha = {params.alpha:g}"
     panels, names = {}, {}
     for dataset, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays,
                                                       inputs.measures, strict=True):  # fmt: skip
-        panels[dataset] = read_significance(pvalues, measures_tsv, params.measures, params.trials, arrays)
+        panels[dataset] = read_significance(pvalues, measures_tsv, params.measures, params.hsd_trials, arrays)
         info = read_measure_table(measures_tsv)
         display = dict(zip(info["measure"], info["display"], strict=True))
         names[dataset] = [measure_text(display[m]) for m in params.measures]

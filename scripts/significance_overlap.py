@@ -11,12 +11,12 @@ from ordeval.table import write_csv
 
 with job(snakemake) as log:
     dataset, params, inputs = snakemake.wildcards.dataset, snakemake.params, snakemake.input
-    significance = read_significance(inputs.pvalues, inputs.measures, params.measures, params.trials, inputs.arrays)
+    significance = read_significance(inputs.pvalues, inputs.measures, params.measures, params.hsd_trials, inputs.arrays)
     labels = measure_labels(read_measure_table(inputs.measures))
     origins = read_origins({dataset: inputs.provenance})
     overlap = overlap_table(significance, params.alpha)
     write_csv(overlap, snakemake.output.csv, origins)
-    test = f"randomised Tukey HSD, B = {params.trials} trials, alpha = {params.alpha:g}"
+    test = f"randomised Tukey HSD, B = {params.hsd_trials} trials, alpha = {params.alpha:g}"
     write_latex(
         sso_latex(overlap, params.measures, labels), snakemake.output.tex, origins,
         f"{dataset}: significance overlap SSO = b/(a+b+c) in % (a/b/c) of pairs of measures; "

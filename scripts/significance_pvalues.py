@@ -11,12 +11,12 @@ with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
     stack = read_stack(snakemake.input.stack)
     rng = stream(params.seed, dataset, "significance")
-    significance = pairwise_significance(stack, params.trials, rng, snakemake.threads)
+    significance = pairwise_significance(stack, params.hsd_trials, rng, snakemake.threads)
     write_pvalues(significance, output.pvalues, output.arrays)
     groups = identical_run_groups(stack)
     run_group_table(stack.runs, groups).write(output.run_groups)
     log.info(
         "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
-        dataset, significance.pair_count, len(stack.measures), params.trials,
+        dataset, significance.pair_count, len(stack.measures), params.hsd_trials,
         ", ".join(" = ".join(group) for group in groups if len(group) > 1) or "none",
     )  # fmt: skip

@@ -185,7 +185,7 @@ def _run_taus(dataset, measures, settings, threads, paths, provenance, folder) -
     return output
 
 
-SETTINGS = {"trials": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
+SETTINGS = {"splits": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "seed": 11}
 
 
 def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
@@ -245,11 +245,11 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     significance = {"pvalues": str(tmp_path / "pvalues.tsv"), "arrays": str(tmp_path / "pvalues.npz"),
                     "run_groups": str(tmp_path / "run_groups.tsv")}  # fmt: skip
     run_rule_script("significance_pvalues", input={"stack": str(paths["stack"])}, output=significance,
-                    params={"trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
+                    params={"hsd_trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
     board = {ext: str(tmp_path / f"leaderboard.{ext}") for ext in ("csv", "tex", "md", "html")}
     inputs = {"stack": str(paths["stack"]), "pvalues": significance["pvalues"], "arrays": significance["arrays"],
               "provenance": provenance["X"]}  # fmt: skip
-    settings = {"alpha": 0.05, "trials": 100, "ci_level": 0.95}
+    settings = {"alpha": 0.05, "hsd_trials": 100, "ci_level": 0.95}
     run_rule_script("leaderboard_tables", input={**inputs, "pooled": []}, output=board,
                     params={**settings, "measures": measures}, wildcards={"dataset": "X"})  # fmt: skip
     figures = {"curves": "significance", "leaderboard": "leaderboard", "topic_set_size": "topic_set_size"}

@@ -311,7 +311,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
     rng = np.random.default_rng(5)
     runs = ["BL-popularity-C", "BL-uniform-C", "SIM01", "SIM02", "BL-popularity-E", "BL-uniform-E"]
     measures = ["NMD", "RNOD", "HIGH"]
-    settings = {"alpha": 0.05, "trials": 200}
+    settings = {"alpha": 0.05, "hsd_trials": 200}
     datasets = {}
     for dataset in ["D1", "D2"]:
         base = rng.uniform(size=(30, 4)) + np.array([0.0, 0.6, 0.3, 0.35])
@@ -325,7 +325,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         write_json({"dataset": dataset, "origin": "synthetic"}, files["provenance"])
         run_rule_script("significance_pvalues", input={"stack": files["stack"]},
                         output={key: files[key] for key in ("pvalues", "arrays", "run_groups")},
-                        params={"trials": 200, "seed": 3}, wildcards={"dataset": dataset})  # fmt: skip
+                        params={"hsd_trials": 200, "seed": 3}, wildcards={"dataset": dataset})  # fmt: skip
         run_rule_script("significance_overlap",
                         input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
                         output={"csv": files["sso_csv"], "tex": files["sso_tex"]},

@@ -160,10 +160,10 @@ _ENTRIES = [
           "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
     # consistency
     Entry("consistency/taus", "consistency", "consistency/{dataset}/{condition}.{ext}", ("tsv",),
-          "{dataset}, {condition}: Kendall's tau of every measure in each of {trials} random topic splits.",
+          "{dataset}, {condition}: Kendall's tau of every measure in each of {consistency_trials} random topic splits.",
           ("dataset", "condition")),
     Entry("consistency/summary", "consistency", "tables/consistency/{dataset}_{condition}.{ext}", ("csv", "tex"),
-          "{dataset}, {condition}: mean tau over {trials} splits, the measures each one significantly "
+          "{dataset}, {condition}: mean tau over {consistency_trials} splits, the measures each one significantly "
           "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, alpha = {consistency_alpha}) and VE2.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
@@ -177,7 +177,7 @@ _ENTRIES = [
           "consistency", "consistency"),
     # significance
     Entry("significance/pvalues", "significance", "significance/{dataset}/pvalues.{ext}", ("tsv",),
-          "{dataset}: randomised Tukey HSD p-value (B = {hsd_trials}) of every run pair under every measure.",
+          "{dataset}: randomised Tukey HSD p-value (B = {significance_hsd_trials}) of every run pair under every measure.",
           ("dataset",)),
     Entry("significance/arrays", "significance", "significance/{dataset}/pvalues.{ext}", ("npz",),
           "{dataset}: the p-values of pvalues.tsv as arrays, with the table's SHA-256 (read instead of parsing "
@@ -185,7 +185,7 @@ _ENTRIES = [
     Entry("significance/groups", "significance", "significance/{dataset}/run_groups.{ext}", ("tsv",),
           "{dataset}: runs with identical scores under every measure.", ("dataset",)),
     Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),
-          "Discriminative power: run pairs with p < {alpha} (randomised Tukey HSD, B = {hsd_trials}) per "
+          "Discriminative power: run pairs with p < {significance_alpha} (randomised Tukey HSD, B = {significance_hsd_trials}) per "
           "{task_name} data set and pooled.", ("suffix",), "power", "power"),
     Entry("significance/sso", "significance", "tables/sso/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: significance overlap SSO = b/(a+b+c) of every pair of measures.", ("dataset",), "sso", "sso"),
@@ -218,7 +218,7 @@ _ENTRIES = [
     # leaderboards
     Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md", "html"),
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
-          "significance groups (randomised Tukey HSD, B = {hsd_trials}, alpha = {alpha}).", ("dataset",),
+          "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, alpha = {significance_alpha}).", ("dataset",),
           "leaderboard", "leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "

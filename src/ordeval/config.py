@@ -349,3 +349,34 @@ def validate(config: Mapping) -> dict:
         raise ConfigError(_message(errors[0]))
     check_values(data)
     return data
+
+
+def parameters(config: Mapping) -> dict:
+    """The analysis parameters of a validated configuration, flattened once: the values captions and the
+    report's parameter line print, and those the cost model (:func:`ordeval.resources.estimate`) and the
+    size limits (:mod:`ordeval.limits`) use."""
+    from .splits import CONDITIONS
+    from .stats import CI_METHODS  # the tau interval methods, as captions name them
+
+    return {
+        "seed": config["seed"],
+        "kendall": config["kendall"],
+        "ci_level": config["agreement"]["ci_level"],
+        "ci_method": CI_METHODS[config["agreement"]["ci_method"]],
+        "consistency_trials": config["consistency"]["trials"],
+        "subset_size": config["consistency"]["subset_size"],
+        "conditions": len(CONDITIONS),
+        "consistency_hsd_trials": config["consistency"]["hsd_trials"],
+        "consistency_alpha": config["consistency"]["alpha"],
+        "significance_hsd_trials": config["significance"]["hsd_trials"],
+        "significance_alpha": config["significance"]["alpha"],
+        "popularity_run": config["popularity"]["popularity_run"],
+        "uniform_run": config["popularity"]["uniform_run"],
+        "leaderboard_level": config["leaderboard"]["ci_level"],
+        "tss_alpha": config["topic_set_size"]["alpha"],
+        "tss_power": config["topic_set_size"]["power"],
+        "replication_tolerance": "tolerances: mean tau {consistency_mean_tau:g}, VE2 {consistency_ve2:g}, "
+        "significant pairs {dp_significant:g}, from re-runs with other seeds".format(
+            **config["replication"]["tolerance"]
+        ),
+    }

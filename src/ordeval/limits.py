@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from . import resources
+from .config import parameters as config_parameters
 from .errors import ConfigError
 from .resources import DataSize
 
@@ -133,7 +134,7 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
 
 def estimate(config: Mapping) -> Estimate:
     """The memory of the largest job and the hours of the whole run of a validated ``config``."""
-    settings = resources.cost_settings(config)
+    settings = config_parameters(config)
     sizes = {name: dataset_size(spec, config) for name, spec in config["datasets"].items()}
     memory, memory_job, memory_key, seconds = 0.0, "", "datasets", 0.0
     for name, (size, items, ratings) in sizes.items():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from . import catalogue
 from .plan import Plan
-from .resources import UNKNOWN_TOPICS, DataSize, Resources, cost_settings, estimate
+from .resources import UNKNOWN_TOPICS, DataSize, Resources, estimate
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def cost(plan: Plan, kind: str, dataset: str | None = None) -> Resources:
     ``dataset``, or, for a job that gathers them, over every data set."""
     names = [dataset] if dataset is not None else list(plan.datasets)
     sizes = [data_size(plan, name) for name in names]
-    return estimate(kind, sizes, cost_settings(plan.config), threads=plan.config["threads"])
+    return estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])
 
 
 def final_outputs(plan: Plan) -> list[str]:
@@ -127,8 +127,8 @@ def report_parameters(plan: Plan) -> str:
     return (
         f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
         f"({p['ci_method']}); "
-        f"consistency with {p['trials']} random splits per condition (halves, and two subsets of "
+        f"consistency with {p['consistency_trials']} random splits per condition (halves, and two subsets of "
         f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
         f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
-        f"B = {p['hsd_trials']} and alpha = {p['alpha']}"
+        f"B = {p['significance_hsd_trials']} and alpha = {p['significance_alpha']}"
     )

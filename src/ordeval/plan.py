@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import catalogue, paper
+from .config import parameters as config_parameters
 from .config import validate
 from .errors import ConfigError
 from .limits import check_limits
@@ -24,7 +25,6 @@ from .modules import module_files, script_modules
 from .names import check_name
 from .plugins import load_plugins
 from .splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
-from .stats import CI_METHODS  # the tau interval methods, as captions name them
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
@@ -228,29 +228,8 @@ class Plan:
 
     # ------------------------------------------------------------------ catalogue
     def parameters(self) -> dict:
-        """The values captions may use."""
-        config = self.config
-        return {
-            "kendall": config["kendall"],
-            "ci_level": config["agreement"]["ci_level"],
-            "ci_method": CI_METHODS[config["agreement"]["ci_method"]],
-            "trials": config["consistency"]["trials"],
-            "subset_size": config["consistency"]["subset_size"],
-            "consistency_hsd_trials": config["consistency"]["hsd_trials"],
-            "consistency_alpha": config["consistency"]["alpha"],
-            "hsd_trials": config["significance"]["hsd_trials"],
-            "alpha": config["significance"]["alpha"],
-            "popularity_run": config["popularity"]["popularity_run"],
-            "uniform_run": config["popularity"]["uniform_run"],
-            "seed": config["seed"],
-            "leaderboard_level": config["leaderboard"]["ci_level"],
-            "tss_alpha": config["topic_set_size"]["alpha"],
-            "tss_power": config["topic_set_size"]["power"],
-            "replication_tolerance": "tolerances: mean tau {consistency_mean_tau:g}, VE2 {consistency_ve2:g}, "
-            "significant pairs {dp_significant:g}, from re-runs with other seeds".format(
-                **config["replication"]["tolerance"]
-            ),
-        }
+        """The values captions may use (:func:`ordeval.config.parameters`)."""
+        return config_parameters(self.config)
 
     def entry_datasets(self, entry_key: str) -> list[str]:
         """The data sets for which this plan makes catalogue entry ``entry_key`` (a per-data-set entry)."""

@@ -106,24 +106,12 @@ def _mem(kind: str, held_bytes: float) -> int:
     return int(math.ceil((base + 2 * held_bytes / 2**20) / 100) * 100)  # twice the expected arrays
 
 
-def cost_settings(config) -> dict:
-    """The analysis parameters of a validated configuration that the cost model uses (:func:`estimate`)."""
-    from .splits import CONDITIONS
-
-    return {
-        "consistency_trials": config["consistency"]["trials"],
-        "consistency_hsd_trials": config["consistency"]["hsd_trials"],
-        "significance_hsd_trials": config["significance"]["hsd_trials"],
-        "conditions": len(CONDITIONS),
-    }
-
-
 def estimate(kind: str, sizes: list[DataSize], settings: dict | None = None, threads: int = 1) -> Resources:
     """The resources of a job of ``kind`` (:data:`KINDS`) over the data sets of ``sizes`` (its data set, or
     every data set a gathering job reads).
 
-    ``settings`` holds the analysis parameters: ``consistency_trials``, ``consistency_hsd_trials``,
-    ``significance_hsd_trials``, ``conditions``. ``threads``: the configured threads (for kinds that can use
+    ``settings`` holds the analysis parameters (:func:`ordeval.config.parameters`); the model reads
+    ``consistency_trials``, ``consistency_hsd_trials``, ``significance_hsd_trials`` and ``conditions``. ``threads``: the configured threads (for kinds that can use
     them, and only with enough work, see :data:`PARALLEL_FROM`)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of work {kind!r}; known: {', '.join(KINDS)}")

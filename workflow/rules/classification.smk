@@ -56,7 +56,7 @@ if OC:
             plugins=PLAN.plugin_files,
             kendall=KENDALL,
             subset_size=PLAN.config["consistency"]["subset_size"],
-            trials=PLAN.config["consistency"]["trials"],
+            splits=PLAN.config["consistency"]["trials"],
             hsd_trials=PLAN.config["consistency"]["hsd_trials"],
             alpha=PLAN.config["consistency"]["alpha"],
         script:
@@ -83,7 +83,7 @@ if OC:
             datasets=OC,
             measures=PLAN.dataset_measures("significance", OC[0]),
             alpha=PLAN.config["significance"]["alpha"],
-            trials=PLAN.config["significance"]["hsd_trials"],
+            hsd_trials=PLAN.config["significance"]["hsd_trials"],
         script:
             "../../scripts/classification_figures.py"
 

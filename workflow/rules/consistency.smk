@@ -45,7 +45,7 @@ rule consistency_taus:
             "consistency", wildcards.dataset
         ),
         conditions=list(CONDITIONS),
-        trials=CONSISTENCY["trials"],
+        splits=CONSISTENCY["trials"],
         subset_size=CONSISTENCY["subset_size"],
         hsd_trials=CONSISTENCY["hsd_trials"],
         alpha=CONSISTENCY["alpha"],

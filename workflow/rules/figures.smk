@@ -47,7 +47,7 @@ rule dataset_figures:
             "topic_set_size", wildcards.dataset
         ),
         alpha=PLAN.config["significance"]["alpha"],
-        trials=PLAN.config["significance"]["hsd_trials"],
+        hsd_trials=PLAN.config["significance"]["hsd_trials"],
         ci_level=PLAN.config["leaderboard"]["ci_level"],
         tss_alpha=PLAN.config["topic_set_size"]["alpha"],
         tss_power=PLAN.config["topic_set_size"]["power"],

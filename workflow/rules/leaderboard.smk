@@ -4,7 +4,7 @@
 # set's leaderboard figure: rule dataset_figures.)
 LEADERBOARD = {
     "alpha": PLAN.config["significance"]["alpha"],
-    "trials": PLAN.config["significance"]["hsd_trials"],
+    "hsd_trials": PLAN.config["significance"]["hsd_trials"],
     "ci_level": PLAN.config["leaderboard"]["ci_level"],
 }
 

@@ -57,7 +57,7 @@ if PLAN.measure_reports:
             datasets=focus_datasets,
             conditions=list(CONDITIONS),
             plugins=PLAN.plugin_files,
-            trials=2000,  # property checks: instances per property
+            property_instances=2000,  # the property checks: random instances per property
             seed=SEED,
         script:
             "../../scripts/measure_report.py"

@@ -22,7 +22,7 @@ rule significance_pvalues:
     resources:
         **cost("hsd"),
     params:
-        trials=SIGNIFICANCE["hsd_trials"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
         seed=SEED,
     script:
         "../../scripts/significance_pvalues.py"
@@ -50,7 +50,7 @@ rule significance_overlap:
             "significance", wildcards.dataset
         ),
         alpha=SIGNIFICANCE["alpha"],
-        trials=SIGNIFICANCE["hsd_trials"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
     script:
         "../../scripts/significance_overlap.py"
 
@@ -97,7 +97,7 @@ rule significance_summary:
             "significance", wildcards.suffix
         ),
         alpha=SIGNIFICANCE["alpha"],
-        trials=SIGNIFICANCE["hsd_trials"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
     script:
         "../../scripts/significance_summary.py"
 
@@ -135,7 +135,7 @@ rule significance_curves:
             "significance", wildcards.suffix
         ),
         alpha=SIGNIFICANCE["alpha"],
-        trials=SIGNIFICANCE["hsd_trials"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
     script:
         "../../scripts/significance_curves.py"
 
