@@ -177,7 +177,8 @@ _ENTRIES = [
           "consistency", "consistency"),
     # significance
     Entry("significance/pvalues", "significance", "significance/{dataset}/pvalues.{ext}", ("tsv",),
-          "{dataset}: randomised Tukey HSD p-value (B = {significance_hsd_trials}) of every run pair under every measure.",
+          "{dataset}: randomised Tukey HSD p-value (B = {significance_hsd_trials}) of every run pair under "
+          "every measure.",
           ("dataset",)),
     Entry("significance/arrays", "significance", "significance/{dataset}/pvalues.{ext}", ("npz",),
           "{dataset}: the p-values of pvalues.tsv as arrays, with the table's SHA-256 (read instead of parsing "
@@ -185,8 +186,8 @@ _ENTRIES = [
     Entry("significance/groups", "significance", "significance/{dataset}/run_groups.{ext}", ("tsv",),
           "{dataset}: runs with identical scores under every measure.", ("dataset",)),
     Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),
-          "Discriminative power: run pairs with p < {significance_alpha} (randomised Tukey HSD, B = {significance_hsd_trials}) per "
-          "{task_name} data set and pooled.", ("suffix",), "power", "power"),
+          "Discriminative power: run pairs with p < {significance_alpha} (randomised Tukey HSD, "
+          "B = {significance_hsd_trials}) per {task_name} data set and pooled.", ("suffix",), "power", "power"),
     Entry("significance/sso", "significance", "tables/sso/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: significance overlap SSO = b/(a+b+c) of every pair of measures.", ("dataset",), "sso", "sso"),
     Entry("significance/counts", "significance", "tables/contradiction_counts{suffix}.{ext}", ("csv", "tex"),
@@ -218,7 +219,8 @@ _ENTRIES = [
     # leaderboards
     Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md", "html"),
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
-          "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, alpha = {significance_alpha}).", ("dataset",),
+          "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, "
+          "alpha = {significance_alpha}).", ("dataset",),
           "leaderboard", "leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "

@@ -111,8 +111,9 @@ def estimate(kind: str, sizes: list[DataSize], settings: dict | None = None, thr
     every data set a gathering job reads).
 
     ``settings`` holds the analysis parameters (:func:`ordeval.config.parameters`); the model reads
-    ``consistency_trials``, ``consistency_hsd_trials``, ``significance_hsd_trials`` and ``conditions``. ``threads``: the configured threads (for kinds that can use
-    them, and only with enough work, see :data:`PARALLEL_FROM`)."""
+    ``consistency_trials``, ``consistency_hsd_trials``, ``significance_hsd_trials`` and ``conditions``.
+    ``threads``: the configured threads (for kinds that can use them, and only with enough work, see
+    :data:`PARALLEL_FROM`)."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of work {kind!r}; known: {', '.join(KINDS)}")
     ops, held, figures = work(kind, sizes, settings or {})

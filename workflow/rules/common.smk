@@ -45,7 +45,9 @@ REPORT_MARKS = pipeline.report_marks(PLAN)
 
 def alternatives(names):
     """A wildcard's regular expression matching exactly ``names`` (no other file name)."""
-    return "(?:" + "|".join(re.escape(name) for name in names) + ")" if names else "(?!)"
+    return (
+        "(?:" + "|".join(re.escape(name) for name in names) + ")" if names else "(?!)"
+    )
 
 
 # A data set wildcard matches a configured data set only (not "mean" in tables/agreement/mean.csv), a task
@@ -74,6 +76,16 @@ def suffix_datasets(wildcards):
 def task_suffix(wildcards):
     """The suffix of the summaries of the data set's task ("" OQ, "_oc" OC)."""
     return PLAN.suffix(PLAN.datasets[wildcards.dataset].task)
+
+
+def focus_datasets(wildcards):
+    """The data sets of the reported measure (rule measure_report)'s task."""
+    return PLAN.task_datasets(PLAN.measure_reports[wildcards.focus])
+
+
+def focus_suffix(wildcards):
+    """The suffix of the summaries of the reported measure's task."""
+    return PLAN.suffix(PLAN.measure_reports[wildcards.focus])
 
 
 def reported(paths):

@@ -3,16 +3,6 @@
 # measure (results/<name>/measures/<measure>/report.*).
 
 
-def focus_datasets(wildcards):
-    """The data sets of the reported measure's task."""
-    return PLAN.task_datasets(PLAN.measure_reports[wildcards.focus])
-
-
-def focus_suffix(wildcards):
-    """The suffix of the summaries of the reported measure's task."""
-    return PLAN.suffix(PLAN.measure_reports[wildcards.focus])
-
-
 if PLAN.measure_reports:
 
     rule measure_report:
