@@ -80,9 +80,9 @@ with job(snakemake) as log:
     write_csv(properties, out.properties_csv, origins)
     write_latex(properties_latex(properties, labels), out.properties_tex, origins,
                 "Properties of the ordinal classification measures (the paper's Table 4). " + TABLE_4_COLUMNS
-                + " (IV) ranking-similarity "
-                "group: average-linkage clustering into two groups on 1 - tau (tau averaged over the OC data sets), A "
-                "holding alpha_ORD, A/B when a measure's mean tau with both groups differs by at most 0.05; (V) "
+                + " (IV) ranking-similarity cluster: "
+                "average-linkage clustering into two clusters on 1 - tau (tau averaged over the OC data sets), "
+                "A holding alpha_ORD, A/B when a measure's mean tau with both clusters differs by at most 0.05; (V) "
                 "consistency and (VI) discriminative power: good / fair / poor by thirds of the measures ranked by "
                 "mean tau over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
 

@@ -1,8 +1,8 @@
 """Rule significance_pvalues: the p-values of every run pair of one data set under every scored measure
-(randomised Tukey HSD, all measures sharing the permutations), and the groups of identical runs."""
+(randomised Tukey HSD, all measures sharing the permutations), and the sets of identical runs."""
 
 from ordeval import hsd  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
-from ordeval.analysis.significance import identical_run_groups, pairwise_significance, run_group_table, write_pvalues
+from ordeval.analysis.significance import identical_run_sets, identical_set_table, pairwise_significance, write_pvalues
 from ordeval.scores import read_stack
 from ordeval.scripting import job
 from ordeval.seeding import stream
@@ -13,8 +13,8 @@ with job(snakemake) as log:
     rng = stream(params.seed, dataset, "significance")
     significance = pairwise_significance(stack, params.hsd_trials, rng, snakemake.threads)
     write_pvalues(significance, output.pvalues, output.arrays)
-    groups = identical_run_groups(stack)
-    run_group_table(stack.runs, groups).write(output.run_groups)
+    groups = identical_run_sets(stack)
+    identical_set_table(stack.runs, groups).write(output.identical_runs)
     log.info(
         "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
         dataset, significance.pair_count, len(stack.measures), params.hsd_trials,

@@ -1,14 +1,14 @@
 """Rule significance_summary: for the data sets of one task, discriminative power (per data set and pooled)
-and the contradictions between measures (counts, the exact run pairs, and with identical runs grouped), each
+and the contradictions between measures (counts, the exact run pairs, and with identical runs collapsed), each
 as CSV and LaTeX (docs/methods.md 4.4, 4.5)."""
 
 from ordeval.analysis.significance import (
+    collapse_identical_runs,
     contradiction_counts,
     contradiction_table,
     discriminative_power,
     discriminative_power_table,
-    grouped_contradictions,
-    read_run_groups,
+    read_identical_sets,
     read_significance,
 )
 from ordeval.latex import measure_labels, write_latex
@@ -23,14 +23,14 @@ with job(snakemake) as log:
     alpha, trials, measures = params.alpha, params.hsd_trials, params.measures
     test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
     origins = origins_of(inputs.provenance)
-    files = zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures, inputs.run_groups, strict=True)
-    powers, contradictions, group_of, labels = {}, [], {}, {}
-    for dataset, pvalues, arrays, measures_tsv, run_groups in files:
+    files = zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures, inputs.identical_runs, strict=True)
+    powers, contradictions, identical_set_of, labels = {}, [], {}, {}
+    for dataset, pvalues, arrays, measures_tsv, identical_runs in files:
         significance = read_significance(pvalues, measures_tsv, measures, trials, arrays)
         labels.update(measure_labels(read_measure_table(measures_tsv)))
         powers[dataset] = discriminative_power(significance, alpha)
         contradictions.append(contradiction_table(significance, alpha, dataset))
-        group_of[dataset] = read_run_groups(run_groups)
+        identical_set_of[dataset] = read_identical_sets(identical_runs)
         log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
     power_table = discriminative_power_table(powers)
     write_csv(power_table, output.power_csv, origins)
@@ -51,11 +51,11 @@ with job(snakemake) as log:
         contradictions_latex(detail, labels), output.contradictions_tex, origins,
         f"Contradictions: measure 1 says run X is significantly better than run Y, measure 2 the reverse ({test}).",
     )  # fmt: skip
-    grouped = grouped_contradictions(detail, group_of)
-    write_csv(grouped, output.grouped_csv, origins)
+    collapsed = collapse_identical_runs(detail, identical_set_of)
+    write_csv(collapsed, output.collapsed_csv, origins)
     write_latex(
-        contradictions_latex(grouped, labels), output.grouped_tex, origins,
-        "Contradictions as in contradictions.tex, runs with identical scores under every measure grouped "
-        "(e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
+        contradictions_latex(collapsed, labels), output.collapsed_tex, origins,
+        "Contradictions as in contradictions.tex, runs with identical scores under every measure collapsed into "
+        "one row (e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
     )  # fmt: skip
-    log.info("%d contradicting run pairs (%d grouped rows)", len(detail), len(grouped))
+    log.info("%d contradicting run pairs (%d rows with identical runs collapsed)", len(detail), len(collapsed))

@@ -243,7 +243,7 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     paths, provenance = _setup(tmp_path, measures)
     taus = _run_taus("X", measures, SETTINGS, 1, paths, provenance, tmp_path / "consistency")
     significance = {"pvalues": str(tmp_path / "pvalues.tsv"), "arrays": str(tmp_path / "pvalues.npz"),
-                    "run_groups": str(tmp_path / "run_groups.tsv")}  # fmt: skip
+                    "identical_runs": str(tmp_path / "identical_runs.tsv")}  # fmt: skip
     run_rule_script("significance_pvalues", input={"stack": str(paths["stack"])}, output=significance,
                     params={"hsd_trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
     board = {ext: str(tmp_path / f"leaderboard.{ext}") for ext in ("csv", "tex", "md", "html")}

@@ -14,19 +14,19 @@ from ordeval.analysis.significance import (
     PairwiseSignificance,
     arrays_path,
     brace_name,
+    collapse_identical_runs,
     contradiction_counts,
     contradiction_table,
     discriminative_power,
     discriminative_power_table,
     dp_curve,
-    grouped_contradictions,
-    identical_run_groups,
+    identical_run_sets,
+    identical_set_table,
     overlap_table,
     pairwise_significance,
     pvalue_table,
+    read_identical_sets,
     read_pvalue_table,
-    read_run_groups,
-    run_group_table,
     significance_overlap,
     write_pvalues,
 )
@@ -167,7 +167,7 @@ def test_no_contradictions_gives_empty_tables_that_still_render():
     significance = hand_made(["NMD", "RNOD"], "AB", [[0.1, 0.2], [0.1, 0.2]], [[0.01], [0.01]])
     table = contradiction_table(significance, 0.05, "D1")
     assert len(table) == 0 and list(table.columns) == ["dataset", "measure_a", "measure_b", "run_x", "run_y"]
-    grouped = grouped_contradictions(table, {"D1": {"A": "A", "B": "B"}})
+    grouped = collapse_identical_runs(table, {"D1": {"A": "A", "B": "B"}})
     assert len(grouped) == 0 and "run_pairs" in grouped.columns
     for fragment in (contradictions_latex(table, LABELS), contradictions_latex(grouped, LABELS)):
         assert "no contradictions" in fragment
@@ -224,7 +224,7 @@ def test_dp_curve_sorts_p_values_decreasingly():
 # --------------------------------------------------------------------------- identical runs
 
 
-def test_identical_baseline_copies_are_never_significant_and_are_grouped():
+def test_identical_baseline_copies_are_never_significant_and_are_collapsed():
     rng = np.random.default_rng(3)
     popularity = rng.uniform(0.0, 0.1, size=(40, 1))
     uniform = rng.uniform(0.5, 0.6, size=(40, 1))
@@ -240,15 +240,17 @@ def test_identical_baseline_copies_are_never_significant_and_are_grouped():
     assert np.all(significance.p_values[:, is_copy] == 1.0)
     assert np.all(significance.significant(0.05)[:, ~is_copy])
 
-    groups = identical_run_groups(stack)
+    groups = identical_run_sets(stack)
     assert groups == [["BL-popularity-C", "BL-popularity-E"], ["BL-uniform-C", "BL-uniform-E"], ["SIM01"]]
-    group_table = run_group_table(stack.runs, groups)
+    group_table = identical_set_table(stack.runs, groups)
     assert list(group_table["run"]) == runs
-    assert list(group_table["group"])[:3] == ["BL-popularity-{C,E}", "BL-uniform-{C,E}", "SIM01"]
+    assert list(group_table["identical_set"])[:3] == ["BL-popularity-{C,E}", "BL-uniform-{C,E}", "SIM01"]
 
     detail = contradiction_table(significance, 0.05, "D")
     assert len(detail) == 4 + 2 + 2  # popularity x uniform (2 x 2), popularity x SIM01, SIM01 x uniform
-    grouped = grouped_contradictions(detail, {"D": dict(zip(group_table["run"], group_table["group"], strict=True))})
+    grouped = collapse_identical_runs(
+        detail, {"D": dict(zip(group_table["run"], group_table["identical_set"], strict=True))}
+    )
     assert rows(grouped, ["run_x", "run_y", "run_pairs"]) == [
         ["BL-popularity-{C,E}", "BL-uniform-{C,E}", 4],
         ["BL-popularity-{C,E}", "SIM01", 2],
@@ -283,8 +285,8 @@ def test_pvalue_table_round_trips_and_is_reproducible(tmp_path):
     assert back.measures == once.measures and back.runs == once.runs
     np.testing.assert_array_equal(back.p_values, once.p_values)
     np.testing.assert_allclose(back.means, once.means, rtol=0, atol=1e-15)
-    run_group_table(stack.runs, identical_run_groups(stack)).write(tmp_path / "groups.tsv")
-    assert read_run_groups(tmp_path / "groups.tsv") == {run: run for run in stack.runs}
+    identical_set_table(stack.runs, identical_run_sets(stack)).write(tmp_path / "groups.tsv")
+    assert read_identical_sets(tmp_path / "groups.tsv") == {run: run for run in stack.runs}
 
 
 def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
@@ -299,7 +301,7 @@ def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
 
 def _dataset_files(folder, dataset) -> dict:
     """The files of one data set: its scores and provenance, and what the per-data-set scripts write."""
-    names = {"pvalues": "pvalues.tsv", "arrays": "pvalues.npz", "run_groups": "run_groups.tsv",
+    names = {"pvalues": "pvalues.tsv", "arrays": "pvalues.npz", "identical_runs": "identical_runs.tsv",
              "sso_csv": "sso.csv", "sso_tex": "sso.tex", "provenance": "provenance.json"}  # fmt: skip
     return {key: str(folder / dataset / name) for key, name in names.items()}
 
@@ -324,7 +326,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         files.update(stack=str(scores["stack"]), measures=str(scores["measures"]))
         write_json({"dataset": dataset, "origin": "synthetic"}, files["provenance"])
         run_rule_script("significance_pvalues", input={"stack": files["stack"]},
-                        output={key: files[key] for key in ("pvalues", "arrays", "run_groups")},
+                        output={key: files[key] for key in ("pvalues", "arrays", "identical_runs")},
                         params={"hsd_trials": 200, "seed": 3}, wildcards={"dataset": dataset})  # fmt: skip
         run_rule_script("significance_overlap",
                         input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
@@ -336,9 +338,9 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         return {key: [files[key] for files in datasets.values()] for key in keys}
 
     outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
-               for stem in ("power", "counts", "contradictions", "grouped") for ext in ("csv", "tex")}  # fmt: skip
+               for stem in ("power", "counts", "contradictions", "collapsed") for ext in ("csv", "tex")}  # fmt: skip
     params = {**settings, "datasets": list(datasets), "measures": measures}
-    inputs = per_dataset("pvalues", "arrays", "run_groups", "measures", "provenance")
+    inputs = per_dataset("pvalues", "arrays", "identical_runs", "measures", "provenance")
     run_rule_script("significance_summary", input=inputs, output=outputs, params=params, wildcards={"suffix": ""})
     curves = {ext: str(tmp_path / f"all.{ext}") for ext in ("pdf", "png")}
     run_rule_script("significance_curves", input=per_dataset("pvalues", "arrays", "measures", "provenance"),
@@ -365,13 +367,13 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
                                                                   strict=True))  # fmt: skip
     counts = Table.read(outputs["counts_csv"], sep=",")
     assert counts.columns[:4] == ["dataset", "measure_a", "measure_b", "contradictions"]
-    groups = Table.read(datasets["D1"]["run_groups"])
-    assert {g for r, g in zip(groups["run"], groups["group"], strict=True) if r.startswith("BL-popularity")} == {
-        "BL-popularity-{C,E}"
-    }
-    grouped = Table.read(outputs["grouped_csv"], sep=",")
+    groups = Table.read(datasets["D1"]["identical_runs"])
+    assert {
+        g for r, g in zip(groups["run"], groups["identical_set"], strict=True) if r.startswith("BL-popularity")
+    } == {"BL-popularity-{C,E}"}
+    grouped = Table.read(outputs["collapsed_csv"], sep=",")
     assert "BL-popularity-{C,E}" in {*grouped["run_x"], *grouped["run_y"]}
-    for stem in ("power", "counts", "contradictions", "grouped"):
+    for stem in ("power", "counts", "contradictions", "collapsed"):
         assert Path(outputs[f"{stem}_tex"]).read_text().count(r"\begin{tabular}") == 1
     assert Path(curves["pdf"]).read_bytes().startswith(b"%PDF") and Path(curves["png"]).stat().st_size > 1000
 

@@ -183,7 +183,7 @@ _ENTRIES = [
     Entry("significance/arrays", "significance", "significance/{dataset}/pvalues.{ext}", ("npz",),
           "{dataset}: the p-values of pvalues.tsv as arrays, with the table's SHA-256 (read instead of parsing "
           "it while the hash matches).", ("dataset",)),
-    Entry("significance/groups", "significance", "significance/{dataset}/run_groups.{ext}", ("tsv",),
+    Entry("significance/identical", "significance", "significance/{dataset}/identical_runs.{ext}", ("tsv",),
           "{dataset}: runs with identical scores under every measure.", ("dataset",)),
     Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),
           "Discriminative power: run pairs with p < {significance_alpha} (randomised Tukey HSD, "
@@ -195,8 +195,8 @@ _ENTRIES = [
           "contradictions"),
     Entry("significance/contradictions", "significance", "tables/contradictions{suffix}.{ext}", ("csv", "tex"),
           "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions", "contradictions"),
-    Entry("significance/grouped", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
-          "Contradicting run pairs with identical runs grouped ({task_name} data sets).", ("suffix",),
+    Entry("significance/collapsed", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
+          "Contradicting run pairs with identical runs collapsed into one row ({task_name} data sets).", ("suffix",),
           "contradictions", "contradictions"),
     Entry("significance/curves", "significance", "figures/dp_curves/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: discriminative power curves.", ("dataset",), "power", "power"),

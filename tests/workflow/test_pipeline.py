@@ -114,8 +114,8 @@ def test_significance_outputs(pipeline):
         and list(dict.fromkeys(power_oc.measure)) == OC_MEASURES
     )
     csv(tables / "contradictions.csv", ["dataset", "measure_a", "measure_b", "run_x", "run_y"])
-    groups = pd.read_csv(results / "significance" / "TinyDQ" / "run_groups.tsv", sep="\t")
-    assert set(groups.loc[groups.run.str.startswith("BL-popularity"), "group"]) == {"BL-popularity-{C,E}"}
+    groups = pd.read_csv(results / "significance" / "TinyDQ" / "identical_runs.tsv", sep="\t")
+    assert set(groups.loc[groups.run.str.startswith("BL-popularity"), "identical_set"]) == {"BL-popularity-{C,E}"}
     for suffix in ("", "_oc"):
         assert (results / "figures" / "dp_curves" / f"all{suffix}.png").stat().st_size > 0
 
@@ -168,12 +168,12 @@ def test_leaderboards_agree_with_the_scores_and_the_hsd_pvalues(pipeline):
 
 def test_classification_outputs(pipeline):
     tables = pipeline.results / "tables" / "oc"
-    columns = ["measure", "ordinal", "handles_constant", "handles_imbalance", "similarity_group", "consistency",
+    columns = ["measure", "ordinal", "handles_constant", "handles_imbalance", "similarity_cluster", "consistency",
                "mean_tau", "discriminative_power", "pooled_dp_percent"]  # fmt: skip
     properties = csv(tables / "properties.csv", columns)
     # the paper's Table 4 row order, not the Table 2 order of the other OC tables
     assert properties.measure.tolist() == list(PROPERTY_ORDER) and sorted(PROPERTY_ORDER) == sorted(OC_MEASURES)
-    assert set(properties.consistency) <= {"good", "fair", "poor"} and set(properties.similarity_group) <= {
+    assert set(properties.consistency) <= {"good", "fair", "poor"} and set(properties.similarity_cluster) <= {
         "A",
         "B",
         "A/B",

@@ -12,7 +12,7 @@ rule significance_pvalues:
         pvalues=path("significance/pvalues"),
         # the same p-values as arrays, read instead of the table while its SHA-256 matches
         arrays=path("significance/arrays"),
-        run_groups=path("significance/groups"),
+        identical_runs=path("significance/identical"),
     log:
         f"{RESULTS}/logs/significance_pvalues/{{dataset}}.log",
     priority: 3
@@ -63,8 +63,8 @@ rule significance_summary:
         arrays=lambda wildcards: expand(
             path("significance/arrays"), dataset=suffix_datasets(wildcards)
         ),
-        run_groups=lambda wildcards: expand(
-            path("significance/groups"), dataset=suffix_datasets(wildcards)
+        identical_runs=lambda wildcards: expand(
+            path("significance/identical"), dataset=suffix_datasets(wildcards)
         ),
         measures=lambda wildcards: expand(
             path("scores/measures"), dataset=suffix_datasets(wildcards)
@@ -82,8 +82,8 @@ rule significance_summary:
             path("significance/contradictions", "csv", suffix="{suffix}")
         ),
         contradictions_tex=path("significance/contradictions", "tex", suffix="{suffix}"),
-        grouped_csv=reported(path("significance/grouped", "csv", suffix="{suffix}")),
-        grouped_tex=path("significance/grouped", "tex", suffix="{suffix}"),
+        collapsed_csv=reported(path("significance/collapsed", "csv", suffix="{suffix}")),
+        collapsed_tex=path("significance/collapsed", "tex", suffix="{suffix}"),
     log:
         f"{RESULTS}/logs/significance_summary/summary{{suffix}}.log",
     conda:

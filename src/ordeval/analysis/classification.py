@@ -6,10 +6,10 @@ Columns (I)-(III) of the properties table are computed for each measure by :mod:
 instances; a measure's declared flags must agree, ``tests/test_properties.py``). Columns (IV)-(VI) are
 derived from the computed results by the rules below, which the table's caption states:
 
-* (IV) ranking-similarity group: average-linkage clustering of the measures into two groups on the
-  distance 1 - tau, tau averaged over the OC data sets; group A holds the first measure of the paper's
-  order (alpha_ORD), group B the other; a measure whose mean tau with the other group is within
-  ``SIMILARITY_MARGIN`` of its mean tau with its own group is A/B.
+* (IV) ranking-similarity cluster: average-linkage clustering of the measures into two clusters on the
+  distance 1 - tau, tau averaged over the OC data sets; cluster A holds the first measure of the paper's
+  order (alpha_ORD), cluster B the other; a measure whose mean tau with the other cluster is within
+  ``SIMILARITY_MARGIN`` of its mean tau with its own cluster is A/B.
 * (V) consistency and (VI) discriminative power: the measures ranked by their mean tau over the OC data
   sets and both split conditions (V) and by their pooled discriminative power (VI); the top third is
   good, the middle third fair, the bottom third poor.
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..table import Table
 
-#: (IV): a measure this close to both groups (in mean tau) is in A/B.
+#: (IV): a measure this close to both clusters (in mean tau) is in A/B.
 SIMILARITY_MARGIN = 0.05
 #: (V), (VI): good / fair / poor by thirds of the ranking.
 RATINGS = ("good", "fair", "poor")
@@ -34,7 +34,7 @@ PROPERTY_ORDER = ("kappa", "alpha_ORD", "alpha_INT", "CEM_ORD", "MAE_M", "F1_M",
 KAPPA_ZERO = 1e-12
 
 
-def similarity_groups(taus: np.ndarray, measures: Sequence[str], margin: float = SIMILARITY_MARGIN) -> list[str]:
+def similarity_clusters(taus: np.ndarray, measures: Sequence[str], margin: float = SIMILARITY_MARGIN) -> list[str]:
     """A, B or A/B per measure from the symmetric measures x measures mean tau matrix (see the module)."""
     count = len(measures)
     if count < 2:
@@ -85,11 +85,11 @@ def properties_table(
     power: Mapping[str, float],
 ) -> Table:
     """One row per measure: (I) ordinal, (II) handles constant runs, (III) handles class imbalance
-    (``flags``, computed by :func:`ordeval.properties.computed_flags`), (IV) similarity group, (V)
+    (``flags``, computed by :func:`ordeval.properties.computed_flags`), (IV) similarity cluster, (V)
     consistency, (VI) discriminative power, with the numbers (V) and (VI) are rated from. Rows in the
-    paper's order (:data:`PROPERTY_ORDER`); the groups and ratings are computed in the order of
-    ``measures`` (group A holds its first measure)."""
-    groups = dict(zip(measures, similarity_groups(mean_taus, measures), strict=True))
+    paper's order (:data:`PROPERTY_ORDER`); the clusters and ratings are computed in the order of
+    ``measures`` (cluster A holds its first measure)."""
+    clusters = dict(zip(measures, similarity_clusters(mean_taus, measures), strict=True))
     consistency_ratings = dict(zip(measures, thirds([consistency[m] for m in measures]), strict=True))
     power_ratings = dict(zip(measures, thirds([power[m] for m in measures]), strict=True))
     rows = [m for m in PROPERTY_ORDER if m in measures] + [m for m in measures if m not in PROPERTY_ORDER]
@@ -99,7 +99,7 @@ def properties_table(
             "ordinal": [bool(flags[m].get("ordinal", False)) for m in rows],
             "handles_constant": [bool(flags[m].get("handles_constant", False)) for m in rows],
             "handles_imbalance": [bool(flags[m].get("handles_imbalance", False)) for m in rows],
-            "similarity_group": [groups[m] for m in rows],
+            "similarity_cluster": [clusters[m] for m in rows],
             "consistency": [consistency_ratings[m] for m in rows],
             "mean_tau": [consistency[m] for m in rows],
             "discriminative_power": [power_ratings[m] for m in rows],

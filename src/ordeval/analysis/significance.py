@@ -12,8 +12,8 @@ a data set with m runs has T = m(m-1)/2 of them.
   following each measure's own direction.
 
 Runs whose score matrices are identical under every measure (the -C/-E copies of the NTCIR baselines)
-stay separate runs, as in the official evaluations; :func:`identical_run_groups` and
-:func:`brace_name` give the grouped view (``BL-popularity-{C,E}``).
+stay separate runs, as in the official evaluations; :func:`identical_run_sets` and
+:func:`brace_name` give the collapsed view (``BL-popularity-{C,E}``).
 """
 
 from __future__ import annotations
@@ -370,24 +370,24 @@ def contradiction_counts(contradictions: Table, datasets: Sequence[str], measure
 # --------------------------------------------------------------------------- identical runs
 
 
-def identical_run_groups(stack: ScoreStack, tolerance: float = IDENTICAL_TOLERANCE) -> list[list[str]]:
+def identical_run_sets(stack: ScoreStack, tolerance: float = IDENTICAL_TOLERANCE) -> list[list[str]]:
     """Runs whose score matrices agree (within ``tolerance``, relative) on every topic and measure,
-    as groups in run order; a run identical to no other forms a group of one."""
+    as sets of identical runs in run order; a run identical to no other forms a set of one."""
     columns = stack.values.transpose(2, 0, 1).reshape(len(stack.runs), -1)
     scale = np.maximum(1.0, np.abs(columns).max()) if columns.size else 1.0
-    groups: list[list[int]] = []
+    sets: list[list[int]] = []
     for run, column in enumerate(columns):
-        for group in groups:
-            if np.all(np.abs(columns[group[0]] - column) <= tolerance * scale):
-                group.append(run)
+        for members in sets:
+            if np.all(np.abs(columns[members[0]] - column) <= tolerance * scale):
+                members.append(run)
                 break
         else:
-            groups.append([run])
-    return [[stack.runs[run] for run in group] for group in groups]
+            sets.append([run])
+    return [[stack.runs[run] for run in members] for members in sets]
 
 
 def brace_name(members: Sequence[str]) -> str:
-    """One name for a group of runs: common prefix, the differing parts in braces, common suffix
+    """One name for a set of identical runs: common prefix, the differing parts in braces, common suffix
     (``BL-popularity-C``, ``BL-popularity-E`` -> ``BL-popularity-{C,E}``); a single run keeps its name."""
     if len(members) == 1:
         return members[0]
@@ -398,26 +398,27 @@ def brace_name(members: Sequence[str]) -> str:
     return f"{prefix}{{{','.join(middles)}}}{suffix}"
 
 
-def run_group_table(runs: Sequence[str], groups: Sequence[Sequence[str]]) -> Table:
-    """``run, group``: every run (in ``runs`` order) with the brace name of its group of identical runs."""
-    group_of = {run: brace_name(group) for group in groups for run in group}
-    return Table({"run": list(runs), "group": [group_of[run] for run in runs]})
+def identical_set_table(runs: Sequence[str], sets: Sequence[Sequence[str]]) -> Table:
+    """``run, identical_set``: every run (in ``runs`` order) with the brace name of its set of identical
+    runs."""
+    name_of = {run: brace_name(members) for members in sets for run in members}
+    return Table({"run": list(runs), "identical_set": [name_of[run] for run in runs]})
 
 
-def read_run_groups(path) -> dict[str, str]:
-    """``{run: group name}`` from a table written from :func:`run_group_table`."""
-    groups = Table.read(path)
-    if groups.columns != ["run", "group"]:
-        raise InputError(path, "line 1", "expected columns run, group")
-    return dict(zip(groups["run"], groups["group"], strict=True))
+def read_identical_sets(path) -> dict[str, str]:
+    """``{run: brace name of its set}`` from a table written from :func:`identical_set_table`."""
+    table = Table.read(path)
+    if table.columns != ["run", "identical_set"]:
+        raise InputError(path, "line 1", "expected columns run, identical_set")
+    return dict(zip(table["run"], table["identical_set"], strict=True))
 
 
-def grouped_contradictions(contradictions: Table, group_of: Mapping[str, Mapping[str, str]]) -> Table:
-    """The contradiction table with identical runs collapsed into their group name: ``dataset,
+def collapse_identical_runs(contradictions: Table, identical_set_of: Mapping[str, Mapping[str, str]]) -> Table:
+    """The contradiction table with identical runs collapsed into the brace name of their set: ``dataset,
     measure_a, measure_b, run_x, run_y, run_pairs`` (run_pairs = individual pairs in the row)."""
     counts: dict[tuple, int] = {}
     for dataset, a, b, x, y in contradictions.rows():
-        key = (dataset, a, b, group_of[dataset][x], group_of[dataset][y])
+        key = (dataset, a, b, identical_set_of[dataset][x], identical_set_of[dataset][y])
         counts[key] = counts.get(key, 0) + 1
     columns = [*CONTRADICTION_COLUMNS, "run_pairs"]
     rows = [(*key, count) for key, count in counts.items()]

@@ -12,13 +12,13 @@ CHECK = r"$\checkmark$"
 
 
 def properties_latex(table: Table, labels: Mapping[str, str]) -> str:
-    """The paper's Table 4: (I) ordinal, (II) constant runs, (III) class imbalance, (IV) similarity group,
+    """The paper's Table 4: (I) ordinal, (II) constant runs, (III) class imbalance, (IV) similarity cluster,
     (V) consistency, (VI) discriminative power."""
     header = ["Measure", "(I)", "(II)", "(III)", "(IV)", "(V)", "(VI)"]
     rows = [
         [labels[row["measure"]], *(CHECK if row[key] in (True, "True") else "" for key in
                                     ("ordinal", "handles_constant", "handles_imbalance")),
-         row["similarity_group"], row["consistency"], row["discriminative_power"]]
+         row["similarity_cluster"], row["consistency"], row["discriminative_power"]]
         for row in table.records()
     ]  # fmt: skip
     return tabular(header, rows, "lcccccc")

@@ -84,15 +84,15 @@ def contradiction_counts_latex(counts: Table, labels: Mapping[str, str]) -> str:
 
 def contradictions_latex(contradictions: Table, labels: Mapping[str, str]) -> str:
     """Data set, measure 1, measure 2, run X, run Y: measure 1 says X is significantly better than Y,
-    measure 2 the reverse (with a run_pairs column when identical runs are grouped)."""
-    grouped = "run_pairs" in contradictions
+    measure 2 the reverse (with a run_pairs column when identical runs are collapsed)."""
+    collapsed = "run_pairs" in contradictions
     header = ["Data set", "Measure 1", "Measure 2", "Run X (better by 1)", "Run Y (better by 2)"]
-    header += ["Pairs"] if grouped else []
+    header += ["Pairs"] if collapsed else []
     rows = []
     for row in contradictions.records():
         cells = [escape(row["dataset"]), labels[row["measure_a"]], labels[row["measure_b"]], escape(row["run_x"])]
-        cells += [escape(row["run_y"])] + ([str(row["run_pairs"])] if grouped else [])
+        cells += [escape(row["run_y"])] + ([str(row["run_pairs"])] if collapsed else [])
         rows.append(cells)
     if not rows:
         rows = [[rf"\multicolumn{{{len(header)}}}{{c}}{{no contradictions}}"]]
-    return tabular(header, rows, "lllll" + ("r" if grouped else ""))
+    return tabular(header, rows, "lllll" + ("r" if collapsed else ""))
