@@ -13,10 +13,10 @@ with job(snakemake) as log:
     rng = stream(params.seed, dataset, "significance")
     significance = pairwise_significance(stack, params.hsd_trials, rng, snakemake.threads)
     write_pvalues(significance, output.pvalues, output.arrays)
-    groups = identical_run_sets(stack)
-    identical_set_table(stack.runs, groups).write(output.identical_runs)
+    sets = identical_run_sets(stack)
+    identical_set_table(stack.runs, sets).write(output.identical_runs)
     log.info(
         "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
         dataset, significance.pair_count, len(stack.measures), params.hsd_trials,
-        ", ".join(" = ".join(group) for group in groups if len(group) > 1) or "none",
+        ", ".join(" = ".join(members) for members in sets if len(members) > 1) or "none",
     )  # fmt: skip
