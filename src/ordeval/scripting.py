@@ -34,16 +34,33 @@ LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 QUIET_LOGGERS = ("fontTools", "matplotlib", "PIL", "numba", "urllib3", "asyncio")
 
 
+class _LogFile(logging.FileHandler):
+    """A log file that keeps the first error of writing it (a full disk, say) instead of printing it and
+    going on: :func:`logged` raises it, naming the file, so that a job whose log is cut short fails."""
+
+    failure: OSError | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            self.failure = self.failure or error
+            return
+        super().handleError(record)
+
+
 @contextmanager
 def logged(log_path: str | Path | None, rule: str) -> Iterator[logging.Logger]:
     """Log to ``log_path`` (warnings and errors also to stderr, every line there without a log file);
-    record an exception before re-raising it."""
+    record an exception before re-raising it. A log that could not be written whole (a full disk) is an
+    :class:`OSError` naming it."""
     terminal = logging.StreamHandler(sys.stderr)
     handlers: list[logging.Handler] = [terminal]
+    log_file = None
     if log_path:  # the log file has every line; the terminal (Snakemake's) only warnings and errors
         terminal.setLevel(logging.WARNING)
         Path(log_path).parent.mkdir(parents=True, exist_ok=True)
-        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
+        log_file = _LogFile(log_path, mode="w", encoding="utf-8")
+        handlers.append(log_file)
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, handlers=handlers, force=True)
     for name in QUIET_LOGGERS:
         logging.getLogger(name).setLevel(logging.WARNING)
@@ -52,17 +69,28 @@ def logged(log_path: str | Path | None, rule: str) -> Iterator[logging.Logger]:
     logger = logging.getLogger(rule)
     start = time.perf_counter()
     try:
-        yield logger
-    except Exception as error:
-        logger.error("%s failed: %s", rule, error)
-        raise
-    logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
+        try:
+            yield logger
+        except Exception as error:
+            logger.error("%s failed: %s", rule, error)
+            raise
+        logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
+    finally:
+        if log_file is not None:
+            logging.getLogger().removeHandler(log_file)
+            try:
+                log_file.close()
+            except OSError as error:
+                log_file.failure = log_file.failure or error
+    if log_file is not None and log_file.failure is not None:
+        failure = log_file.failure
+        raise OSError(failure.errno, f"cannot write the log ({failure.strerror or failure})", str(log_path))
 
 
 @contextmanager
 def job(snakemake) -> Iterator[logging.Logger]:
-    """A script's work: logged to the rule's log file; bad input ends it with its one-line message (logged)
-    and exit status 1, no traceback (``ORDEVAL_DEBUG=1`` shows it)."""
+    """A script's work: logged to the rule's log file; bad input, or a file that could not be written (a full
+    disk), ends it with a one-line message and exit status 1, no traceback (``ORDEVAL_DEBUG=1`` shows it)."""
     from .errors import ConfigError, InputError
 
     wildcards = dict(snakemake.wildcards.items())
@@ -73,6 +101,11 @@ def job(snakemake) -> Iterator[logging.Logger]:
     except (InputError, ConfigError):
         if os.environ.get("ORDEVAL_DEBUG") == "1":
             raise
+        raise SystemExit(1) from None
+    except OSError as error:  # a file that could not be written or read (a full disk): one line naming it
+        if os.environ.get("ORDEVAL_DEBUG") == "1" or not error.filename:
+            raise
+        print(f"{name} failed: {error.filename}: {error.strerror}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

@@ -40,7 +40,7 @@ def test_a_second_run_beside_a_live_snakemake_names_it_and_advises_waiting(tmp_p
                               "tiny.yaml", "--cores", "2", "scores"], cwd=project, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
     try:
-        scoring = project / "results" / "live" / "logs" / "score_runs.log"
+        scoring = project / "results" / "live" / "logs" / "score_runs" / "TinyDQ.log"
         for _ in range(1200):  # up to a minute on a busy machine: the scoring job has started
             if scoring.is_file():
                 break

@@ -52,8 +52,8 @@ def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     # every job ran with the resources its rule computed (threads, mem_mb, runtime)
     log = result.stdout + result.stderr
     jobs = re.findall(r"rule (\w+):", log)
-    for rule in ("prepare_data", "score_runs", "consistency_taus"):
-        assert rule in jobs, rule  # one job per rule over its data sets
+    for rule in ("prepare_data_quantification", "score_runs_quantification", "consistency_taus"):
+        assert rule in jobs, rule
     assert len(re.findall(r"resources: .*mem_mb=\d+.*runtime=\d+|resources: .*runtime=\d+.*mem_mb=\d+", log)) >= 3
     # the workflow profile applies too: Snakemake recorded no input checksums (outputs x inputs hashes)
     assert "profiles/default" in log
@@ -69,13 +69,16 @@ def test_a_small_configuration_runs_through_the_slurm_profile(tmp_path):
     """Every job an sbatch job (as Snakemake reports each submission). A cluster without job
     accounting (a single-node Slurm from the Debian packages, say) has no ``sacct``: the plugin then
     polls ``squeue``."""
-    config = _small_config("profile_slurm")
+    config = tiny_config("profile_slurm")  # two data sets: their HSD jobs are separate submissions
     accounting = subprocess.run(["sacct", "-n", "-X"], capture_output=True, text=True).returncode == 0
     status = [] if accounting else ["--slurm-status-command", "squeue"]
     profile = ["--profile", str(PROFILES / "slurm"), *status]
-    result = run_workflow(tmp_path, config, *profile, "scores", "consistency", timeout=1200)
+    result = run_workflow(tmp_path, config, *profile, "scores", "consistency", "significance", timeout=1800)
     assert (tmp_path / "results" / "profile_slurm" / "consistency" / "TinySem" / "half.tsv").is_file()
     log = result.stdout + result.stderr
     submitted = set(re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/rule_(\w+)/", log))
-    for rule in ("prepare_data", "score_runs", "consistency_taus"):
+    for rule in ("prepare_data_quantification", "score_runs_quantification", "consistency_taus"):
         assert rule in submitted, rule
+    # a job per data set: the data sets' HSD jobs are separate submissions
+    hsd = re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/rule_significance_pvalues/", log)
+    assert len(hsd) == len(config["datasets"]), log

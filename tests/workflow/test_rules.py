@@ -56,20 +56,24 @@ def test_every_output_of_the_rules_is_a_target_made_once(configfile):
     assert len(outputs) == len(set(outputs))  # one rule per output
     targets = planned_targets(configfile, extra)
     assert set(outputs) == set(targets["targets"])
-    for row in rows:  # a log for every job made (its own first; one per data set for per-data-set work)
+    for row in rows:  # a log for every job made (logs/<rule>.log, or logs/<rule>/<wildcards>.log)
         log = row["log-file(s)"]
-        assert log == "-" or log.startswith(f"{targets['results']}/logs/{row['rule']}.log"), row
+        assert log == "-" or log.startswith(f"{targets['results']}/logs/"), row
 
 
 def test_the_rule_files_name_their_paths_and_pass_settings_only():
-    """Every output and input path of a job rule is a template in its .smk file (f"{RESULTS}/..."); params
-    name no results path."""
+    """Every output of a job rule is a path template of the catalogue, named in its .smk file
+    (``path("<entry>", ...)``, or the task's canonical and score files for the data and scoring rules), its
+    log a template under the results' ``logs/``; params name no results path."""
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         text = path.read_text()
-        for block in re.split(r"\n(?=\s*rule \w+:)", text)[1:]:
+        for block in re.split(r"\n(?=\s*rule(?: \w+)?:)", text)[1:]:
             if "script:" not in block:
                 continue
             output = block.split("output:", 1)[1].split("log:", 1)[0]
-            assert 'f"{RESULTS}/' in output, (path.name, block[:60])
+            assert re.search(r"\bpath\(|PLAN\.(canonical|score)_paths\(", output), (path.name, block[:60])
+            assert "RESULTS" not in output and "results/" not in output, (path.name, block[:60])
+            log = block.split("log:", 1)[1].split("\n", 2)[1]
+            assert log.strip().startswith('f"{RESULTS}/logs/'), (path.name, block[:60])
             params = block.split("params:", 1)[1].split("script:", 1)[0] if "params:" in block else ""
             assert "RESULTS" not in params and "results/" not in params, (path.name, block[:60])
