@@ -215,6 +215,18 @@ def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(de
     assert not any(path.endswith(LATEX) for path in _library(default, script))
 
 
+@pytest.mark.parametrize(
+    "script, kernels",
+    [("agreement_dataset", ["kendall.py"]), ("agreement_dnkt", ["kendall.py"]),
+     ("consistency_taus", ["kendall.py", "hsd.py"]), ("significance_pvalues", ["hsd.py"])],
+)  # fmt: skip
+def test_editing_a_numba_kernel_reruns_the_jobs_that_run_it(default, script, kernels):
+    """The kernels are imported lazily (numba costs ~1 s a process): the scripts that run them name them."""
+    library = _library(default, script)
+    for kernel in kernels:
+        assert any(path.endswith(f"ordeval/{kernel}") for path in library), (script, kernel)
+
+
 def test_every_script_has_its_library_and_every_rule_its_script():
     """Every script of scripts/ is run by a rule (its library an input of it) and imports the library at
     module level only from ordeval (no sys.path edits, no second job layer)."""
