@@ -208,6 +208,16 @@ def biased(target: np.ndarray, gold: np.ndarray, kind: str, strength: float, dir
 
 
 def _dirichlet_rows(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
-    """One Dirichlet draw per row of ``alpha`` (vectorised through gamma variates)."""
-    draws = rng.standard_gamma(alpha)
-    return draws / draws.sum(axis=-1, keepdims=True)
+    """One Dirichlet draw per row of ``alpha`` (vectorised through gamma variates), as a distribution the
+    readers accept (:func:`valid_distributions`)."""
+    return valid_distributions(rng.standard_gamma(alpha), alpha)
+
+
+def valid_distributions(weights: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Rows of non-negative ``weights`` normalised to distributions that a written and read data file
+    keeps as they are: no NaN (a row whose weights all underflowed to 0 takes its ``fallback`` row, e.g.
+    the Dirichlet's mean), and no subnormal probability (below 2.2e-308, the smallest normal float, set
+    to 0: a small-shape gamma variate can give 5e-324, a probability that means 0)."""
+    weights = np.where(weights.sum(axis=-1, keepdims=True) > 0, weights, fallback)
+    rows = weights / weights.sum(axis=-1, keepdims=True)
+    return np.where(rows < np.finfo(float).tiny, 0.0, rows)
