@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...errors import ConfigError
+from .. import latent
 from ..base import team_count
 
 #: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
@@ -51,6 +52,11 @@ RUN_DEFAULTS = {
     "weak_skill_max": 0.2,
     "weak_guess_min": 0.5,
     "weak_guess_max": 1.0,
+    "profiles": None,
+    "profile_jitter": 0.0,
+    "topic_shift_sd": 0.0,
+    "topic_shift_slope": 0.0,
+    "item_difficulty_sd": 0.0,
 }
 #: How a simulated system predicts (see :func:`simulate_runs`).
 MODELS = ("confusion", "latent")
@@ -129,8 +135,22 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "weak_skill_max", entry, low=merged["weak_skill_min"], high=1)
     _number(merged, "weak_guess_min", entry, low=0, high=1)
     _number(merged, "weak_guess_max", entry, low=merged["weak_guess_min"], high=1)
+    _number(merged, "profile_jitter", entry, low=0)
+    _number(merged, "topic_shift_sd", entry, low=0)
+    _number(merged, "topic_shift_slope", entry, low=-5, high=5)
+    _number(merged, "item_difficulty_sd", entry, low=0)
     if merged["model"] not in MODELS:
         raise _fail(entry, "model", f"{merged['model']!r} must be one of {', '.join(MODELS)}")
+    profiles = merged["profiles"]
+    if profiles is not None:
+        if merged["model"] != "latent":
+            raise _fail(entry, "profiles", "profiles are systems of the latent model: set model: latent")
+        if not isinstance(profiles, (list, tuple)) or not profiles:
+            raise _fail(entry, "profiles", f"{profiles!r} must be a non-empty list of profiles")
+        for position, profile in enumerate(profiles):
+            problem = latent.profile_problem(profile, num_classes)
+            if problem:
+                raise _fail(entry, f"profiles[{position}]", problem)
     biases = merged["biases"]
     if not isinstance(biases, (list, tuple)) or not biases or any(bias not in BIASES for bias in biases):
         raise _fail(entry, "biases", f"{biases!r} must be a non-empty list of {', '.join(BIASES)}")
@@ -290,6 +310,11 @@ def simulate_runs(
     weak_skill_max: float = 0.2,
     weak_guess_min: float = 0.5,
     weak_guess_max: float = 1.0,
+    profiles: Sequence[Mapping] | None = None,
+    profile_jitter: float = 0.0,
+    topic_shift_sd: float = 0.0,
+    topic_shift_slope: float = 0.0,
+    item_difficulty_sd: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill: class index per system and item, systems x items.
 
@@ -328,6 +353,17 @@ def simulate_runs(
     shifts) and, in the ``latent`` model, the share ``team_shared`` of their latent noise variance: near
     copies, as the several runs of one team are.
 
+    Systems fitted to real runs (``latent`` model only): ``profiles`` = a list of ``{noise_sd, edges}``
+    (:mod:`ordeval.tasks.latent`), taken by the teams in an order drawn from ``system_rng`` (again from the
+    start when there are more teams than profiles) instead of the skill and bias settings: the team reads
+    gold + shift + noise_sd * noise and cuts it at its own ``edges``, each jittered by ``profile_jitter``
+    (sd multiplied by exp(N(0, jitter)), edges moved by N(0, jitter) sd). Two effects for every latent
+    system (default 0: off): a shift of every system's latent values on a topic, ``topic_shift_slope`` times the
+    topic's mean gold class less the mean over the topics, plus N(0, ``topic_shift_sd``) (the topic's items
+    read more positive or negative than their gold to every system, so that the systems err alike there),
+    and ``item_difficulty_sd``, the noise of every system on an item scaled by
+    the item's exp(N(0, sd)) (an item hard for one system is hard for all).
+
     System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
     effects and the predictions from ``noise_rng``.
     """
@@ -354,10 +390,27 @@ def simulate_runs(
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
+        if profiles:
+            sd, edges, _ = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
+            parameters["noise_sd"], parameters["edges"] = sd[team_of], edges[team_of]
+        else:
+            parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]
+            parameters["edges"] = [
+                bin_edges(num_classes, kind, strength, majority)
+                for kind, strength in zip(parameters["bias"], parameters["bias_strength"], strict=True)
+            ]
+        centre, scale = gold, np.exp(difficulty)[item_topic]
+        if topic_shift_sd > 0 or topic_shift_slope != 0:
+            mean_class = np.bincount(item_topic, weights=gold, minlength=num_topics) / np.maximum(
+                np.bincount(item_topic, minlength=num_topics), 1
+            )
+            shift = latent.topic_shifts(noise_rng, mean_class, topic_shift_slope, topic_shift_sd)
+            centre = gold + shift[item_topic]
+        if item_difficulty_sd > 0:
+            scale = scale * np.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
         predictions = latent_predictions(
-            noise_rng, gold, item_topic, num_classes, parameters, team_of, majority,
-            np.exp(difficulty), interaction_sd, team_shared,
-        )  # fmt: skip
+            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared
+        )
         return guessed(noise_rng, predictions, parameters["guess"], num_classes)
     identity = np.eye(num_classes)
     predictions = np.empty((systems, gold.size), dtype=np.int64)
@@ -410,29 +463,27 @@ def bin_edges(num_classes: int, kind: str, strength: float, majority: int) -> np
 
 def latent_predictions(
     rng: np.random.Generator,
-    gold: np.ndarray,
+    centre: np.ndarray,
     item_topic: np.ndarray,
-    num_classes: int,
     parameters: dict,
     team_of: np.ndarray,
-    majority: int,
-    topic_scale: np.ndarray,
+    item_scale: np.ndarray,
     interaction_sd: float,
     team_shared: float,
 ) -> np.ndarray:
-    """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin of
-    gold + shift_rt + 2 (1 - skill_r) scale_t (sqrt(team_shared) e_team + sqrt(1 - team_shared) e_r)."""
-    systems, num_topics = len(team_of), topic_scale.size
+    """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin (its ``edges``) of
+    centre + shift_rt + noise_sd_r scale (sqrt(team_shared) e_team + sqrt(1 - team_shared) e_r), with centre
+    the gold class (plus the topic's shift) and scale the item's (topic difficulty, item difficulty)."""
+    systems = len(team_of)
+    num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
     teams = int(team_of.max()) + 1 if systems else 0
     shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
-    shared = rng.standard_normal((teams, gold.size))
-    predictions = np.empty((systems, gold.size), dtype=np.int64)
+    shared = rng.standard_normal((teams, centre.size))
+    predictions = np.empty((systems, centre.size), dtype=np.int64)
     for system, team in enumerate(team_of):
-        noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(gold.size)
-        sd = 2.0 * (1.0 - parameters["skill"][system]) * topic_scale[item_topic]
-        latent = gold + shifts[team, item_topic] + sd * noise
-        edges = bin_edges(num_classes, parameters["bias"][system], parameters["bias_strength"][system], majority)
-        predictions[system] = np.searchsorted(edges, latent)
+        noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(centre.size)
+        latent_values = centre + shifts[team, item_topic] + parameters["noise_sd"][system] * item_scale * noise
+        predictions[system] = latent.cut(latent_values, parameters["edges"][system])
     return predictions
 
 
