@@ -29,6 +29,7 @@ include: "workflow/rules/popularity.smk"
 include: "workflow/rules/leaderboard.smk"
 include: "workflow/rules/topic_set_size.smk"
 include: "workflow/rules/classification.smk"
+include: "workflow/rules/replication.smk"
 include: "workflow/rules/measure_reports.smk"
 include: "workflow/rules/report.smk"
 
@@ -46,6 +47,7 @@ localrules:
     leaderboard,
     topic_set_size,
     classification,
+    replication,
     measure_reports,
     report,
 

@@ -19,8 +19,8 @@ from ordeval.files import write_json
 from ordeval.jobs import Job, agreement_tables
 from ordeval.latex import measure_label
 from ordeval.latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
-from ordeval.scores import ScoreStack, write_scores
-from ordeval.stats import tau_confidence_interval
+from ordeval.scores import ScoreStack, read_stack, write_scores
+from ordeval.stats import CI_METHODS, tau_confidence_interval
 from ordeval.table import Table
 
 MEASURES = ["NMD", "RNOD", "JSD"]
@@ -34,7 +34,7 @@ def _means(seed=0, runs=8):
     return np.stack([base, base + 0.1 * rng.random(runs), rng.random(runs)])
 
 
-def test_agreement_matrix_is_symmetric_with_scipy_taus_and_long_and_cliff_intervals():
+def test_agreement_matrix_is_symmetric_with_scipy_taus_and_fisher_z_intervals():
     means = _means()
     agreement = ranking_agreement(means, MEASURES, LOWER)
     np.testing.assert_allclose(np.diag(agreement.taus), 1.0)
@@ -165,7 +165,8 @@ def read(path):
     return Table.read(path, sep=",", numeric=["tau", "ci_low", "ci_high"])
 
 
-def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tmp_path):
+@pytest.mark.parametrize("ci_method", ["fisher_z", "long_cliff"])
+def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tmp_path, ci_method):
     measures = ["NMD", "RNOD", "JSD", "DNKT"]
     out = tmp_path / "tables"
     names = list(score_files)
@@ -177,7 +178,8 @@ def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tm
     output.update(dnkt_csv=[str(out / "dnkt.csv")], dnkt_tex=[str(out / "dnkt.tex")])
     group = {"task": "quantification", "suffix": "", "datasets": names, "measures": measures}
     params = {"datasets": names, "measures": {name: measures for name in names}, "tasks": [group],
-              "combinations": ["JSD"], "dnkt_datasets": names, "ci_level": 0.95, "kendall": "b"}  # fmt: skip
+              "combinations": ["JSD"], "dnkt_datasets": names, "ci_level": 0.95, "ci_method": ci_method,
+              "kendall": "b"}  # fmt: skip
     agreement_tables.run(Job("agreement_tables", input=inputs, output=output, params=params))
 
     for dataset in score_files:
@@ -185,7 +187,10 @@ def test_agreement_job_writes_tables_with_the_documented_columns(score_files, tm
         assert list(table.columns) == [*PAIR_COLUMNS, "data_origin"]
         assert len(table) == 6 and set(table["data_origin"]) == {"synthetic"}
         text = (out / f"{dataset}.tex").read_text()
-        assert text.startswith("% ") and "SYNTHETIC" in text
+        assert text.startswith("% ") and "SYNTHETIC" in text and CI_METHODS[ci_method] in text
+        stack = read_stack(score_files[dataset][0], measures)
+        expected = ranking_agreement(stack.means(), measures, stack.lower_is_better, 0.95, "b", ci_method)
+        np.testing.assert_allclose(table["ci_low"], expected.pair_table()["ci_low"])  # the configured method
         check_tabular(text)
     mean = read(out / "mean.csv")
     assert list(mean.columns) == [*PAIR_COLUMNS, "data_origin"] and np.isnan(mean["ci_low"]).all()

@@ -233,3 +233,54 @@ def test_leaderboard_goes_to_out_or_here_never_into_the_pipeline_results_and_kee
     assert main(["leaderboard", str(scores), "--protocol", "pooled", "--out", str(tmp_path / "pooled")]) == 0
     printed = capsys.readouterr().out
     assert "pooled protocol" in printed and "no significance groups (the item labels" in printed
+
+
+# --------------------------------------------------------------------------- the official SemEval-2016 tables
+
+
+def _official_runs(subtask: str) -> tuple[list[str], dict[str, str]]:
+    """``--run NAME=FILE`` arguments for the official runs of SemEval-2016 Task 4 subtask C or E (team names as in
+    the official results; the organisers' ``_baseline`` runs named BL-...), and {our name: the official name}."""
+    from conftest import shared_file
+
+    folder = shared_file(f"Sem16T4CE/official/runs/{subtask}/ECNU-{subtask}.output").parent
+    names = {"_baseline-majority-0": "BL-majority", "_baseline-0-0-0-1-0": "BL-positive",
+             "_baseline-average-on-train+dev+devtest": "BL-average"}  # fmt: skip
+    arguments, official = [], {}
+    for path in sorted(folder.glob(f"*-{subtask}.output")):
+        stem = path.name.removesuffix(f"-{subtask}.output")
+        name = names.get(stem, stem)
+        arguments += ["--run", f"{name}={path}"]
+        official[name] = "_baseline" if stem.startswith("_") else stem
+    return arguments, official
+
+
+def _official_table(subtask: str) -> list[list[str]]:
+    from conftest import shared_file
+
+    text = shared_file(f"Sem16T4CE/official/results/results-{subtask}.txt").read_text(encoding="utf-8")
+    return [line.rstrip("\t").split("\t") for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("subtask", "options"),
+    [
+        ("C", ["--task", "classification", "--format", "semeval_labels", "--align", "position", "--protocol", "pooled",
+               "--measures", "MAE_M,MAE_mu"]),
+        ("E", ["--task", "quantification", "--format", "semeval_dist", "--measures", "EMD"]),
+    ],
+)  # fmt: skip
+def test_score_table_prints_the_official_semeval_2016_results(subtask, options, tmp_path, capsys):
+    """``ordeval score --table`` on every official run of SemEval-2016 Task 4 subtask C (pooled MAE^M, MAE^mu)
+    and E (EMD, mean over topics) prints the official results table: the same runs in the same order, the same
+    numbers at 3 decimals (Nakov et al. 2016; the organisers' results files)."""
+    from conftest import shared_file
+
+    runs, official = _official_runs(subtask)
+    gold = shared_file(f"Sem16T4CE/official/gold/SemEval2016_task4_subtask{subtask}_test_gold.txt")
+    code = main(["score", *options, "--gold", str(gold), *runs, "--table", "--no-leaderboard",
+                 "--out", str(tmp_path / "out")])  # fmt: skip
+    assert code == 0
+    lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert lines[0] == ["run", *options[-1].split(",")]
+    assert [[official[row[0]], *row[1:]] for row in lines[1:]] == _official_table(subtask)

@@ -25,10 +25,19 @@ def distributions(num_classes: int, count: int | None = None):
 
 
 def test_registry_has_the_thirteen_measures_of_the_spec_in_order():
-    assert ALL == ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
-                   "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
+    assert MEASURES.default_names() == ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
+                                        "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
+    assert ALL == ["NMD", "EMD", *MEASURES.default_names()[1:]]
     assert all(measure.lower_is_better for measure in MEASURES.values())
     assert all(measure.description for measure in MEASURES.values())
+
+
+@given(distributions(5, 7), distributions(5, 7))
+def test_emd_is_the_official_semeval_measure_k_minus_1_times_nmd(estimate, gold):
+    """SemEval-2016 Task 4 subtask E's EMD is NMD without the 1/(K-1) normalisation; it is scored only where
+    named, never in the analyses' defaults (it would repeat NMD)."""
+    np.testing.assert_allclose(get_measure("EMD")(estimate, gold), 4 * get_measure("NMD")(estimate, gold), atol=1e-12)
+    assert not MEASURES["EMD"].meta_evaluated and "EMD" not in MEASURES.default_names()
 
 
 def test_spec_reference_distance_weighted_and_order_aware_divergence():

@@ -62,10 +62,24 @@ def test_default_plan_has_the_ten_data_sets_of_two_tasks(default):
 
 
 def test_every_registered_measure_is_scored_by_default(default):
-    assert list(REGISTRY) == ALL_MEASURES
+    """... but those scored only where named (SemEval's EMD, which would repeat NMD in the tables)."""
+    assert REGISTRY.default_names() == ALL_MEASURES
+    assert [name for name in REGISTRY if name not in ALL_MEASURES] == ["EMD"]
     assert default.scored("quantification") == ALL_MEASURES
     assert all(default.datasets[name].measures == ALL_MEASURES for name in DATASETS)
     assert all(default.datasets[name].measures == OC_ORDER for name in OC_DATASETS)
+
+
+def test_a_measure_scored_only_where_named_is_scored_when_listed_but_no_analysis_default(tmp_path):
+    """Listing EMD scores it; no analysis takes it unless its own measures name it."""
+    config = load(REPO / "config" / "config.yaml")
+    config["measures"] = [*ALL_MEASURES, "EMD", *OC_ORDER]
+    listed = make_plan(config, workdir=tmp_path)
+    assert "EMD" in listed.datasets["Sem16T4E"].measures
+    for analysis in ("agreement", "consistency", "significance", "leaderboard", "popularity", "topic_set_size"):
+        assert "EMD" not in listed.measures(analysis, "quantification"), analysis
+    config["leaderboard"]["measures"] = ["EMD", "NMD", *OC_ORDER]
+    assert make_plan(config, workdir=tmp_path).measures("leaderboard", "quantification") == ["EMD", "NMD"]
 
 
 def test_analyses_use_the_papers_measures_in_the_papers_order(default):
@@ -152,7 +166,7 @@ def test_paths_of_catalogue_entries(default):
 def test_captions_are_filled_from_the_configuration(default):
     assert default.caption("agreement/dataset") == (
         "each data set: Kendall's tau-a between the run rankings of every pair of measures, with 95% CIs "
-        "(Long and Cliff)."
+        "(Fisher z with the Fieller et al. variance 0.437/(n-4))."
     )
     mean = default.caption("agreement/mean", task="quantification")
     assert "averaged over the ordinal quantification data sets" in mean
@@ -209,14 +223,18 @@ def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replicatio
     assert replication.name == "replication"
     assert list(replication.datasets) == DATASETS + OC_DATASETS
     assert replication.measures("agreement", "quantification") == AGREEMENT
-    sem16c = replication.datasets["Sem16T4C"]
-    assert sem16c.runs == ["PotTS", "BL-neutral", *(f"SIM{i:02d}" for i in range(1, 11))]
-    assert sem16c.files[1].endswith("PotTS.SubtaskC.res.official.txt")
+    sem16c = replication.datasets["Sem16T4C"]  # the 12 official runs, in the official results' order
+    assert sem16c.runs == ["twise", "ECNU", "PUT", "LYS", "finki", "INSIGHT-1", "ISTI-CNR", "YZU-NLP",
+                           "SentimentalITists", "BL-majority", "PotTS", "pkudblab"]  # fmt: skip
+    assert sem16c.files[0].endswith("official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
+    assert sem16c.files[11].endswith("official/runs/C/PotTS-C.output")
     assert replication.measures("significance", "quantification") == SIGNIFICANCE
     sem16 = replication.datasets["Sem16T4E"]
-    assert [path.split("/")[-1] for path in sem16.files] == ["twitter-2016test-CE.txt",
-                                                             "PotTS.SubtaskE.res.official.txt"]  # fmt: skip
-    assert sem16.runs == ["PotTS", *(f"SIM{i:02d}" for i in range(1, 12))]
+    assert [path.split("/")[-1] for path in sem16.files][:2] == ["SemEval2016_task4_subtaskE_test_gold.txt",
+                                                                 "QCRI-E.output"]  # fmt: skip
+    assert sem16.runs == ["QCRI", "finki", "pkudblab", "NRU-HSE", "ECNU", "ISTI-CNR", "LYS", "INSIGHT-1",
+                          "BL-average", "HSENN", "BL-positive", "PotTS"]  # fmt: skip
+    assert replication.replicated_datasets == list(replication.datasets)
     assert replication.datasets["STC3-DQ-A"].files[0].endswith("STC3-DQ/stc3-nddq-test-annotations.json")
     assert replication.datasets["DialEval1-DQ-A"].files == []
     for name, dataset in replication.datasets.items():

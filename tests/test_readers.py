@@ -163,6 +163,25 @@ def test_run_with_missing_or_extra_topics_is_an_error(tmp_path):
         readers.align_to_gold(run, ["a"], "r")
 
 
+def test_the_organisers_quirks_are_read_as_their_scorers_read_them(tmp_path):
+    """SemEval-2016's own files: trailing tabs (LYS), no final newline, ``.01`` without a leading zero,
+    sums off by 0.002 (PotTS) -- read, renormalised, and the largest deviation reported; a tab inside the
+    fields (an empty field that is not trailing) is still an error."""
+    text = "a\t.01\t0.2\t0.3\t0.2\t0.29\t\nb\t0.2\t0.2\t0.2\t0.2\t0.198\t\t"
+    result = readers.read_semeval_dist(write(tmp_path, "run.txt", text), CLASSES)
+    assert result.topics == ["a", "b"]
+    np.testing.assert_allclose(result.values[0], [0.01, 0.2, 0.3, 0.2, 0.29])
+    deviation, where = result.sum_deviation()
+    assert deviation == pytest.approx(0.002) and where == "line 2"
+    labels = readers.read_semeval_labels(write(tmp_path, "gold.txt", "1\tx\t-2\t\n2\tx\t0"), CLASSES)
+    np.testing.assert_allclose(labels.values, [[0.5, 0, 0.5, 0, 0]])
+    assert labels.sum_deviation() is None
+    with pytest.raises(InputError, match="line 1: expected 6 tab-separated fields"):
+        readers.read_semeval_dist(write(tmp_path, "bad.txt", "a\t0.2\t\t0.2\t0.2\t0.2\t0.2\n"), CLASSES)
+    with pytest.raises(InputError, match="line 2: expected 3 tab-separated fields"):  # ours stay strict
+        readers.read_canonical_gold(write(tmp_path, "gold.tsv", "topic\tclass\tprob\na\t-2\t1\t\n"), CLASSES)
+
+
 # --------------------------------------------------------------------------- the real files in ../shared
 
 

@@ -21,7 +21,9 @@ from ordeval.tasks.quantification.measures import get_measure
 
 CLASSES = [-2, -1, 0, 1, 2]
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"
+SEM16_E_GOLD = "Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt"
 POTTS = "Sem16T4CE/runs/PotTS.SubtaskE.res.official.txt"
+QCRI = "Sem16T4CE/official/runs/E/QCRI-E.output"
 SEM17_GOLD = "Sem17T4CE/SemEval2017_task4_subtaskE_test_english_gold.txt"
 STC3_GOLD = "STC3-DQ/stc3-nddq-test-annotations.json"
 
@@ -43,7 +45,9 @@ def test_replication_has_every_section_of_the_default_config(replication):
     assert set(replication) == set(default)
     assert set(replication["datasets"]) == set(default["datasets"])
     for section in ("agreement", "consistency", "significance", "popularity", "report"):
-        assert replication[section] == default[section], section
+        assert replication[section] == default[section] | ({"ci_method": "fisher_z_rounded"} if section == "agreement"
+                                                             else {}), section  # fmt: skip
+    assert default["agreement"]["ci_method"] == "fisher_z"  # the papers' bounds: tau rounded as printed (methods 4.1)
 
 
 # --------------------------------------------------------------------------- the readers on the real files
@@ -89,7 +93,7 @@ def test_potts_run_scores_the_official_emd():
 @pytest.mark.parametrize(
     ("name", "path", "topics", "runs"),
     [
-        ("Sem16T4E", SEM16_GOLD, 100, 12),
+        ("Sem16T4E", SEM16_E_GOLD, 100, 12),
         ("Sem17T4E", SEM17_GOLD, 125, 14),
         ("STC3-DQ-A", STC3_GOLD, 390, 19),
         ("STC3-DQ-E", STC3_GOLD, 390, 19),
@@ -100,7 +104,7 @@ def test_real_data_sets_build_from_the_shared_files(replication, name, path, top
     shared_file(path)
     dataset = build_dataset(name, replication["datasets"][name], SHARED_RAW, replication["seed"])
     assert (len(dataset.topics), len(dataset.run_names)) == (topics, runs)
-    assert dataset.origin == "partly synthetic"
+    assert dataset.origin == ("real" if name == "Sem16T4E" else "partly synthetic")  # the 12 official runs
     assert dataset.provenance["gold"]["source"] == "file"
     assert len(dataset.provenance["gold"]["sha256"]) == 64
 
@@ -119,13 +123,13 @@ def test_stc3_runs_are_split_into_chinese_and_english_with_baselines_from_the_go
     assert modes.sum() > 390  # the real gold has tied modes, whose mass popularity splits
 
 
-def test_potts_through_the_config_scores_the_official_emd(replication):
-    shared_file(POTTS)
+def test_the_official_runs_through_the_config_score_the_official_emd(replication):
+    """Nakov et al. 2016, subtask E: QCRI 0.243 ... PotTS 0.818 (EMD = 4 NMD), every run real."""
+    shared_file(QCRI)
     dataset = build_dataset("Sem16T4E", replication["datasets"]["Sem16T4E"], SHARED_RAW, replication["seed"])
-    assert dataset.run_names[0] == "PotTS"
-    nmd = get_measure("NMD")(dataset.runs[0], dataset.gold).mean()
-    assert nmd == pytest.approx(0.2044, abs=0.0005)
-    assert dataset.provenance["simulated_runs"] == [f"SIM{i:02d}" for i in range(1, 12)]
+    emd = {run: 4 * get_measure("NMD")(dataset.runs[r], dataset.gold).mean() for r, run in enumerate(dataset.run_names)}
+    assert round(emd["QCRI"], 3) == 0.243 and round(emd["PotTS"], 3) == 0.818 and round(emd["BL-positive"], 3) == 0.734
+    assert dataset.provenance["simulated_runs"] == []
 
 
 @pytest.mark.parametrize("name", ["DialEval1-DQ-A", "DialEval1-DQ-E", "DialEval1-DQ-S"])
@@ -141,14 +145,14 @@ def test_dialeval_is_fully_simulated_and_says_so(replication, name):
 
 
 def test_missing_file_error_names_the_file_and_the_config_entry(replication, tmp_path):
-    (tmp_path / "Sem16T4CE").mkdir()
-    (tmp_path / "Sem16T4CE" / "twitter-2016test-CE.txt").write_text("1\tt\t0\n")
+    (tmp_path / "Sem16T4CE" / "official" / "gold").mkdir(parents=True)
+    (tmp_path / SEM16_E_GOLD).write_text("t\t0.2\t0.2\t0.2\t0.2\t0.2\n")
     spec = replication["datasets"]["Sem16T4E"]
     with pytest.raises(ConfigError) as error:
         check_files_exist({"Sem16T4E": spec}, tmp_path)
     message = str(error.value)
-    assert str(tmp_path / POTTS) in message and "datasets.Sem16T4E.runs[0]" in message
-    assert "twitter-2016test-CE.txt" not in message
+    assert str(tmp_path / QCRI) in message and "datasets.Sem16T4E.runs[0]" in message
+    assert "subtaskE_test_gold.txt" not in message
     with pytest.raises(ConfigError, match=r"datasets\.Sem17T4E\.gold"):
         build_dataset("Sem17T4E", replication["datasets"]["Sem17T4E"], tmp_path, 1)
 
@@ -161,7 +165,7 @@ def test_a_data_root_lacking_a_file_is_named_before_any_job(replication, tmp_pat
     with pytest.raises(ConfigError) as error:
         make_plan(config)
     message = str(error.value)
-    assert str(tmp_path / "empty" / SEM16_GOLD) in message
+    assert str(tmp_path / "empty" / SEM16_E_GOLD) in message
     assert "datasets.Sem16T4E.gold" in message
     assert "datasets.Sem16T4E.runs[0]" in message
 

@@ -128,7 +128,7 @@ def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[
     with each measure's direction)."""
     task_object = get_task(task)
     data = build_data(gold, runs, task=task, **options)
-    names = list(measures) if measures is not None else task_object.registry.names()
+    names = list(measures) if measures is not None else task_object.registry.default_names()
     return task_object.score(data, names).stack
 
 
@@ -252,18 +252,21 @@ def _registered_direction(measure: str) -> bool:
 
 
 def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequence[str] | None = None,
-              lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
-    """Kendall's tau between the run rankings of every pair of measures, with Long and Cliff CIs.
+              lower_is_better: Mapping[str, bool] | None = None, ci_method: str = "fisher_z"):  # fmt: skip
+    """Kendall's tau between the run rankings of every pair of measures, with CIs.
 
     Runs are ranked by mean score, best first under each measure's direction; tau-b (``kendall="b"``)
-    or tau-a = (C - D) / (n(n-1)/2); CI = tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))).
-    Returns a data frame measure_a, measure_b, tau, ci_low, ci_high.
+    or tau-a = (C - D) / (n(n-1)/2). ``ci_method`` (docs/methods.md 4.1): ``fisher_z``,
+    CI = tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))); ``fisher_z_rounded``, the same on tau
+    rounded to 3 decimals (the papers' tables); ``long_cliff``, tau -/+ z_{(1+level)/2} sqrt(var), var
+    Long and Cliff's (1997) consistent variance estimate. Returns a data frame measure_a, measure_b, tau,
+    ci_low, ci_high.
     """
     from .analysis.agreement import ranking_agreement
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset(list(measures)) if measures else stack
-    result = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, kendall)
+    result = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, kendall, ci_method)
     return result.pair_table().to_pandas()
 
 

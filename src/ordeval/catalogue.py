@@ -18,32 +18,37 @@ from dataclasses import dataclass
 
 #: Stages in pipeline order; each is a Snakemake target rule (``snakemake consistency``).
 STAGES = ("data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
-          "topic_set_size", "classification", "measure_reports", "report")  # fmt: skip
+          "topic_set_size", "classification", "replication", "measure_reports", "report")  # fmt: skip
 
-#: HTML report categories, in order; numbered with two digits from their position (Snakemake's report sorts
-#: them as text), so that a category is inserted by adding one line.
+#: HTML report categories, in order. The report numbers those a configuration shows with two digits from their
+#: position (:func:`ordeval.workflow.report_marks`; Snakemake's report sorts them as text), so that a category is
+#: inserted by adding one line.
 CATEGORIES = {
-    key: f"{number:02d} {title}"
-    for number, (key, title) in enumerate(
-        {
-            "data": "Data",
-            "scores": "Scores",
-            "agreement": "Ranking agreement",
-            "consistency": "Ranking consistency",
-            "power": "Discriminative power",
-            "sso": "Significance overlap",
-            "contradictions": "Contradictions",
-            "popularity": "Popularity vs Uniform",
-            "leaderboard": "Leaderboards",
-            "topic_set_size": "Topic set size",
-            "classification": "Ordinal classification (ACL 2021 layout)",
-            "paper": "Paper and provenance",
-        }.items()
-    )
+    "replication": "Published versus reproduced",
+    "data": "Data",
+    "scores": "Scores",
+    "agreement": "Ranking agreement",
+    "consistency": "Ranking consistency",
+    "power": "Discriminative power",
+    "sso": "Significance overlap",
+    "contradictions": "Contradictions",
+    "popularity": "Popularity vs Uniform",
+    "leaderboard": "Leaderboards",
+    "topic_set_size": "Topic set size",
+    "classification": "Ordinal classification (ACL 2021 layout)",
+    "paper": "Paper and provenance",
 }
 
 #: LaTeX report sections, in order: title and opening sentence.
 SECTIONS = {
+    "replication": ("Published versus reproduced", "Every number the replicated publications print for the data "
+                    "sets of this configuration (Sakai, ACL-IJCNLP 2021, Tables 2 and 3; Sakai, CIKM 2021 LQ "
+                    "workshop, Table 3; Sakai, the RNOD-variants and DNKT study, Tables 3 and 25; Nakov et al., "
+                    "SemEval-2016 Task 4 official results), beside the number reproduced here, with the difference "
+                    "and a verdict: exact at the printed precision; within randomisation error (statistics of random "
+                    "splits and permutations, within the stated tolerance); differs; not comparable (the runs are "
+                    "not the papers' runs here, most often because they are not public). First the counts per "
+                    "verdict, then every number (ordeval docs/methods.md, section 7)."),
     "data": ("Data sets", "The data sets, their tasks and sizes, and where their data come from."),
     "agreement": ("Ranking agreement", "Kendall's tau between the measures' system rankings (Sakai, "
                   "ACL-IJCNLP 2021; ordeval docs/methods.md 4.1)."),
@@ -92,6 +97,18 @@ class Entry:
 
 
 _ENTRIES = [
+    # published versus reproduced (first in both reports)
+    Entry("replication/summary", "replication", "tables/replication/summary.{ext}", ("csv", "tex"),
+          "Published versus reproduced: for each published table, how many of its numbers this configuration "
+          "reproduces exactly at the printed precision, within randomisation error ({replication_tolerance}), "
+          "differently, or cannot compare (runs not public, or not in this configuration).", (), "replication",
+          "replication"),
+    Entry("replication/pooled", "replication", "tables/replication/pooled.{ext}", ("csv", "tex"),
+          "Published versus reproduced: the discriminative power pooled over the eight OQ data sets (Sakai, CIKM "
+          "2021 LQ workshop, Table 3, POOLED).", (), "replication", "replication"),
+    Entry("replication/dataset", "replication", "tables/replication/{dataset}.{ext}", ("csv", "tex"),
+          "{dataset}: every published number beside the reproduced one, the difference (reproduced - "
+          "published), the verdict and the tolerance applied.", ("dataset",), "replication", "replication"),
     # data and scores
     Entry("data/gold", "data", "data/{dataset}/gold.{ext}", ("tsv",), "Canonical gold of {dataset}.", ("dataset",),
           tasks=("quantification", "classification")),
@@ -126,7 +143,7 @@ _ENTRIES = [
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
-          "{ci_level:.0%} CIs (Long and Cliff).", ("dataset",), "agreement", "agreement"),
+          "{ci_level:.0%} CIs ({ci_method}).", ("dataset",), "agreement", "agreement"),
     Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
           "Kendall's tau-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
           ("suffix",), "agreement", "agreement"),

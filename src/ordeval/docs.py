@@ -78,8 +78,8 @@ def _property_lines(task: str, checked: dict[str, dict]) -> list[str]:
 
 def measure_records(task: str | None = None) -> list[dict]:
     """Every registered measure (of ``task``, or of every task): task, name, display, direction,
-    lower_is_better, description, formula, reference, properties and, where the task has them, its
-    0/0 conventions."""
+    lower_is_better, description, formula, reference, meta_evaluated (False: scored only where named,
+    never in the analyses' defaults), properties and, where the task has them, its 0/0 conventions."""
     records = []
     for name in [task] if task else _tasks():
         conventions = conventions_of(name)
@@ -94,6 +94,7 @@ def measure_records(task: str | None = None) -> list[dict]:
                     "description": measure.description,
                     "formula": measure.formula,
                     "reference": measure.reference,
+                    "meta_evaluated": measure.meta_evaluated,
                     "properties": _properties(measure),
                     "conventions": conventions.get(measure.name, []),
                 }
@@ -182,6 +183,12 @@ def markdown() -> str:
                 f"{record['description'][:1].upper()}{record['description'][1:]}; {record['direction']}. "
                 f"Shown as {record['display']}."
                 + (f" Reference: {record['reference']}." if record["reference"] else "")
+                + (
+                    ""
+                    if record["meta_evaluated"]
+                    else " Scored only where named (`--measures`, the "
+                    "configuration's `measures`); not one of the analyses' defaults."
+                )
             )
             lines += ["", "```text", record["formula"], "```", ""]
             checks = _checks(task, checked.get(record["name"], {}))

@@ -373,7 +373,9 @@ class Fields:
         return out
 
 
-def iter_fields(path: str | Path, names: Sequence[str], *, header: bool = False, layout: str = "") -> Iterator[Fields]:
+def iter_fields(
+    path: str | Path, names: Sequence[str], *, header: bool = False, layout: str = "", trailing_tabs: bool = False
+) -> Iterator[Fields]:
     """:func:`read_fields` piece by piece (pieces of about :data:`CHUNK_BYTES` of whole lines), for
     files too large to hold every record's offsets at once. Errors are raised when their piece is
     reached, so the first bad line is still the one reported."""
@@ -393,7 +395,7 @@ def iter_fields(path: str | Path, names: Sequence[str], *, header: bool = False,
     records = 0
     while position < data.size:
         end = raw.find(b"\n", min(position + CHUNK_BYTES, data.size - 1)) + 1
-        piece_bounds, piece_lines, lines = _split_piece(data[position:end], count)
+        piece_bounds, piece_lines, lines = _split_piece(data[position:end], count, trailing_tabs)
         if isinstance(piece_bounds, int):  # the index of a line with another number of fields
             raise InputError(
                 path,
@@ -409,14 +411,18 @@ def iter_fields(path: str | Path, names: Sequence[str], *, header: bool = False,
         raise InputError(path, None, "file holds a header but no rows" if header else "file is empty")
 
 
-def read_fields(path: str | Path, names: Sequence[str], *, header: bool = False, layout: str = "") -> Fields:
+def read_fields(
+    path: str | Path, names: Sequence[str], *, header: bool = False, layout: str = "", trailing_tabs: bool = False
+) -> Fields:
     """The records of a tab-separated file with one field per name in ``names``.
 
     With ``header``, the first non-empty line must be the names themselves (tab-separated) and is not a
     record. Errors: not UTF-8, NUL byte, empty file, a header that differs, a line with another number
-    of fields (the first such line), a header and no records.
+    of fields (the first such line), a header and no records. With ``trailing_tabs``, tabs that end a
+    line after its last field are ignored (empty trailing fields, which Perl's ``split /\t/`` drops: the
+    SemEval organisers' scorers read such files, and a 2016 run ends every line with a tab).
     """
-    pieces = list(iter_fields(path, names, header=header, layout=layout))
+    pieces = list(iter_fields(path, names, header=header, layout=layout, trailing_tabs=trailing_tabs))
     if len(pieces) == 1:
         return pieces[0]
     first = pieces[0]
@@ -450,8 +456,9 @@ def _check_header(path: Path, raw: bytes, names: tuple[str, ...]) -> tuple[int, 
     raise InputError(path, None, "file is empty")
 
 
-def _split_piece(piece: np.ndarray, count: int):
-    """Split whole lines (``piece`` ends with a newline) into ``count`` fields.
+def _split_piece(piece: np.ndarray, count: int, trailing_tabs: bool = False):
+    """Split whole lines (``piece`` ends with a newline) into ``count`` fields (with ``trailing_tabs``, a
+    line may end with more tabs: empty fields after the last one, ignored).
 
     Returns (bounds relative to the piece, the line index of each record, number of lines), or, when a
     non-empty line has another number of fields, (its line index, its number of fields, None).
@@ -483,6 +490,11 @@ def _split_piece(piece: np.ndarray, count: int):
     nonempty = np.flatnonzero(line_ends > line_starts)
     first_tab = np.searchsorted(tabs, line_starts)
     tab_counts = np.searchsorted(tabs, newlines) - first_tab
+    if trailing_tabs and tabs.size:  # a line's last field ends where its run of trailing tabs starts
+        extra = np.maximum(tab_counts - (count - 1), 0)
+        trailing = (extra > 0) & (line_ends - extra == tabs[np.minimum(first_tab + count - 1, tabs.size - 1)])
+        line_ends = np.where(trailing, line_ends - extra, line_ends)
+        tab_counts = np.where(trailing, count - 1, tab_counts)
     wrong = np.flatnonzero(tab_counts[nonempty] != count - 1)
     if wrong.size:
         line = int(nonempty[wrong[0]])

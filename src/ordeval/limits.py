@@ -141,7 +141,7 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
 def _registered(task: str) -> int:
     from .tasks import get_task
 
-    return len(get_task(task).registry.names())
+    return len(get_task(task).registry.default_names())
 
 
 def estimate(config: Mapping) -> Estimate:

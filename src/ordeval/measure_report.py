@@ -63,7 +63,7 @@ def agreement_section(measure: str, tables: Mapping[str, Table]) -> Section:
             interval = f"[{_number(row['ci_low'])}, {_number(row['ci_high'])}]"
             rows.append([dataset, other, _number(row["tau"]), interval, row.get("data_origin", "")])
     return Section("Ranking agreement", "Kendall's tau between the run rankings of this measure and each other "
-                   "measure, with 95% CIs (Long and Cliff).", ["data set", "measure", "tau", "CI", "data origin"],
+                   "measure, with the agreement tables' CIs.", ["data set", "measure", "tau", "CI", "data origin"],
                    rows)  # fmt: skip
 
 

@@ -85,6 +85,20 @@ class ModuleIndex:
                     found.append(candidate)
         return tuple(name for name in found if name in self.files)
 
+    def script_imports(self, path: Path) -> tuple[str, ...]:
+        """The package's modules that a script (a file outside the package, e.g. ``scripts/<rule>.py``)
+        imports at module level, including inside its top-level ``with`` block."""
+        tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+        found: list[str] = []
+        for node in _top_level_imports(tree):
+            if isinstance(node, ast.Import):
+                found += [alias.name for alias in node.names if alias.name.split(".")[0] == self.package]
+            elif not node.level and node.module and node.module.split(".")[0] == self.package:
+                found.append(node.module)
+                found += [f"{node.module}.{alias.name}" for alias in node.names
+                          if f"{node.module}.{alias.name}" in self.files]  # fmt: skip
+        return tuple(name for name in dict.fromkeys(found) if name in self.files)
+
     def closure(self, *modules: str) -> list[Path]:
         """Source files of ``modules`` (``package.x`` or just ``x``) and of every module of the package
         they import at module level, transitively, with their packages' ``__init__.py``; sorted."""
@@ -136,6 +150,8 @@ def _top_level_imports(tree: ast.Module):
         node = pending.pop()
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             yield node
+        elif isinstance(node, ast.With):
+            pending += node.body
         elif isinstance(node, (ast.If, ast.Try)):
             pending += node.body + node.orelse + getattr(node, "finalbody", [])
             for handler in getattr(node, "handlers", []):
@@ -156,6 +172,11 @@ def package_index() -> ModuleIndex:
     if _INDEX is None:
         _INDEX = ModuleIndex(PACKAGE_DIR, PACKAGE)
     return _INDEX
+
+
+def script_modules(path: str | Path) -> tuple[str, ...]:
+    """The ordeval modules a rule's script imports at module level (:meth:`ModuleIndex.script_imports`)."""
+    return package_index().script_imports(Path(path))
 
 
 def module_files(*modules: str) -> list[Path]:

@@ -20,10 +20,11 @@ from . import catalogue, paper
 from .config import validate
 from .errors import ConfigError
 from .limits import check_limits
-from .modules import module_files
+from .modules import module_files, script_modules
 from .names import check_name
 from .plugins import load_plugins
 from .splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
+from .stats import CI_METHODS  # the tau interval methods, as captions name them
 from .tasks import all_tasks, get_task
 from .tasks.base import check_files_exist, resolve_path, source_files
 
@@ -165,10 +166,23 @@ class Plan:
     def dataset_measures(self, analysis: str, dataset: str) -> list[str]:
         return self.measures(analysis, self.datasets[dataset].task)
 
+    @property
+    def replicated_datasets(self) -> list[str]:
+        """The configured data sets the replicated papers print numbers for, where the configuration asks
+        for the comparison (``replication: {compare: true}``); else none."""
+        if not self.config["replication"]["compare"]:
+            return []
+        from .replication import datasets_with_numbers
+
+        published = set(datasets_with_numbers())
+        return [name for name in self.datasets if name in published]
+
     def stage_datasets(self, stage: str, task: str = "") -> list[str]:
         """The data sets a stage covers (optionally only those of ``task``)."""
         if stage == "popularity":
             names = self.popularity_datasets
+        elif stage == "replication":
+            names = self.replicated_datasets
         elif stage == "classification":
             names = self.task_datasets("classification")
         else:
@@ -182,6 +196,7 @@ class Plan:
         return {
             "kendall": config["kendall"],
             "ci_level": config["agreement"]["ci_level"],
+            "ci_method": CI_METHODS[config["agreement"]["ci_method"]],
             "trials": config["consistency"]["trials"],
             "subset_size": config["consistency"]["subset_size"],
             "consistency_hsd_trials": config["consistency"]["hsd_trials"],
@@ -194,6 +209,10 @@ class Plan:
             "leaderboard_level": config["leaderboard"]["ci_level"],
             "tss_alpha": config["topic_set_size"]["alpha"],
             "tss_power": config["topic_set_size"]["power"],
+            "replication_tolerance": "tolerances: mean tau {consistency_mean_tau:g}, VE2 {consistency_ve2:g}, "
+            "significant pairs {dp_significant:g}, from re-runs with other seeds".format(
+                **config["replication"]["tolerance"]
+            ),
         }
 
     def combinations(self, entry_key: str) -> list[dict]:
@@ -208,7 +227,7 @@ class Plan:
 
     def _make_values(self, entry: catalogue.Entry) -> list[dict]:
         tasks = [task for task in self.tasks if not entry.tasks or task in entry.tasks]
-        if not tasks:
+        if not tasks or (entry.stage == "replication" and not self.config["replication"]["compare"]):
             return []
         if "suffix" in entry.per:
             combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
@@ -321,11 +340,15 @@ class Plan:
         return bool(setting)
 
     # ------------------------------------------------------------------ code a job depends on
-    def library(self, job: str) -> list[str]:
+    def library(self, job: str, script: str | Path | None = None) -> list[str]:
         """The ordeval source files that ``job`` depends on (an input of its rule, so that an edit re-runs
-        exactly the jobs whose code changed): its job module, what that imports, the data and scoring
-        modules of the configured tasks for ``prepare_data`` and ``score_runs``, and the plugin files."""
-        modules = list(JOB_MODULES.get(job, (f"jobs.{job}",)))
+        exactly the jobs whose code changed): the modules its ``script`` imports (or its job module), what
+        those import, the data and scoring modules of the configured tasks for ``prepare_data`` and
+        ``score_runs``, and the plugin files."""
+        if script is not None and Path(script).is_file():
+            modules = [*script_modules(script), *JOB_MODULES.get(job, ())]
+        else:
+            modules = list(JOB_MODULES.get(job, (f"jobs.{job}",)))
         extra_files: list[str] = []
         if job in ("prepare_data", "score_runs"):
             for name in self.tasks:
@@ -398,7 +421,7 @@ def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> Datas
                 f"add some of: {', '.join(registered)}"
             )
     else:
-        measures = registered
+        measures = task.registry.default_names()
     task.check_settings(name, spec)
     runs = task.declared_runs(spec, data_root)
     for run in runs:
@@ -438,8 +461,9 @@ def _runs_known(task, source: dict, data_root: Path) -> bool:
 def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:
     listed = config[analysis].get("measures")
     task = get_task(task_name)
-    if not listed:
-        return paper.default_measures(task_name, analysis, scored)
+    if not listed:  # the papers' lists, and what else is scored, but no measure scored only where named
+        analysed = [name for name in scored if name not in task.registry or task.registry[name].meta_evaluated]
+        return paper.default_measures(task_name, analysis, analysed)
     known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
     mine = [measure for measure in listed if measure in known]
     unknown = [m for m in listed if m not in set(_all_measures(config))]

@@ -50,6 +50,12 @@ def read_origins(provenance_paths: Mapping[str, str | Path]) -> dict[str, str]:
     return {name: read_provenance(path)["origin"] for name, path in provenance_paths.items()}
 
 
+def origins_of(provenance_paths) -> dict[str, str]:
+    """``{dataset: origin}`` from provenance.json files, each naming its data set (in the files' order)."""
+    records = [read_provenance(path) for path in provenance_paths]
+    return {record["dataset"]: record["origin"] for record in records}
+
+
 def read_run_origins(provenance_paths: Mapping[str, str | Path], runs: Sequence[str]) -> dict[str, str]:
     """``{dataset: origin}`` of numbers that depend on the gold and ``runs`` only."""
     return {name: origin_of_runs(read_provenance(path), runs) for name, path in provenance_paths.items()}

@@ -40,6 +40,10 @@ class Measure:
     lower_is_better: bool = True
     reference: str = ""  #: where the measure is defined (paper, equation)
     properties: Mapping[str, Any] = field(default_factory=dict)  #: task-specific facts (e.g. ``ordinal``)
+    #: False: scored only where named (``--measures``, the configuration's ``measures``) and never one of
+    #: the analyses' defaults -- an official measure that is another one rescaled (SemEval's EMD is
+    #: (K-1) x NMD) would only repeat that measure in the meta-evaluation tables
+    meta_evaluated: bool = True
 
     @property
     def formula(self) -> str:
@@ -69,6 +73,7 @@ class Registry(Mapping[str, Measure]):
         description: str = "",
         lower_is_better: bool = True,
         reference: str = "",
+        meta_evaluated: bool = True,
         **properties: Any,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator adding ``function`` to the registry under ``name``; returns ``function`` unchanged."""
@@ -88,6 +93,7 @@ class Registry(Mapping[str, Measure]):
                 lower_is_better=bool(lower_is_better),
                 reference=reference,
                 properties=MappingProxyType(dict(properties)),
+                meta_evaluated=bool(meta_evaluated),
             )
             return function
 
@@ -106,7 +112,13 @@ class Registry(Mapping[str, Measure]):
         return len(self._measures)
 
     def names(self) -> list[str]:
+        """Every registered measure, in registration order."""
         return list(self._measures)
+
+    def default_names(self) -> list[str]:
+        """The measures scored and analysed when none are named: every one registered with
+        ``meta_evaluated=True`` (the default), in registration order."""
+        return [name for name, measure in self._measures.items() if measure.meta_evaluated]
 
     def __repr__(self) -> str:
         return f"Registry({self.task!r}: {', '.join(self._measures)})"

@@ -53,7 +53,8 @@ PARALLEL_FROM = {"consistency_taus": 1e9, "significance_pvalues": 1e9, "score_ru
 FIGURE_JOBS = ("agreement_figures", "consistency_figures", "significance_figures", "popularity_figures",
                "leaderboard_figures", "classification_figures", "topic_set_size_design")  # fmt: skip
 #: Jobs that read only small files (provenance, captions, the report's fragments): a flat request.
-LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf")
+LIGHT_JOBS = ("datasets_table", "manifest", "report_captions", "report_tex", "report_pdf", "replication_dataset",
+              "replication_summary")  # fmt: skip
 
 
 #: Scheduling priorities (Snakemake ``priority:``, higher first among the jobs that are ready; 0 for the

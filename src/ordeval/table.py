@@ -101,8 +101,9 @@ class Table:
         values = self._columns[name]
         return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
-    def _cells(self, name: str) -> list[str]:
-        """The column's values as text (:func:`_cell`); a float array in bulk (:mod:`ordeval.floattext`)."""
+    def cells(self, name: str) -> list[str]:
+        """The column's values as text, as :meth:`write` writes them (:func:`_cell`); a float array in bulk
+        (:mod:`ordeval.floattext`)."""
         values = self._columns[name]
         if isinstance(values, np.ndarray) and values.dtype.kind == "f":
             cells = float_texts(values)
@@ -121,7 +122,7 @@ class Table:
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter=sep, lineterminator="\n")
         writer.writerow(self.columns)
-        lists = [self._cells(name) for name in self.columns]
+        lists = [self.cells(name) for name in self.columns]
         writer.writerows(zip(*lists, strict=True))
         return buffer.getvalue()
 
@@ -145,6 +146,9 @@ class Table:
             raise InputError(path, None, "file is empty") from None
         except csv.Error as error:
             raise InputError(path, f"line {reader.line_num}", f"not a table: {error}") from None
+        repeated = next((name for index, name in enumerate(header) if name in header[:index]), None)
+        if repeated is not None:  # a second column of one name would replace the first
+            raise InputError(path, "line 1", f"column {repeated[:60]!r} appears twice in the header")
         for number, row in enumerate(rows, start=2):
             if len(row) != len(header):
                 raise InputError(path, f"line {number}", f"{len(row)} fields, the header has {len(header)}")

@@ -41,6 +41,9 @@ def _formats(task: str):
 
 #: The problems listed per file before the check stops.
 MAX_PROBLEMS = 200
+#: A distribution's sum further than this from 1 is reported (floating-point sums of exact fractions
+#: are within ~1e-15); up to the readers' SUM_TOLERANCE it is renormalised.
+SUM_REPORTED = 1e-9
 
 _LINE = re.compile(r"^line (\d+)\b\s*(.*)$", re.S)
 _RECORD = re.compile(r"^record (\d+)\b")
@@ -100,6 +103,15 @@ class Checked:
             parts.append(f"{len(first.items):,} items")
         elif not hasattr(first, "topics"):  # a classification run: labels per line, or per gold item
             parts.append(f"{len(first):,} items" + (" paired with the gold" if not hasattr(first, "fields") else ""))
+        deviations = [found for value in values if (found := getattr(value, "sum_deviation", lambda: None)())]
+        if deviations:
+            largest, where = max(deviations, key=lambda found: found[0])
+            if largest > SUM_REPORTED:
+                from .tasks.quantification.readers import SUM_TOLERANCE
+
+                parts.append(f"largest |sum - 1| {largest:.3g} at {where}, renormalised (tolerance {SUM_TOLERANCE})")
+            else:
+                parts.append("every distribution sums to 1")
         return "ok: " + ", ".join(parts)
 
 

@@ -45,13 +45,16 @@ def resources(plan: Plan, job: str) -> dict[str, int]:
 
 
 def report_marks(plan: Plan) -> dict[str, ReportMark]:
-    """Every output the HTML report shows (an entry's reported format) -> its :class:`ReportMark`.
+    """Every output the HTML report shows (an entry's reported format) -> its :class:`ReportMark`. Categories
+    are numbered with two digits in catalogue order among those this plan shows (``00 Data``, ...).
     Subcategory: the data set of a per-data-set output, the task of a per-task summary, ``DNKT_<M>``
     of a DNKT_M table, else none."""
     marks = {}
-    for key in plan.reported_keys():
+    keys = [key for key in plan.reported_keys() if plan.combinations(key)]
+    shown = [name for name in catalogue.CATEGORIES if any(catalogue.ENTRIES[key].category == name for key in keys)]
+    for key in keys:
         entry = catalogue.ENTRIES[key]
-        category = catalogue.CATEGORIES[entry.category]
+        category = f"{shown.index(entry.category):02d} {catalogue.CATEGORIES[entry.category]}"
         for values in plan.combinations(key):
             path = plan.path(key, entry.reported_format, **values)
             if "dataset" in values:
@@ -94,7 +97,8 @@ def report_parameters(plan: Plan) -> str:
     :meth:`~ordeval.plan.Plan.parameters`)."""
     p = plan.parameters()
     return (
-        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']}; "
+        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
+        f"({p['ci_method']}); "
         f"consistency with {p['trials']} random splits per condition (halves, and two subsets of "
         f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
         f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "

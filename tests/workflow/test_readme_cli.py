@@ -39,3 +39,26 @@ def test_the_command_line_examples_run_as_written(tmp_path):
     assert document["leaderboard"]["protocol"] == "pooled" and document["runs"] == ["PotTS", "BL-neutral"]
     assert (work / "sem16-board" / "leaderboard.md").is_file()
     assert "dry run:" in result.stdout + result.stderr
+
+
+def test_the_official_semeval_2016_tables_print_as_the_readme_says(tmp_path):
+    """The README's "The official SemEval-2016 results" block prints both official tables (Nakov et al.
+    2016), the organisers' results files row for row."""
+    official = SHARED_RAW / "Sem16T4CE" / "official"
+    if not official.is_dir():
+        pytest.skip(f"real data not available: {official}")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### The official SemEval-2016 results") :]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    block = block.replace("ordeval ", f"{sys.executable} -m ordeval ")
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "shared").symlink_to(REPO.parent / "shared")
+    result = subprocess.run(["bash", "-e", "-c", block], cwd=tmp_path / "repo", capture_output=True, text=True,
+                            timeout=600)  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    printed = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("run\t")]
+    expected = []
+    for subtask in "CE":
+        text = (official / "results" / f"results-{subtask}.txt").read_text(encoding="utf-8")
+        expected += [line.rstrip("\t").split("\t") for line in text.splitlines() if line.strip()]
+    assert [["_baseline" if row[0].startswith("baseline") else row[0], *row[1:]] for row in printed] == expected

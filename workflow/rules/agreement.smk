@@ -57,6 +57,7 @@ rule agreement_tables:
         combinations=COMBINATIONS,
         dnkt_datasets=OQ,
         ci_level=PLAN.config["agreement"]["ci_level"],
+        ci_method=PLAN.config["agreement"]["ci_method"],
         kendall=KENDALL,
     script:
         "../../scripts/agreement_tables.py"

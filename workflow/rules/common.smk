@@ -2,6 +2,7 @@
 # and output paths) and the helpers every rule file uses. Each rule file writes out the path templates
 # of what its rules read and write; `params` hold settings only.
 import os
+import re
 import sys
 
 from ordeval import workflow as wf
@@ -70,8 +71,13 @@ def task_summaries(analysis):
 
 
 def library(job):
-    """The ordeval source files the job's code imports: an edit to one re-runs the jobs that use it."""
-    return PLAN.library(job)
+    """The ordeval source files the job's script imports: an edit to one re-runs the jobs that use it."""
+    return PLAN.library(job, os.path.join(workflow.basedir, "scripts", f"{job}.py"))
+
+
+def task_suffix(wildcards):
+    """The suffix of the summaries of the data set's task ("" OQ, "_oc" OC)."""
+    return PLAN.suffix(PLAN.datasets[wildcards.dataset].task)
 
 
 def reported(paths):

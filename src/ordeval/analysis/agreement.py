@@ -3,9 +3,12 @@
 For one data set, every measure ranks the runs by their mean score over topics, best first under its
 own direction; two measures agree as much as Kendall's tau between their rankings (tau-b by default;
 tau-a, which keeps tied pairs in the denominator n(n-1)/2, reproduces the papers' NTCIR tables),
-reported with the Long and Cliff (1997) interval tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))),
-n the number of runs. Over several data sets the taus are averaged (no interval). A measure's "average
-similarity with other measures" is the mean of the taus between it and every other measure.
+reported with a confidence interval (``ci_method``, :data:`ordeval.stats.CI_METHODS`): by default Fisher z
+with the Fieller et al. variance, tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))), n the number of
+runs; the papers' tables apply it to tau rounded to 3 decimals; Long and Cliff's (1997) interval uses the
+consistent variance of tau estimated from the rankings. Over several data sets the taus are averaged (no
+interval). A measure's "average similarity with other measures" is the mean of the taus between it and
+every other measure.
 
 Pair tables are long: one row per pair (measure_a, measure_b) of the upper triangle, in the order of
 the measure list, with columns ``tau, ci_low, ci_high``.
@@ -18,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import tau_confidence_interval
+from ..stats import tau_interval
 from ..table import Table
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
@@ -55,12 +58,14 @@ def ranking_agreement(
     lower_is_better: Sequence[bool],
     level: float = 0.95,
     variant: str = "b",
+    ci_method: str = "fisher_z",
 ) -> Agreement:
     """Agreement of the rankings that the rows of ``means`` (measures x runs) induce.
 
     tau_ab = tau(r_a, r_b) where r_m ranks the runs by mean score under m, best first: a measure for
     which higher is better has its means negated, so that every ranking points the same way;
-    CI_ab = tanh(atanh(tau_ab) -/+ z_{(1+level)/2} sqrt(0.437 / (n - 4))), n = number of runs.
+    CI_ab by ``ci_method`` (:func:`ordeval.stats.tau_interval`), e.g. ``fisher_z``:
+    tanh(atanh(tau_ab) -/+ z_{(1+level)/2} sqrt(0.437 / (n - 4))), n = number of runs.
     """
     means = np.asarray(means, dtype=float)
     if means.ndim != 2 or means.shape[0] != len(measures) or len(lower_is_better) != len(measures):
@@ -70,7 +75,7 @@ def ranking_agreement(
     from ..kendall import kendall_tau  # numba: the one implementation, also of the consistency taus
 
     taus = kendall_tau(oriented[:, None, :], oriented[None, :, :], variant=variant)
-    interval = tau_confidence_interval(taus, means.shape[1], level)
+    interval = tau_interval(ci_method, taus, oriented, level, variant)
     return Agreement(list(measures), taus, np.asarray(interval.low), np.asarray(interval.high), means.shape[1], variant)
 
 

@@ -8,10 +8,14 @@
 ``ordeval properties``   the measures' properties, checked on defining cases and random instances
 ``ordeval topics``       how many topics a test collection needs (topic set size design)
 ``ordeval evaluate-measure``  a new measure's meta-evaluation next to the established ones
+``ordeval diff``         which outputs of two results folders (or a reference and a results folder) differ,
+                         and which table cells moved by how much (exit 1 when they differ)
+``ordeval reference``    record a results folder as the reference that ``diff`` compares later runs with
 
 A user error (a missing file, a bad format, a configuration or input error) is one line on stderr,
 ``ordeval: error: <file>:<line>: <problem>``, and exit status 2; never a traceback (set
-``ORDEVAL_DEBUG=1`` to see one). ``ordeval validate`` exits with 1 when it finds a problem.
+``ORDEVAL_DEBUG=1`` to see one). ``ordeval validate`` exits with 1 when it finds a problem, ``ordeval diff``
+when the folders differ.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigError, InputError
-from . import evaluate, inputs, leaderboard, measures, properties, run, score, topics, validate
+from . import diff, evaluate, inputs, leaderboard, measures, properties, reference, run, score, topics, validate
 from .common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
@@ -35,11 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Meta-evaluation of ordinal classification and quantification measures: score runs, "
         "leaderboards with significance groups, file checks, the measure registry, the full pipeline.",
         epilog="Each command has its own --help. Errors are one line on stderr; exit status 2 (1: problems found by "
-        "'validate').",
+        "'validate', differences found by 'diff').",
     )
     parser.add_argument("--version", action="version", version=f"ordeval {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in (measures, validate, score, leaderboard, run, properties, topics, evaluate):
+    for module in (measures, validate, score, leaderboard, run, properties, topics, evaluate, diff, reference):
         module.add_parser(commands)
     return parser
 
@@ -79,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(f"arguments after '--' are for 'ordeval run' and 'evaluate-measure' only: {' '.join(extra)}")
     handlers = {"measures": measures.cmd_measures, "validate": validate.cmd_validate, "score": score.cmd_score,
                 "leaderboard": leaderboard.cmd_leaderboard, "properties": properties.cmd_properties,
-                "topics": topics.cmd_topics}  # fmt: skip
+                "topics": topics.cmd_topics, "diff": diff.cmd_diff, "reference": reference.cmd_reference}  # fmt: skip
     try:
         if args.command == "run":
             return run.cmd_run(args, extra)

@@ -120,6 +120,8 @@ def _check_arguments(args):
         raise UserError(f"--protocol pooled: {args.task} has no pooled scores (it is the classification protocol)")
     if args.per_topic and args.protocol == "pooled":
         raise UserError("--per-topic: the pooled protocol has one score per run, no per-topic scores")
+    if args.table and args.per_topic:
+        raise UserError("--table and --per-topic: choose one (the table has a score per run and measure)")
     classes = parse_classes(args.classes)
     measures = measure_list(args.measures, args.task)
     try:
@@ -181,7 +183,7 @@ def cmd_score(args) -> int:
     data = read_data(args, gold, runs, classes, progress)
     checks.check_run_names(data.run_names)
     task = get_task(args.task)
-    scored = task.score(data, measures if measures is not None else task.registry.names())
+    scored = task.score(data, measures if measures is not None else task.registry.default_names())
     stack = dataclasses.replace(scored.stack, values=np.ascontiguousarray(scored.stack.values))  # as read back
     dataset = args.name or default_name(args.gold)
     boards = None
@@ -203,8 +205,28 @@ def cmd_score(args) -> int:
     print(f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
           f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
           + (", leaderboard.csv, .md, .tex, .html" if boards is not None else ""), file=sys.stderr)  # fmt: skip
-    _print(stack, boards, args, dataset)
+    if args.table and not args.json:
+        pooled = scored.extras["pooled"] if args.protocol == "pooled" else None
+        sys.stdout.write(results_table(stack, pooled))
+    else:
+        _print(stack, boards, args, dataset)
     return 0
+
+
+def results_table(stack, pooled=None, decimals: int = 3) -> str:
+    """The official results tables' layout (SemEval-2016 Task 4): a row per run, a column per measure, the
+    runs in the order of the first measure (best first; ties in run order), ``decimals`` decimals, tab-separated
+    with a header. ``pooled``: the pooled protocol's table (run, then a column per measure); else the means."""
+    if pooled is None:
+        values = stack.means().T  # runs x measures
+    else:
+        rows = {row["run"]: row for row in pooled.records()}
+        values = np.array([[rows[run][measure] for measure in stack.measures] for run in stack.runs], dtype=float)
+    first = values[:, 0] if stack.lower_is_better[0] else -values[:, 0]
+    order = np.argsort(first, kind="stable")
+    lines = ["\t".join(["run", *stack.measures])]
+    lines += ["\t".join([stack.runs[r], *(f"{value:.{decimals}f}" for value in values[r])]) for r in order]
+    return "\n".join(lines) + "\n"
 
 
 def _print(stack, boards, args, dataset: str) -> None:
@@ -258,7 +280,11 @@ def add_parser(commands) -> None:
                        help="an organiser baseline computed from the gold: uniform, popularity (quantification) or "
                        "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
                        "for class 1 of -2..2)")  # fmt: skip
-    score.add_argument("--measures", help="comma-separated measure names (default: every measure of the task)")
+    score.add_argument(
+        "--measures",
+        help="comma-separated measure names (default: every measure of the task "
+        "but those scored only where named, such as SemEval's EMD)",
+    )
     score.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
                        help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
                        "one confusion matrix over all items, paired randomisation test")  # fmt: skip
@@ -269,4 +295,8 @@ def add_parser(commands) -> None:
                        help=f"output folder (default ordeval-scores): new, empty or written by an earlier 'ordeval "
                        f"score' (whose files, listed in {checks.RECORD}, are replaced)")  # fmt: skip
     score.add_argument("--no-leaderboard", action="store_true", help="write the scores only")
+    score.add_argument("--table", action="store_true",
+                       help="print one table instead of the leaderboard, as the official SemEval results: a row "
+                       "per run, a column per measure (mean over topics, or with --protocol pooled the pooled "
+                       "score), best first by the first measure, 3 decimals, tab-separated")  # fmt: skip
     add_hsd_options(score)

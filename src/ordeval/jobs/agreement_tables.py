@@ -17,6 +17,7 @@ from ..latex import measure_labels, write_latex
 from ..latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
 from ..provenance import read_origins
 from ..scores import read_stack
+from ..stats import CI_METHODS
 from ..table import write_csv
 from . import Job, files_by
 
@@ -25,11 +26,12 @@ log = logging.getLogger("agreement_tables")
 
 def run(job: Job):
     """params: datasets, measures ({data set: measures}), tasks (per task: datasets, measures),
-    combinations (the M of each DNKT_M table; over the OQ data sets ``dnkt_datasets``), ci_level, kendall.
+    combinations (the M of each DNKT_M table; over the OQ data sets ``dnkt_datasets``), ci_level, ci_method,
+    kendall.
     Inputs ``stack``, ``provenance`` and outputs ``csv``, ``tex`` one per data set; outputs ``mean_*``,
     ``similarity_*`` (csv, tex) one per task, ``dnkt_csv``, ``dnkt_tex`` one per combination."""
     params = job.params
-    level, variant = params["ci_level"], params["kendall"]
+    level, variant, method = params["ci_level"], params["kendall"], params["ci_method"]
     inputs, output = job.input, job.output
     datasets = files_by(params["datasets"], stack=inputs["stack"], provenance=inputs["provenance"],
                         csv=output["csv"], tex=output["tex"])  # fmt: skip
@@ -40,13 +42,13 @@ def run(job: Job):
     pairs, labels = {}, {}
     for dataset, files in datasets.items():
         stack = read_stack(files["stack"], params["measures"][dataset])
-        agreement = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, variant)
+        agreement = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, variant, method)
         pairs[dataset] = agreement.pair_table()
         labels.update(measure_labels(stack))
         write_csv(pairs[dataset], files["csv"], {dataset: origins[dataset]})
         description = (
             f"{dataset}: Kendall's tau-{variant} between the rankings of {agreement.runs} runs by mean score, "
-            f"for every pair of measures, with {level:.0%} CIs (Long and Cliff, 1997) below the taus."
+            f"for every pair of measures, with {level:.0%} CIs ({CI_METHODS[method]}) below the taus."
         )
         write_latex(
             tau_matrix_latex(pairs[dataset], stack.measures, labels),
@@ -85,14 +87,16 @@ def run(job: Job):
         agreements = {}
         for name in combination["datasets"]:
             stack = read_stack(datasets[name]["stack"], measures)
-            agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant)
+            agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant,
+                                                 method)  # fmt: skip
             labels.update(measure_labels(stack))
         table = combination_table(agreements)
         these = {name: origins[name] for name in combination["datasets"]}
         write_csv(table, combination["csv"], these)
         description = (
-            f"Kendall's tau-{variant} (with {level:.0%} CIs) between the run rankings of DNKT, {measure} and their "
-            f"harmonic mean DNKT_{measure}, per data set and averaged over the data sets (mean: no CI)."
+            f"Kendall's tau-{variant} (with {level:.0%} CIs, {CI_METHODS[method]}) between the run rankings of "
+            f"DNKT, {measure} and their harmonic mean DNKT_{measure}, per data set and averaged over the data sets "
+            "(mean: no CI)."
         )
         write_latex(combination_latex(table, labels), combination["tex"], these, description)
         log.info("DNKT_%s: %d data sets", measure, len(agreements))

@@ -152,7 +152,7 @@ def _is_integer(text: str) -> bool:
 
 def read_semeval_labels(path: str | Path, classes: Sequence) -> LabelTable:
     """``id<TAB>topic<TAB>label``, one item per line (gold or run)."""
-    fields = read_fields(path, SEMEVAL_FIELDS, layout="tweet id, topic, label")
+    fields = read_fields(path, SEMEVAL_FIELDS, layout="tweet id, topic, label", trailing_tabs=True)
     fields.require_nonempty(1)
     return LabelTable(fields, topic_field=1, item_field=0, labels=_labels(fields, 2, class_labels(classes)))
 

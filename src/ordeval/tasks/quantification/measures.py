@@ -170,6 +170,23 @@ def normalised_match_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndar
 
 
 @register(
+    "EMD",
+    display="EMD",
+    reference="Nakov et al., SemEval-2016 Task 4, subtask E (the official measure); = (K-1) x NMD",
+    description="Earth Mover's Distance, SemEval-2016 Task 4 subtask E's official measure ((K-1) x NMD)",
+    meta_evaluated=False,
+    **ORDINAL,
+)
+def earth_movers_distance(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """EMD = sum_i |cp_i - cp*_i|, cp the cumulative distribution: NMD without the 1/(K-1) normalisation.
+
+    Scored only where named (``--measures EMD``): it is 4 x NMD for five classes, so it is left out of
+    the meta-evaluation tables, where it would only repeat NMD."""
+    difference = np.cumsum(estimate, axis=-1) - np.cumsum(gold, axis=-1)
+    return np.abs(difference).sum(axis=-1)
+
+
+@register(
     "RSNOD",
     display="RSNOD",
     reference="Sakai, ACL-IJCNLP 2021, Sect. 4",

@@ -76,6 +76,16 @@ class TopicDistributions:
     topics: list[str]
     values: np.ndarray  # topics x classes
     locations: Sequence[str]  # where each topic was read ("line 3", "record 7"), for later errors
+    #: each distribution's sum as read, before renormalisation (None: sums of 1 by construction)
+    sums: np.ndarray | None = None
+
+    def sum_deviation(self) -> tuple[float, str] | None:
+        """(largest |sum - 1| of a distribution as read, where), or None where every sum is 1 by
+        construction; ``ordeval validate`` reports it (the sums are renormalised within SUM_TOLERANCE)."""
+        if self.sums is None or not len(self.sums):
+            return None
+        row = int(np.argmax(np.abs(self.sums - 1)))
+        return float(abs(self.sums[row] - 1)), self.locations[row]
 
 
 def class_labels(classes: Sequence) -> list[str]:
@@ -184,15 +194,18 @@ def read_semeval_dist(path: str | Path, classes: Sequence) -> TopicDistributions
     """``topic<TAB>p(c_1)<TAB>...<TAB>p(c_K)``, one line per topic (gold or run)."""
     labels = class_labels(classes)
     layout = "topic then one probability per class " + " ".join(labels)
-    fields = read_fields(path, ("topic", *(f"probability of class {label}" for label in labels)), layout=layout)
+    names = ("topic", *(f"probability of class {label}" for label in labels))
+    fields = read_fields(path, names, layout=layout, trailing_tabs=True)
     first = _FirstError()
     first(lambda: fields.require_nonempty(0))
     columns = [first(lambda k=k: fields.floats(k, "probability")) for k in range(1, len(labels) + 1)]
     first.raise_first()
     topics = fields.column(0)
     _reject_duplicate_topics(fields, topics)
-    values = checked_distributions(np.column_stack(columns), fields.path, lambda row: _line(fields, row))
-    return TopicDistributions(str(fields.path), topics, values, Locations(fields.numbers, topics, detail=False))
+    raw = np.column_stack(columns)
+    values = checked_distributions(raw, fields.path, lambda row: _line(fields, row))
+    locations = Locations(fields.numbers, topics, detail=False)
+    return TopicDistributions(str(fields.path), topics, values, locations, np.clip(raw, 0.0, None).sum(axis=1))
 
 
 def _reject_duplicate_topics(fields: Fields, topics: list[str]) -> None:
@@ -210,7 +223,7 @@ def read_semeval_labels(path: str | Path, classes: Sequence) -> TopicDistributio
     divided by its tweet count. A tweet id may appear under two topics (the real files do), not twice
     in one topic."""
     labels = class_labels(classes)
-    fields = read_fields(path, SEMEVAL_LABEL_FIELDS, layout="tweet id, topic, label")
+    fields = read_fields(path, SEMEVAL_LABEL_FIELDS, layout="tweet id, topic, label", trailing_tabs=True)
     first = _FirstError()
     first(lambda: fields.require_nonempty(0))
     first(lambda: fields.require_nonempty(1))
@@ -299,7 +312,8 @@ class _RecordTopics:
     def result(self, num_classes: int) -> TopicDistributions:
         values = np.vstack(self.rows).reshape(-1, num_classes)
         checked = checked_distributions(values, self.path, self.locations.__getitem__)
-        return TopicDistributions(self.path, self.topics, checked, self.locations)
+        sums = np.clip(values, 0.0, None).sum(axis=1)
+        return TopicDistributions(self.path, self.topics, checked, self.locations, sums)
 
 
 def read_ntcir_annotations(path: str | Path, classes: Sequence, score: str) -> TopicDistributions:
@@ -434,7 +448,8 @@ def _read_long_table(
         topics = topic_array[mine].tolist()
         run = run_names[code]
         locations = Locations(fields.numbers[first_record[block][mine]], topics, run)
-        result[run] = TopicDistributions(str(fields.path), topics, values[block][mine], locations)
+        sums = totals[block][mine]
+        result[run] = TopicDistributions(str(fields.path), topics, values[block][mine], locations, sums)
     return result
 
 

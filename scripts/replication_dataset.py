@@ -1,0 +1,30 @@
+"""Rule replication_dataset: one data set's published numbers beside the ones reproduced here, with the
+difference and a verdict (ordeval.replication; docs/methods.md, section 7)."""
+
+from ordeval.latex import write_latex
+from ordeval.latex.replication import replication_latex
+from ordeval.provenance import read_origins
+from ordeval.replication import Reproduced, published_numbers, verdicts
+from ordeval.scripting import job, one_file
+from ordeval.splits import CONDITIONS
+from ordeval.table import write_csv
+
+with job(snakemake) as log:
+    dataset = snakemake.wildcards.dataset
+    origins = read_origins({dataset: snakemake.input.provenance})
+    reproduced = Reproduced.read(
+        dataset,
+        origins[dataset],
+        agreement=snakemake.input.agreement,
+        consistency={condition: snakemake.input[f"consistency_{condition}"] for condition in CONDITIONS},
+        power=one_file(snakemake.input.power),
+        pooled=one_file(snakemake.input.pooled),
+        means=snakemake.input.means,
+        classes=snakemake.params.classes,
+    )
+    rows = [row for row in published_numbers() if row.dataset == dataset]
+    table = verdicts(rows, reproduced, snakemake.params.tolerance)
+    write_csv(table, snakemake.output.csv, origins)
+    write_latex(replication_latex(table), snakemake.output.tex, origins,
+                f"{dataset}: published versus reproduced")  # fmt: skip
+    log.info("%s: %d published numbers, verdicts %s", dataset, len(table), sorted(set(table["verdict"])))

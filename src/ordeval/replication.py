@@ -1,0 +1,274 @@
+"""Published versus reproduced: every number the replicated papers print, beside the pipeline's.
+
+The published numbers (``ordeval/published/published.tsv``, one a row, with its README: source, data set,
+statistic, measures or team, value as printed) are compared with the tables the pipeline wrote for the
+same data set, cell by cell, by the comparison engine of ``ordeval diff`` (:mod:`ordeval.compare`: a
+published number is a reference at its printed precision). Each gets a verdict:
+
+* ``exact`` -- equal at the printed precision (the reproduced number rounds to the printed one);
+* ``within randomisation error`` -- a statistic of random splits or permutations (consistency, VE2, the
+  count of significant pairs) that differs at the printed precision by at most its stated tolerance (the
+  configuration's ``replication.tolerance``, set from re-runs with other seeds:
+  ``benchmarks/replication_seeds.py``);
+* ``differs`` -- any other difference (shown, never hidden);
+* ``not comparable`` -- the data set's runs are not (all) the papers' runs here (the participants' runs
+  are not public, so they are simulated), the data set or measure is not in this configuration.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from .compare import Tolerance, compare_printed
+from .errors import InputError
+from .table import Table, read_csv
+
+VERDICTS = ("exact", "within randomisation error", "differs", "not comparable")
+
+#: statistic -> (what it is, randomised). Randomised statistics may differ within their tolerance.
+STATISTICS: dict[str, tuple[str, bool]] = {
+    "tau_a": ("Kendall's tau-a between two measures' run rankings", False),
+    "tau_ci_low": ("lower bound of the 95% interval of that tau", False),
+    "tau_ci_high": ("upper bound of the 95% interval of that tau", False),
+    "consistency_mean_tau_half": ("mean tau over random splits into topic halves", True),
+    "consistency_mean_tau_10v10": ("mean tau over random pairs of disjoint 10-topic sets", True),
+    "consistency_ve2_half": ("VE2 of the halves' taus", True),
+    "consistency_ve2_10v10": ("VE2 of the 10 vs 10 taus", True),
+    "dp_significant": ("run pairs significant under the randomised Tukey HSD", True),
+    "dp_pairs": ("run pairs compared", False),
+    "official_MAE_M": ("official MAE^M, pooled over all tweets", False),
+    "official_MAE_mu": ("official MAE^mu, pooled over all tweets", False),
+    "official_EMD": ("official EMD, mean over topics ((K-1) x NMD)", False),
+}
+#: The tolerance key of each randomised statistic (``replication.tolerance`` in the configuration).
+TOLERANCE_KEYS = {
+    "consistency_mean_tau_half": "consistency_mean_tau",
+    "consistency_mean_tau_10v10": "consistency_mean_tau",
+    "consistency_ve2_half": "consistency_ve2",
+    "consistency_ve2_10v10": "consistency_ve2",
+    "dp_significant": "dp_significant",
+}
+#: The data set name of the published rows pooled over several data sets (CIKM 2021 LQ, Table 3).
+POOLED = "pooled"
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published number: where it is printed, what it is, and the value as printed."""
+
+    source: str
+    dataset: str
+    statistic: str
+    a: str
+    b: str
+    value: str
+
+
+@cache
+def published_numbers(path: str | Path | None = None) -> list[Published]:
+    """The published numbers (default: the transcription shipped with ordeval; not to be modified)."""
+    if path is None:
+        text = resources.files("ordeval").joinpath("published/published.tsv").read_text(encoding="utf-8")
+        path = "ordeval/published/published.tsv"
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    lines = text.splitlines()
+    header = ("source", "dataset", "statistic", "a", "b", "value")
+    if tuple(lines[0].split("\t")) != header:
+        raise InputError(path, "line 1", f"header must be {chr(9).join(header)!r}")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        fields = line.split("\t")
+        if len(fields) != len(header):
+            raise InputError(
+                path, f"line {number}", f"expected {len(header)} tab-separated fields, found {len(fields)}"
+            )
+        row = Published(*fields)
+        if row.statistic not in STATISTICS:
+            raise InputError(path, f"line {number}", f"unknown statistic {row.statistic!r}")
+        rows.append(row)
+    return rows
+
+
+def datasets_with_numbers(rows: list[Published] | None = None) -> list[str]:
+    """The data sets the published numbers are about (without the pooled rows), in order of appearance."""
+    rows = published_numbers() if rows is None else rows
+    return list(dict.fromkeys(row.dataset for row in rows if row.dataset != POOLED))
+
+
+# --------------------------------------------------------------------------- the reproduced numbers
+
+
+@dataclass
+class Reproduced:
+    """The pipeline's tables of one data set that hold the numbers the papers print (None: not made)."""
+
+    dataset: str
+    origin: str  #: the data set's data origin (real, partly synthetic, synthetic)
+    agreement: Table | None = None  #: tables/agreement/<dataset>.csv
+    consistency: Mapping[str, Table] | None = None  #: condition -> tables/consistency/<dataset>_<condition>.csv
+    power: Table | None = None  #: the task's tables/discriminative_power<suffix>.csv
+    pooled: Table | None = None  #: scores/<dataset>/pooled.tsv (classification: the official protocol)
+    means: Table | None = None  #: scores/<dataset>/means.tsv
+    classes: int = 5
+
+    @classmethod
+    def read(cls, dataset: str, origin: str, *, agreement=None, consistency=None, power=None, pooled=None,
+             means=None, classes: int = 5) -> Reproduced:  # fmt: skip
+        """From the files (any may be None)."""
+        return cls(
+            dataset,
+            origin,
+            agreement=read_csv(agreement, numeric=("tau", "ci_low", "ci_high")) if agreement else None,
+            consistency={
+                condition: read_csv(path, numeric=("mean_tau", "ve2"))
+                for condition, path in (consistency or {}).items()
+            },  # fmt: skip
+            power=read_csv(power, numeric=("significant", "pairs")) if power else None,
+            pooled=Table.read(pooled) if pooled else None,
+            means=Table.read(means) if means else None,
+            classes=classes,
+        )
+
+    def value(self, row: Published) -> tuple[float | None, str]:
+        """(the reproduced number of a published one, or None with the reason)."""
+        statistic = row.statistic
+        if statistic.startswith("tau_"):
+            return self._agreement(row.a, row.b, {"tau_a": "tau", "tau_ci_low": "ci_low", "tau_ci_high": "ci_high"}
+                                   [statistic])  # fmt: skip
+        if statistic.startswith("consistency_"):
+            condition = statistic.rsplit("_", 1)[1]
+            table = (self.consistency or {}).get(condition)
+            if table is None:
+                return None, f"no consistency table for {condition}"
+            if "_ve2_" in statistic:
+                return (float(table.column("ve2", float)[0]), "") if len(table) else (None, "empty table")
+            return _cell(table, {"measure": row.a}, "mean_tau", f"{row.a} not in the consistency measures")
+        if statistic.startswith("dp_"):
+            if self.power is None:
+                return None, "no discriminative power table"
+            column = "significant" if statistic == "dp_significant" else "pairs"
+            return _cell(self.power, {"dataset": self.dataset, "measure": row.a}, column,
+                         f"{row.a} not in the significance measures")  # fmt: skip
+        if statistic == "official_EMD":
+            found, note = _cell(self.means, {"run": row.a}, "NMD", f"no run {row.a} scored with NMD") if \
+                self.means is not None else (None, "no means")  # fmt: skip
+            return (None if found is None else found * (self.classes - 1)), note
+        measure = statistic.removeprefix("official_")
+        if self.pooled is None:
+            return None, "no pooled scores"
+        return _cell(self.pooled, {"run": row.a}, measure, f"no pooled {measure} of run {row.a}")
+
+    def _agreement(self, a: str, b: str, column: str) -> tuple[float | None, str]:
+        if self.agreement is None:
+            return None, "no agreement table"
+        for first, second in ((a, b), (b, a)):
+            found, _ = _cell(self.agreement, {"measure_a": first, "measure_b": second}, column, "")
+            if found is not None:
+                return found, ""
+        return None, f"{a} and {b} not both in the agreement measures"
+
+
+def _cell(table: Table, key: Mapping[str, str], column: str, missing: str) -> tuple[float | None, str]:
+    """The number in ``column`` of the row of ``table`` matching ``key``, or (None, ``missing``)."""
+    if column not in table.columns:
+        return None, missing
+    for record in table.records():
+        if all(str(record.get(name)) == value for name, value in key.items()):
+            value = record[column]
+            return (None, missing) if value in ("", None) else (float(value), "")
+    return None, missing
+
+
+# --------------------------------------------------------------------------- verdicts
+
+
+def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: Mapping[str, float],
+             reason: str = "") -> Table:  # fmt: skip
+    """Every published number of ``rows`` beside the reproduced one (from ``reproduced``, the data set's
+    tables; None: not comparable for ``reason``), the difference (reproduced - published), the verdict and
+    the tolerance applied (randomised statistics only). A data set whose runs are not all real is not
+    comparable; its numbers are shown for information."""
+    records = []
+    for row in rows:
+        randomised = STATISTICS[row.statistic][1]
+        tolerance = float(tolerances[TOLERANCE_KEYS[row.statistic]]) if randomised else None
+        value, note = (None, reason) if reproduced is None else reproduced.value(row)
+        verdict, difference = "not comparable", None
+        if reproduced is not None and reproduced.origin != "real":
+            note = f"runs not public: {row.dataset} is {reproduced.origin} here"
+        elif value is not None:
+            exact = compare_printed(row.value, value)
+            difference = exact.difference
+            if exact.equal:
+                verdict = "exact"
+            elif tolerance is not None and compare_printed(row.value, value, Tolerance(absolute=tolerance)).equal:
+                verdict = "within randomisation error"
+            else:
+                verdict = "differs"
+        records.append((row, value, difference, verdict, tolerance, note))
+    nan = float("nan")
+    return Table({
+        "source": [row.source for row, *_ in records],
+        "dataset": [row.dataset for row, *_ in records],
+        "statistic": [row.statistic for row, *_ in records],
+        "a": [row.a for row, *_ in records],
+        "b": [row.b for row, *_ in records],
+        "published": [row.value for row, *_ in records],
+        "reproduced": [nan if value is None else value for _, value, *_ in records],
+        "difference": [nan if difference is None else difference for _, _, difference, *_ in records],
+        "verdict": [verdict for *_, verdict, _, _ in records],
+        "tolerance": [nan if tolerance is None else tolerance for *_, tolerance, _ in records],
+        "note": [note for *_, note in records],
+    })  # fmt: skip
+
+
+def unconfigured(configured, tolerances: Mapping[str, float]) -> Table:
+    """The published numbers of the data sets that are not in the configuration (``configured``: names), all
+    not comparable."""
+    rows = [row for row in published_numbers() if row.dataset not in set(configured) and row.dataset != POOLED]
+    return verdicts(rows, None, tolerances, reason="data set not in this configuration")
+
+
+def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, float]) -> Table:
+    """The published numbers pooled over data sets (``dataset`` = ``pooled``) against the POOLED rows of the
+    discriminative power table (of ``power_paths``, one per task) that pools exactly the data sets the paper
+    pooled, where they are all real (``origins``: {data set: origin} of the configuration); else not comparable."""
+    from .provenance import combined_origin
+
+    rows = [row for row in published_numbers() if row.dataset == POOLED]
+    sources = {row.source for row in rows}
+    pooled_over = {row.dataset for row in published_numbers() if row.source in sources} - {POOLED}
+    for path in power_paths:
+        table = read_csv(path)
+        if set(table["dataset"]) - {"POOLED"} == pooled_over:
+            reproduced = Reproduced.read("POOLED", combined_origin({d: origins[d] for d in pooled_over}), power=path)
+            return verdicts(rows, reproduced, tolerances)
+    return verdicts(rows, None, tolerances, reason="the data sets pooled here are not those pooled in the paper")
+
+
+def summary(tables: list[Table]) -> Table:
+    """Counts per verdict for each published table (source and data set), then a total row."""
+    groups: dict[tuple[str, str], Counter] = {}
+    for table in tables:
+        for source, dataset, verdict in zip(table["source"], table["dataset"], table["verdict"], strict=True):
+            groups.setdefault((source, dataset), Counter())[verdict] += 1
+    order: dict[tuple[str, str], int] = {}
+    for row in published_numbers():
+        order.setdefault((row.source, row.dataset), len(order))
+    keys = sorted(groups, key=lambda key: order.get(key, len(order)))
+    total = Counter()
+    for counts in groups.values():
+        total.update(counts)
+    counts = [groups[key] for key in keys] + [total]
+    result = Table({"source": [key[0] for key in keys] + ["all published numbers"],
+                    "dataset": [key[1] for key in keys] + [""]})  # fmt: skip
+    for verdict in VERDICTS:
+        result[verdict.replace(" ", "_")] = [count[verdict] for count in counts]
+    result["numbers"] = [sum(count.values()) for count in counts]
+    return result

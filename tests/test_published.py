@@ -1,0 +1,129 @@
+"""Published versus reproduced (ordeval.replication): the transcription, the verdicts, the summary, and the
+papers' tau matrices of the official SemEval-2016 runs reproduced cell for cell."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from conftest import shared_file
+
+from ordeval.api import agreement, score_stack
+from ordeval.replication import (
+    POOLED,
+    STATISTICS,
+    VERDICTS,
+    Reproduced,
+    datasets_with_numbers,
+    published_numbers,
+    summary,
+    verdicts,
+)
+from ordeval.table import Table, write_csv
+
+TOLERANCE = {"consistency_mean_tau": 0.03, "consistency_ve2": 0.001, "dp_significant": 4}
+
+
+def test_the_transcription_has_412_numbers_of_known_statistics_with_the_baselines_named_as_our_runs():
+    rows = published_numbers()
+    assert len(rows) == 412
+    assert {row.statistic for row in rows} <= set(STATISTICS)
+    assert not [row for row in rows if row.a.startswith("_")]
+    official = {(row.dataset, row.a, row.statistic): row.value for row in rows if row.statistic.startswith("official")}
+    assert official[("Sem16T4C", "BL-majority", "official_MAE_M")] == "1.200"
+    assert official[("Sem16T4E", "BL-average", "official_EMD")] == "0.474"
+    assert official[("Sem16T4E", "BL-positive", "official_EMD")] == "0.734"
+    assert datasets_with_numbers()[:2] == ["Sem16T4C", "Sem17T4C"] and POOLED not in datasets_with_numbers()
+
+
+def _reproduced(tmp_path, origin="real"):
+    """A data set's tables as the pipeline writes them, with known values."""
+    agreement_csv = tmp_path / "agreement.csv"
+    write_csv(Table({"measure_a": ["NMD"], "measure_b": ["RNOD"], "tau": [0.9393939393939394],
+                     "ci_low": [0.85418], "ci_high": [0.97512]}), agreement_csv, {"X": origin})  # fmt: skip
+    half = tmp_path / "half.csv"
+    write_csv(Table({"measure": ["NMD", "RNOD"], "mean_tau": [0.7901, 0.8470], "ve2": [0.00208, 0.00208]}), half,
+              {"X": origin})  # fmt: skip
+    power = tmp_path / "power.csv"
+    write_csv(Table({"dataset": ["X", "X"], "measure": ["NMD", "RNOD"], "significant": [37, 30], "pairs": [66, 66]}),
+              power, {"X": origin})  # fmt: skip
+    means = tmp_path / "means.tsv"
+    Table({"run": ["QCRI"], "NMD": [0.060843074143333314]}).write(means)
+    return Reproduced.read("X", origin, agreement=agreement_csv, consistency={"half": half}, power=power,
+                           means=means, classes=5)  # fmt: skip
+
+
+def _published(statistic, a, b, value):
+    from ordeval.replication import Published
+
+    return Published("a paper, Table 1", "X", statistic, a, b, value)
+
+
+def test_each_verdict_with_its_difference_and_tolerance(tmp_path):
+    reproduced = _reproduced(tmp_path)
+    rows = [
+        _published("tau_a", "RNOD", "NMD", "0.939"),  # exact, found under either order of the pair
+        _published("tau_ci_low", "NMD", "RNOD", "0.855"),  # 0.85418 rounds to 0.854: differs
+        _published("consistency_mean_tau_half", "NMD", "", "0.7881"),  # 0.002 off: within 0.03
+        _published("consistency_mean_tau_half", "RNOD", "", "0.8470"),  # exact at 4 decimals
+        _published("consistency_ve2_half", "", "", "0.00211"),  # 3e-5 off: within 0.001
+        _published("dp_significant", "NMD", "", "38"),  # one pair fewer: within 4
+        _published("dp_significant", "RNOD", "", "35"),  # five fewer: differs
+        _published("dp_pairs", "NMD", "", "66"),
+        _published("official_EMD", "QCRI", "", "0.243"),  # 4 x NMD = 0.24337
+        _published("consistency_mean_tau_10v10", "NMD", "", "0.6743"),  # no 10 vs 10 table
+        _published("tau_a", "NMD", "JSD", "0.5"),  # JSD not in the agreement measures
+    ]
+    table = verdicts(rows, reproduced, TOLERANCE)
+    got = dict(zip(range(len(rows)), table["verdict"], strict=True))
+    assert got == {0: "exact", 1: "differs", 2: "within randomisation error", 3: "exact",
+                   4: "within randomisation error", 5: "within randomisation error", 6: "differs", 7: "exact",
+                   8: "exact", 9: "not comparable", 10: "not comparable"}  # fmt: skip
+    assert table["difference"][5] == -1 and table["difference"][6] == -5
+    assert table["difference"][2] == pytest.approx(0.002)
+    assert table["tolerance"][2] == 0.03 and math.isnan(table["tolerance"][0])
+    assert table["reproduced"][8] == pytest.approx(4 * 0.060843074143333314)
+    assert table["note"][10] == "NMD and JSD not both in the agreement measures"
+
+
+def test_runs_that_are_not_the_papers_runs_are_not_comparable_but_shown(tmp_path):
+    reproduced = _reproduced(tmp_path, origin="partly synthetic")
+    table = verdicts([_published("tau_a", "NMD", "RNOD", "0.939")], reproduced, TOLERANCE)
+    assert table["verdict"] == ["not comparable"]
+    assert table["reproduced"][0] == pytest.approx(0.9393939393939394)
+    assert "runs not public" in table["note"][0]
+
+
+def test_the_summary_counts_every_number_once_per_verdict(tmp_path):
+    reproduced = _reproduced(tmp_path)
+    first = verdicts([_published("tau_a", "RNOD", "NMD", "0.939"), _published("dp_significant", "RNOD", "", "35")],
+                     reproduced, TOLERANCE)  # fmt: skip
+    second = verdicts([_published("tau_a", "RNOD", "NMD", "0.939")], None, TOLERANCE, reason="not here")
+    counts = summary([first, second])
+    assert counts.columns == ["source", "dataset", *(v.replace(" ", "_") for v in VERDICTS), "numbers"]
+    total = counts.records()[-1]
+    assert total["source"] == "all published numbers"
+    assert (total["exact"], total["differs"], total["not_comparable"], total["numbers"]) == (1, 1, 1, 3)
+
+
+@pytest.fixture(scope="module")
+def sem16t4c_agreement(tmp_path_factory):
+    """The agreement table of the 12 official Sem16T4C runs (ACL-IJCNLP 2021, Table 1), as the pipeline's."""
+    gold = shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
+    folder = gold.parents[1] / "runs" / "C"
+    runs = {path.name.removesuffix("-C.output").lstrip("_"): path for path in sorted(folder.glob("*-C.output"))}
+    assert len(runs) == 12
+    stack = score_stack(gold, runs, task="classification", gold_format="semeval_labels",
+                        run_format="semeval_labels", align="position")  # fmt: skip
+    frame = agreement(stack, kendall="a", ci_method="fisher_z_rounded")
+    path = tmp_path_factory.mktemp("sem16t4c") / "agreement.csv"
+    write_csv(Table({name: list(frame[name]) for name in frame.columns}), path, {"Sem16T4C": "real"})
+    return path
+
+
+def test_the_acl_2021_tau_matrix_of_sem16t4c_is_reproduced_cell_for_cell(sem16t4c_agreement):
+    """Sakai, ACL-IJCNLP 2021, Table 2(I): all 36 taus between the nine OC measures, exact at 3 decimals."""
+    rows = [row for row in published_numbers() if row.dataset == "Sem16T4C" and row.statistic == "tau_a"]
+    assert len(rows) == 36
+    table = verdicts(rows, Reproduced.read("Sem16T4C", "real", agreement=sem16t4c_agreement), TOLERANCE)
+    assert table["verdict"] == ["exact"] * 36, [r for r in table.records() if r["verdict"] != "exact"]
