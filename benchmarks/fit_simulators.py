@@ -5,8 +5,10 @@ library (``real2016``), and fits the settings that ``config/config.yaml`` uses f
 (docs/methods.md, section 6, says how):
 
 * gold (``simulate_items`` / ``simulate_tweets``): the range of tweets per topic (a log-uniform range with the
-  mean and sd of the real log sizes), the class shares (mean of the topics' proportions) and the Dirichlet
-  concentration of the topics' proportions (maximum likelihood of the real counts, Dirichlet-multinomial);
+  mean and sd of the real log sizes, within the real smallest and largest); the class shares, the Dirichlet
+  concentration of the topics' proportions and the sds of their tilt along the class order and of their
+  polarisation (maximum likelihood of the real counts: Dirichlet-multinomial, tilt and polarisation
+  integrated out);
   2016 from the 2016 gold, 2017 from the 2017 gold;
 * systems: one latent ordinal classifier (``ordeval.tasks.latent``) per official run (the organisers'
   constant baseline aside, which the configuration builds from the gold): its noise sd and cut points, with
@@ -17,12 +19,15 @@ library (``real2016``), and fits the settings that ``config/config.yaml`` uses f
   Alternating: the runs given the topic effects, the topic effects given the runs;
 * the sd of the topic shifts, of the log topic scales (and, in C, of each run's own shift per topic) from
   their fitted values, less the spread that fitting them on a simulated field without them gives
-  (estimation noise).
+  (estimation noise); the topic shifts' slope on the topic's mean gold class by least squares;
+* subtask C, on fields simulated on the real gold: a common factor on the noise sds that gives the runs'
+  official scores on average, and the share of noise common to every system on a tweet (``item_shared``)
+  that gives the real correlation of the runs' errors tweet by tweet.
 
 Then every fitted field is simulated again on the real gold (``--check-seeds``) and its runs compared with
 the real runs: official scores (MAE^M and MAE^mu pooled, EMD), by rank.
 
-    python benchmarks/fit_simulators.py [--data-root ../shared/data/raw] [--check-seeds 20]
+    python benchmarks/fit_simulators.py [--data-root ../shared/data/raw] [--check-seeds 20] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from collections.abc import Sequence
 import numpy as np
 import real2016
 from _common import RESULTS
-from scipy.optimize import minimize, minimize_scalar
+from scipy.optimize import minimize
 from scipy.special import gammaln
 
 from ordeval.seeding import stream
@@ -65,24 +70,46 @@ def fit_gold(counts: np.ndarray) -> dict:
     """Settings of the tweet gold simulators from real per-topic class counts (topics x K)."""
     sizes = counts.sum(axis=1)
     logs = np.log(sizes)
-    half_width = np.sqrt(3) * logs.std()  # U(a, b) has sd (b - a) / sqrt(12)
-    low, high = int(round(np.exp(logs.mean() - half_width))), int(round(np.exp(logs.mean() + half_width)))
-    proportions = counts / sizes[:, None]
-    shares = proportions.mean(axis=0)
+    half_width = np.sqrt(3) * logs.std()  # U(a, b) has sd (b - a) / sqrt(12); kept within the real sizes
+    low = max(int(round(np.exp(logs.mean() - half_width))), int(sizes.min()))
+    high = min(int(round(np.exp(logs.mean() + half_width))), int(sizes.max()))
+    num_classes = counts.shape[1]
+    positions = np.arange(num_classes) - (num_classes - 1) / 2
+    nodes = np.array(np.meshgrid(NODES, NODES)).reshape(2, -1).T  # (tilt, polarity) quadrature nodes
+    weights = np.outer(WEIGHTS, WEIGHTS).ravel()
 
-    def negative_log_likelihood(log_concentration: float) -> float:
-        alpha = np.exp(log_concentration) * shares
-        return -float(
-            (gammaln(alpha.sum()) - gammaln(sizes + alpha.sum())).sum()
-            + (gammaln(counts + alpha) - gammaln(alpha)).sum()
-        )
+    def negative_log_likelihood(theta: np.ndarray) -> float:
+        """- log likelihood of the counts: Dirichlet-multinomial, the shares tilted and polarised per topic
+        (:func:`ordeval.tasks.latent.topic_proportions`; integrated out by Gauss-Hermite quadrature).
+        theta: log shares (the first 0), log concentration, log tilt_sd, log polarity_sd."""
+        shares = np.exp(np.concatenate([[0.0], theta[: num_classes - 1]]))
+        concentration, tilt_sd, polarity_sd = np.exp(theta[num_classes - 1 :])
+        exponent = tilt_sd * nodes[:, :1] * positions + polarity_sd * nodes[:, 1:] * positions**2
+        tilted = shares * np.exp(exponent)  # nodes x K
+        alpha = concentration * tilted / tilted.sum(axis=1, keepdims=True)
+        per_node = (
+            gammaln(alpha.sum(axis=1))
+            - gammaln(sizes[:, None] + alpha.sum(axis=1))
+            + (gammaln(counts[:, None, :] + alpha) - gammaln(alpha)).sum(axis=-1)
+        )  # topics x nodes
+        top = per_node.max(axis=1, keepdims=True)
+        return -float((top[:, 0] + np.log(np.exp(per_node - top) @ weights)).sum())
 
-    best = minimize_scalar(negative_log_likelihood, bounds=(np.log(0.1), np.log(1000)), method="bounded")
+    mean_shares = (counts / sizes[:, None]).mean(axis=0)
+    starts = [np.concatenate([np.log(mean_shares[1:] / mean_shares[0]), np.log([concentration, 0.6, polarity])])
+              for concentration in (10.0, 40.0) for polarity in (0.05, 0.3)]  # fmt: skip
+    best = min((minimize(negative_log_likelihood, start, method="Nelder-Mead",
+                         options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8}) for start in starts),
+               key=lambda result: result.fun)  # fmt: skip
+    shares = np.exp(np.concatenate([[0.0], best.x[: num_classes - 1]]))
+    concentration, tilt_sd, polarity_sd = np.exp(best.x[num_classes - 1 :])
     return {
         "items_min": low,
         "items_max": high,
-        "class_shares": [round(float(s), 4) for s in shares],
-        "concentration": round(float(np.exp(best.x)), 2),
+        "class_shares": [round(float(v), 4) for v in shares / shares.sum()],
+        "concentration": round(float(concentration), 2),
+        "tilt_sd": round(float(tilt_sd), 3),
+        "polarity_sd": round(float(polarity_sd), 3),
         "real": {"topics": int(len(sizes)), "items": int(sizes.sum()), "sizes_min": int(sizes.min()),
                  "sizes_max": int(sizes.max()), "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum())},
     }  # fmt: skip
@@ -254,7 +281,7 @@ def classification_counts(gold: np.ndarray, runs: np.ndarray, item_topic: np.nda
     return np.swapaxes(confusion, -1, -2)
 
 
-def fit_classification(data, names: Sequence[int]) -> tuple[dict, ClassificationField]:
+def fit_classification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, ClassificationField]:
     counts = classification_counts(data.gold, data.runs[list(names)], data.item_topic, len(data.classes))
     pooled = counts.sum(axis=1, keepdims=True)  # item difficulty chosen on the pooled counts
     likelihood = {}
@@ -266,7 +293,7 @@ def fit_classification(data, names: Sequence[int]) -> tuple[dict, Classification
         likelihood[float(item_sd)] = -sum(losses)
     item_sd = max(likelihood, key=likelihood.get)
     field = ClassificationField(counts, item_sd, own_shifts=True)
-    field.fit()
+    field.fit(rounds)
     # the same fit on a field simulated from the fitted runs without topic or run effects: estimation noise
     null = ClassificationField(simulate_counts(field, counts, stream(1, "fit", "C")), item_sd, own_shifts=True)
     null.parameters = field.parameters.copy()
@@ -283,7 +310,52 @@ def fit_classification(data, names: Sequence[int]) -> tuple[dict, Classification
         "interaction_sd": round(corrected_sd(field.own[reading], null.own[reading]), 3),
         "profiles": [profile_dict(p) for p in field.parameters],
     }
-    return settings, field
+    settings, factor = calibrate_classification(data, names, settings)
+    return {**settings, "noise_sd_factor": factor}, field
+
+
+def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):
+    """Fields simulated on the real gold with ``settings`` (no jitter): runs x items, one per seed."""
+    k = len(data.classes)
+    parameters = oc_simulate.run_parameters({"systems": len(names), **settings, "profile_jitter": 0.0}, k)
+    for seed in range(seeds):
+        yield oc_simulate.simulate_runs(stream(seed, "calibration", "systems"), stream(seed, "calibration", "runs"),
+                                        data.gold, data.item_topic, k, **parameters)  # fmt: skip
+
+
+def error_correlation(runs: np.ndarray, gold: np.ndarray) -> float:
+    """Mean correlation over the pairs of runs of their signed errors (predicted - gold class), item by item."""
+    return float(np.corrcoef(runs - gold[None])[np.triu_indices(len(runs), k=1)].mean())
+
+
+def calibrate_classification(data, names: Sequence[int], settings: dict, seeds: int = 3) -> tuple[dict, float]:
+    """Two settings matched on fields simulated on the real gold (simulated moments):
+
+    * a factor on every noise sd such that the runs' official MAE^M and MAE^mu, rank by rank, come closest to
+      the real ones (least squares; fitting each run's own shift per topic leaves the fitted sds a little small);
+    * ``item_shared``, such that the runs' signed errors correlate item by item as much as the real runs'
+      do (an item misread by one system is misread by the others)."""
+    real = np.concatenate([np.sort(v) for v in pooled_oc(data.gold, data.runs[list(names)], data.item_topic, 5)])
+
+    def scaled(factor: float) -> dict:
+        profiles = [{**p, "noise_sd": round(p["noise_sd"] * factor, 3)} for p in settings["profiles"]]
+        return {**settings, "profiles": profiles}
+
+    def score_gap(factor: float) -> float:
+        gaps = [np.concatenate([np.sort(v) for v in pooled_oc(data.gold, runs, data.item_topic, 5)]) - real
+                for runs in simulated_fields(data, names, scaled(factor), seeds)]  # fmt: skip
+        return float(np.mean(np.mean(gaps, axis=0) ** 2))
+
+    factor = min(np.round(np.arange(0.9, 1.41, 0.05), 2), key=score_gap)
+    settings = scaled(float(factor))
+    target = error_correlation(data.runs[list(names)], data.gold)
+
+    def correlation_gap(shared: float) -> float:
+        fields = simulated_fields(data, names, {**settings, "item_shared": shared}, seeds)
+        return abs(np.mean([error_correlation(runs, data.gold) for runs in fields]) - target)
+
+    shared = min(np.round(np.arange(0.0, 0.81, 0.05), 2), key=correlation_gap)
+    return {**settings, "item_shared": float(shared)}, float(factor)
 
 
 def simulate_counts(field: ClassificationField, counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -301,10 +373,10 @@ def simulate_counts(field: ClassificationField, counts: np.ndarray, rng: np.rand
 # --------------------------------------------------------------------------- subtask E
 
 
-def fit_quantification(data, names: Sequence[int]) -> tuple[dict, QuantificationField]:
+def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, QuantificationField]:
     field = QuantificationField(data.runs[list(names)], data.gold)
     field.restarts = True  # least squares has several optima: each round starts from several noise sds
-    field.fit()
+    field.fit(rounds)
     concentrations = field.concentrations()
     rng = stream(1, "fit", "E")
     flat = np.zeros_like(field.shift)
@@ -384,14 +456,15 @@ def markdown(result: dict) -> str:
         "",
         "## Gold",
         "",
-        "| gold | items_min | items_max | class_shares | concentration | real: topics / tweets / tweets per topic / "
-        "topics with an empty class |",
-        "|---|---|---|---|---|---|",
+        "| gold | items_min | items_max | class_shares | concentration | tilt_sd | polarity_sd | real: topics / "
+        "tweets / tweets per topic / topics with an empty class |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, gold in result["gold"].items():
         real = gold["real"]
         lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['class_shares']} | "
-                     f"{gold['concentration']} | {real['topics']} / {real['items']} / "
+                     f"{gold['concentration']} | {gold['tilt_sd']} | {gold['polarity_sd']} | {real['topics']} / "
+                     f"{real['items']} / "
                      f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |")  # fmt: skip
     for subtask, key in (("C", "Sem16T4C"), ("E", "Sem16T4E")):
         settings = result["runs"][key]
@@ -416,6 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data-root", default=str(real2016.SHARED_RAW), help="the shared raw data folder")
     parser.add_argument("--check-seeds", type=int, default=20, help="simulated fields compared with the real ones")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds of fitting the runs and the topic effects")
     args = parser.parse_args(argv)
     fields = real2016.load(args.data_root)
     data_c, data_e = fields["Sem16T4C"], fields["Sem16T4E"]
@@ -426,11 +500,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Sem17T4": fit_gold(np.stack([np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
                                       for t in range(len(gold_2017.topics))])),
     }  # fmt: skip
-    settings_c, _ = fit_classification(data_c, names_c)
-    settings_e, _ = fit_quantification(data_e, names_e)
+    settings_c, _ = fit_classification(data_c, names_c, args.rounds)
+    factor = settings_c.pop("noise_sd_factor")
+    settings_e, _ = fit_quantification(data_e, names_e, args.rounds)
     result = {
         "gold": gold,
-        "runs": {"Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c]},
+        "runs": {"Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c],
+                              "noise_sd_factor": factor},
                  "Sem16T4E": {**settings_e, "fitted_to": [data_e.run_names[i] for i in names_e]}},
         "check_seeds": args.check_seeds,
     }  # fmt: skip

@@ -66,6 +66,28 @@ def test_topic_shifts_follow_the_topics_gold_and_need_no_draw_without_an_sd():
     assert not np.allclose(latent.topic_shifts(rng, mean_class, 0.8, 0.3), [-0.4, 0.0, 0.4])
 
 
+def test_topic_proportions_tilt_along_the_class_order_and_polarise():
+    shares = np.array([0.05, 0.15, 0.4, 0.3, 0.1])
+    plain = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000)
+    np.testing.assert_array_equal(plain, np.random.default_rng(3).dirichlet(20.0 * shares, size=4000))
+    tilted = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, tilt_sd=1.0)
+    np.testing.assert_allclose(tilted.sum(axis=1), 1.0)
+    mean_class = lambda p: p @ np.arange(5)  # noqa: E731
+    assert mean_class(tilted).std() > 1.5 * mean_class(plain).std()  # topics differ along the order
+    # the negative classes rise and fall together, against the positive ones
+    assert (
+        np.corrcoef(tilted[:, 0] + tilted[:, 1], tilted[:, 3] + tilted[:, 4])[0, 1]
+        < np.corrcoef(plain[:, 0] + plain[:, 1], plain[:, 3] + plain[:, 4])[0, 1]
+    )
+    polarised = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, polarity_sd=1.0)
+    extremes = lambda p: p[:, 0] + p[:, 4]  # noqa: E731
+    assert extremes(polarised).std() > 1.5 * extremes(plain).std()  # divisive topics and calm ones
+    gold = oc.gold_parameters({"topics": 5, "tilt_sd": 0.5, "polarity_sd": 0.2}, 5)
+    assert (gold["tilt_sd"], gold["polarity_sd"]) == (0.5, 0.2)
+    with pytest.raises(ConfigError, match=r"gold\.tilt_sd: "):
+        oc.gold_parameters({"topics": 5, "tilt_sd": -1}, 5)
+
+
 def test_oc_profiles_give_the_real_profile_of_low_micro_and_high_macro_error(oc_gold):
     item_topic, gold = oc_gold
     parameters = oc.run_parameters({"systems": 2, "model": "latent", "profiles": [CALIBRATED, NO_EXTREMES]}, 5)
@@ -156,3 +178,29 @@ def test_the_configuration_checks_profiles_of_both_tasks():
         change(broken)
         with pytest.raises(ConfigError, match=message):
             configuration.validate(broken)
+
+
+FITTED = {"Sem16T4C": "Sem16T4C", "Sem17T4C": "Sem16T4C", "Sem16T4E": "Sem16T4E", "Sem17T4E": "Sem16T4E"}
+FIT_KEYS = ("model", "profiles", "item_difficulty_sd", "item_shared", "topic_shift_slope", "topic_shift_sd",
+            "topic_difficulty_sd", "interaction_sd")  # fmt: skip
+
+
+def test_the_default_semeval_data_sets_use_the_settings_fitted_to_the_real_fields():
+    """config/config.yaml carries what benchmarks/fit_simulators.py wrote (benchmarks/results/fit_simulators.json):
+    the 2016 systems for all four SemEval sets, the 2016 gold for the 2016 sets, the 2017 gold for the 2017 ones."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    fitted = json.loads((root / "benchmarks" / "results" / "fit_simulators.json").read_text())
+    datasets = configuration.load(root / "config" / "config.yaml")["datasets"]
+    for name, fitted_to in FITTED.items():
+        (source,) = [run for run in datasets[name]["runs"] if run["type"] == "simulate"]
+        expected = {key: value for key, value in fitted["runs"][fitted_to].items() if key in FIT_KEYS}
+        assert {key: source[key] for key in expected} == expected, name
+        gold = fitted["gold"][name[:7]]
+        size = "items" if datasets[name].get("task") == "classification" else "tweets"
+        given = datasets[name]["gold"]
+        assert (given[f"{size}_min"], given[f"{size}_max"]) == (gold["items_min"], gold["items_max"]), name
+        keys = ("class_shares", "concentration", "tilt_sd", "polarity_sd")
+        assert [given[key] for key in keys] == [gold[key] for key in keys], name

@@ -68,6 +68,31 @@ def assign_profiles(
     return sd, edges, concentration
 
 
+def topic_proportions(
+    rng: np.random.Generator,
+    shares: np.ndarray,
+    concentration: float,
+    topics: int,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
+) -> np.ndarray:
+    """Class proportions of ``topics`` topics (topics x K): Dirichlet(concentration * shares_t), where
+    shares_t is ``shares`` tilted along the class order by the topic's b_t ~ N(0, tilt_sd) and polarised by
+    its c_t ~ N(0, polarity_sd): shares_t,j proportional to shares_j exp(b_t x_j + c_t x_j^2), x_j = j - (K-1)/2.
+    A topic more positive than the average is so in all its classes at once, and a divisive topic has more
+    of both extremes, as real tweet topics do (a single Dirichlet makes the classes vary independently). With
+    both sds 0, one Dirichlet for every topic (no other draw)."""
+    if tilt_sd == 0 and polarity_sd == 0:
+        return rng.dirichlet(concentration * shares, size=topics)
+    position = np.arange(shares.size) - (shares.size - 1) / 2
+    exponent = rng.normal(0.0, tilt_sd, size=(topics, 1)) * position
+    if polarity_sd > 0:
+        exponent = exponent + rng.normal(0.0, polarity_sd, size=(topics, 1)) * position**2
+    tilted = shares * np.exp(exponent)
+    draws = rng.standard_gamma(concentration * tilted / tilted.sum(axis=1, keepdims=True))
+    return draws / draws.sum(axis=1, keepdims=True)
+
+
 def topic_shifts(rng: np.random.Generator, mean_class: np.ndarray, slope: float, sd: float) -> np.ndarray:
     """Per topic, the shift of every system's latent values: slope (mean gold class of the topic - its mean
     over the topics) + N(0, sd) (no draw when sd is 0)."""

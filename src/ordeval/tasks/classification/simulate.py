@@ -29,6 +29,8 @@ GOLD_DEFAULTS = {
     "items_max": 400,
     "class_shares": None,
     "concentration": DEFAULT_CONCENTRATION,
+    "tilt_sd": 0.0,
+    "polarity_sd": 0.0,
 }
 GOLD_KEYS = {"type", "topics", "corpus", "topic_prefix", *GOLD_DEFAULTS}
 
@@ -57,6 +59,7 @@ RUN_DEFAULTS = {
     "topic_shift_sd": 0.0,
     "topic_shift_slope": 0.0,
     "item_difficulty_sd": 0.0,
+    "item_shared": 0.0,
 }
 #: How a simulated system predicts (see :func:`simulate_runs`).
 MODELS = ("confusion", "latent")
@@ -103,6 +106,8 @@ def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> d
     _number(merged, "items_min", entry, low=1, integer=True)
     _number(merged, "items_max", entry, low=merged["items_min"], integer=True)
     _number(merged, "concentration", entry, low=0, low_open=True)
+    _number(merged, "tilt_sd", entry, low=0, high=5)
+    _number(merged, "polarity_sd", entry, low=0, high=5)
     shares = merged["class_shares"]
     if shares is not None:
         if not isinstance(shares, (list, tuple)) or len(shares) != num_classes:
@@ -139,6 +144,7 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "topic_shift_sd", entry, low=0)
     _number(merged, "topic_shift_slope", entry, low=-5, high=5)
     _number(merged, "item_difficulty_sd", entry, low=0)
+    _number(merged, "item_shared", entry, low=0, high=1)
     if merged["model"] not in MODELS:
         raise _fail(entry, "model", f"{merged['model']!r} must be one of {', '.join(MODELS)}")
     profiles = merged["profiles"]
@@ -177,6 +183,8 @@ def simulate_gold(
     items_max: int = 400,
     class_shares: Sequence[float] | None = None,
     concentration: float = DEFAULT_CONCENTRATION,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SemEval-like gold: (topic index, class index) of every item, items grouped by topic.
 
@@ -187,7 +195,10 @@ def simulate_gold(
       class proportions, skewed towards the positive classes as in SemEval;
     * ``concentration`` = 10.0: each topic's proportions are Dirichlet(concentration * class_shares); the
       smaller, the more the topics differ and the more of them have empty gold classes (about 70% of the
-      topics at the defaults).
+      topics at the defaults);
+    * ``tilt_sd`` = 0, ``polarity_sd`` = 0: the shares tilted along the class order and polarised per topic
+      (a topic more positive than the average in all its classes at once, a divisive topic with more of both
+      extremes; :func:`ordeval.tasks.latent.topic_proportions`).
 
     Labels are multinomial with the topic's proportions.
     """
@@ -196,7 +207,7 @@ def simulate_gold(
     shares = np.asarray(class_shares, dtype=float)
     shares = shares / shares.sum()
     sizes = topic_sizes(rng, topics, items_min, items_max)
-    proportions = rng.dirichlet(concentration * shares, size=topics)
+    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=True)])
     item_topic = np.repeat(np.arange(topics), sizes)
     labels = np.concatenate([np.repeat(np.arange(num_classes), row) for row in counts])
@@ -315,6 +326,7 @@ def simulate_runs(
     topic_shift_sd: float = 0.0,
     topic_shift_slope: float = 0.0,
     item_difficulty_sd: float = 0.0,
+    item_shared: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill: class index per system and item, systems x items.
 
@@ -361,8 +373,9 @@ def simulate_runs(
     system (default 0: off): a shift of every system's latent values on a topic, ``topic_shift_slope`` times the
     topic's mean gold class less the mean over the topics, plus N(0, ``topic_shift_sd``) (the topic's items
     read more positive or negative than their gold to every system, so that the systems err alike there),
-    and ``item_difficulty_sd``, the noise of every system on an item scaled by
-    the item's exp(N(0, sd)) (an item hard for one system is hard for all).
+    ``item_difficulty_sd``, the noise of every system on an item scaled by the item's exp(N(0, sd)) (an item
+    hard for one system is hard for all), and ``item_shared``, the share of every system's noise variance that
+    is common to all systems on an item (an item that reads as another class to one system reads so to all).
 
     System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
     effects and the predictions from ``noise_rng``.
@@ -409,7 +422,7 @@ def simulate_runs(
         if item_difficulty_sd > 0:
             scale = scale * np.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
         predictions = latent_predictions(
-            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared
+            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared
         )
         return guessed(noise_rng, predictions, parameters["guess"], num_classes)
     identity = np.eye(num_classes)
@@ -470,18 +483,22 @@ def latent_predictions(
     item_scale: np.ndarray,
     interaction_sd: float,
     team_shared: float,
+    item_shared: float = 0.0,
 ) -> np.ndarray:
     """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin (its ``edges``) of
-    centre + shift_rt + noise_sd_r scale (sqrt(team_shared) e_team + sqrt(1 - team_shared) e_r), with centre
-    the gold class (plus the topic's shift) and scale the item's (topic difficulty, item difficulty)."""
+    centre + shift_rt + noise_sd_r scale (sqrt(item_shared) e + sqrt(1 - item_shared) (sqrt(team_shared) e_team
+    + sqrt(1 - team_shared) e_r)), with centre the gold class (plus the topic's shift), scale the item's (topic
+    difficulty, item difficulty) and e common to every system."""
     systems = len(team_of)
     num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
     teams = int(team_of.max()) + 1 if systems else 0
     shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
     shared = rng.standard_normal((teams, centre.size))
+    common = rng.standard_normal(centre.size) if item_shared > 0 else 0.0
     predictions = np.empty((systems, centre.size), dtype=np.int64)
     for system, team in enumerate(team_of):
         noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(centre.size)
+        noise = np.sqrt(item_shared) * common + np.sqrt(1 - item_shared) * noise if item_shared > 0 else noise
         latent_values = centre + shifts[team, item_topic] + parameters["noise_sd"][system] * item_scale * noise
         predictions[system] = latent.cut(latent_values, parameters["edges"][system])
     return predictions

@@ -61,11 +61,15 @@ def simulate_tweet_gold(
     tweets_max: int = 400,
     class_shares: list[float] | None = None,
     concentration: float = 6.0,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
 ) -> np.ndarray:
     """SemEval-like gold: label counts of each topic's tweets over the tweet count, topics x classes.
 
     A topic has ``n ~ round(exp(U(log tweets_min, log tweets_max)))`` tweets (tens to hundreds)
-    whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``;
+    whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``,
+    the shares tilted along the class order and polarised per topic by ``tilt_sd`` and ``polarity_sd``
+    (:func:`ordeval.tasks.latent.topic_proportions`);
     the default shares lean towards the positive classes, as in SemEval Task 4.
     """
     if class_shares is None:
@@ -75,7 +79,7 @@ def simulate_tweet_gold(
         raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
     shares = shares / shares.sum()
     sizes = np.rint(np.exp(rng.uniform(np.log(tweets_min), np.log(tweets_max), size=topics))).astype(int)
-    proportions = rng.dirichlet(concentration * shares, size=topics)
+    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=False)])
     return counts / sizes[:, None]
 
