@@ -14,6 +14,7 @@ from ordeval.analysis.classification import PROPERTY_ORDER, properties_table
 from ordeval.errors import ConfigError
 from ordeval.seeding import stream
 from ordeval.tasks.classification import simulate as oc
+from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification import simulate as oq
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,6 +78,22 @@ def test_oq_weak_teams_fall_far_behind_and_are_off_by_default():
     assert np.sort(emd(plain))[-1] < 2 * np.sort(emd(plain))[0]
     with pytest.raises(ValueError, match="weak_teams"):
         oq.simulate_runs(stream(6, "s"), stream(6, "n"), gold, systems=4, team_size=2, weak_teams=3)
+
+
+def test_oq_simulated_distributions_are_what_the_readers_accept_unchanged():
+    """No NaN row where every gamma variate underflows, no subnormal probability (issue 35: a draw of 5e-324
+    where the gold is 0 made JSD infinite on seeds 107 and 166); the readers accept them (and only renormalise)."""
+    weights = np.array([[0.0, 0.0, 0.0], [1.0, 1e-320, 0.0], [2.0, 1.0, 1.0]])
+    fallback = np.array([[1.0, 3.0, 0.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]])
+    rows = oq.valid_distributions(weights, fallback)
+    np.testing.assert_array_equal(rows, [[0.25, 0.75, 0.0], [1.0, 0.0, 0.0], [0.5, 0.25, 0.25]])
+    alpha = np.full((4000, 5), 0.01)  # small shapes: variates below 1e-308 are common
+    assert (np.random.default_rng(0).standard_gamma(alpha) < np.finfo(float).tiny).any()
+    draws = oq._dirichlet_rows(np.random.default_rng(0), alpha)
+    assert np.isfinite(draws).all() and not ((draws > 0) & (draws < np.finfo(float).tiny)).any()
+    np.testing.assert_allclose(readers.checked_distributions(draws, "runs.tsv", str), draws, rtol=1e-14, atol=0)
+    runs = oq.simulate_runs(stream(107, "s"), stream(107, "n"), oq_gold(), systems=6, noise_concentration_min=0.5)
+    assert not ((runs > 0) & (runs < np.finfo(float).tiny)).any()
 
 
 # --------------------------------------------------------------------------- OC

@@ -129,6 +129,8 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
             f"config key {entry}.weak_teams: {source['weak_teams']} weak teams, more than the "
             f"{source['systems']} systems in teams of {given.get('team_size', 1)} make"
         )
+    if kind == "simulate":
+        _check_profiles(entry, source, task, len(classes))
     if kind == "simulate_annotators":
         scores = source.get("scores", [source["score"]])
         if source["score"] not in scores:
@@ -139,6 +141,24 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
                 f"config key {entry}.latent_correlation: {correlation} with {len(scores)} scores is not a valid "
                 f"correlation (it must be greater than {-1 / (len(scores) - 1):.3g})"
             )
+
+
+def _check_profiles(entry: str, source: Mapping, task: str, num_classes: int) -> None:
+    """Systems fitted to real runs (``profiles``) go with the latent model, and each has K - 1 ascending edges."""
+    from .tasks import latent
+
+    profiles = source.get("profiles")
+    if source.get("model") == "latent" and task == "quantification" and not profiles:
+        raise ConfigError(f"config key {entry}.profiles: the latent model needs profiles (systems fitted to real runs)")
+    if profiles is None:
+        return
+    if source.get("model") != "latent":
+        raise ConfigError(f"config key {entry}.profiles: profiles are systems of the latent model (set model: latent)")
+    needs = latent.OQ_PROFILE_KEYS if task == "quantification" else latent.OC_PROFILE_KEYS
+    for position, profile in enumerate(profiles):
+        problem = latent.profile_problem(profile, num_classes, needs)
+        if problem:
+            raise ConfigError(f"config key {entry}.profiles[{position}]: {shorten(problem)}")
 
 
 def _is_number(value) -> bool:

@@ -5,12 +5,15 @@ tier: each starts numba and compiles or loads its kernels."""
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import subprocess
 import sys
 
-from conftest import REPO
+from conftest import REPO, shared_file, tiny_config
+
+from ordeval.config import validate
 
 BENCHMARKS = REPO / "benchmarks"
 
@@ -60,12 +63,25 @@ def test_scoring_scale_benchmark(tmp_path):
 
 
 def test_realism_table(tmp_path):
-    """benchmarks/realism.py at a tiny size, two seeds: every published figure gets a row and a value."""
-    values = run("realism.py", tmp_path, "--seed", "5", "--seed", "6", "--hsd-trials", "50", "--trials", "20")
-    assert values["seed"] == "5" and int(values["targets"]) >= 15 and 0 <= int(values["met"]) <= int(values["targets"])
-    lines = (tmp_path / "results" / "realism.csv").read_text().splitlines()
-    assert lines[0].split(",")[4:6] == ["seed 5", "seed 6"] and len(lines) == 19
-    assert "DP RNOD (%)" in lines[3] and (tmp_path / "results" / "realism.md").stat().st_size > 0
+    """benchmarks/realism.py at a tiny size, two seeds: every target gets a row, its bands and its share of seeds;
+    the real 2016 fields' figures where ../shared has them."""
+    values = run("realism.py", tmp_path, "--seed", "5", "--seed", "6", "--hsd-trials", "50", "--trials", "20",
+                 "--resamples", "3")  # fmt: skip
+    assert values["seeds"] == "2" and values["crashed"] == "0" and int(values["targets"]) >= 20
+    with open(tmp_path / "results" / "realism.csv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == ["figure", "source", "published", "real_2016", "real_resampled_5_95", "target", "median",
+                             "band_5_95", "met_percent", "seeds"]  # fmt: skip
+    assert len(rows) >= int(values["targets"]) and all(row["seeds"] == "2" for row in rows)
+    dp = next(row for row in rows if row["figure"].startswith("DP RNOD (%)"))
+    assert dp["source"] == "Sakai, CIKM 2021 LQ workshop, Table 3" and dp["published"] == "47.000"
+    assert all("seed" not in row["source"] for row in rows)  # sources are papers, not seeds
+    if (REPO.parent / "shared" / "data" / "raw" / "Sem16T4CE" / "official").is_dir():
+        tau = next(row for row in rows if row["figure"].startswith("Sem16T4C mean tau, group A"))
+        assert tau["real_2016"] == tau["published"] == "-0.040"  # the real runs give the published table
+    seeds = (tmp_path / "results" / "realism_seeds.csv").read_text().splitlines()
+    assert seeds[0] == "seed,figure,value" and {line.split(",")[0] for line in seeds[1:]} == {"5", "6"}
+    assert (tmp_path / "results" / "realism.md").stat().st_size > 0
 
 
 def test_runs_scale_benchmark(tmp_path):
@@ -81,3 +97,18 @@ def test_runs_scale_benchmark(tmp_path):
     for dataset in ("Sem16T4E", "Sem16T4C"):  # five runs in all, baselines included
         board = tmp_path / "runs" / "runs5" / "results" / "runs5" / "tables" / "leaderboard" / f"{dataset}.csv"
         assert len({line.split(",")[2] for line in board.read_text().splitlines()[1:]}) == 5
+
+
+def test_fitting_the_simulators_to_the_real_2016_fields(tmp_path):
+    """benchmarks/fit_simulators.py at one round: a profile per official run, settings the configuration accepts."""
+    shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
+    values = run("fit_simulators.py", tmp_path, "--rounds", "1", "--check-seeds", "2")
+    assert (
+        values["profiles_c"] == "11" and values["profiles_e"] == "11" and float(values["worst_rank_difference"]) < 0.3
+    )
+    fitted = json.loads((tmp_path / "results" / "fit_simulators.json").read_text())
+    config = tiny_config(classification=True)
+    for dataset, fitted_to in (("TinyOC", "Sem16T4C"), ("TinySem", "Sem16T4E")):
+        settings = {k: v for k, v in fitted["runs"][fitted_to].items() if k not in ("fitted_to", "noise_sd_factor")}
+        config["datasets"][dataset]["runs"][1].update(settings)
+    validate(config)

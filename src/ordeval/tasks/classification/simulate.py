@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ...errors import ConfigError
+from .. import latent
 from ..base import team_count
 
 #: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
@@ -28,6 +29,8 @@ GOLD_DEFAULTS = {
     "items_max": 400,
     "class_shares": None,
     "concentration": DEFAULT_CONCENTRATION,
+    "tilt_sd": 0.0,
+    "polarity_sd": 0.0,
 }
 GOLD_KEYS = {"type", "topics", "corpus", "topic_prefix", *GOLD_DEFAULTS}
 
@@ -51,6 +54,12 @@ RUN_DEFAULTS = {
     "weak_skill_max": 0.2,
     "weak_guess_min": 0.5,
     "weak_guess_max": 1.0,
+    "profiles": None,
+    "profile_jitter": 0.0,
+    "topic_shift_sd": 0.0,
+    "topic_shift_slope": 0.0,
+    "item_difficulty_sd": 0.0,
+    "item_shared": 0.0,
 }
 #: How a simulated system predicts (see :func:`simulate_runs`).
 MODELS = ("confusion", "latent")
@@ -97,6 +106,8 @@ def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> d
     _number(merged, "items_min", entry, low=1, integer=True)
     _number(merged, "items_max", entry, low=merged["items_min"], integer=True)
     _number(merged, "concentration", entry, low=0, low_open=True)
+    _number(merged, "tilt_sd", entry, low=0, high=5)
+    _number(merged, "polarity_sd", entry, low=0, high=5)
     shares = merged["class_shares"]
     if shares is not None:
         if not isinstance(shares, (list, tuple)) or len(shares) != num_classes:
@@ -129,8 +140,23 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
     _number(merged, "weak_skill_max", entry, low=merged["weak_skill_min"], high=1)
     _number(merged, "weak_guess_min", entry, low=0, high=1)
     _number(merged, "weak_guess_max", entry, low=merged["weak_guess_min"], high=1)
+    _number(merged, "profile_jitter", entry, low=0)
+    _number(merged, "topic_shift_sd", entry, low=0)
+    _number(merged, "topic_shift_slope", entry, low=-5, high=5)
+    _number(merged, "item_difficulty_sd", entry, low=0)
+    _number(merged, "item_shared", entry, low=0, high=1)
     if merged["model"] not in MODELS:
         raise _fail(entry, "model", f"{merged['model']!r} must be one of {', '.join(MODELS)}")
+    profiles = merged["profiles"]
+    if profiles is not None:
+        if merged["model"] != "latent":
+            raise _fail(entry, "profiles", "profiles are systems of the latent model: set model: latent")
+        if not isinstance(profiles, (list, tuple)) or not profiles:
+            raise _fail(entry, "profiles", f"{profiles!r} must be a non-empty list of profiles")
+        for position, profile in enumerate(profiles):
+            problem = latent.profile_problem(profile, num_classes)
+            if problem:
+                raise _fail(entry, f"profiles[{position}]", problem)
     biases = merged["biases"]
     if not isinstance(biases, (list, tuple)) or not biases or any(bias not in BIASES for bias in biases):
         raise _fail(entry, "biases", f"{biases!r} must be a non-empty list of {', '.join(BIASES)}")
@@ -157,6 +183,8 @@ def simulate_gold(
     items_max: int = 400,
     class_shares: Sequence[float] | None = None,
     concentration: float = DEFAULT_CONCENTRATION,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SemEval-like gold: (topic index, class index) of every item, items grouped by topic.
 
@@ -167,7 +195,10 @@ def simulate_gold(
       class proportions, skewed towards the positive classes as in SemEval;
     * ``concentration`` = 10.0: each topic's proportions are Dirichlet(concentration * class_shares); the
       smaller, the more the topics differ and the more of them have empty gold classes (about 70% of the
-      topics at the defaults).
+      topics at the defaults);
+    * ``tilt_sd`` = 0, ``polarity_sd`` = 0: the shares tilted along the class order and polarised per topic
+      (a topic more positive than the average in all its classes at once, a divisive topic with more of both
+      extremes; :func:`ordeval.tasks.latent.topic_proportions`).
 
     Labels are multinomial with the topic's proportions.
     """
@@ -176,7 +207,7 @@ def simulate_gold(
     shares = np.asarray(class_shares, dtype=float)
     shares = shares / shares.sum()
     sizes = topic_sizes(rng, topics, items_min, items_max)
-    proportions = rng.dirichlet(concentration * shares, size=topics)
+    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=True)])
     item_topic = np.repeat(np.arange(topics), sizes)
     labels = np.concatenate([np.repeat(np.arange(num_classes), row) for row in counts])
@@ -290,6 +321,12 @@ def simulate_runs(
     weak_skill_max: float = 0.2,
     weak_guess_min: float = 0.5,
     weak_guess_max: float = 1.0,
+    profiles: Sequence[Mapping] | None = None,
+    profile_jitter: float = 0.0,
+    topic_shift_sd: float = 0.0,
+    topic_shift_slope: float = 0.0,
+    item_difficulty_sd: float = 0.0,
+    item_shared: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill: class index per system and item, systems x items.
 
@@ -328,6 +365,18 @@ def simulate_runs(
     shifts) and, in the ``latent`` model, the share ``team_shared`` of their latent noise variance: near
     copies, as the several runs of one team are.
 
+    Systems fitted to real runs (``latent`` model only): ``profiles`` = a list of ``{noise_sd, edges}``
+    (:mod:`ordeval.tasks.latent`), taken by the teams in an order drawn from ``system_rng`` (again from the
+    start when there are more teams than profiles) instead of the skill and bias settings: the team reads
+    gold + shift + noise_sd * noise and cuts it at its own ``edges``, each jittered by ``profile_jitter``
+    (sd multiplied by exp(N(0, jitter)), edges moved by N(0, jitter) sd). Two effects for every latent
+    system (default 0: off): a shift of every system's latent values on a topic, ``topic_shift_slope`` times the
+    topic's mean gold class less the mean over the topics, plus N(0, ``topic_shift_sd``) (the topic's items
+    read more positive or negative than their gold to every system, so that the systems err alike there),
+    ``item_difficulty_sd``, the noise of every system on an item scaled by the item's exp(N(0, sd)) (an item
+    hard for one system is hard for all), and ``item_shared``, the share of every system's noise variance that
+    is common to all systems on an item (an item that reads as another class to one system reads so to all).
+
     System parameters come from ``system_rng`` (shareable across the data sets of one corpus), topic
     effects and the predictions from ``noise_rng``.
     """
@@ -354,10 +403,27 @@ def simulate_runs(
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
+        if profiles:
+            sd, edges, _ = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
+            parameters["noise_sd"], parameters["edges"] = sd[team_of], edges[team_of]
+        else:
+            parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]
+            parameters["edges"] = [
+                bin_edges(num_classes, kind, strength, majority)
+                for kind, strength in zip(parameters["bias"], parameters["bias_strength"], strict=True)
+            ]
+        centre, scale = gold, np.exp(difficulty)[item_topic]
+        if topic_shift_sd > 0 or topic_shift_slope != 0:
+            mean_class = np.bincount(item_topic, weights=gold, minlength=num_topics) / np.maximum(
+                np.bincount(item_topic, minlength=num_topics), 1
+            )
+            shift = latent.topic_shifts(noise_rng, mean_class, topic_shift_slope, topic_shift_sd)
+            centre = gold + shift[item_topic]
+        if item_difficulty_sd > 0:
+            scale = scale * np.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
         predictions = latent_predictions(
-            noise_rng, gold, item_topic, num_classes, parameters, team_of, majority,
-            np.exp(difficulty), interaction_sd, team_shared,
-        )  # fmt: skip
+            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared
+        )
         return guessed(noise_rng, predictions, parameters["guess"], num_classes)
     identity = np.eye(num_classes)
     predictions = np.empty((systems, gold.size), dtype=np.int64)
@@ -410,29 +476,31 @@ def bin_edges(num_classes: int, kind: str, strength: float, majority: int) -> np
 
 def latent_predictions(
     rng: np.random.Generator,
-    gold: np.ndarray,
+    centre: np.ndarray,
     item_topic: np.ndarray,
-    num_classes: int,
     parameters: dict,
     team_of: np.ndarray,
-    majority: int,
-    topic_scale: np.ndarray,
+    item_scale: np.ndarray,
     interaction_sd: float,
     team_shared: float,
+    item_shared: float = 0.0,
 ) -> np.ndarray:
-    """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin of
-    gold + shift_rt + 2 (1 - skill_r) scale_t (sqrt(team_shared) e_team + sqrt(1 - team_shared) e_r)."""
-    systems, num_topics = len(team_of), topic_scale.size
+    """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin (its ``edges``) of
+    centre + shift_rt + noise_sd_r scale (sqrt(item_shared) e + sqrt(1 - item_shared) (sqrt(team_shared) e_team
+    + sqrt(1 - team_shared) e_r)), with centre the gold class (plus the topic's shift), scale the item's (topic
+    difficulty, item difficulty) and e common to every system."""
+    systems = len(team_of)
+    num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
     teams = int(team_of.max()) + 1 if systems else 0
     shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
-    shared = rng.standard_normal((teams, gold.size))
-    predictions = np.empty((systems, gold.size), dtype=np.int64)
+    shared = rng.standard_normal((teams, centre.size))
+    common = rng.standard_normal(centre.size) if item_shared > 0 else 0.0
+    predictions = np.empty((systems, centre.size), dtype=np.int64)
     for system, team in enumerate(team_of):
-        noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(gold.size)
-        sd = 2.0 * (1.0 - parameters["skill"][system]) * topic_scale[item_topic]
-        latent = gold + shifts[team, item_topic] + sd * noise
-        edges = bin_edges(num_classes, parameters["bias"][system], parameters["bias_strength"][system], majority)
-        predictions[system] = np.searchsorted(edges, latent)
+        noise = np.sqrt(team_shared) * shared[team] + np.sqrt(1 - team_shared) * rng.standard_normal(centre.size)
+        noise = np.sqrt(item_shared) * common + np.sqrt(1 - item_shared) * noise if item_shared > 0 else noise
+        latent_values = centre + shifts[team, item_topic] + parameters["noise_sd"][system] * item_scale * noise
+        predictions[system] = latent.cut(latent_values, parameters["edges"][system])
     return predictions
 
 

@@ -138,14 +138,21 @@ def _root_normalised(value: np.ndarray, num_classes: int) -> np.ndarray:
 
 
 def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
-    middle = (estimate + gold) / 2
+    """(KLD(p || m) + KLD(p* || m)) / 2 with a_i / m_i computed as 2 a_i / (a_i + b_i).
 
-    def kld(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.where(a > 0, a * np.log2(np.where(a > 0, a, 1.0) / np.where(a > 0, b, 1.0)), 0.0)
-        return terms.sum(axis=-1)
+    The same number as a_i / ((a_i + b_i) / 2) wherever halving is exact, but finite where the midpoint
+    would underflow: for a_i = 5e-324 (the smallest subnormal) and b_i = 0, m_i rounds to 0 and
+    a_i log2(a_i / m_i) would be infinite, while a_i + b_i >= a_i > 0 always. Every term then lies in
+    [a_i log2(a_i), a_i], so JSD is in [0, 1] (base 2) for every pair of distributions.
+    """
+    total = estimate + gold
 
-    return np.maximum((kld(estimate, middle) + kld(gold, middle)) / 2, 0.0)
+    def kld(a: np.ndarray) -> np.ndarray:
+        positive = a > 0
+        ratio = 2 * np.where(positive, a, 1.0) / np.where(positive, total, 1.0)
+        return np.where(positive, a * np.log2(ratio), 0.0).sum(axis=-1)
+
+    return np.clip((kld(estimate) + kld(gold)) / 2, 0.0, 1.0)
 
 
 # --------------------------------------------------------------------------- the measures

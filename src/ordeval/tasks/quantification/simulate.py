@@ -6,12 +6,17 @@ parameters come from the configuration (``simulate_*`` sources), with the defaul
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
+from .. import latent
 from ..base import team_count
 
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")
+#: How a simulated system estimates (see :func:`simulate_runs`).
+MODELS = ("dirichlet", "latent")
 
 
 def simulate_annotator_gold(
@@ -56,11 +61,15 @@ def simulate_tweet_gold(
     tweets_max: int = 400,
     class_shares: list[float] | None = None,
     concentration: float = 6.0,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
 ) -> np.ndarray:
     """SemEval-like gold: label counts of each topic's tweets over the tweet count, topics x classes.
 
     A topic has ``n ~ round(exp(U(log tweets_min, log tweets_max)))`` tweets (tens to hundreds)
-    whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``;
+    whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``,
+    the shares tilted along the class order and polarised per topic by ``tilt_sd`` and ``polarity_sd``
+    (:func:`ordeval.tasks.latent.topic_proportions`);
     the default shares lean towards the positive classes, as in SemEval Task 4.
     """
     if class_shares is None:
@@ -70,7 +79,7 @@ def simulate_tweet_gold(
         raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
     shares = shares / shares.sum()
     sizes = np.rint(np.exp(rng.uniform(np.log(tweets_min), np.log(tweets_max), size=topics))).astype(int)
-    proportions = rng.dirichlet(concentration * shares, size=topics)
+    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=False)])
     return counts / sizes[:, None]
 
@@ -110,6 +119,13 @@ def simulate_runs(
     weak_teams: int = 0,
     weak_skill_min: float = 0.0,
     weak_skill_max: float = 0.2,
+    model: str = "dirichlet",
+    profiles: Sequence[Mapping] | None = None,
+    profile_jitter: float = 0.0,
+    topic_shift_sd: float = 0.0,
+    topic_shift_slope: float = 0.0,
+    topic_difficulty_sd: float = 0.0,
+    interaction_sd: float = 0.0,
 ) -> np.ndarray:
     """Simulated systems of graded skill, array (systems + english_variants) x topics x classes.
 
@@ -140,7 +156,22 @@ def simulate_runs(
     * topic difficulty shared by all runs: topic t has a weight w_t ~ U(0, topic_difficulty_max) and a
       misleading distribution q_t ~ Dirichlet(prior_concentration) that every system's target moves
       towards, ((1 - w_t) target + w_t q_t), before its own bias and noise: all systems err alike there.
+
+    ``model`` = ``dirichlet`` is the model above; ``latent`` (:func:`latent_runs`) simulates systems fitted
+    to real runs, each a ``profiles`` entry, and uses none of the settings above but ``systems``,
+    ``english_variants``, ``english_noise_concentration`` and ``floor``.
     """
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
+    if model == "latent":
+        runs = latent_runs(
+            system_rng, noise_rng, gold, systems=systems, profiles=profiles or [], profile_jitter=profile_jitter,
+            topic_shift_sd=topic_shift_sd, topic_shift_slope=topic_shift_slope, topic_difficulty_sd=topic_difficulty_sd,
+            interaction_sd=interaction_sd, floor=floor,
+        )  # fmt: skip
+        english = runs[:english_variants]
+        variants = [_dirichlet_rows(noise_rng, english_noise_concentration * run + floor) for run in english]
+        return np.concatenate([runs, np.array(variants).reshape(-1, *gold.shape)])
     if english_variants > systems:
         raise ValueError(f"english_variants ({english_variants}) exceeds systems ({systems})")
     if team_size < 1:
@@ -182,6 +213,49 @@ def simulate_runs(
     return np.stack(runs)
 
 
+def latent_runs(
+    system_rng: np.random.Generator,
+    noise_rng: np.random.Generator,
+    gold: np.ndarray,
+    *,
+    systems: int,
+    profiles: Sequence[Mapping],
+    profile_jitter: float = 0.0,
+    topic_shift_sd: float = 0.0,
+    topic_shift_slope: float = 0.0,
+    topic_difficulty_sd: float = 0.0,
+    interaction_sd: float = 0.0,
+    floor: float = 0.01,
+) -> np.ndarray:
+    """Systems fitted to real runs (the ``latent`` model of :func:`simulate_runs`), systems x topics x K.
+
+    System r is a profile ``{noise_sd, edges, concentration}`` (:mod:`ordeval.tasks.latent`; the profiles
+    are taken in an order drawn from ``system_rng``, again from the start when there are more systems, each
+    jittered by ``profile_jitter``): a latent ordinal classifier that counts its predicted classes over
+    the topic's items. Its expected estimate for topic t is m = sum_j g_tj P_rt(. | j), with P_rt the
+    class probabilities of gold class j under the latent value j + d_t + e_rt + noise_sd s_t z: d_t =
+    topic_shift_slope (mean gold class of t - its mean over the topics) + N(0, topic_shift_sd), shared by
+    every system (a topic that reads more positive than it is to all of them), e_rt ~ N(0, interaction_sd)
+    the system's own, s_t = exp(N(0, topic_difficulty_sd)) the topic's noise scale. Its estimate is
+    Dirichlet(concentration m + floor): concentration plays the part of the number of items counted.
+    """
+    if not profiles:
+        raise ValueError("the latent model needs profiles (systems fitted to real runs)")
+    num_topics, num_classes = gold.shape
+    sd, edges, concentration = latent.assign_profiles(system_rng, profiles, systems, profile_jitter)
+    if edges.shape[1] != num_classes - 1:
+        raise ValueError(f"profiles have {edges.shape[1]} edges for {num_classes} classes (one fewer expected)")
+    shift = latent.topic_shifts(noise_rng, gold @ np.arange(num_classes), topic_shift_slope, topic_shift_sd)
+    scale = np.exp(noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)) if topic_difficulty_sd > 0 else 1.0
+    runs = np.empty((systems, num_topics, num_classes))
+    for r in range(systems):
+        own = noise_rng.normal(0.0, interaction_sd, size=num_topics) if interaction_sd > 0 else 0.0
+        probabilities = latent.class_probabilities(edges[r], sd[r] * scale, shift + own)  # topics x j x i
+        expected = np.einsum("tj,tji->ti", gold, probabilities)
+        runs[r] = _dirichlet_rows(noise_rng, concentration[r] * expected + floor)
+    return runs
+
+
 def biased(target: np.ndarray, gold: np.ndarray, kind: str, strength: float, direction: int) -> np.ndarray:
     """``target`` (topics x K distributions) under one system's bias (see :func:`simulate_runs`)."""
     num_classes = target.shape[-1]
@@ -208,6 +282,16 @@ def biased(target: np.ndarray, gold: np.ndarray, kind: str, strength: float, dir
 
 
 def _dirichlet_rows(rng: np.random.Generator, alpha: np.ndarray) -> np.ndarray:
-    """One Dirichlet draw per row of ``alpha`` (vectorised through gamma variates)."""
-    draws = rng.standard_gamma(alpha)
-    return draws / draws.sum(axis=-1, keepdims=True)
+    """One Dirichlet draw per row of ``alpha`` (vectorised through gamma variates), as a distribution the
+    readers accept (:func:`valid_distributions`)."""
+    return valid_distributions(rng.standard_gamma(alpha), alpha)
+
+
+def valid_distributions(weights: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """Rows of non-negative ``weights`` normalised to distributions that a written and read data file
+    keeps as they are: no NaN (a row whose weights all underflowed to 0 takes its ``fallback`` row, e.g.
+    the Dirichlet's mean), and no subnormal probability (below 2.2e-308, the smallest normal float, set
+    to 0: a small-shape gamma variate can give 5e-324, a probability that means 0)."""
+    weights = np.where(weights.sum(axis=-1, keepdims=True) > 0, weights, fallback)
+    rows = weights / weights.sum(axis=-1, keepdims=True)
+    return np.where(rows < np.finfo(float).tiny, 0.0, rows)

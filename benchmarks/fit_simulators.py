@@ -1,0 +1,526 @@
+"""Fit the SemEval simulators to the real fields: ``results/fit_simulators.{json,md}``.
+
+Reads the official SemEval-2016 Task 4 runs and gold (subtasks C and E) and the SemEval-2017 gold through the
+library (``real2016``), and fits the settings that ``config/config.yaml`` uses for its four SemEval data sets
+(docs/methods.md, section 6, says how):
+
+* gold (``simulate_items`` / ``simulate_tweets``): the range of tweets per topic (a log-uniform range with the
+  mean and sd of the real log sizes, within the real smallest and largest); the class shares, the Dirichlet
+  concentration of the topics' proportions and the sds of their tilt along the class order and of their
+  polarisation (maximum likelihood of the real counts: Dirichlet-multinomial, tilt and polarisation
+  integrated out);
+  2016 from the 2016 gold, 2017 from the 2017 gold;
+* systems: one latent ordinal classifier (``ordeval.tasks.latent``) per official run (the organisers'
+  constant baseline aside, which the configuration builds from the gold): its noise sd and cut points, with
+  a shift and a noise scale per topic shared by every run. Subtask C: maximum likelihood of every run's
+  per-topic confusion counts, the noise of every item scaled by exp(N(0, item_difficulty_sd)) (one sd for
+  all runs, chosen by likelihood); subtask E: least squares of every run's per-topic distributions against
+  the counted expectation, and the concentration of each run's estimates from its residual variance.
+  Alternating: the runs given the topic effects, the topic effects given the runs;
+* the sd of the topic shifts, of the log topic scales (and, in C, of each run's own shift per topic) from
+  their fitted values, less the spread that fitting them on a simulated field without them gives
+  (estimation noise); the topic shifts' slope on the topic's mean gold class by least squares;
+* subtask C, on fields simulated on the real gold: a common factor on the noise sds that gives the runs'
+  official scores on average, and the share of noise common to every system on a tweet (``item_shared``)
+  that gives the real correlation of the runs' errors tweet by tweet.
+
+Then every fitted field is simulated again on the real gold (``--check-seeds``) and its runs compared with
+the real runs: official scores (MAE^M and MAE^mu pooled, EMD), by rank.
+
+    python benchmarks/fit_simulators.py [--data-root ../shared/data/raw] [--check-seeds 20] [--rounds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+import real2016
+from _common import RESULTS
+from scipy.optimize import minimize
+from scipy.special import gammaln
+
+from ordeval.seeding import stream
+from ordeval.tasks import latent
+from ordeval.tasks.classification import simulate as oc_simulate
+from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
+from ordeval.tasks.classification.measures import confusion_matrices
+from ordeval.tasks.quantification import simulate as oq_simulate
+
+NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(9)
+WEIGHTS = WEIGHTS / WEIGHTS.sum()
+#: Largest noise sd of a profile (a run whose predictions hardly depend on the gold reaches it).
+MAX_SD = 50.0
+#: Smallest noise sd of a profile: below it, cut points at a class centre would split that class's items
+#: by a hair's breadth, and a topic's shift would move them all (least squares on subtask E finds such fits).
+MIN_SD = 0.3
+SHIFTS = np.linspace(-1.5, 1.5, 61)
+LOG_SCALES = np.linspace(-1.5, 1.5, 61)
+ITEM_DIFFICULTY = np.round(np.arange(0.0, 0.81, 0.1), 2)
+ROUNDS = 3
+
+
+# --------------------------------------------------------------------------- gold
+
+
+def fit_gold(counts: np.ndarray) -> dict:
+    """Settings of the tweet gold simulators from real per-topic class counts (topics x K)."""
+    sizes = counts.sum(axis=1)
+    logs = np.log(sizes)
+    half_width = np.sqrt(3) * logs.std()  # U(a, b) has sd (b - a) / sqrt(12); kept within the real sizes
+    low = max(int(round(np.exp(logs.mean() - half_width))), int(sizes.min()))
+    high = min(int(round(np.exp(logs.mean() + half_width))), int(sizes.max()))
+    num_classes = counts.shape[1]
+    positions = np.arange(num_classes) - (num_classes - 1) / 2
+    nodes = np.array(np.meshgrid(NODES, NODES)).reshape(2, -1).T  # (tilt, polarity) quadrature nodes
+    weights = np.outer(WEIGHTS, WEIGHTS).ravel()
+
+    def negative_log_likelihood(theta: np.ndarray) -> float:
+        """- log likelihood of the counts: Dirichlet-multinomial, the shares tilted and polarised per topic
+        (:func:`ordeval.tasks.latent.topic_proportions`; integrated out by Gauss-Hermite quadrature).
+        theta: log shares (the first 0), log concentration, log tilt_sd, log polarity_sd."""
+        shares = np.exp(np.concatenate([[0.0], theta[: num_classes - 1]]))
+        concentration, tilt_sd, polarity_sd = np.exp(theta[num_classes - 1 :])
+        exponent = tilt_sd * nodes[:, :1] * positions + polarity_sd * nodes[:, 1:] * positions**2
+        tilted = shares * np.exp(exponent)  # nodes x K
+        alpha = concentration * tilted / tilted.sum(axis=1, keepdims=True)
+        per_node = (
+            gammaln(alpha.sum(axis=1))
+            - gammaln(sizes[:, None] + alpha.sum(axis=1))
+            + (gammaln(counts[:, None, :] + alpha) - gammaln(alpha)).sum(axis=-1)
+        )  # topics x nodes
+        top = per_node.max(axis=1, keepdims=True)
+        return -float((top[:, 0] + np.log(np.exp(per_node - top) @ weights)).sum())
+
+    mean_shares = (counts / sizes[:, None]).mean(axis=0)
+    starts = [np.concatenate([np.log(mean_shares[1:] / mean_shares[0]), np.log([concentration, 0.6, polarity])])
+              for concentration in (10.0, 40.0) for polarity in (0.05, 0.3)]  # fmt: skip
+    best = min((minimize(negative_log_likelihood, start, method="Nelder-Mead",
+                         options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8}) for start in starts),
+               key=lambda result: result.fun)  # fmt: skip
+    shares = np.exp(np.concatenate([[0.0], best.x[: num_classes - 1]]))
+    concentration, tilt_sd, polarity_sd = np.exp(best.x[num_classes - 1 :])
+    return {
+        "items_min": low,
+        "items_max": high,
+        "class_shares": [round(float(v), 4) for v in shares / shares.sum()],
+        "concentration": round(float(concentration), 2),
+        "tilt_sd": round(float(tilt_sd), 3),
+        "polarity_sd": round(float(polarity_sd), 3),
+        "real": {"topics": int(len(sizes)), "items": int(sizes.sum()), "sizes_min": int(sizes.min()),
+                 "sizes_max": int(sizes.max()), "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum())},
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+def edges_of(theta: np.ndarray) -> np.ndarray:
+    """Ascending cut points from (first edge, log gaps)."""
+    return theta[0] + np.concatenate([[0.0], np.cumsum(np.exp(theta[1:]))])
+
+
+def theta_of(edges: np.ndarray) -> np.ndarray:
+    return np.concatenate([[edges[0]], np.log(np.maximum(np.diff(edges), 1e-6))])
+
+
+def mixed_probabilities(sd: float, edges: np.ndarray, shift, log_scale, item_sd: float) -> np.ndarray:
+    """Class probabilities (topics x j x i) with the item noise scale exp(N(0, item_sd)) integrated out."""
+    shift, log_scale = np.broadcast_arrays(np.asarray(shift, float), np.asarray(log_scale, float))
+    if item_sd == 0:
+        return latent.class_probabilities(edges, sd * np.exp(log_scale), shift)
+    sds = sd * np.exp(log_scale[..., None] + item_sd * NODES)  # (..., nodes)
+    probabilities = latent.class_probabilities(edges, sds, shift[..., None])  # (..., nodes, j, i)
+    return np.einsum("n,...nji->...ji", WEIGHTS, probabilities)
+
+
+def profile_dict(parameters: np.ndarray, extra: dict | None = None) -> dict:
+    sd = float(np.exp(parameters[0]))
+    edges = np.clip(edges_of(parameters[1:]), -(6 * sd + 6), 6 * sd + 10)
+    return {"noise_sd": round(sd, 3), "edges": [round(float(e), 3) for e in edges], **(extra or {})}
+
+
+class Field:
+    """A real field and its latent fit: per-run parameters (log sd, first edge, log gaps) and per-topic
+    effects (shift, log scale), refitted in turn by :meth:`fit`."""
+
+    def __init__(self, num_runs: int, num_topics: int, num_classes: int, own_shifts: bool = False):
+        self.parameters = np.tile(np.concatenate([[np.log(1.5)], theta_of(np.arange(num_classes - 1) + 0.5)]),
+                                  (num_runs, 1))  # fmt: skip
+        self.shift = np.zeros(num_topics)
+        self.log_scale = np.zeros(num_topics)
+        self.own = np.zeros((num_runs, num_topics))  #: each run's own shift per topic (fitted if own_shifts)
+        self.own_shifts = own_shifts
+        self.restarts = False  #: start every run's fit from several noise sds in every round, not only the first
+
+    def loss(self, run: int, parameters: np.ndarray, shift, log_scale) -> np.ndarray:  # per topic
+        raise NotImplementedError
+
+    def run_loss(self, run: int, parameters=None, shift=None, log_scale=None) -> np.ndarray:
+        """The loss of ``run`` per topic with the fitted effects (topic shift plus the run's own)."""
+        parameters = self.parameters[run] if parameters is None else parameters
+        shift = self.shift if shift is None else shift
+        log_scale = self.log_scale if log_scale is None else log_scale
+        return self.loss(run, parameters, shift + self.own[run], log_scale)
+
+    def fit(self, rounds: int = ROUNDS) -> None:
+        for round_ in range(rounds):
+            for run in range(len(self.parameters)):
+                self.parameters[run] = self._fit_run(run, restart=round_ == 0)
+            for _ in range(2):
+                self.shift = self._grid(SHIFTS, lambda value: (value, self.log_scale))
+                self.log_scale = self._grid(LOG_SCALES, lambda value: (self.shift, value))
+                if self.own_shifts:
+                    self.own = self.run_shifts()
+                    self.own -= self.own.mean(axis=0)  # the runs' common part is the topic's shift
+            # the mean shift and scale belong to the runs' edges and sds (the same field either way)
+            centre, spread = self.shift.mean(), self.log_scale.mean()
+            self.shift, self.log_scale = self.shift - centre, self.log_scale - spread
+            self.parameters[:, 0] += spread
+            self.parameters[:, 1] -= centre
+            if self.own_shifts:
+                own_centre = self.own.mean(axis=1)
+                self.own -= own_centre[:, None]
+                self.parameters[:, 1] -= own_centre
+
+    def _fit_run(self, run: int, restart: bool) -> np.ndarray:
+        def objective(parameters):
+            if not np.log(MIN_SD) <= parameters[0] <= np.log(MAX_SD):
+                return 1e12
+            return float(self.run_loss(run, parameters).sum())
+
+        starts = [self.parameters[run]]
+        if restart or self.restarts:
+            starts += [np.concatenate([[np.log(sd)], self.parameters[run][1:]]) for sd in (0.7, 1.5, 5.0)]
+        results = [minimize(objective, start, method="Nelder-Mead",
+                            options={"maxiter": 2000, "xatol": 1e-4, "fatol": 1e-6}) for start in starts]  # fmt: skip
+        return min(results, key=lambda result: result.fun).x
+
+    def _grid(self, values: np.ndarray, effects) -> np.ndarray:
+        """Each topic's best value on a grid, the other effect fixed."""
+        total = np.zeros((len(values), len(self.shift)))
+        for k, value in enumerate(values):
+            shift, log_scale = effects(np.full(len(self.shift), value))
+            total[k] = sum(self.run_loss(run, shift=shift, log_scale=log_scale) for run in range(len(self.parameters)))
+        return values[total.argmin(axis=0)]
+
+    def run_shifts(self) -> np.ndarray:
+        """Each run's own best shift on each topic (runs x topics), the topic effects fixed."""
+        result = np.zeros((len(self.parameters), len(self.shift)))
+        for run in range(len(self.parameters)):
+            losses = np.stack([self.loss(run, self.parameters[run], self.shift + value, self.log_scale)
+                               for value in SHIFTS])  # fmt: skip
+            result[run] = SHIFTS[losses.argmin(axis=0)]
+        return result
+
+
+class ClassificationField(Field):
+    """Subtask C: counts[run, topic, gold j, predicted i]; loss = - log likelihood per topic."""
+
+    def __init__(self, counts: np.ndarray, item_sd: float, own_shifts: bool = False):
+        super().__init__(counts.shape[0], counts.shape[1], counts.shape[-1], own_shifts)
+        self.counts, self.item_sd = counts, item_sd
+
+    def loss(self, run, parameters, shift, log_scale):
+        probabilities = mixed_probabilities(np.exp(parameters[0]), edges_of(parameters[1:]), shift, log_scale,
+                                            self.item_sd)  # fmt: skip
+        return -(self.counts[run] * np.log(np.maximum(probabilities, 1e-300))).sum(axis=(-2, -1))
+
+
+class QuantificationField(Field):
+    """Subtask E: estimates[run, topic, i] against the gold (topics x j); loss = squared error per topic."""
+
+    def __init__(self, estimates: np.ndarray, gold: np.ndarray):
+        super().__init__(estimates.shape[0], estimates.shape[1], estimates.shape[-1])
+        self.estimates, self.gold = estimates, gold
+
+    def expected(self, run, parameters=None, shift=None, log_scale=None) -> np.ndarray:
+        parameters = self.parameters[run] if parameters is None else parameters
+        shift = self.shift if shift is None else shift
+        log_scale = self.log_scale if log_scale is None else log_scale
+        probabilities = mixed_probabilities(np.exp(parameters[0]), edges_of(parameters[1:]), shift, log_scale, 0.0)
+        return np.einsum("tj,tji->ti", self.gold, probabilities)
+
+    def loss(self, run, parameters, shift, log_scale):
+        return ((self.expected(run, parameters, shift, log_scale) - self.estimates[run]) ** 2).sum(axis=-1)
+
+    def concentrations(self) -> np.ndarray:
+        """Dirichlet concentration of each run from its residual variance:
+        sum_i Var(p_i) = (1 - sum_i m_i^2) / (c + 1)."""
+        result = []
+        for run in range(len(self.parameters)):
+            expected = self.expected(run)
+            residual = ((self.estimates[run] - expected) ** 2).sum(axis=-1).mean()
+            spread = (1 - (expected**2).sum(axis=-1)).mean()
+            result.append(np.clip(spread / max(residual, 1e-12) - 1, 1.0, 5000.0))
+        return np.array(result)
+
+
+def topic_shift_settings(shift: np.ndarray, mean_class: np.ndarray, noise: np.ndarray) -> dict:
+    """The topic shifts as the simulators draw them: a slope on the topic's mean gold class (least squares)
+    and the sd of the rest (less the estimation noise)."""
+    slope, intercept = np.polyfit(mean_class - mean_class.mean(), shift, 1)
+    rest = shift - intercept - slope * (mean_class - mean_class.mean())
+    return {"topic_shift_slope": round(float(slope), 3), "topic_shift_sd": round(corrected_sd(rest, noise), 3)}
+
+
+def corrected_sd(fitted: np.ndarray, noise: np.ndarray) -> float:
+    """sd of an effect from its fitted values, less the spread of the same fit on a field without it."""
+    return float(np.sqrt(max(fitted.var() - noise.var(), 0.0)))
+
+
+# --------------------------------------------------------------------------- subtask C
+
+
+def classification_counts(gold: np.ndarray, runs: np.ndarray, item_topic: np.ndarray, num_classes: int) -> np.ndarray:
+    """Per run and topic, counts[gold j, predicted i] (the transpose of the confusion matrix)."""
+    confusion = confusion_matrices(gold, runs, item_topic, int(item_topic.max()) + 1, num_classes)
+    return np.swapaxes(confusion, -1, -2)
+
+
+def fit_classification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, ClassificationField]:
+    counts = classification_counts(data.gold, data.runs[list(names)], data.item_topic, len(data.classes))
+    pooled = counts.sum(axis=1, keepdims=True)  # item difficulty chosen on the pooled counts
+    likelihood = {}
+    for item_sd in ITEM_DIFFICULTY:
+        field = ClassificationField(pooled, float(item_sd))
+        for run in range(len(names)):
+            field.parameters[run] = field._fit_run(run, restart=True)
+        losses = [float(field.loss(r, field.parameters[r], 0.0, 0.0).sum()) for r in range(len(names))]
+        likelihood[float(item_sd)] = -sum(losses)
+    item_sd = max(likelihood, key=likelihood.get)
+    field = ClassificationField(counts, item_sd, own_shifts=True)
+    field.fit(rounds)
+    # the same fit on a field simulated from the fitted runs without topic or run effects: estimation noise
+    null = ClassificationField(simulate_counts(field, counts, stream(1, "fit", "C")), item_sd, own_shifts=True)
+    null.parameters = field.parameters.copy()
+    null.fit(rounds=1)
+    # a run's own shifts are measured where its predictions depend on the gold (noise sd at most 3)
+    reading = np.exp(field.parameters[:, 0]) <= 3
+    gold_counts = counts[0].sum(axis=-1)
+    mean_class = gold_counts @ np.arange(gold_counts.shape[1]) / gold_counts.sum(axis=1)
+    settings = {
+        "model": "latent",
+        "item_difficulty_sd": item_sd,
+        **topic_shift_settings(field.shift, mean_class, null.shift),
+        "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
+        "interaction_sd": round(corrected_sd(field.own[reading], null.own[reading]), 3),
+        "profiles": [profile_dict(p) for p in field.parameters],
+    }
+    settings, factor = calibrate_classification(data, names, settings)
+    return {**settings, "noise_sd_factor": factor}, field
+
+
+def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):
+    """Fields simulated on the real gold with ``settings`` (no jitter): runs x items, one per seed."""
+    k = len(data.classes)
+    parameters = oc_simulate.run_parameters({"systems": len(names), **settings, "profile_jitter": 0.0}, k)
+    for seed in range(seeds):
+        yield oc_simulate.simulate_runs(stream(seed, "calibration", "systems"), stream(seed, "calibration", "runs"),
+                                        data.gold, data.item_topic, k, **parameters)  # fmt: skip
+
+
+def error_correlation(runs: np.ndarray, gold: np.ndarray) -> float:
+    """Mean correlation over the pairs of runs of their signed errors (predicted - gold class), item by item."""
+    return float(np.corrcoef(runs - gold[None])[np.triu_indices(len(runs), k=1)].mean())
+
+
+def calibrate_classification(data, names: Sequence[int], settings: dict, seeds: int = 3) -> tuple[dict, float]:
+    """Two settings matched on fields simulated on the real gold (simulated moments):
+
+    * a factor on every noise sd such that the runs' official MAE^M and MAE^mu, rank by rank, come closest to
+      the real ones (least squares; fitting each run's own shift per topic leaves the fitted sds a little small);
+    * ``item_shared``, such that the runs' signed errors correlate item by item as much as the real runs'
+      do (an item misread by one system is misread by the others)."""
+    real = np.concatenate([np.sort(v) for v in pooled_oc(data.gold, data.runs[list(names)], data.item_topic, 5)])
+
+    def scaled(factor: float) -> dict:
+        profiles = [{**p, "noise_sd": round(p["noise_sd"] * factor, 3)} for p in settings["profiles"]]
+        return {**settings, "profiles": profiles}
+
+    def score_gap(factor: float) -> float:
+        gaps = [np.concatenate([np.sort(v) for v in pooled_oc(data.gold, runs, data.item_topic, 5)]) - real
+                for runs in simulated_fields(data, names, scaled(factor), seeds)]  # fmt: skip
+        return float(np.mean(np.mean(gaps, axis=0) ** 2))
+
+    factor = min(np.round(np.arange(0.9, 1.41, 0.05), 2), key=score_gap)
+    settings = scaled(float(factor))
+    target = error_correlation(data.runs[list(names)], data.gold)
+
+    def correlation_gap(shared: float) -> float:
+        fields = simulated_fields(data, names, {**settings, "item_shared": shared}, seeds)
+        return abs(np.mean([error_correlation(runs, data.gold) for runs in fields]) - target)
+
+    shared = min(np.round(np.arange(0.0, 0.81, 0.05), 2), key=correlation_gap)
+    return {**settings, "item_shared": float(shared)}, float(factor)
+
+
+def simulate_counts(field: ClassificationField, counts: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Counts like ``counts`` (same gold per topic) drawn from the fitted runs with no topic or run effects."""
+    gold_counts = counts[0].sum(axis=-1)  # topics x j
+    result = np.zeros_like(counts)
+    for run, parameters in enumerate(field.parameters):
+        probabilities = mixed_probabilities(np.exp(parameters[0]), edges_of(parameters[1:]), 0.0,
+                                            np.zeros(len(gold_counts)), field.item_sd)  # fmt: skip
+        probabilities = probabilities / probabilities.sum(axis=-1, keepdims=True)
+        result[run] = rng.multinomial(gold_counts, probabilities)
+    return result
+
+
+# --------------------------------------------------------------------------- subtask E
+
+
+def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, QuantificationField]:
+    field = QuantificationField(data.runs[list(names)], data.gold)
+    field.restarts = True  # least squares has several optima: each round starts from several noise sds
+    field.fit(rounds)
+    concentrations = field.concentrations()
+    rng = stream(1, "fit", "E")
+    flat = np.zeros_like(field.shift)
+    expected = [field.expected(run, shift=flat, log_scale=flat) for run in range(len(concentrations))]
+    null_estimates = np.stack(
+        [
+            oq_simulate.valid_distributions(rng.standard_gamma(c * m + 0.01), 1.0)
+            for c, m in zip(concentrations, expected, strict=True)
+        ]
+    )
+    null = QuantificationField(null_estimates, data.gold)
+    null.parameters = field.parameters.copy()
+    null.fit(rounds=1)
+    settings = {
+        "model": "latent",
+        **topic_shift_settings(field.shift, data.gold @ np.arange(data.gold.shape[1]), null.shift),
+        "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
+        "profiles": [profile_dict(p, {"concentration": round(float(c), 1)})
+                     for p, c in zip(field.parameters, concentrations, strict=True)],
+    }  # fmt: skip
+    return settings, field
+
+
+# --------------------------------------------------------------------------- check
+
+
+def emd(gold: np.ndarray, runs: np.ndarray) -> np.ndarray:
+    """SemEval's official subtask E score per run: sum_i |cumulative difference|, mean over topics."""
+    return np.abs(np.cumsum(runs - gold[None], axis=-1)[..., :-1]).sum(axis=-1).mean(axis=-1)
+
+
+def pooled_oc(gold, runs, item_topic, num_classes) -> tuple[np.ndarray, np.ndarray]:
+    """Official subtask C scores per run: MAE^M and MAE^mu of one confusion matrix over all tweets."""
+    pooled = confusion_matrices(gold, runs, np.zeros_like(item_topic), 1, num_classes)[:, 0]
+    return OC_MEASURES["MAE_M"](pooled), OC_MEASURES["MAE_mu"](pooled)
+
+
+def check(data_c, names_c, settings_c, data_e, names_e, settings_e, seeds: int) -> dict:
+    """Order statistics of the official scores: real runs vs fields simulated on the real gold."""
+    k = len(data_c.classes)
+    real_mae_m, real_mae_mu = pooled_oc(data_c.gold, data_c.runs[names_c], data_c.item_topic, k)
+    real_emd = emd(data_e.gold, data_e.runs[names_e])
+    simulated: dict[str, list] = {"MAE_M": [], "MAE_mu": [], "EMD": []}
+    run_settings = {key: value for key, value in settings_c.items()}
+    for seed in range(seeds):
+        runs = oc_simulate.simulate_runs(
+            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_c.gold, data_c.item_topic, k,
+            **oc_simulate.run_parameters({"systems": len(names_c), **run_settings, "profile_jitter": 0.0}, k),
+        )  # fmt: skip
+        mae_m, mae_mu = pooled_oc(data_c.gold, runs, data_c.item_topic, k)
+        simulated["MAE_M"].append(np.sort(mae_m))
+        simulated["MAE_mu"].append(np.sort(mae_mu))
+        estimates = oq_simulate.simulate_runs(
+            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_e.gold, systems=len(names_e),
+            **{key: value for key, value in settings_e.items()},
+        )  # fmt: skip
+        simulated["EMD"].append(np.sort(emd(data_e.gold, estimates)))
+    real = {"MAE_M": np.sort(real_mae_m), "MAE_mu": np.sort(real_mae_mu), "EMD": np.sort(real_emd)}
+    return {
+        key: {"real": [round(float(v), 3) for v in real[key]],
+              "simulated_mean": [round(float(v), 3) for v in np.mean(values, axis=0)],
+              "simulated_sd": [round(float(v), 3) for v in np.std(values, axis=0)]}
+        for key, values in simulated.items()
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------- main
+
+
+def markdown(result: dict) -> str:
+    lines = [
+        "# The SemEval simulators fitted to the real fields",
+        "",
+        f"Written by `benchmarks/fit_simulators.py` from the official SemEval-2016 Task 4 runs and gold and the "
+        f"SemEval-2017 Task 4 gold ({real2016.SOURCE}); `config/config.yaml` uses these settings for "
+        "Sem16T4C, Sem16T4E, Sem17T4C and Sem17T4E. How they are fitted: docs/methods.md, section 6.",
+        "",
+        "## Gold",
+        "",
+        "| gold | items_min | items_max | class_shares | concentration | tilt_sd | polarity_sd | real: topics / "
+        "tweets / tweets per topic / topics with an empty class |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, gold in result["gold"].items():
+        real = gold["real"]
+        lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['class_shares']} | "
+                     f"{gold['concentration']} | {gold['tilt_sd']} | {gold['polarity_sd']} | {real['topics']} / "
+                     f"{real['items']} / "
+                     f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |")  # fmt: skip
+    for subtask, key in (("C", "Sem16T4C"), ("E", "Sem16T4E")):
+        settings = result["runs"][key]
+        lines += ["", f"## Subtask {subtask} systems ({key})", ""]
+        lines.append(", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("profiles", "model", "fitted_to")))
+        lines += ["", "| run | " + " | ".join(k for k in settings["profiles"][0]) + " |",
+                  "|---|" + "---|" * len(settings["profiles"][0])]  # fmt: skip
+        for run, profile in zip(settings["fitted_to"], settings["profiles"], strict=True):
+            lines.append(f"| {run} | " + " | ".join(str(v) for v in profile.values()) + " |")
+    seeds = result["check_seeds"]
+    lines += ["", f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
+              "", "| score | rank | real | simulated mean | simulated sd |", "|---|---|---|---|---|"]  # fmt: skip
+    for score, values in result["check"].items():
+        for rank, (real, mean, sd) in enumerate(
+            zip(values["real"], values["simulated_mean"], values["simulated_sd"], strict=True), start=1
+        ):
+            lines.append(f"| {score} | {rank} | {real:.3f} | {mean:.3f} | {sd:.3f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-root", default=str(real2016.SHARED_RAW), help="the shared raw data folder")
+    parser.add_argument("--check-seeds", type=int, default=20, help="simulated fields compared with the real ones")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds of fitting the runs and the topic effects")
+    args = parser.parse_args(argv)
+    fields = real2016.load(args.data_root)
+    data_c, data_e = fields["Sem16T4C"], fields["Sem16T4E"]
+    names_c, names_e = real2016.fitted_runs(data_c, "Sem16T4C"), real2016.fitted_runs(data_e, "Sem16T4E")
+    gold_2017 = real2016.load_gold_2017(args.data_root)
+    gold = {
+        "Sem16T4": fit_gold(data_c.gold_counts()),
+        "Sem17T4": fit_gold(np.stack([np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
+                                      for t in range(len(gold_2017.topics))])),
+    }  # fmt: skip
+    settings_c, _ = fit_classification(data_c, names_c, args.rounds)
+    factor = settings_c.pop("noise_sd_factor")
+    settings_e, _ = fit_quantification(data_e, names_e, args.rounds)
+    result = {
+        "gold": gold,
+        "runs": {"Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c],
+                              "noise_sd_factor": factor},
+                 "Sem16T4E": {**settings_e, "fitted_to": [data_e.run_names[i] for i in names_e]}},
+        "check_seeds": args.check_seeds,
+    }  # fmt: skip
+    result["check"] = check(data_c, names_c, settings_c, data_e, names_e, settings_e, args.check_seeds)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "fit_simulators.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    text = markdown(result)
+    (RESULTS / "fit_simulators.md").write_text(text, encoding="utf-8")
+    print(text)
+    pairs = [pair for v in result["check"].values() for pair in zip(v["real"], v["simulated_mean"], strict=True)]
+    worst = max(abs(real - simulated) for real, simulated in pairs)
+    print(f"profiles_c={len(names_c)} profiles_e={len(names_e)} worst_rank_difference={worst:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,121 @@
+"""The latent ordinal classifier that both simulators can use for systems fitted to real runs.
+
+A system reads, for an item of gold class j (index 0..K-1), the latent value ``j + shift + sd * z`` with z
+standard normal, and cuts it into classes at its K - 1 ascending ``edges``: class i is
+(edges[i-1], edges[i]] (edges[-1] = -inf, edges[K-1] = +inf). A system is a *profile*: its noise ``sd`` and
+its ``edges`` (and, for quantification, the ``concentration`` of its per-topic estimates), as fitted to
+the official runs of a shared task by ``benchmarks/fit_simulators.py`` (docs/methods.md, section 6).
+Wide middle bins and far-out extreme edges make a system that rarely predicts the rare classes (low
+MAE^mu, high MAE^M); a large sd makes a system whose predictions barely depend on the gold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+#: The keys of a profile: an ordinal classification system's, and a quantification system's.
+OC_PROFILE_KEYS = ("noise_sd", "edges")
+OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
+
+
+def profile_problem(profile: Mapping, num_classes: int, needs: Sequence[str] = OC_PROFILE_KEYS) -> str | None:
+    """What is wrong with one profile (None when nothing): keys missing or not among ``needs``, ``edges``
+    not K - 1 ascending numbers, a noise sd or concentration that is not a positive number."""
+    if not isinstance(profile, Mapping):
+        return f"{profile!r} is not a mapping with keys {', '.join(needs)}"
+    missing = [key for key in needs if key not in profile]
+    if missing:
+        return f"misses {', '.join(missing)}"
+    unknown = sorted(set(profile) - set(needs))
+    if unknown:
+        return f"has unknown key(s) {', '.join(unknown)}; known: {', '.join(needs)}"
+    for key in ("noise_sd", "concentration"):
+        value = profile.get(key, 1.0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+            return f"{key} {value!r} is not a positive number"
+    edges = profile["edges"]
+    if not isinstance(edges, (list, tuple)) or len(edges) != num_classes - 1:
+        return (
+            f"edges {edges!r} must be {num_classes - 1} numbers (a cut point between each two of {num_classes} classes)"
+        )
+    if any(isinstance(e, bool) or not isinstance(e, (int, float)) or not np.isfinite(e) for e in edges):
+        return f"edges {edges!r} must be finite numbers"
+    if any(high < low for low, high in zip(edges, edges[1:], strict=False)):
+        return f"edges {edges!r} must be in ascending order"
+    return None
+
+
+def assign_profiles(
+    rng: np.random.Generator, profiles: Sequence[Mapping], systems: int, jitter: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(noise sd (systems,), edges (systems, K-1), concentration (systems,)) of ``systems`` systems.
+
+    The profiles are taken in an order drawn from ``rng`` (again from the start when there are more
+    systems than profiles); each system's sd is multiplied by exp(N(0, jitter)), its concentration
+    likewise, and each edge moved by N(0, jitter) sd (kept ascending), so that the field differs a little
+    from seed to seed while keeping the fitted shape."""
+    order = rng.permutation(len(profiles))
+    chosen = [profiles[order[r % len(profiles)]] for r in range(systems)]
+    sd = np.array([float(p["noise_sd"]) for p in chosen])
+    edges = np.array([[float(e) for e in p["edges"]] for p in chosen]).reshape(systems, -1)
+    concentration = np.array([float(p.get("concentration", 1.0)) for p in chosen])
+    if jitter > 0:
+        sd = sd * np.exp(rng.normal(0.0, jitter, size=systems))
+        concentration = concentration * np.exp(rng.normal(0.0, jitter, size=systems))
+        edges = np.sort(edges + rng.normal(0.0, jitter, size=edges.shape) * sd[:, None], axis=1)
+    return sd, edges, concentration
+
+
+def topic_proportions(
+    rng: np.random.Generator,
+    shares: np.ndarray,
+    concentration: float,
+    topics: int,
+    tilt_sd: float = 0.0,
+    polarity_sd: float = 0.0,
+) -> np.ndarray:
+    """Class proportions of ``topics`` topics (topics x K): Dirichlet(concentration * shares_t), where
+    shares_t is ``shares`` tilted along the class order by the topic's b_t ~ N(0, tilt_sd) and polarised by
+    its c_t ~ N(0, polarity_sd): shares_t,j proportional to shares_j exp(b_t x_j + c_t x_j^2), x_j = j - (K-1)/2.
+    A topic more positive than the average is so in all its classes at once, and a divisive topic has more
+    of both extremes, as real tweet topics do (a single Dirichlet makes the classes vary independently). With
+    both sds 0, one Dirichlet for every topic (no other draw)."""
+    if tilt_sd == 0 and polarity_sd == 0:
+        return rng.dirichlet(concentration * shares, size=topics)
+    position = np.arange(shares.size) - (shares.size - 1) / 2
+    exponent = rng.normal(0.0, tilt_sd, size=(topics, 1)) * position
+    if polarity_sd > 0:
+        exponent = exponent + rng.normal(0.0, polarity_sd, size=(topics, 1)) * position**2
+    tilted = shares * np.exp(exponent)
+    draws = rng.standard_gamma(concentration * tilted / tilted.sum(axis=1, keepdims=True))
+    return draws / draws.sum(axis=1, keepdims=True)
+
+
+def topic_shifts(rng: np.random.Generator, mean_class: np.ndarray, slope: float, sd: float) -> np.ndarray:
+    """Per topic, the shift of every system's latent values: slope (mean gold class of the topic - its mean
+    over the topics) + N(0, sd) (no draw when sd is 0)."""
+    shift = slope * (mean_class - mean_class.mean())
+    return shift + rng.normal(0.0, sd, size=mean_class.size) if sd > 0 else shift
+
+
+def class_probabilities(edges: np.ndarray, sd, shift) -> np.ndarray:
+    """P(predicted class i | gold class j) of one system, shape (..., K, K) indexed [..., j, i].
+
+    ``edges``: (K-1,); ``sd`` and ``shift`` broadcast against each other (e.g. one per topic):
+    P = Phi((edges[i] - j - shift) / sd) - Phi((edges[i-1] - j - shift) / sd)."""
+    from scipy.special import ndtr  # here: building data sets that do not use it needs no scipy
+
+    edges = np.asarray(edges, dtype=float)
+    num_classes = edges.size + 1
+    sd, shift = np.broadcast_arrays(np.asarray(sd, dtype=float), np.asarray(shift, dtype=float))
+    centre = np.arange(num_classes)[:, None] + shift[..., None, None]  # (..., j, 1)
+    below = ndtr((edges - centre) / sd[..., None, None])  # (..., j, K-1): P(latent <= edge)
+    zeros, ones = np.zeros(below.shape[:-1] + (1,)), np.ones(below.shape[:-1] + (1,))
+    return np.diff(np.concatenate([zeros, below, ones], axis=-1), axis=-1)
+
+
+def cut(latent: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Class index of every latent value: the number of edges below it."""
+    return np.searchsorted(np.asarray(edges, dtype=float), latent, side="left")

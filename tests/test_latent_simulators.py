@@ -1,0 +1,206 @@
+"""Systems fitted to real runs (issue 35): the latent ordinal classifier of ordeval.tasks.latent in both
+simulators (profiles, jitter, topic shifts tied to the topic's gold, item difficulty), and the checks of
+their settings."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from ordeval import config as configuration
+from ordeval.errors import ConfigError
+from ordeval.seeding import stream
+from ordeval.tasks import latent
+from ordeval.tasks.classification import simulate as oc
+from ordeval.tasks.quantification import simulate as oq
+
+#: A system that predicts every class (cut points between the classes) and one that never predicts the
+#: extreme classes and puts most items in class 3 (the real INSIGHT-1 / YZU-NLP profile: low MAE^mu,
+#: high MAE^M).
+CALIBRATED = {"noise_sd": 0.8, "edges": [0.5, 1.5, 2.5, 3.5]}
+NO_EXTREMES = {"noise_sd": 0.8, "edges": [-9.0, 1.2, 2.3, 12.0]}
+
+
+@pytest.fixture(scope="module")
+def oc_gold():
+    # the middle class common, the extremes rare, as in SemEval
+    return oc.simulate_gold(stream(11, "gold"), topics=40, num_classes=5, items_min=150, items_max=300,
+                            class_shares=[0.03, 0.12, 0.45, 0.35, 0.05])  # fmt: skip
+
+
+def mae(predicted, gold):
+    """(MAE^M, MAE^mu) of one run over all items."""
+    errors = np.abs(predicted - gold)
+    return np.mean([errors[gold == c].mean() for c in np.unique(gold)]), errors.mean()
+
+
+def test_class_probabilities_are_the_normal_cut_into_bins():
+    probabilities = latent.class_probabilities(np.array([0.5, 1.5]), 1e-9, 0.0)
+    np.testing.assert_allclose(probabilities, np.eye(3), atol=1e-12)  # no noise: every item in its class
+    shifted = latent.class_probabilities(np.array([0.5, 1.5]), 1.0, np.array([0.0, 1.0]))
+    assert shifted.shape == (2, 3, 3)
+    np.testing.assert_allclose(shifted.sum(axis=-1), 1.0)
+    assert shifted[1, 0, 1] > shifted[0, 0, 1]  # a positive shift moves class 0's items up
+    latent_values = np.random.default_rng(0).normal(1.0, 1.0, size=200_000)
+    counts = np.bincount(latent.cut(latent_values, np.array([0.5, 1.5])), minlength=3) / latent_values.size
+    np.testing.assert_allclose(counts, latent.class_probabilities(np.array([0.5, 1.5]), 1.0, 0.0)[1], atol=0.005)
+
+
+def test_profiles_are_dealt_in_a_drawn_order_and_again_when_there_are_more_systems():
+    profiles = [{"noise_sd": sd, "edges": [0.5, 1.5, 2.5, 3.5]} for sd in (1.0, 2.0, 3.0)]
+    sd, edges, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.0)
+    assert sorted(sd[:3]) == [1.0, 2.0, 3.0] and list(sd[3:6]) == list(sd[:3]) and sd[6] == sd[0]
+    assert (edges == [0.5, 1.5, 2.5, 3.5]).all()
+    jittered, jittered_edges, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.2)
+    assert not np.array_equal(jittered, sd) and np.all(np.diff(jittered_edges, axis=1) >= 0)
+    assert np.abs(np.log(jittered / sd)).max() < 1.0
+
+
+def test_topic_shifts_follow_the_topics_gold_and_need_no_draw_without_an_sd():
+    rng = np.random.default_rng(0)
+    mean_class = np.array([1.5, 2.0, 2.5])
+    np.testing.assert_allclose(latent.topic_shifts(rng, mean_class, 0.8, 0.0), [-0.4, 0.0, 0.4])
+    assert rng.random() == np.random.default_rng(0).random()  # nothing drawn
+    assert not np.allclose(latent.topic_shifts(rng, mean_class, 0.8, 0.3), [-0.4, 0.0, 0.4])
+
+
+def test_topic_proportions_tilt_along_the_class_order_and_polarise():
+    shares = np.array([0.05, 0.15, 0.4, 0.3, 0.1])
+    plain = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000)
+    np.testing.assert_array_equal(plain, np.random.default_rng(3).dirichlet(20.0 * shares, size=4000))
+    tilted = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, tilt_sd=1.0)
+    np.testing.assert_allclose(tilted.sum(axis=1), 1.0)
+    mean_class = lambda p: p @ np.arange(5)  # noqa: E731
+    assert mean_class(tilted).std() > 1.5 * mean_class(plain).std()  # topics differ along the order
+    # the negative classes rise and fall together, against the positive ones
+    assert (
+        np.corrcoef(tilted[:, 0] + tilted[:, 1], tilted[:, 3] + tilted[:, 4])[0, 1]
+        < np.corrcoef(plain[:, 0] + plain[:, 1], plain[:, 3] + plain[:, 4])[0, 1]
+    )
+    polarised = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, polarity_sd=1.0)
+    extremes = lambda p: p[:, 0] + p[:, 4]  # noqa: E731
+    assert extremes(polarised).std() > 1.5 * extremes(plain).std()  # divisive topics and calm ones
+    gold = oc.gold_parameters({"topics": 5, "tilt_sd": 0.5, "polarity_sd": 0.2}, 5)
+    assert (gold["tilt_sd"], gold["polarity_sd"]) == (0.5, 0.2)
+    with pytest.raises(ConfigError, match=r"gold\.tilt_sd: "):
+        oc.gold_parameters({"topics": 5, "tilt_sd": -1}, 5)
+
+
+def test_oc_profiles_give_the_real_profile_of_low_micro_and_high_macro_error(oc_gold):
+    item_topic, gold = oc_gold
+    parameters = oc.run_parameters({"systems": 2, "model": "latent", "profiles": [CALIBRATED, NO_EXTREMES]}, 5)
+    runs = oc.simulate_runs(stream(2, "s"), stream(2, "n"), gold, item_topic, 5, **parameters)
+    again = oc.simulate_runs(stream(2, "s"), stream(2, "n"), gold, item_topic, 5, **parameters)
+    assert np.array_equal(runs, again)
+    scores = sorted((mae(run, gold) for run in runs), key=lambda pair: pair[0])
+    (calibrated_macro, calibrated_micro), (biased_macro, biased_micro) = scores
+    assert biased_macro > calibrated_macro + 0.15  # MAE^M worse
+    assert biased_micro < calibrated_micro - 0.1  # MAE^mu better
+    biased = runs[np.argmax([mae(run, gold)[0] for run in runs])]
+    assert not np.isin(biased, [0, 4]).any()  # the extreme classes never predicted
+
+
+def test_oc_shared_topic_shift_and_item_difficulty_make_systems_err_alike(oc_gold):
+    item_topic, gold = oc_gold
+    common = {"systems": 6, "model": "latent", "profiles": [{"noise_sd": 1.2, "edges": [0.5, 1.5, 2.5, 3.5]}]}
+
+    def correlation(**settings):
+        parameters = oc.run_parameters({**common, **settings}, 5)
+        runs = oc.simulate_runs(stream(3, "s"), stream(3, "n"), gold, item_topic, 5, **parameters)
+        return np.corrcoef(runs - gold)[np.triu_indices(6, k=1)].mean()  # signed errors, item by item
+
+    plain = correlation()
+    assert correlation(topic_shift_sd=0.5) > plain + 0.05
+    assert correlation(item_difficulty_sd=0.6) > plain + 0.02
+    # the slope: topics whose gold is more positive read more positive still
+    parameters = oc.run_parameters({**common, "topic_shift_slope": 2.0}, 5)
+    runs = oc.simulate_runs(stream(3, "s"), stream(3, "n"), gold, item_topic, 5, **parameters)
+    topics = int(item_topic.max()) + 1
+    mean_gold = np.bincount(item_topic, weights=gold, minlength=topics) / np.bincount(item_topic, minlength=topics)
+    mean_error = np.bincount(item_topic, weights=(runs - gold).mean(axis=0), minlength=topics) / np.bincount(item_topic)
+    assert np.corrcoef(mean_gold, mean_error)[0, 1] > 0.5
+
+
+def test_oq_latent_runs_count_the_latent_classifiers_predictions():
+    gold = oq.simulate_tweet_gold(stream(4, "gold"), topics=60, num_classes=5)
+    sharp = [{**CALIBRATED, "noise_sd": 0.3, "concentration": 5000.0}]
+    runs = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent", profiles=sharp)
+    again = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent", profiles=sharp)
+    assert runs.shape == (2, 60, 5) and np.array_equal(runs, again)
+    expected = gold @ latent.class_probabilities(np.array(CALIBRATED["edges"]), 0.3, 0.0)
+    np.testing.assert_allclose(runs.mean(axis=0), expected, atol=0.03)  # near its expectation
+    # a system whose predictions do not depend on the gold estimates the same distribution everywhere
+    blind = [{"noise_sd": 50.0, "edges": [-60.0, -20.0, 20.0, 60.0], "concentration": 5000.0}]
+    flat = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=1, model="latent", profiles=blind)
+    assert flat[0].std(axis=0).max() < 0.02
+    variants = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, english_variants=1,
+                                model="latent", profiles=sharp)  # fmt: skip
+    assert variants.shape == (3, 60, 5) and np.array_equal(variants[:2], runs)
+    with pytest.raises(ValueError, match="profiles"):
+        oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent")
+
+
+@pytest.mark.parametrize(
+    ("profiles", "message"),
+    [
+        ([{"noise_sd": 1.0, "edges": [0.5, 1.5, 2.5]}], r"profiles\[0\]: edges .* must be 4 numbers"),
+        ([CALIBRATED, {"noise_sd": 1.0, "edges": [0.5, 2.5, 1.5, 3.5]}], r"profiles\[1\]: .*ascending"),
+        ([{"noise_sd": 0, "edges": [0.5, 1.5, 2.5, 3.5]}], r"profiles\[0\]: noise_sd 0 is not a positive number"),
+        ([{"edges": [0.5, 1.5, 2.5, 3.5]}], r"profiles\[0\]: misses noise_sd"),
+    ],
+)
+def test_impossible_profiles_are_named_with_their_key(profiles, message):
+    with pytest.raises(ConfigError, match=rf"datasets\.D\.runs\[1\]\.{message}"):
+        oc.run_parameters({"systems": 3, "model": "latent", "profiles": profiles}, 5, "datasets.D.runs[1]")
+    with pytest.raises(ConfigError, match="model: latent"):
+        oc.run_parameters({"systems": 3, "profiles": [CALIBRATED]}, 5, "datasets.D.runs[1]")
+
+
+def test_the_configuration_checks_profiles_of_both_tasks():
+    from conftest import tiny_config
+
+    config = tiny_config(classification=True)
+    oq_source = config["datasets"]["TinySem"]["runs"][1]
+    oc_source = config["datasets"]["TinyOC"]["runs"][1]
+    oq_source.update(model="latent", profiles=[{**CALIBRATED, "concentration": 50.0}], topic_shift_slope=0.5)
+    oc_source.update(model="latent", profiles=[CALIBRATED, NO_EXTREMES], item_difficulty_sd=0.3)
+    configuration.validate(copy.deepcopy(config))  # accepted
+    for change, message in [
+        (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].pop("concentration"), "concentration"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][1].pop("profiles"), r"TinySem\.runs\[1\]\.profiles: the latent"),
+        (lambda c: c["datasets"]["TinyOC"]["runs"][1]["profiles"][1]["edges"].pop(), r"TinyOC\.runs\[1\]\.profiles\[1"),
+        (lambda c: c["datasets"]["TinyOC"]["runs"][1].update(topic_shift_slope=9), "topic_shift_slope"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][1].update(model="dirichlet"), "model: latent"),
+    ]:
+        broken = copy.deepcopy(config)
+        change(broken)
+        with pytest.raises(ConfigError, match=message):
+            configuration.validate(broken)
+
+
+FITTED = {"Sem16T4C": "Sem16T4C", "Sem17T4C": "Sem16T4C", "Sem16T4E": "Sem16T4E", "Sem17T4E": "Sem16T4E"}
+FIT_KEYS = ("model", "profiles", "item_difficulty_sd", "item_shared", "topic_shift_slope", "topic_shift_sd",
+            "topic_difficulty_sd", "interaction_sd")  # fmt: skip
+
+
+def test_the_default_semeval_data_sets_use_the_settings_fitted_to_the_real_fields():
+    """config/config.yaml carries what benchmarks/fit_simulators.py wrote (benchmarks/results/fit_simulators.json):
+    the 2016 systems for all four SemEval sets, the 2016 gold for the 2016 sets, the 2017 gold for the 2017 ones."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    fitted = json.loads((root / "benchmarks" / "results" / "fit_simulators.json").read_text())
+    datasets = configuration.load(root / "config" / "config.yaml")["datasets"]
+    for name, fitted_to in FITTED.items():
+        (source,) = [run for run in datasets[name]["runs"] if run["type"] == "simulate"]
+        expected = {key: value for key, value in fitted["runs"][fitted_to].items() if key in FIT_KEYS}
+        assert {key: source[key] for key in expected} == expected, name
+        gold = fitted["gold"][name[:7]]
+        size = "items" if datasets[name].get("task") == "classification" else "tweets"
+        given = datasets[name]["gold"]
+        assert (given[f"{size}_min"], given[f"{size}_max"]) == (gold["items_min"], gold["items_max"]), name
+        keys = ("class_shares", "concentration", "tilt_sd", "polarity_sd")
+        assert [given[key] for key in keys] == [gold[key] for key in keys], name
