@@ -32,3 +32,13 @@ def test_architecture_counts_files_per_extension():
     for count, name in re.findall(r"(\d+) (`\.[\w]+`|without extension)", sentence.group(1)):
         stated["" if name == "without extension" else name.strip("`.")] = int(count)
     assert stated == repository_counts()
+
+
+def sentence(counts: Counter) -> str:
+    """The counts as docs/ARCHITECTURE.md words them (``python tests/test_architecture_counts.py`` prints it)."""
+    named = sorted((item for item in counts.items() if item[0]), key=lambda item: (-item[1], item[0]))
+    return ", ".join([f"{count} `.{name}`" for name, count in named] + [f"{counts['']} without extension"])
+
+
+if __name__ == "__main__":
+    print(sentence(repository_counts()))
