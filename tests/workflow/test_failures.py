@@ -87,13 +87,33 @@ def test_a_configuration_error_is_one_line_naming_the_key(tmp_path, change, expe
     assert lines[-1].startswith("ordeval: configuration error:")
 
 
+TEX_PROGRAMS = {"pdflatex", "latexmk", "latex", "lualatex", "xelatex", "pdftex", "tex", "kpsewhich"}
+
+
+def path_without_tex(bin_dir):
+    """A PATH of one directory that links every program of the current PATH but TeX's: the rest of the
+    machine stays as it is (executor plugins that call ``which`` at import, for one)."""
+    bin_dir.mkdir()
+    for directory in [os.path.dirname(sys.executable), *os.environ.get("PATH", "").split(os.pathsep)]:
+        if not os.path.isdir(directory):
+            continue
+        for name in os.listdir(directory):
+            program = os.path.join(directory, name)
+            link = bin_dir / name
+            if name in TEX_PROGRAMS or link.exists() or link.is_symlink():
+                continue
+            if os.path.isfile(program) and os.access(program, os.X_OK):
+                link.symlink_to(program)
+    return str(bin_dir)
+
+
 def test_without_tex_no_pdf_is_planned_and_asking_for_it_names_the_packages(pipeline, tmp_path):
     """On a copy of the session's results (so the session's PDF stays), without TeX on the PATH."""
     work = tmp_path / "copy"
     shutil.copytree(pipeline.workdir, work, symlinks=True)
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(work),
                "--configfile", str(work / "config.yaml"), "--cores", "1"]  # fmt: skip
-    no_tex = {**os.environ, "PATH": os.path.dirname(sys.executable)}  # no pdflatex, no latexmk
+    no_tex = {**os.environ, "PATH": path_without_tex(tmp_path / "bin")}
     (work / "results" / "tiny" / "report" / "ordeval.pdf").unlink(missing_ok=True)
     planned = subprocess.run([*command, "--dry-run"], capture_output=True, text=True, env=no_tex)
     assert planned.returncode == 0, planned.stderr[-3000:]

@@ -1,7 +1,7 @@
 """The Snakemake profiles (profiles/local, profiles/slurm, and the workflow profile profiles/default): their
 options exist in the installed Snakemake, a small configuration runs through the local profile with every
 job's resources (and the workflow profile: no input checksums), and through the Slurm profile where
-``sbatch`` and snakemake-executor-plugin-slurm are installed (skipped otherwise)."""
+``sbatch`` and snakemake-executor-plugin-slurm are installed and a Slurm controller answers (skipped otherwise)."""
 
 import importlib.util
 import json
@@ -61,9 +61,20 @@ def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     assert len(records) >= 10 and all(record["input_checksums"] == {} for record in records)
 
 
+def slurm_cluster_answers():
+    """Slurm's programs and the executor plugin installed, and a controller that answers (``sinfo``):
+    the Debian packages alone, without running daemons, are no cluster."""
+    if not shutil.which("sbatch") or importlib.util.find_spec("snakemake_executor_plugin_slurm") is None:
+        return False
+    try:
+        return subprocess.run(["sinfo", "-h"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
 @pytest.mark.skipif(
-    not shutil.which("sbatch") or importlib.util.find_spec("snakemake_executor_plugin_slurm") is None,
-    reason="needs Slurm (sbatch) and snakemake-executor-plugin-slurm",
+    not slurm_cluster_answers(),
+    reason="needs a Slurm cluster that answers (sbatch, sinfo) and snakemake-executor-plugin-slurm",
 )
 def test_a_small_configuration_runs_through_the_slurm_profile(tmp_path):
     """Every job an sbatch job (as Snakemake reports each submission). A cluster without job
