@@ -127,3 +127,21 @@ def test_the_acl_2021_tau_matrix_of_sem16t4c_is_reproduced_cell_for_cell(sem16t4
     assert len(rows) == 36
     table = verdicts(rows, Reproduced.read("Sem16T4C", "real", agreement=sem16t4c_agreement), TOLERANCE)
     assert table["verdict"] == ["exact"] * 36, [r for r in table.records() if r["verdict"] != "exact"]
+
+
+def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
+    """A count of significant pairs beside its published count reads 37, not 37.0; a tau one decimal more."""
+    from ordeval.latex.replication import replication_latex
+    from ordeval.table import Table
+
+    table = Table({
+        "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
+        "statistic": ["dp_significant", "consistency_mean_half", "tau_a"],
+        "a": ["NMD", "NMD", "NMD"], "b": ["", "", "RNOD"],
+        "published": ["38", "81", "0.909"],
+        "reproduced": ["37.0", "80.5", "0.9090909090909091"],
+        "difference": ["-1.0", "-0.5", "9.09e-05"],
+        "verdict": ["within randomisation error", "within randomisation error", "exact"],
+    })  # fmt: skip
+    rows = [line for line in replication_latex(table).splitlines() if line.endswith("\\\\")]
+    assert " & 38 & 37 & " in rows[1] and " & 81 & 80.5 & " in rows[2] and " & 0.909 & 0.9091 & " in rows[3]

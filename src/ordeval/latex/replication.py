@@ -14,10 +14,14 @@ VERDICT_CELLS = {"exact": "exact", "within randomisation error": "within", "diff
 
 
 def _reproduced(published: str, value: float) -> str:
-    """The reproduced number with one decimal more than the published one (so that the rounding shows)."""
+    """The reproduced number with one decimal more than the published one (so that the rounding shows); a
+    whole number beside a published whole number (a count of run pairs) as it is."""
     if math.isnan(value):
         return "-"
-    return f"{value:.{max(decimals(published), 0) + 1}f}"
+    places = max(decimals(published), 0)
+    if places == 0 and value == round(value):
+        return str(int(value))
+    return f"{value:.{places + 1}f}"
 
 
 def _difference(value: float) -> str:
