@@ -281,11 +281,15 @@ def classification_counts(gold: np.ndarray, runs: np.ndarray, item_topic: np.nda
     return np.swapaxes(confusion, -1, -2)
 
 
-def fit_classification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, ClassificationField]:
+def fit_classification(
+    data, names: Sequence[int], rounds: int = ROUNDS, item_difficulty: Sequence[float] = ITEM_DIFFICULTY
+) -> tuple[dict, ClassificationField]:
+    """Sem16T4C's settings: the item difficulty sd of ``item_difficulty`` with the highest likelihood of the
+    pooled counts, then the runs' profiles and the topic and run effects."""
     counts = classification_counts(data.gold, data.runs[list(names)], data.item_topic, len(data.classes))
     pooled = counts.sum(axis=1, keepdims=True)  # item difficulty chosen on the pooled counts
     likelihood = {}
-    for item_sd in ITEM_DIFFICULTY:
+    for item_sd in item_difficulty:
         field = ClassificationField(pooled, float(item_sd))
         for run in range(len(names)):
             field.parameters[run] = field._fit_run(run, restart=True)
@@ -490,6 +494,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data-root", default=str(real2016.SHARED_RAW), help="the shared raw data folder")
     parser.add_argument("--check-seeds", type=int, default=20, help="simulated fields compared with the real ones")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds of fitting the runs and the topic effects")
+    parser.add_argument(
+        "--item-difficulty",
+        type=float,
+        nargs="+",
+        default=list(ITEM_DIFFICULTY),
+        metavar="SD",
+        help="Sem16T4C's item difficulty sds tried (default: 0.0 to 0.8 by 0.1; one value: no search)",
+    )
     args = parser.parse_args(argv)
     fields = real2016.load(args.data_root)
     data_c, data_e = fields["Sem16T4C"], fields["Sem16T4E"]
@@ -500,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Sem17T4": fit_gold(np.stack([np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
                                       for t in range(len(gold_2017.topics))])),
     }  # fmt: skip
-    settings_c, _ = fit_classification(data_c, names_c, args.rounds)
+    settings_c, _ = fit_classification(data_c, names_c, args.rounds, args.item_difficulty)
     factor = settings_c.pop("noise_sd_factor")
     settings_e, _ = fit_quantification(data_e, names_e, args.rounds)
     result = {

@@ -100,9 +100,10 @@ def test_runs_scale_benchmark(tmp_path):
 
 
 def test_fitting_the_simulators_to_the_real_2016_fields(tmp_path):
-    """benchmarks/fit_simulators.py at one round: a profile per official run, settings the configuration accepts."""
+    """benchmarks/fit_simulators.py at one round and the fitted item difficulty (no search over it): a profile
+    per official run, settings the configuration accepts."""
     shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
-    values = run("fit_simulators.py", tmp_path, "--rounds", "1", "--check-seeds", "2")
+    values = run("fit_simulators.py", tmp_path, "--rounds", "1", "--check-seeds", "2", "--item-difficulty", "0.3")
     assert (
         values["profiles_c"] == "11" and values["profiles_e"] == "11" and float(values["worst_rank_difference"]) < 0.3
     )
