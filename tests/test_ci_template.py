@@ -42,15 +42,16 @@ def test_the_ci_template_passes_actionlint():
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def _schema_check(path) -> subprocess.CompletedProcess:
+    """check-jsonschema with GitHub's workflow schema (vendored in it: no network) on ``path``."""
+    command = ["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
 def test_the_ci_template_is_a_valid_github_workflow():
     """GitHub's workflow schema (as vendored by check-jsonschema, a test dependency): keys, types, events.
     actionlint checks more (expressions, shell scripts) where it is installed, above."""
-    done = subprocess.run(
-        ["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _schema_check(WORKFLOW)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -58,12 +59,7 @@ def test_a_workflow_without_runs_on_fails_the_schema(tmp_path):
     """The check above can fail: the same workflow with a misspelt ``runs-on`` is refused."""
     broken = tmp_path / "broken.yml"
     broken.write_text(WORKFLOW.read_text(encoding="utf-8").replace("runs-on:", "runs_on:"), encoding="utf-8")
-    done = subprocess.run(
-        ["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(broken)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = _schema_check(broken)
     assert done.returncode == 1 and "'runs-on' is a required property" in done.stdout
 
 
