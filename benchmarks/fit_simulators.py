@@ -5,10 +5,10 @@ library (``real2016``), and fits the settings that ``config/config.yaml`` uses f
 (docs/methods.md, section 6, says how):
 
 * gold (``simulate_items`` / ``simulate_tweets``): the range of tweets per topic (a log-uniform range with the
-  mean and sd of the real log sizes, within the real smallest and largest); the class shares, the Dirichlet
-  concentration of the topics' proportions and the sds of their tilt along the class order and of their
-  polarisation (maximum likelihood of the real counts: Dirichlet-multinomial, tilt and polarisation
-  integrated out);
+  mean and sd of the real log sizes, within the real smallest and largest); the logistic topic model's cut
+  points and the sds of a topic's location and log scale (maximum likelihood of the real counts: multinomial
+  given the topic's proportions, its location and scale integrated out), checked against the real gold's
+  share of topics with no tweet of a class and the spread of each class's proportion;
   2016 from the 2016 gold, 2017 from the 2017 gold;
 * systems: one latent ordinal classifier (``ordeval.tasks.latent``) per official run (the organisers'
   constant baseline aside, which the configuration builds from the gold): its noise sd and cut points, with
@@ -41,7 +41,6 @@ import numpy as np
 import real2016
 from _common import RESULTS
 from scipy.optimize import minimize
-from scipy.special import gammaln
 
 from ordeval.seeding import stream
 from ordeval.tasks import latent
@@ -61,58 +60,82 @@ SHIFTS = np.linspace(-1.5, 1.5, 61)
 LOG_SCALES = np.linspace(-1.5, 1.5, 61)
 ITEM_DIFFICULTY = np.round(np.arange(0.0, 0.81, 0.1), 2)
 ROUNDS = 3
+#: The Dirichlet floors tried for a subtask E run, the simulators' default, and what counts as an empty class.
+FLOORS = np.array([m * 10.0**e for e in range(-5, 0) for m in (1, 2, 5)] + [1.0])
+DEFAULT_FLOOR = 0.01
+EMPTY = 1e-9
 
 
 # --------------------------------------------------------------------------- gold
 
 
 def fit_gold(counts: np.ndarray) -> dict:
-    """Settings of the tweet gold simulators from real per-topic class counts (topics x K)."""
+    """Settings of the tweet gold simulators from real per-topic class counts (topics x K): the logistic topic
+    model (:func:`ordeval.tasks.latent.logistic_topic_proportions`) by maximum likelihood of the counts."""
     sizes = counts.sum(axis=1)
     logs = np.log(sizes)
     half_width = np.sqrt(3) * logs.std()  # U(a, b) has sd (b - a) / sqrt(12); kept within the real sizes
     low = max(int(round(np.exp(logs.mean() - half_width))), int(sizes.min()))
     high = min(int(round(np.exp(logs.mean() + half_width))), int(sizes.max()))
     num_classes = counts.shape[1]
-    positions = np.arange(num_classes) - (num_classes - 1) / 2
-    nodes = np.array(np.meshgrid(NODES, NODES)).reshape(2, -1).T  # (tilt, polarity) quadrature nodes
-    weights = np.outer(WEIGHTS, WEIGHTS).ravel()
+    # the topic's location and log scale integrated out on a grid of standard normal values (a topic's
+    # likelihood is narrow in its location: a few hundred tweets place it within about 0.1)
+    location_z, scale_z = np.linspace(-6, 6, 241), np.linspace(-5, 5, 41)
+    grid = np.array(np.meshgrid(location_z, scale_z, indexing="ij")).reshape(2, -1)  # 2 x nodes
+    log_weights = -0.5 * (grid**2).sum(axis=0)
+    log_weights -= np.log(np.exp(log_weights).sum())
+
+    def unpack(theta: np.ndarray) -> tuple[np.ndarray, float, float]:
+        cuts = np.cumsum(np.concatenate([theta[:1], np.exp(theta[1 : num_classes - 1])]))
+        return cuts, float(np.exp(theta[-2])), float(np.exp(theta[-1]))
 
     def negative_log_likelihood(theta: np.ndarray) -> float:
-        """- log likelihood of the counts: Dirichlet-multinomial, the shares tilted and polarised per topic
-        (:func:`ordeval.tasks.latent.topic_proportions`; integrated out by Gauss-Hermite quadrature).
-        theta: log shares (the first 0), log concentration, log tilt_sd, log polarity_sd."""
-        shares = np.exp(np.concatenate([[0.0], theta[: num_classes - 1]]))
-        concentration, tilt_sd, polarity_sd = np.exp(theta[num_classes - 1 :])
-        exponent = tilt_sd * nodes[:, :1] * positions + polarity_sd * nodes[:, 1:] * positions**2
-        tilted = shares * np.exp(exponent)  # nodes x K
-        alpha = concentration * tilted / tilted.sum(axis=1, keepdims=True)
-        per_node = (
-            gammaln(alpha.sum(axis=1))
-            - gammaln(sizes[:, None] + alpha.sum(axis=1))
-            + (gammaln(counts[:, None, :] + alpha) - gammaln(alpha)).sum(axis=-1)
-        )  # topics x nodes
+        """- log likelihood of the counts (multinomial given the topic's proportions, the topic's location
+        and log scale integrated out). theta: first cut point, log gaps between cut points, log location_sd,
+        log scale_sd."""
+        cuts, location_sd, scale_sd = unpack(theta)
+        probabilities = latent.logistic_class_probabilities(cuts, location_sd * grid[0], scale_sd * grid[1])
+        per_node = counts @ np.log(np.maximum(probabilities, 1e-300)).T + log_weights  # topics x nodes
         top = per_node.max(axis=1, keepdims=True)
-        return -float((top[:, 0] + np.log(np.exp(per_node - top) @ weights)).sum())
+        return -float((top[:, 0] + np.log(np.exp(per_node - top).sum(axis=1))).sum())
 
-    mean_shares = (counts / sizes[:, None]).mean(axis=0)
-    starts = [np.concatenate([np.log(mean_shares[1:] / mean_shares[0]), np.log([concentration, 0.6, polarity])])
-              for concentration in (10.0, 40.0) for polarity in (0.05, 0.3)]  # fmt: skip
-    best = min((minimize(negative_log_likelihood, start, method="Nelder-Mead",
-                         options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8}) for start in starts),
-               key=lambda result: result.fun)  # fmt: skip
-    shares = np.exp(np.concatenate([[0.0], best.x[: num_classes - 1]]))
-    concentration, tilt_sd, polarity_sd = np.exp(best.x[num_classes - 1 :])
+    cumulative = np.cumsum(counts.sum(axis=0) / counts.sum())[:-1]
+    start_cuts = np.log(cumulative / (1 - cumulative))  # the pooled shares' cut points at location 0, scale 1
+    start = np.concatenate([start_cuts[:1], np.log(np.diff(start_cuts)), np.log([1.0, 0.2])])
+    # quasi-Newton to the optimum, then a simplex search from there to polish it (starting at other location
+    # and scale sds, 0.5 and 1.5 by 0.1 and 0.4, leads to the same optimum at three decimals)
+    rough = minimize(negative_log_likelihood, start, method="L-BFGS-B")
+    best = minimize(negative_log_likelihood, rough.x, method="Nelder-Mead",
+                    options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8})  # fmt: skip
+    cuts, location_sd, scale_sd = unpack(best.x)
+    empty = (counts == 0).mean(axis=0)
     return {
         "items_min": low,
         "items_max": high,
-        "class_shares": [round(float(v), 4) for v in shares / shares.sum()],
-        "concentration": round(float(concentration), 2),
-        "tilt_sd": round(float(tilt_sd), 3),
-        "polarity_sd": round(float(polarity_sd), 3),
+        "cut_points": [round(float(c), 3) for c in cuts],
+        "location_sd": round(location_sd, 3),
+        "scale_sd": round(scale_sd, 3),
         "real": {"topics": int(len(sizes)), "items": int(sizes.sum()), "sizes_min": int(sizes.min()),
-                 "sizes_max": int(sizes.max()), "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum())},
+                 "sizes_max": int(sizes.max()), "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum()),
+                 "empty_share_per_class": [round(float(v), 3) for v in empty],
+                 "sd_per_class": [round(float(v), 4) for v in (counts / sizes[:, None]).std(axis=0)]},
     }  # fmt: skip
+
+
+def gold_check(gold: dict, num_topics: int, seeds: int) -> dict:
+    """The fitted gold simulated ``seeds`` times: per class, the share of topics with no tweet of it and the sd
+    of its proportion over the topics (mean over the seeds), to set beside the real gold's."""
+    settings = {key: gold[key] for key in ("cut_points", "location_sd", "scale_sd")}
+    empty, spread = [], []
+    for seed in range(seeds):
+        values = oq_simulate.simulate_tweet_gold(
+            stream(seed, "check", "gold"), topics=num_topics, num_classes=len(gold["cut_points"]) + 1,
+            tweets_min=gold["items_min"], tweets_max=gold["items_max"], **settings,
+        )  # fmt: skip
+        empty.append((values == 0).mean(axis=0))
+        spread.append(values.std(axis=0))
+    return {"empty_share_per_class": [round(float(v), 3) for v in np.mean(empty, axis=0)],
+            "sd_per_class": [round(float(v), 4) for v in np.mean(spread, axis=0)]}  # fmt: skip
 
 
 # --------------------------------------------------------------------------- profiles
@@ -258,6 +281,22 @@ class QuantificationField(Field):
             result.append(np.clip(spread / max(residual, 1e-12) - 1, 1.0, 5000.0))
         return np.array(result)
 
+    def floors(self, concentrations: np.ndarray, draws: int = 20) -> np.ndarray:
+        """Each run's Dirichlet floor: from FLOORS, the one whose simulated estimates (Dirichlet(c m + floor)
+        around the fitted expectation m, ``draws`` times) are empty (below 1e-9, where DNKT ties two classes)
+        as often as the real run's; among floors equally close, the nearest to the simulators' default."""
+        rng = stream(1, "fit", "floors")
+        result = []
+        for run, concentration in enumerate(concentrations):
+            alpha = concentration * self.expected(run)
+            real = float((self.estimates[run] < EMPTY).mean())
+            simulated = np.array([np.mean([(oq_simulate.valid_distributions(rng.standard_gamma(alpha + floor), 1.0)
+                                            < EMPTY).mean() for _ in range(draws)]) for floor in FLOORS])  # fmt: skip
+            gap = np.round(np.abs(simulated - real), 3)
+            closest = np.flatnonzero(gap == gap.min())
+            result.append(float(FLOORS[closest[np.argmin(np.abs(np.log(FLOORS[closest] / DEFAULT_FLOOR)))]]))
+        return np.array(result)
+
 
 def topic_shift_settings(shift: np.ndarray, mean_class: np.ndarray, noise: np.ndarray) -> dict:
     """The topic shifts as the simulators draw them: a slope on the topic's mean gold class (least squares)
@@ -382,13 +421,14 @@ def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tupl
     field.restarts = True  # least squares has several optima: each round starts from several noise sds
     field.fit(rounds)
     concentrations = field.concentrations()
+    floors = field.floors(concentrations)
     rng = stream(1, "fit", "E")
     flat = np.zeros_like(field.shift)
     expected = [field.expected(run, shift=flat, log_scale=flat) for run in range(len(concentrations))]
     null_estimates = np.stack(
         [
-            oq_simulate.valid_distributions(rng.standard_gamma(c * m + 0.01), 1.0)
-            for c, m in zip(concentrations, expected, strict=True)
+            oq_simulate.valid_distributions(rng.standard_gamma(c * m + f), 1.0)
+            for c, m, f in zip(concentrations, expected, floors, strict=True)
         ]
     )
     null = QuantificationField(null_estimates, data.gold)
@@ -398,8 +438,8 @@ def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tupl
         "model": "latent",
         **topic_shift_settings(field.shift, data.gold @ np.arange(data.gold.shape[1]), null.shift),
         "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
-        "profiles": [profile_dict(p, {"concentration": round(float(c), 1)})
-                     for p, c in zip(field.parameters, concentrations, strict=True)],
+        "profiles": [profile_dict(p, {"concentration": round(float(c), 1), "floor": float(f)})
+                     for p, c, f in zip(field.parameters, concentrations, floors, strict=True)],
     }  # fmt: skip
     return settings, field
 
@@ -460,16 +500,24 @@ def markdown(result: dict) -> str:
         "",
         "## Gold",
         "",
-        "| gold | items_min | items_max | class_shares | concentration | tilt_sd | polarity_sd | real: topics / "
-        "tweets / tweets per topic / topics with an empty class |",
-        "|---|---|---|---|---|---|---|---|",
+        "| gold | items_min | items_max | cut_points | location_sd | scale_sd | real: topics / tweets / tweets per "
+        "topic / topics with an empty class |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, gold in result["gold"].items():
         real = gold["real"]
-        lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['class_shares']} | "
-                     f"{gold['concentration']} | {gold['tilt_sd']} | {gold['polarity_sd']} | {real['topics']} / "
-                     f"{real['items']} / "
+        lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['cut_points']} | "
+                     f"{gold['location_sd']} | {gold['scale_sd']} | {real['topics']} / {real['items']} / "
                      f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |")  # fmt: skip
+    seeds = result["check_seeds"]
+    lines += ["", f"Check: per class (-2..2), the share of topics with no tweet of it and the sd of its proportion "
+              f"over the topics, the real gold vs the fitted gold simulated {seeds} times (mean).", "",
+              "| gold | empty, real | empty, simulated | sd, real | sd, simulated |",
+              "|---|---|---|---|---|"]  # fmt: skip
+    for name, gold in result["gold"].items():
+        real, simulated = gold["real"], gold["check"]
+        lines.append(f"| {name} | {real['empty_share_per_class']} | {simulated['empty_share_per_class']} | "
+                     f"{real['sd_per_class']} | {simulated['sd_per_class']} |")  # fmt: skip
     for subtask, key in (("C", "Sem16T4C"), ("E", "Sem16T4E")):
         settings = result["runs"][key]
         lines += ["", f"## Subtask {subtask} systems ({key})", ""]
@@ -478,7 +526,6 @@ def markdown(result: dict) -> str:
                   "|---|" + "---|" * len(settings["profiles"][0])]  # fmt: skip
         for run, profile in zip(settings["fitted_to"], settings["profiles"], strict=True):
             lines.append(f"| {run} | " + " | ".join(str(v) for v in profile.values()) + " |")
-    seeds = result["check_seeds"]
     lines += ["", f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
               "", "| score | rank | real | simulated mean | simulated sd |", "|---|---|---|---|---|"]  # fmt: skip
     for score, values in result["check"].items():
@@ -512,6 +559,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Sem17T4": fit_gold(np.stack([np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
                                       for t in range(len(gold_2017.topics))])),
     }  # fmt: skip
+    for name, counts in (("Sem16T4", data_c.gold_counts()), ("Sem17T4", None)):
+        topics = len(counts) if counts is not None else len(gold_2017.topics)
+        gold[name]["check"] = gold_check(gold[name], topics, args.check_seeds)
     settings_c, _ = fit_classification(data_c, names_c, args.rounds, args.item_difficulty)
     factor = settings_c.pop("noise_sd_factor")
     settings_e, _ = fit_quantification(data_e, names_e, args.rounds)

@@ -132,6 +132,8 @@ def sem16e_values(data, stack, runs: Sequence[int], sig, seed: int, s: Settings)
     values["Sem16T4E cluster"] = int(((means >= CLUSTER[0]) & (means <= CLUSTER[1])).sum())
     values["Sem16T4E topic sd"] = float(np.median(emd.std(axis=1)))
     values["Sem16T4E closeness"] = mean_correlation(emd)
+    empty = 100.0 * (data.gold == 0).mean(axis=0)
+    values["Sem16 gold empty lowest"], values["Sem16 gold empty highest"] = float(empty[0]), float(empty[-1])
     return values
 
 

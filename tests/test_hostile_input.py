@@ -125,6 +125,12 @@ def test_min_max_pairs_and_related_fields_must_agree(change, key):
         (lambda c: oc(c)["runs"][1].update(weak_guess_min=0.9, weak_guess_max=0.2), "TinyOC.runs[1].weak_guess_max"),
         (lambda c: oc(c)["runs"][1].update(weak_teams=99), "TinyOC.runs[1].weak_teams: 99 weak teams"),
         (lambda c: oc(c)["gold"].update(class_shares=[1, 1]), "TinyOC.gold.class_shares: 2 shares for 5 classes"),
+        (lambda c: oc(c)["gold"].update(cut_points=[0, 1]), "TinyOC.gold.cut_points: [0, 1] must be 4 numbers"),
+        (lambda c: oc(c)["gold"].update(cut_points=[0, 2, 1, 3]), "TinyOC.gold.cut_points: [0, 2, 1, 3] must be stri"),
+        (
+            lambda c: oc(c)["gold"].update(cut_points=[0, 1, 2, 3], tilt_sd=0.5),
+            "TinyOC.gold.tilt_sd: a setting of the Dirichlet topic model",
+        ),
         (lambda c: oc(c)["runs"][0].update({"class": 7}), "TinyOC.runs[0].class: 7 is not one of the classes"),
     ],
 )
@@ -136,6 +142,12 @@ def test_classification_settings_must_agree(change, key):
     ("change", "key"),
     [
         (lambda c: sem(c)["gold"].update(class_shares=[0.5, 0.5]), "TinySem.gold.class_shares: 2 shares for 5"),
+        (lambda c: sem(c)["gold"].update(cut_points=[-1, 0, 1]), "TinySem.gold.cut_points: [-1, 0, 1] must be 4"),
+        (lambda c: sem(c)["gold"].update(cut_points=[0, 0, 1, 2]), "TinySem.gold.cut_points: [0, 0, 1, 2] must be"),
+        (
+            lambda c: sem(c)["gold"].update(cut_points=[0, 1, 2, 3], class_shares=[0.2] * 5),
+            "TinySem.gold.class_shares: a setting of the Dirichlet topic model",
+        ),
         (lambda c: sem(c)["runs"][0].update({"class": "3"}), "TinySem.runs[0].class: '3' is not one of the classes"),
         (lambda c: sem(c).update(classes=[1, "1", 2]), "TinySem.classes: label(s) '1' given twice"),
         (lambda c: sem(c)["runs"].append({"type": "uniform", "name": "topic"}), "run 'topic' is a reserved word"),
@@ -278,7 +290,7 @@ def test_many_classes_are_refused_by_their_memory_or_as_a_huge_list():
     config = load_yaml(REPO / "config" / "config.yaml")
     sem16c = config["datasets"]["Sem16T4C"]
     sem16c["classes"] = list(range(1500))
-    sem16c["gold"].pop("class_shares")  # the fitted shares and systems are for five classes
+    sem16c["gold"].pop("cut_points")  # the fitted gold and systems are for five classes
     for source in sem16c["runs"]:
         source.pop("profiles", None)
     with pytest.raises(ConfigError, match=r"config key datasets.Sem16T4C: too large for this machine: .* GB of memory"):

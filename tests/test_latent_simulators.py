@@ -50,10 +50,10 @@ def test_class_probabilities_are_the_normal_cut_into_bins():
 
 def test_profiles_are_dealt_in_a_drawn_order_and_again_when_there_are_more_systems():
     profiles = [{"noise_sd": sd, "edges": [0.5, 1.5, 2.5, 3.5]} for sd in (1.0, 2.0, 3.0)]
-    sd, edges, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.0)
+    sd, edges, _, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.0)
     assert sorted(sd[:3]) == [1.0, 2.0, 3.0] and list(sd[3:6]) == list(sd[:3]) and sd[6] == sd[0]
     assert (edges == [0.5, 1.5, 2.5, 3.5]).all()
-    jittered, jittered_edges, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.2)
+    jittered, jittered_edges, _, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.2)
     assert not np.array_equal(jittered, sd) and np.all(np.diff(jittered_edges, axis=1) >= 0)
     assert np.abs(np.log(jittered / sd)).max() < 1.0
 
@@ -86,6 +86,57 @@ def test_topic_proportions_tilt_along_the_class_order_and_polarise():
     assert (gold["tilt_sd"], gold["polarity_sd"]) == (0.5, 0.2)
     with pytest.raises(ConfigError, match=r"gold\.tilt_sd: "):
         oc.gold_parameters({"topics": 5, "tilt_sd": -1}, 5)
+
+
+def test_logistic_class_probabilities_follow_the_formula():
+    cuts = np.array([-3.0, -1.0, 0.5, 2.5])
+    location, log_scale = np.array([0.0, 1.2, -0.7]), np.array([0.0, 0.3, -0.2])
+    probabilities = latent.logistic_class_probabilities(cuts, location, log_scale)
+    logistic = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
+    for t in range(3):
+        below = np.concatenate([[0.0], logistic((cuts - location[t]) / np.exp(log_scale[t])), [1.0]])
+        np.testing.assert_allclose(probabilities[t], np.diff(below), rtol=1e-12)
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0)
+    # a more positive topic has less of every class below a cut point, more of every class above it
+    assert (np.cumsum(probabilities[1])[:-1] < np.cumsum(probabilities[0])[:-1]).all()
+
+
+def test_logistic_topic_proportions_are_reproducible_and_keep_rare_extremes_rare():
+    cuts = [-5.9, -2.5, 0.5, 4.6]
+    first = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
+    again = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
+    np.testing.assert_array_equal(first, again)
+    rng = np.random.default_rng(4)
+    location, log_scale = rng.normal(0, 1.0, 3000), rng.normal(0, 0.2, 3000)
+    np.testing.assert_allclose(first, latent.logistic_class_probabilities(cuts, location, log_scale))
+    # topics differ in how positive they are (mean class) and how divided (both extremes at once)
+    mean_class = first @ np.arange(5)
+    assert 0.3 < mean_class.std() < 1.0
+    assert np.corrcoef(np.log(first[:, 0]) + np.log(first[:, 4]), log_scale)[0, 1] > 0.5
+    # the rare extremes stay rare on nearly every topic (no Dirichlet burst of a rare class)
+    assert np.percentile(first[:, 0], 99) < 0.1 and np.percentile(first[:, 4], 99) < 0.15
+    flat = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 0.0, 0.0, 5)
+    np.testing.assert_allclose(flat, np.broadcast_to(flat[0], flat.shape))  # no spread: one distribution
+    for bad, problem in (([0, 0, 1, 2], "strictly ascending"), ([0, np.inf, 1, 2], "finite"), ("ab", "must be")):
+        with pytest.raises(ValueError, match=f"cut_points .*{problem}"):
+            latent.logistic_topic_proportions(np.random.default_rng(4), bad, 1.0, 0.2, 3)
+
+
+def test_both_gold_simulators_take_the_logistic_topic_model():
+    settings = {"cut_points": [-5.9, -2.5, 0.5, 4.6], "location_sd": 1.0, "scale_sd": 0.2}
+    tweets = oq.simulate_tweet_gold(stream(5, "gold"), topics=400, num_classes=5, tweets_min=200, tweets_max=200,
+                                    **settings)  # fmt: skip
+    np.testing.assert_allclose(tweets.sum(axis=1), 1.0)
+    np.testing.assert_allclose(tweets * 200, np.rint(tweets * 200), atol=1e-9)  # counts of 200 tweets
+    assert 0.3 < (tweets[:, 0] == 0).mean() < 0.75 and (tweets[:, 2] == 0).mean() == 0
+    parameters = oc.gold_parameters({"topics": 30, "items_min": 50, "items_max": 60, **settings}, 5)
+    item_topic, labels = oc.simulate_gold(stream(5, "gold"), num_classes=5, **parameters)
+    assert np.bincount(item_topic).min() >= 50 and set(np.unique(labels)) <= set(range(5))
+    assert np.bincount(labels, minlength=5).argmax() in (2, 3)  # the middle classes are the common ones
+    with pytest.raises(ConfigError, match=r"gold\.concentration: is a setting of the Dirichlet topic model"):
+        oc.gold_parameters({"topics": 5, "concentration": 3.0, **settings}, 5)
+    with pytest.raises(ConfigError, match=r"gold\.scale_sd: -1 must be >= 0"):
+        oc.gold_parameters({"topics": 5, **settings, "scale_sd": -1}, 5)
 
 
 def test_oc_profiles_give_the_real_profile_of_low_micro_and_high_macro_error(oc_gold):
@@ -142,6 +193,27 @@ def test_oq_latent_runs_count_the_latent_classifiers_predictions():
         oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent")
 
 
+def test_a_profiles_floor_decides_how_often_a_class_it_hardly_predicts_comes_out_empty():
+    gold = oq.simulate_tweet_gold(stream(4, "gold"), topics=200, num_classes=5)
+    never_extreme = {**NO_EXTREMES, "concentration": 30.0}  # classes -2 and 2 never predicted
+
+    def empty_share(**profile):
+        runs = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=1, model="latent",
+                                profiles=[{**never_extreme, **profile}])  # fmt: skip
+        return float((runs[0][:, [0, 4]] < 1e-9).mean())
+
+    default = empty_share()
+    assert empty_share(floor=0.01) == default  # the simulator's floor when the profile gives none
+    assert empty_share(floor=1e-4) > 0.9 > default > 0.5 > empty_share(floor=0.5)
+    # the floor draws nothing: the other systems of a field keep their estimates
+    two = [{**CALIBRATED, "concentration": 50.0}, never_extreme]
+    plain = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent", profiles=two)
+    floored = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent",
+                               profiles=[two[0], {**never_extreme, "floor": 1e-4}])  # fmt: skip
+    calibrated = int(np.argmin([(run < 1e-9).mean() for run in plain]))
+    np.testing.assert_array_equal(plain[calibrated], floored[calibrated])
+
+
 @pytest.mark.parametrize(
     ("profiles", "message"),
     [
@@ -164,7 +236,8 @@ def test_the_configuration_checks_profiles_of_both_tasks():
     config = tiny_config(classification=True)
     oq_source = config["datasets"]["TinySem"]["runs"][1]
     oc_source = config["datasets"]["TinyOC"]["runs"][1]
-    oq_source.update(model="latent", profiles=[{**CALIBRATED, "concentration": 50.0}], topic_shift_slope=0.5)
+    oq_source.update(model="latent", profiles=[{**CALIBRATED, "concentration": 50.0, "floor": 0.001}],
+                     topic_shift_slope=0.5)  # fmt: skip
     oc_source.update(model="latent", profiles=[CALIBRATED, NO_EXTREMES], item_difficulty_sd=0.3)
     configuration.validate(copy.deepcopy(config))  # accepted
     for change, message in [
@@ -173,6 +246,8 @@ def test_the_configuration_checks_profiles_of_both_tasks():
         (lambda c: c["datasets"]["TinyOC"]["runs"][1]["profiles"][1]["edges"].pop(), r"TinyOC\.runs\[1\]\.profiles\[1"),
         (lambda c: c["datasets"]["TinyOC"]["runs"][1].update(topic_shift_slope=9), "topic_shift_slope"),
         (lambda c: c["datasets"]["TinySem"]["runs"][1].update(model="dirichlet"), "model: latent"),
+        (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(floor=0), r"\[0\]\.floor: 0 is less"),
+        (lambda c: c["datasets"]["TinyOC"]["runs"][1]["profiles"][0].update(floor=0.1), "floor"),  # OQ only
     ]:
         broken = copy.deepcopy(config)
         change(broken)
@@ -202,5 +277,5 @@ def test_the_default_semeval_data_sets_use_the_settings_fitted_to_the_real_field
         size = "items" if datasets[name].get("task") == "classification" else "tweets"
         given = datasets[name]["gold"]
         assert (given[f"{size}_min"], given[f"{size}_max"]) == (gold["items_min"], gold["items_max"]), name
-        keys = ("class_shares", "concentration", "tilt_sd", "polarity_sd")
+        keys = ("cut_points", "location_sd", "scale_sd")
         assert [given[key] for key in keys] == [gold[key] for key in keys], name

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 
 from .errors import ConfigError, shorten
 from .names import check_name, printable
-from .tasks import DEFAULT_TASK
+from .tasks import DEFAULT_TASK, latent
 from .tasks.base import team_count
 
 #: numpy's int64 (and the seed's upper bound).
@@ -114,6 +114,16 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
             f"config key {entry}.class_shares: {len(source['class_shares'])} shares for {len(classes)} classes "
             "(one per class, in the order of 'classes')"
         )
+    if "cut_points" in source:
+        problem = latent.cut_points_problem(source["cut_points"], len(classes))
+        if problem:
+            raise ConfigError(f"config key {entry}.cut_points: {problem}")
+        mixed = [key for key in latent.DIRICHLET_GOLD_KEYS if key in source]
+        if mixed:
+            raise ConfigError(
+                f"config key {entry}.{mixed[0]}: a setting of the Dirichlet topic model, which a gold with "
+                "cut_points (the logistic topic model) does not use; give location_sd and scale_sd instead"
+            )
     if kind == "constant_class" and str(source["class"]) not in classes:
         raise ConfigError(
             f"config key {entry}.class: {shorten(repr(source['class']))} is not one of the classes "
@@ -154,9 +164,11 @@ def _check_profiles(entry: str, source: Mapping, task: str, num_classes: int) ->
         return
     if source.get("model") != "latent":
         raise ConfigError(f"config key {entry}.profiles: profiles are systems of the latent model (set model: latent)")
-    needs = latent.OQ_PROFILE_KEYS if task == "quantification" else latent.OC_PROFILE_KEYS
+    quantification = task == "quantification"
+    needs = latent.OQ_PROFILE_KEYS if quantification else latent.OC_PROFILE_KEYS
+    optional = latent.OQ_PROFILE_OPTIONAL if quantification else ()
     for position, profile in enumerate(profiles):
-        problem = latent.profile_problem(profile, num_classes, needs)
+        problem = latent.profile_problem(profile, num_classes, needs, optional)
         if problem:
             raise ConfigError(f"config key {entry}.profiles[{position}]: {shorten(problem)}")
 

@@ -31,6 +31,9 @@ GOLD_DEFAULTS = {
     "concentration": DEFAULT_CONCENTRATION,
     "tilt_sd": 0.0,
     "polarity_sd": 0.0,
+    "cut_points": None,
+    "location_sd": 1.0,
+    "scale_sd": 0.0,
 }
 GOLD_KEYS = {"type", "topics", "corpus", "topic_prefix", *GOLD_DEFAULTS}
 
@@ -114,6 +117,16 @@ def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> d
             raise _fail(entry, "class_shares", f"needs one share per class ({num_classes}), got {shares!r}")
         for position, share in enumerate(shares):
             _number({f"class_shares[{position}]": share}, f"class_shares[{position}]", entry, low=0, low_open=True)
+    _number(merged, "location_sd", entry, low=0, high=10)
+    _number(merged, "scale_sd", entry, low=0, high=5)
+    if merged["cut_points"] is not None:
+        problem = latent.cut_points_problem(merged["cut_points"], num_classes)
+        if problem:
+            raise _fail(entry, "cut_points", problem)
+        mixed = [key for key in latent.DIRICHLET_GOLD_KEYS if key in source]
+        if mixed:
+            raise _fail(entry, mixed[0], "is a setting of the Dirichlet topic model; with cut_points (the logistic "
+                        "model) give location_sd and scale_sd instead")  # fmt: skip
     return {key: merged[key] for key in ("topics", *GOLD_DEFAULTS)}
 
 
@@ -185,6 +198,9 @@ def simulate_gold(
     concentration: float = DEFAULT_CONCENTRATION,
     tilt_sd: float = 0.0,
     polarity_sd: float = 0.0,
+    cut_points: Sequence[float] | None = None,
+    location_sd: float = 1.0,
+    scale_sd: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """SemEval-like gold: (topic index, class index) of every item, items grouped by topic.
 
@@ -198,7 +214,11 @@ def simulate_gold(
       topics at the defaults);
     * ``tilt_sd`` = 0, ``polarity_sd`` = 0: the shares tilted along the class order and polarised per topic
       (a topic more positive than the average in all its classes at once, a divisive topic with more of both
-      extremes; :func:`ordeval.tasks.latent.topic_proportions`).
+      extremes; :func:`ordeval.tasks.latent.topic_proportions`);
+    * ``cut_points`` = None, ``location_sd`` = 1, ``scale_sd`` = 0: with K - 1 ascending cut points, the
+      proportions come instead from a latent logistic reading of the topic's items, located by
+      N(0, location_sd) and scaled by exp(N(0, scale_sd)) (:func:`ordeval.tasks.latent.logistic_topic_proportions`);
+      the four settings above are then not used.
 
     Labels are multinomial with the topic's proportions.
     """
@@ -207,7 +227,10 @@ def simulate_gold(
     shares = np.asarray(class_shares, dtype=float)
     shares = shares / shares.sum()
     sizes = topic_sizes(rng, topics, items_min, items_max)
-    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
+    if cut_points is not None:
+        proportions = latent.logistic_topic_proportions(rng, cut_points, location_sd, scale_sd, topics)
+    else:
+        proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=True)])
     item_topic = np.repeat(np.arange(topics), sizes)
     labels = np.concatenate([np.repeat(np.arange(num_classes), row) for row in counts])
@@ -404,7 +427,7 @@ def simulate_runs(
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
         if profiles:
-            sd, edges, _ = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
+            sd, edges, _, _ = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
             parameters["noise_sd"], parameters["edges"] = sd[team_of], edges[team_of]
         else:
             parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]

@@ -63,6 +63,9 @@ def simulate_tweet_gold(
     concentration: float = 6.0,
     tilt_sd: float = 0.0,
     polarity_sd: float = 0.0,
+    cut_points: Sequence[float] | None = None,
+    location_sd: float = 1.0,
+    scale_sd: float = 0.0,
 ) -> np.ndarray:
     """SemEval-like gold: label counts of each topic's tweets over the tweet count, topics x classes.
 
@@ -70,7 +73,9 @@ def simulate_tweet_gold(
     whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``,
     the shares tilted along the class order and polarised per topic by ``tilt_sd`` and ``polarity_sd``
     (:func:`ordeval.tasks.latent.topic_proportions`);
-    the default shares lean towards the positive classes, as in SemEval Task 4.
+    the default shares lean towards the positive classes, as in SemEval Task 4. With ``cut_points``, the
+    proportions come instead from a latent logistic reading of the topic's tweets, located by N(0,
+    ``location_sd``) and scaled by exp(N(0, ``scale_sd``)) (:func:`ordeval.tasks.latent.logistic_topic_proportions`).
     """
     if class_shares is None:
         class_shares = [0.02, 0.12, 0.45, 0.35, 0.06] if num_classes == 5 else [1.0] * num_classes
@@ -79,7 +84,10 @@ def simulate_tweet_gold(
         raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
     shares = shares / shares.sum()
     sizes = np.rint(np.exp(rng.uniform(np.log(tweets_min), np.log(tweets_max), size=topics))).astype(int)
-    proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
+    if cut_points is not None:
+        proportions = latent.logistic_topic_proportions(rng, cut_points, location_sd, scale_sd, topics)
+    else:
+        proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
     counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=False)])
     return counts / sizes[:, None]
 
@@ -237,12 +245,15 @@ def latent_runs(
     topic_shift_slope (mean gold class of t - its mean over the topics) + N(0, topic_shift_sd), shared by
     every system (a topic that reads more positive than it is to all of them), e_rt ~ N(0, interaction_sd)
     the system's own, s_t = exp(N(0, topic_difficulty_sd)) the topic's noise scale. Its estimate is
-    Dirichlet(concentration m + floor): concentration plays the part of the number of items counted.
+    Dirichlet(concentration m + floor): concentration plays the part of the number of items counted, and
+    the floor (the profile's, else ``floor``) decides how often a class the system hardly predicts comes
+    out empty (below 1e-9: tied with an empty gold class in DNKT).
     """
     if not profiles:
         raise ValueError("the latent model needs profiles (systems fitted to real runs)")
     num_topics, num_classes = gold.shape
-    sd, edges, concentration = latent.assign_profiles(system_rng, profiles, systems, profile_jitter)
+    sd, edges, concentration, floors = latent.assign_profiles(system_rng, profiles, systems, profile_jitter)
+    floors = np.where(np.isnan(floors), floor, floors)
     if edges.shape[1] != num_classes - 1:
         raise ValueError(f"profiles have {edges.shape[1]} edges for {num_classes} classes (one fewer expected)")
     shift = latent.topic_shifts(noise_rng, gold @ np.arange(num_classes), topic_shift_slope, topic_shift_sd)
@@ -252,7 +263,7 @@ def latent_runs(
         own = noise_rng.normal(0.0, interaction_sd, size=num_topics) if interaction_sd > 0 else 0.0
         probabilities = latent.class_probabilities(edges[r], sd[r] * scale, shift + own)  # topics x j x i
         expected = np.einsum("tj,tji->ti", gold, probabilities)
-        runs[r] = _dirichlet_rows(noise_rng, concentration[r] * expected + floor)
+        runs[r] = _dirichlet_rows(noise_rng, concentration[r] * expected + floors[r])
     return runs
 
 
