@@ -25,6 +25,10 @@ GROUP_A = ("alpha_ORD", "alpha_INT", "F1_M", "HMPR", "MAE_M", "kappa")
 GROUP_B = ("Accuracy", "MAE_mu")
 #: The measures of the RNOD-variants study's Table 3 (agreement on Sem16T4E).
 TABLE3 = ("NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT")
+#: Most measure pairs of Table 3 that may rank the Sem16T4E runs identically: the real field's 95th percentile
+#: when its topics are resampled (2 on its own topics, median 6 and 5-95% 2-10 resampled; "at most 6" was
+#: met by only about three quarters of the real field's own resamples).
+IDENTICAL_MOST = 10
 #: The real fields' runs counted as "the cluster" of subtask E: seven of the ten teams scored EMD 0.316-0.366.
 CLUSTER = (0.30, 0.38)
 
@@ -210,7 +214,7 @@ def targets() -> list[Target]:
         range_target("Sem16T4E DNKT pairs", "Sem16T4E tau, DNKT vs the other eight measures", f"{RNOD}, Table 3",
                      (min(dnkt), max(dnkt)), 0.2),
         Target("Sem16T4E identical pairs", "Sem16T4E measure pairs ranking the runs identically (of 36)",
-               f"{RNOD}, Table 3", identical, "at most 6", between(0, 6)),
+               f"{RNOD}, Table 3", identical, f"at most {IDENTICAL_MOST}", between(0, IDENTICAL_MOST)),
         Target("DNKT least similar", "DNKT the least similar OQ measure (mean over the OQ data sets)", RNOD, True,
                "kept", lambda v, real: v is True),
         Target("DNKT least consistent", "DNKT the least consistent OQ measure", RNOD, True, "kept",
