@@ -60,6 +60,9 @@ SHIFTS = np.linspace(-1.5, 1.5, 61)
 LOG_SCALES = np.linspace(-1.5, 1.5, 61)
 ITEM_DIFFICULTY = np.round(np.arange(0.0, 0.81, 0.1), 2)
 ROUNDS = 3
+#: Topic factors of the subtask C runs' own shifts per topic (the two leading ones hold 61% of their
+#: variance, less estimation noise; the rest is each run's own interaction sd).
+FACTORS = 2
 #: The Dirichlet floors tried for a subtask E run, the simulators' default, and what counts as an empty class.
 FLOORS = np.array([m * 10.0**e for e in range(-5, 0) for m in (1, 2, 5)] + [1.0])
 DEFAULT_FLOOR = 0.01
@@ -345,16 +348,34 @@ def fit_classification(
     reading = np.exp(field.parameters[:, 0]) <= 3
     gold_counts = counts[0].sum(axis=-1)
     mean_class = gold_counts @ np.arange(gold_counts.shape[1]) / gold_counts.sum(axis=1)
+    loadings, own_sd = interaction_factors(field.own[reading], null.own[reading])
+    extras = iter([{"interaction_sd": sd, "loadings": row} for sd, row in zip(own_sd, loadings, strict=True)])
     settings = {
         "model": "latent",
         "item_difficulty_sd": item_sd,
         **topic_shift_settings(field.shift, mean_class, null.shift),
         "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
         "interaction_sd": round(corrected_sd(field.own[reading], null.own[reading]), 3),
-        "profiles": [profile_dict(p) for p in field.parameters],
-    }
+        "profiles": [profile_dict(p, next(extras) if reads else None)
+                     for p, reads in zip(field.parameters, reading, strict=True)],
+    }  # fmt: skip
     settings, factor = calibrate_classification(data, names, settings)
     return {**settings, "noise_sd_factor": factor}, field
+
+
+def interaction_factors(own: np.ndarray, noise: np.ndarray, factors: int = FACTORS) -> tuple[list, list]:
+    """Each run's loadings on ``factors`` topic factors and its own interaction sd, from its fitted own shifts
+    per topic (runs x topics) less estimation noise (the variance of the same fit on a field without them):
+    the leading eigenvectors of the covariance C = cov(own) - diag(var(noise)) times the root of their
+    eigenvalues, and sqrt(C_rr - sum_k loading_rk^2), so that the model's variance of each run's shift is
+    C_rr and its covariances those of the leading factors."""
+    covariance = np.cov(own) - np.diag(np.var(noise, axis=1, ddof=1))
+    values, vectors = np.linalg.eigh(covariance)
+    top = np.argsort(values)[::-1][:factors]
+    loadings = vectors[:, top] * np.sqrt(np.maximum(values[top], 0.0))
+    loadings = loadings * np.where(loadings.sum(axis=0) < 0, -1.0, 1.0)  # a factor's sign: mostly positive
+    rest = np.sqrt(np.maximum(np.diag(covariance) - (loadings**2).sum(axis=1), 0.0))
+    return [[round(float(v), 3) for v in row] for row in loadings], [round(float(v), 3) for v in rest]
 
 
 def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):
@@ -525,7 +546,7 @@ def markdown(result: dict) -> str:
         lines += ["", "| run | " + " | ".join(k for k in settings["profiles"][0]) + " |",
                   "|---|" + "---|" * len(settings["profiles"][0])]  # fmt: skip
         for run, profile in zip(settings["fitted_to"], settings["profiles"], strict=True):
-            lines.append(f"| {run} | " + " | ".join(str(v) for v in profile.values()) + " |")
+            lines.append(f"| {run} | " + " | ".join(str(profile.get(k, "-")) for k in settings["profiles"][0]) + " |")
     lines += ["", f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
               "", "| score | rank | real | simulated mean | simulated sd |", "|---|---|---|---|---|"]  # fmt: skip
     for score, values in result["check"].items():

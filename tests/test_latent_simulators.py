@@ -50,10 +50,12 @@ def test_class_probabilities_are_the_normal_cut_into_bins():
 
 def test_profiles_are_dealt_in_a_drawn_order_and_again_when_there_are_more_systems():
     profiles = [{"noise_sd": sd, "edges": [0.5, 1.5, 2.5, 3.5]} for sd in (1.0, 2.0, 3.0)]
-    sd, edges, _, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.0)
+    dealt = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.0)
+    sd, edges = dealt.sd, dealt.edges
     assert sorted(sd[:3]) == [1.0, 2.0, 3.0] and list(sd[3:6]) == list(sd[:3]) and sd[6] == sd[0]
     assert (edges == [0.5, 1.5, 2.5, 3.5]).all()
-    jittered, jittered_edges, _, _ = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.2)
+    jittered_systems = latent.assign_profiles(np.random.default_rng(1), profiles, 7, 0.2)
+    jittered, jittered_edges = jittered_systems.sd, jittered_systems.edges
     assert not np.array_equal(jittered, sd) and np.all(np.diff(jittered_edges, axis=1) >= 0)
     assert np.abs(np.log(jittered / sd)).max() < 1.0
 
@@ -193,6 +195,48 @@ def test_oq_latent_runs_count_the_latent_classifiers_predictions():
         oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent")
 
 
+def test_topic_interactions_follow_the_profiles_loadings_and_sds():
+    profiles = [{**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
+                {**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
+                {**CALIBRATED, "loadings": [-0.5, 0.0], "interaction_sd": 0.1}, CALIBRATED]  # fmt: skip
+    dealt = latent.assign_profiles(np.random.default_rng(2), profiles, 4, 0.0)
+    shifts = latent.topic_interactions(np.random.default_rng(3), dealt, 0.3, 4000)
+    np.testing.assert_allclose(shifts.std(axis=1), np.sqrt((dealt.loadings**2).sum(axis=1) + np.where(
+        np.isnan(dealt.interaction_sd), 0.3, dealt.interaction_sd) ** 2), rtol=0.05)  # fmt: skip
+    correlation = np.corrcoef(shifts)
+    same = [i for i in range(4) if dealt.loadings[i, 0] > 0]
+    opposite = [i for i in range(4) if dealt.loadings[i, 0] < 0]
+    plain = [i for i in range(4) if not dealt.loadings[i].any()]
+    assert correlation[same[0], same[1]] > 0.9 and correlation[same[0], opposite[0]] < -0.9
+    assert abs(correlation[same[0], plain[0]]) < 0.1
+    # without loadings: one draw per system and topic, as N(0, interaction_sd) always drew
+    bare = latent.assign_profiles(np.random.default_rng(2), [CALIBRATED] * 3, 3, 0.0)
+    np.testing.assert_array_equal(latent.topic_interactions(np.random.default_rng(3), bare, 0.3, 50),
+                                  np.random.default_rng(3).normal(0.0, 0.3, size=(3, 50)))  # fmt: skip
+
+
+def test_oc_systems_with_loadings_alike_err_alike_from_topic_to_topic(oc_gold):
+    item_topic, gold = oc_gold
+    alike = {**CALIBRATED, "loadings": [0.8], "interaction_sd": 0.0}
+    parameters = oc.run_parameters({"systems": 2, "model": "latent", "profiles": [alike, alike]}, 5)
+    runs = oc.simulate_runs(stream(6, "s"), stream(6, "n"), gold, item_topic, 5, **parameters)
+    again = oc.simulate_runs(stream(6, "s"), stream(6, "n"), gold, item_topic, 5, **parameters)
+    assert np.array_equal(runs, again)
+    topics = int(item_topic.max()) + 1
+    error = np.stack([np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic)
+                      for run in runs])  # fmt: skip
+    unrelated = oc.run_parameters({"systems": 2, "model": "latent", "profiles": [CALIBRATED], "interaction_sd": 0.8}, 5)
+    apart = oc.simulate_runs(stream(6, "s"), stream(6, "n"), gold, item_topic, 5, **unrelated)
+    error_apart = np.stack([np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic)
+                            for run in apart])  # fmt: skip
+    assert np.corrcoef(error)[0, 1] > 0.8 > 0.5 > np.corrcoef(error_apart)[0, 1]
+    with pytest.raises(ConfigError, match=r"runs\.profiles: loadings of 1 and 2 numbers"):
+        oc.run_parameters({"systems": 2, "model": "latent",
+                           "profiles": [alike, {**alike, "loadings": [0.1, 0.2]}]}, 5, "runs")  # fmt: skip
+    with pytest.raises(ConfigError, match=r"profiles\[0\]: interaction_sd -1 is not a number >= 0"):
+        oc.run_parameters({"systems": 2, "model": "latent", "profiles": [{**alike, "interaction_sd": -1}]}, 5)
+
+
 def test_a_profiles_floor_decides_how_often_a_class_it_hardly_predicts_comes_out_empty():
     gold = oq.simulate_tweet_gold(stream(4, "gold"), topics=200, num_classes=5)
     never_extreme = {**NO_EXTREMES, "concentration": 30.0}  # classes -2 and 2 never predicted
@@ -248,6 +292,13 @@ def test_the_configuration_checks_profiles_of_both_tasks():
         (lambda c: c["datasets"]["TinySem"]["runs"][1].update(model="dirichlet"), "model: latent"),
         (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(floor=0), r"\[0\]\.floor: 0 is less"),
         (lambda c: c["datasets"]["TinyOC"]["runs"][1]["profiles"][0].update(floor=0.1), "floor"),  # OQ only
+        (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(loadings=[0.1]), "loadings"),  # OC only
+        (
+            lambda c: [
+                p.update(loadings=[0.1] * (i + 1)) for i, p in enumerate(c["datasets"]["TinyOC"]["runs"][1]["profiles"])
+            ],
+            r"TinyOC\.runs\[1\]\.profiles: loadings of 1 and 2 numbers",
+        ),
     ]:
         broken = copy.deepcopy(config)
         change(broken)

@@ -166,11 +166,14 @@ def _check_profiles(entry: str, source: Mapping, task: str, num_classes: int) ->
         raise ConfigError(f"config key {entry}.profiles: profiles are systems of the latent model (set model: latent)")
     quantification = task == "quantification"
     needs = latent.OQ_PROFILE_KEYS if quantification else latent.OC_PROFILE_KEYS
-    optional = latent.OQ_PROFILE_OPTIONAL if quantification else ()
+    optional = latent.OQ_PROFILE_OPTIONAL if quantification else latent.OC_PROFILE_OPTIONAL
     for position, profile in enumerate(profiles):
         problem = latent.profile_problem(profile, num_classes, needs, optional)
         if problem:
             raise ConfigError(f"config key {entry}.profiles[{position}]: {shorten(problem)}")
+    problem = latent.loadings_problem(profiles)
+    if problem:
+        raise ConfigError(f"config key {entry}.profiles: {problem}")
 
 
 def _is_number(value) -> bool:

@@ -12,6 +12,7 @@ MAE^mu, high MAE^M); a large sd makes a system whose predictions barely depend o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +22,9 @@ OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
 #: The optional key of a quantification profile: the Dirichlet's pseudo-count ``floor`` of every class (how
 #: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given).
 OQ_PROFILE_OPTIONAL = ("floor",)
+#: The optional keys of an ordinal classification profile: its own ``interaction_sd`` (the sd of its own
+#: shift per topic, else the source's) and its ``loadings`` on the topic factors shared by the systems.
+OC_PROFILE_OPTIONAL = ("interaction_sd", "loadings")
 #: The settings of a gold's Dirichlet topic model (:func:`topic_proportions`), which a gold with
 #: ``cut_points`` (the logistic topic model, :func:`logistic_topic_proportions`) does not use.
 DIRICHLET_GOLD_KEYS = ("class_shares", "concentration", "tilt_sd", "polarity_sd")
@@ -40,6 +44,15 @@ def profile_problem(
     unknown = sorted(set(profile) - set(needs) - set(optional))
     if unknown:
         return f"has unknown key(s) {', '.join(unknown)}; known: {', '.join((*needs, *optional))}"
+    loadings = profile.get("loadings", [])
+    if not isinstance(loadings, (list, tuple)) or not 0 <= len(loadings) <= 10:
+        return f"loadings {loadings!r} must be a list of at most 10 numbers (one per topic factor)"
+    if any(isinstance(v, bool) or not isinstance(v, (int, float)) or not np.isfinite(v) for v in loadings):
+        return f"loadings {loadings!r} must be finite numbers"
+    if "interaction_sd" in profile:
+        value = profile["interaction_sd"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+            return f"interaction_sd {value!r} is not a number >= 0"
     for key in ("noise_sd", "concentration", "floor"):
         value = profile.get(key, 1.0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
@@ -56,27 +69,69 @@ def profile_problem(
     return None
 
 
-def assign_profiles(
-    rng: np.random.Generator, profiles: Sequence[Mapping], systems: int, jitter: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(noise sd (systems,), edges (systems, K-1), concentration (systems,), floor (systems,), NaN where the
-    profile gives none) of ``systems`` systems.
+def loadings_problem(profiles: Sequence[Mapping]) -> str | None:
+    """What is wrong with the profiles' ``loadings`` together (None when nothing): lists of different lengths
+    (every profile that gives loadings gives one per topic factor)."""
+    lengths = sorted({len(p["loadings"]) for p in profiles if isinstance(p, Mapping) and "loadings" in p})
+    if len(lengths) > 1:
+        return f"loadings of {' and '.join(map(str, lengths))} numbers: every profile needs one per topic factor"
+    return None
+
+
+@dataclass
+class Systems:
+    """The systems of a field dealt from profiles (:func:`assign_profiles`), one entry per system: noise
+    ``sd``, ``edges`` (systems x K-1), ``concentration`` and ``floor`` (quantification; floor NaN where the
+    profile gives none), and their run-by-topic interaction: ``interaction_sd`` (NaN where the profile gives
+    none) and ``loadings`` on the topic factors (systems x factors; zeros where the profile gives none)."""
+
+    sd: np.ndarray
+    edges: np.ndarray
+    concentration: np.ndarray
+    floor: np.ndarray
+    interaction_sd: np.ndarray
+    loadings: np.ndarray
+
+
+def assign_profiles(rng: np.random.Generator, profiles: Sequence[Mapping], systems: int, jitter: float) -> Systems:
+    """The :class:`Systems` of ``systems`` systems dealt from ``profiles``.
 
     The profiles are taken in an order drawn from ``rng`` (again from the start when there are more
     systems than profiles); each system's sd is multiplied by exp(N(0, jitter)), its concentration
     likewise, and each edge moved by N(0, jitter) sd (kept ascending), so that the field differs a little
-    from seed to seed while keeping the fitted shape."""
+    from seed to seed while keeping the fitted shape (floor, interaction sd and loadings: no jitter, no draw)."""
     order = rng.permutation(len(profiles))
     chosen = [profiles[order[r % len(profiles)]] for r in range(systems)]
     sd = np.array([float(p["noise_sd"]) for p in chosen])
     edges = np.array([[float(e) for e in p["edges"]] for p in chosen]).reshape(systems, -1)
     concentration = np.array([float(p.get("concentration", 1.0)) for p in chosen])
-    floor = np.array([float(p.get("floor", np.nan)) for p in chosen])  # no jitter: no draw
+    floor = np.array([float(p.get("floor", np.nan)) for p in chosen])
+    interaction = np.array([float(p.get("interaction_sd", np.nan)) for p in chosen])
+    factors = max((len(p.get("loadings", ())) for p in chosen), default=0)
+    loadings = np.zeros((systems, factors))
+    for system, profile in enumerate(chosen):
+        given = [float(value) for value in profile.get("loadings", ())]
+        loadings[system, : len(given)] = given
     if jitter > 0:
         sd = sd * np.exp(rng.normal(0.0, jitter, size=systems))
         concentration = concentration * np.exp(rng.normal(0.0, jitter, size=systems))
         edges = np.sort(edges + rng.normal(0.0, jitter, size=edges.shape) * sd[:, None], axis=1)
-    return sd, edges, concentration, floor
+    return Systems(sd, edges, concentration, floor, interaction, loadings)
+
+
+def topic_interactions(
+    rng: np.random.Generator, systems: Systems, default_sd: float, num_topics: int
+) -> np.ndarray:
+    """Each system's own shift on each topic (systems x topics): e_rt = loadings_r . f_t + sd_r z_rt, with
+    f_t ~ N(0, I) the topic's factors, shared by every system (systems with loadings alike move alike from
+    topic to topic, as the real runs of similar teams do), and sd_r the system's interaction sd (its
+    profile's, else ``default_sd``). The z are drawn first, all at once; the factors only where a profile
+    has loadings."""
+    sd = np.where(np.isnan(systems.interaction_sd), default_sd, systems.interaction_sd)
+    shifts = rng.standard_normal((len(sd), num_topics)) * sd[:, None]
+    if systems.loadings.shape[1]:
+        shifts = shifts + systems.loadings @ rng.standard_normal((systems.loadings.shape[1], num_topics))
+    return shifts
 
 
 def topic_proportions(

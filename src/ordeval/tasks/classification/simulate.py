@@ -167,9 +167,12 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
         if not isinstance(profiles, (list, tuple)) or not profiles:
             raise _fail(entry, "profiles", f"{profiles!r} must be a non-empty list of profiles")
         for position, profile in enumerate(profiles):
-            problem = latent.profile_problem(profile, num_classes)
+            problem = latent.profile_problem(profile, num_classes, optional=latent.OC_PROFILE_OPTIONAL)
             if problem:
                 raise _fail(entry, f"profiles[{position}]", problem)
+        problem = latent.loadings_problem(profiles)
+        if problem:
+            raise _fail(entry, "profiles", problem)
     biases = merged["biases"]
     if not isinstance(biases, (list, tuple)) or not biases or any(bias not in BIASES for bias in biases):
         raise _fail(entry, "biases", f"{biases!r} must be a non-empty list of {', '.join(BIASES)}")
@@ -426,9 +429,10 @@ def simulate_runs(
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
+        dealt = None
         if profiles:
-            sd, edges, _, _ = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
-            parameters["noise_sd"], parameters["edges"] = sd[team_of], edges[team_of]
+            dealt = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
+            parameters["noise_sd"], parameters["edges"] = dealt.sd[team_of], dealt.edges[team_of]
         else:
             parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]
             parameters["edges"] = [
@@ -445,7 +449,7 @@ def simulate_runs(
         if item_difficulty_sd > 0:
             scale = scale * np.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
         predictions = latent_predictions(
-            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared
+            noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared, dealt
         )
         return guessed(noise_rng, predictions, parameters["guess"], num_classes)
     identity = np.eye(num_classes)
@@ -507,15 +511,21 @@ def latent_predictions(
     interaction_sd: float,
     team_shared: float,
     item_shared: float = 0.0,
+    dealt: latent.Systems | None = None,
 ) -> np.ndarray:
     """The ``latent`` model of :func:`simulate_runs`: system r predicts the bin (its ``edges``) of
     centre + shift_rt + noise_sd_r scale (sqrt(item_shared) e + sqrt(1 - item_shared) (sqrt(team_shared) e_team
     + sqrt(1 - team_shared) e_r)), with centre the gold class (plus the topic's shift), scale the item's (topic
-    difficulty, item difficulty) and e common to every system."""
+    difficulty, item difficulty) and e common to every system; shift_rt, the team's own shift on the topic,
+    is N(0, interaction_sd), or with profiles (``dealt``, one per team) their own interaction sds and
+    loadings on shared topic factors (:func:`ordeval.tasks.latent.topic_interactions`)."""
     systems = len(team_of)
     num_topics = int(item_topic.max()) + 1 if item_topic.size else 0
     teams = int(team_of.max()) + 1 if systems else 0
-    shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
+    if dealt is None:
+        shifts = rng.normal(0.0, interaction_sd, size=(teams, num_topics))
+    else:
+        shifts = latent.topic_interactions(rng, dealt, interaction_sd, num_topics)
     shared = rng.standard_normal((teams, centre.size))
     common = rng.standard_normal(centre.size) if item_shared > 0 else 0.0
     predictions = np.empty((systems, centre.size), dtype=np.int64)

@@ -252,8 +252,9 @@ def latent_runs(
     if not profiles:
         raise ValueError("the latent model needs profiles (systems fitted to real runs)")
     num_topics, num_classes = gold.shape
-    sd, edges, concentration, floors = latent.assign_profiles(system_rng, profiles, systems, profile_jitter)
-    floors = np.where(np.isnan(floors), floor, floors)
+    dealt = latent.assign_profiles(system_rng, profiles, systems, profile_jitter)
+    sd, edges, concentration = dealt.sd, dealt.edges, dealt.concentration
+    floors = np.where(np.isnan(dealt.floor), floor, dealt.floor)
     if edges.shape[1] != num_classes - 1:
         raise ValueError(f"profiles have {edges.shape[1]} edges for {num_classes} classes (one fewer expected)")
     shift = latent.topic_shifts(noise_rng, gold @ np.arange(num_classes), topic_shift_slope, topic_shift_sd)
