@@ -348,16 +348,14 @@ def fit_classification(
     reading = np.exp(field.parameters[:, 0]) <= 3
     gold_counts = counts[0].sum(axis=-1)
     mean_class = gold_counts @ np.arange(gold_counts.shape[1]) / gold_counts.sum(axis=1)
-    loadings, own_sd = interaction_factors(field.own[reading], null.own[reading])
-    extras = iter([{"interaction_sd": sd, "loadings": row} for sd, row in zip(own_sd, loadings, strict=True)])
+    extras = own_shift_profiles(field.own, null.own, reading)
     settings = {
         "model": "latent",
         "item_difficulty_sd": item_sd,
         **topic_shift_settings(field.shift, mean_class, null.shift),
         "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
         "interaction_sd": round(corrected_sd(field.own[reading], null.own[reading]), 3),
-        "profiles": [profile_dict(p, next(extras) if reads else None)
-                     for p, reads in zip(field.parameters, reading, strict=True)],
+        "profiles": [profile_dict(p, extra) for p, extra in zip(field.parameters, extras, strict=True)],
     }  # fmt: skip
     settings, factor = calibrate_classification(data, names, settings)
     return {**settings, "noise_sd_factor": factor}, field
@@ -376,6 +374,17 @@ def interaction_factors(own: np.ndarray, noise: np.ndarray, factors: int = FACTO
     loadings = loadings * np.where(loadings.sum(axis=0) < 0, -1.0, 1.0)  # a factor's sign: mostly positive
     rest = np.sqrt(np.maximum(np.diag(covariance) - (loadings**2).sum(axis=1), 0.0))
     return [[round(float(v), 3) for v in row] for row in loadings], [round(float(v), 3) for v in rest]
+
+
+def own_shift_profiles(own: np.ndarray, noise: np.ndarray, reading: np.ndarray) -> list[dict]:
+    """Per run, the profile keys of its own shifts per topic: where its predictions depend on the gold
+    (``reading``), its loadings on the shared topic factors and the rest as its interaction sd
+    (:func:`interaction_factors`); elsewhere its interaction sd alone (the sd of its fitted own shifts less
+    estimation noise)."""
+    loadings, rest = interaction_factors(own[reading], noise[reading])
+    shared = iter([{"interaction_sd": sd, "loadings": row} for sd, row in zip(rest, loadings, strict=True)])
+    return [next(shared) if reads else {"interaction_sd": round(corrected_sd(own[run], noise[run]), 3)}
+            for run, reads in enumerate(reading)]  # fmt: skip
 
 
 def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):

@@ -292,7 +292,7 @@ def test_the_configuration_checks_profiles_of_both_tasks():
         (lambda c: c["datasets"]["TinySem"]["runs"][1].update(model="dirichlet"), "model: latent"),
         (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(floor=0), r"\[0\]\.floor: 0 is less"),
         (lambda c: c["datasets"]["TinyOC"]["runs"][1]["profiles"][0].update(floor=0.1), "floor"),  # OQ only
-        (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(loadings=[0.1]), "loadings"),  # OC only
+        (lambda c: c["datasets"]["TinySem"]["runs"][1]["profiles"][0].update(loadings=["a"]), "loadings"),
         (
             lambda c: [
                 p.update(loadings=[0.1] * (i + 1)) for i, p in enumerate(c["datasets"]["TinyOC"]["runs"][1]["profiles"])

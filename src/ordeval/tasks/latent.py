@@ -21,7 +21,7 @@ OC_PROFILE_KEYS = ("noise_sd", "edges")
 OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
 #: The optional key of a quantification profile: the Dirichlet's pseudo-count ``floor`` of every class (how
 #: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given).
-OQ_PROFILE_OPTIONAL = ("floor",)
+OQ_PROFILE_OPTIONAL = ("floor", "interaction_sd", "loadings")
 #: The optional keys of an ordinal classification profile: its own ``interaction_sd`` (the sd of its own
 #: shift per topic, else the source's) and its ``loadings`` on the topic factors shared by the systems.
 OC_PROFILE_OPTIONAL = ("interaction_sd", "loadings")

@@ -244,7 +244,9 @@ def latent_runs(
     class probabilities of gold class j under the latent value j + d_t + e_rt + noise_sd s_t z: d_t =
     topic_shift_slope (mean gold class of t - its mean over the topics) + N(0, topic_shift_sd), shared by
     every system (a topic that reads more positive than it is to all of them), e_rt ~ N(0, interaction_sd)
-    the system's own, s_t = exp(N(0, topic_difficulty_sd)) the topic's noise scale. Its estimate is
+    the system's own (with profiles that give ``interaction_sd`` or ``loadings``, their own sds and shared
+    topic factors: :func:`ordeval.tasks.latent.topic_interactions`), s_t = exp(N(0, topic_difficulty_sd))
+    the topic's noise scale. Its estimate is
     Dirichlet(concentration m + floor): concentration plays the part of the number of items counted, and
     the floor (the profile's, else ``floor``) decides how often a class the system hardly predicts comes
     out empty (below 1e-9: tied with an empty gold class in DNKT).
@@ -260,8 +262,13 @@ def latent_runs(
     shift = latent.topic_shifts(noise_rng, gold @ np.arange(num_classes), topic_shift_slope, topic_shift_sd)
     scale = np.exp(noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)) if topic_difficulty_sd > 0 else 1.0
     runs = np.empty((systems, num_topics, num_classes))
+    structured = dealt.loadings.shape[1] > 0 or not np.isnan(dealt.interaction_sd).all()
+    own_shifts = latent.topic_interactions(noise_rng, dealt, interaction_sd, num_topics) if structured else None
     for r in range(systems):
-        own = noise_rng.normal(0.0, interaction_sd, size=num_topics) if interaction_sd > 0 else 0.0
+        if own_shifts is not None:
+            own = own_shifts[r]
+        else:
+            own = noise_rng.normal(0.0, interaction_sd, size=num_topics) if interaction_sd > 0 else 0.0
         probabilities = latent.class_probabilities(edges[r], sd[r] * scale, shift + own)  # topics x j x i
         expected = np.einsum("tj,tji->ti", gold, probabilities)
         runs[r] = _dirichlet_rows(noise_rng, concentration[r] * expected + floors[r])
