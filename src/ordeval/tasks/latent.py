@@ -119,9 +119,7 @@ def assign_profiles(rng: np.random.Generator, profiles: Sequence[Mapping], syste
     return Systems(sd, edges, concentration, floor, interaction, loadings)
 
 
-def topic_interactions(
-    rng: np.random.Generator, systems: Systems, default_sd: float, num_topics: int
-) -> np.ndarray:
+def topic_interactions(rng: np.random.Generator, systems: Systems, default_sd: float, num_topics: int) -> np.ndarray:
     """Each system's own shift on each topic (systems x topics): e_rt = loadings_r . f_t + sd_r z_rt, with
     f_t ~ N(0, I) the topic's factors, shared by every system (systems with loadings alike move alike from
     topic to topic, as the real runs of similar teams do), and sd_r the system's interaction sd (its
