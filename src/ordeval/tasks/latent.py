@@ -19,8 +19,9 @@ import numpy as np
 #: The keys of a profile: an ordinal classification system's, and a quantification system's.
 OC_PROFILE_KEYS = ("noise_sd", "edges")
 OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
-#: The optional key of a quantification profile: the Dirichlet's pseudo-count ``floor`` of every class (how
-#: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given).
+#: The optional keys of a quantification profile: the Dirichlet's pseudo-count ``floor`` of every class (how
+#: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given), and
+#: its own ``interaction_sd`` and ``loadings`` as for classification (below).
 OQ_PROFILE_OPTIONAL = ("floor", "interaction_sd", "loadings")
 #: The optional keys of an ordinal classification profile: its own ``interaction_sd`` (the sd of its own
 #: shift per topic, else the source's) and its ``loadings`` on the topic factors shared by the systems.
