@@ -55,6 +55,14 @@ def value_range(table: str, dataset: str, statistic: str) -> tuple[float, float]
     return (min(values), max(values))
 
 
+def consistency_measures(dataset: str) -> tuple[str, ...]:
+    """The measures whose consistency the papers print for ``dataset`` (ACL-IJCNLP 2021, Table 3 for subtask C;
+    the RNOD-variants study, Table 25 for subtask E): a range is compared over these, like with like (the
+    default also scores RSNOD, which Table 25 leaves out)."""
+    table = "ACL-IJCNLP 2021, Table 3" if "T4C" in dataset else "RNOD variants and DNKT, Table 25"
+    return tuple(sorted({row.a for row in rows(table, dataset, "consistency_mean_tau_half")}))
+
+
 def dp_percent(dataset: str, measures: Sequence[str] = OQ_SIX) -> dict[str, float]:
     """DP (%) per measure (CIKM 2021 LQ, Table 3)."""
     significant = {row.a: float(row.value) for row in rows("CIKM 2021 LQ workshop, Table 3", dataset, "dp_significant")}

@@ -113,3 +113,19 @@ def test_fitting_the_simulators_to_the_real_2016_fields(tmp_path):
         settings = {k: v for k, v in fitted["runs"][fitted_to].items() if k not in ("fitted_to", "noise_sd_factor")}
         config["datasets"][dataset]["runs"][1].update(settings)
     validate(config)
+
+
+def test_the_subtask_e_simulator_run_by_run(tmp_path):
+    """benchmarks/fit_diagnostics.py with two simulations a profile and one field fitted again: every official
+    run beside its profile, the real numbers the official ones (QCRI's NMD is its EMD 0.243 / (K - 1)), the
+    simulated NMD near the real one (the profiles are fitted to it), and the recovery of every profile."""
+    shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt")
+    values = run("fit_diagnostics.py", tmp_path, "--sims", "2", "--fields", "1")
+    assert values["runs"] == "11" and float(values["largest_nmd_gap"]) < 0.03
+    result = json.loads((tmp_path / "results" / "fit_diagnostics.json").read_text())
+    assert len(result["per_run"]) == len(result["recovery"]) == 11
+    assert abs(4 * result["per_run"]["QCRI"]["NMD"]["real"] - 0.243) < 0.0005
+    for run_values in result["per_run"].values():
+        assert all(0 <= cell["real"] <= 1 and 0 <= cell["simulated"] <= 1 for cell in run_values.values())
+    assert all(len(parts["cut points (noise sds)"]["mean"]) == 4 for parts in result["recovery"].values())
+    assert "| pkudblab |" in (tmp_path / "results" / "fit_diagnostics.md").read_text()
