@@ -149,6 +149,9 @@ def test_a_signal_to_ordeval_run_stops_snakemake_and_its_jobs(project, monkeypat
         "time.sleep(60)\n"
     )
     monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} {script}")
+    # A shell's background job inherits SIGINT ignored, and so do the fake's processes: they then stop only
+    # at the SIGKILL after the grace period, here 2 s rather than 30.
+    monkeypatch.setattr("ordeval.cli.run.STOP_GRACE", 2.0)
 
     def interrupt():
         for _ in range(600):  # up to 30 s on a busy machine: both pids written, then the signal
