@@ -135,7 +135,7 @@ def test_both_gold_simulators_take_the_logistic_topic_model():
     item_topic, labels = oc.simulate_gold(stream(5, "gold"), num_classes=5, **parameters)
     assert np.bincount(item_topic).min() >= 50 and set(np.unique(labels)) <= set(range(5))
     assert np.bincount(labels, minlength=5).argmax() in (2, 3)  # the middle classes are the common ones
-    with pytest.raises(ConfigError, match=r"gold\.concentration: is a setting of the Dirichlet topic model"):
+    with pytest.raises(ConfigError, match=r"gold\.concentration: a setting of the Dirichlet topic model, which"):
         oc.gold_parameters({"topics": 5, "concentration": 3.0, **settings}, 5)
     with pytest.raises(ConfigError, match=r"gold\.scale_sd: -1 must be >= 0"):
         oc.gold_parameters({"topics": 5, **settings, "scale_sd": -1}, 5)

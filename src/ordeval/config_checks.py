@@ -114,16 +114,9 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
             f"config key {entry}.class_shares: {len(source['class_shares'])} shares for {len(classes)} classes "
             "(one per class, in the order of 'classes')"
         )
-    if "cut_points" in source:
-        problem = latent.cut_points_problem(source["cut_points"], len(classes))
-        if problem:
-            raise ConfigError(f"config key {entry}.cut_points: {problem}")
-        mixed = [key for key in latent.DIRICHLET_GOLD_KEYS if key in source]
-        if mixed:
-            raise ConfigError(
-                f"config key {entry}.{mixed[0]}: a setting of the Dirichlet topic model, which a gold with "
-                "cut_points (the logistic topic model) does not use; give location_sd and scale_sd instead"
-            )
+    logistic = latent.logistic_gold_problem(source, len(classes))
+    if logistic:
+        raise ConfigError(f"config key {entry}.{logistic[0]}: {logistic[1]}")
     if kind == "constant_class" and str(source["class"]) not in classes:
         raise ConfigError(
             f"config key {entry}.class: {shorten(repr(source['class']))} is not one of the classes "

@@ -185,6 +185,25 @@ def cut_points_problem(cut_points, num_classes: int) -> str | None:
     return None
 
 
+def logistic_gold_problem(source, num_classes: int) -> tuple[str, str] | None:
+    """What is wrong with a gold that gives ``cut_points`` (None when nothing, or when it gives none): the key
+    at fault and the problem, for a message naming the key. The cut points must be K - 1 finite ascending
+    numbers (:func:`cut_points_problem`), and the keys of the Dirichlet model (``DIRICHLET_GOLD_KEYS``) are
+    refused beside them: the logistic model would silently ignore them."""
+    if "cut_points" not in source or source["cut_points"] is None:
+        return None
+    problem = cut_points_problem(source["cut_points"], num_classes)
+    if problem:
+        return "cut_points", problem
+    mixed = [key for key in DIRICHLET_GOLD_KEYS if key in source]
+    if mixed:
+        return mixed[0], (
+            "a setting of the Dirichlet topic model, which a gold with cut_points (the logistic topic model) does "
+            "not use; give location_sd and scale_sd instead"
+        )
+    return None
+
+
 def logistic_topic_proportions(
     rng: np.random.Generator, cut_points, location_sd: float, scale_sd: float, topics: int
 ) -> np.ndarray:

@@ -119,14 +119,9 @@ def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> d
             _number({f"class_shares[{position}]": share}, f"class_shares[{position}]", entry, low=0, low_open=True)
     _number(merged, "location_sd", entry, low=0, high=10)
     _number(merged, "scale_sd", entry, low=0, high=5)
-    if merged["cut_points"] is not None:
-        problem = latent.cut_points_problem(merged["cut_points"], num_classes)
-        if problem:
-            raise _fail(entry, "cut_points", problem)
-        mixed = [key for key in latent.DIRICHLET_GOLD_KEYS if key in source]
-        if mixed:
-            raise _fail(entry, mixed[0], "is a setting of the Dirichlet topic model; with cut_points (the logistic "
-                        "model) give location_sd and scale_sd instead")  # fmt: skip
+    logistic = latent.logistic_gold_problem(source, num_classes)
+    if logistic:
+        raise _fail(entry, *logistic)
     return {key: merged[key] for key in ("topics", *GOLD_DEFAULTS)}
 
 
