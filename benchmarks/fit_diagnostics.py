@@ -43,11 +43,12 @@ SETTINGS = ("topic_shift_sd", "topic_shift_slope", "topic_difficulty_sd", "inter
 EMPTY = 1e-9
 
 
-def simulator_settings(config_path: Path = CONFIG) -> dict:
-    """The Sem16T4E simulated systems' settings of the configuration (profiles and the shared effects)."""
+def simulator_settings(config_path: Path = CONFIG) -> tuple[list, dict]:
+    """The Sem16T4E simulated systems of the configuration: their profiles, and the settings they share (the
+    topic effects and the default floor)."""
     runs = configuration.load(config_path)["datasets"]["Sem16T4E"]["runs"]
     simulated = next(run for run in runs if run.get("type") == "simulate")
-    return {key: simulated[key] for key in ("profiles", *SETTINGS) if key in simulated}
+    return simulated["profiles"], {key: simulated[key] for key in SETTINGS if key in simulated}
 
 
 def run_statistics(data, runs: np.ndarray) -> np.ndarray:
@@ -60,11 +61,11 @@ def run_statistics(data, runs: np.ndarray) -> np.ndarray:
                       (runs < EMPTY).mean(axis=(1, 2))])  # fmt: skip
 
 
-def per_run(data, names: Sequence[int], settings: dict, sims: int) -> dict:
-    """Each profile simulated alone on the real gold ``sims`` times beside its real run."""
-    shared = {key: value for key, value in settings.items() if key != "profiles"}
+def per_run(data, names: Sequence[int], profiles: list, shared: dict, sims: int) -> dict:
+    """Each profile simulated alone on the real gold ``sims`` times beside its real run (the profiles share
+    the random streams: only each run's own statistics are compared)."""
     simulated = []
-    for profile in settings["profiles"]:
+    for profile in profiles:
         fields = [latent_runs(stream(s, "diagnostics", "systems"), stream(s, "diagnostics", "runs"), data.gold,
                               systems=1, profiles=[profile], **shared) for s in range(sims)]  # fmt: skip
         simulated.append([run_statistics(data, runs)[:, 0] for runs in fields])
@@ -79,19 +80,18 @@ def per_run(data, names: Sequence[int], settings: dict, sims: int) -> dict:
     }  # fmt: skip
 
 
-def recovery(data, names: Sequence[int], settings: dict, fields: int) -> dict:
-    """Whole fields simulated from ``settings`` on the real gold and fitted again, profile by profile."""
-    profiles = settings["profiles"]
+def recovery(data, names: Sequence[int], profiles: list, shared: dict, fields: int) -> dict:
+    """Whole fields simulated from the settings on the real gold and fitted again, profile by profile."""
     sd = np.array([p["noise_sd"] for p in profiles])
     edges = np.array([p["edges"] for p in profiles], dtype=float)
     concentration = np.array([p["concentration"] for p in profiles])
-    shared = {key: value for key, value in settings.items() if key != "profiles"}
     found = []
     for f in range(fields):
-        systems = stream(f, "diagnostics", "recovery-systems")
+        # latent_runs deals the profiles in an order drawn from its system stream; the same draw on an equal
+        # stream tells which system took which profile
         dealt = latent.assign_profiles(stream(f, "diagnostics", "recovery-systems"), profiles, len(profiles), 0.0)
-        runs = latent_runs(systems, stream(f, "diagnostics", "recovery-runs"), data.gold, systems=len(profiles),
-                           profiles=profiles, **shared)  # fmt: skip
+        runs = latent_runs(stream(f, "diagnostics", "recovery-systems"), stream(f, "diagnostics", "recovery-runs"),
+                           data.gold, systems=len(profiles), profiles=profiles, **shared)  # fmt: skip
         order = [int(np.flatnonzero((sd == s) & (edges == e).all(axis=1))[0])
                  for s, e in zip(dealt.sd, dealt.edges, strict=True)]  # fmt: skip
         by_profile = np.empty_like(runs)
@@ -146,11 +146,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     data = real2016.load(args.data_root)["Sem16T4E"]
     names = real2016.fitted_runs(data, "Sem16T4E")
-    settings = simulator_settings()
-    if len(settings["profiles"]) != len(names):
-        raise SystemExit(f"{CONFIG}: {len(settings['profiles'])} Sem16T4E profiles for {len(names)} official runs")
-    result = {"sims": args.sims, "fields": args.fields, "per_run": per_run(data, names, settings, args.sims),
-              "recovery": recovery(data, names, settings, args.fields) if args.fields else {}}  # fmt: skip
+    profiles, shared = simulator_settings()
+    if len(profiles) != len(names):
+        raise SystemExit(f"{CONFIG}: {len(profiles)} Sem16T4E profiles for {len(names)} official runs")
+    result = {"sims": args.sims, "fields": args.fields, "per_run": per_run(data, names, profiles, shared, args.sims),
+              "recovery": recovery(data, names, profiles, shared, args.fields) if args.fields else {}}  # fmt: skip
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "fit_diagnostics.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     text = markdown(result)
