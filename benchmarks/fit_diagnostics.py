@@ -8,7 +8,8 @@ official SemEval-2016 Task 4 subtask E runs (``real2016``), both on the real gol
   classes exactly as the gold does) and the share of empty estimates (below 1e-9). Where a simulated run's
   DNKT is off its real run's, the rankings by the DNKT measures differ from the real field's;
 * **recovery**: ``--fields`` whole fields simulated from the settings on the real gold and fitted again by
-  ``fit_simulators.fit_quantification``: per profile, the mean and sd over the fields of the refitted noise
+  ``fit_simulators.fit_quantification`` (least squares, then matched to the runs' NMD and DNKT,
+  ``fit_moments.py``): per profile, the mean and sd over the fields of the refitted noise
   sd and concentration (log ratio to the simulated one) and cut points (difference in noise sds). A mean far
   from 0 is a bias of the fit; the sd is how uncertain a fitted profile is.
 
@@ -96,7 +97,7 @@ def recovery(data, names: Sequence[int], profiles: list, shared: dict, fields: i
                  for s, e in zip(dealt.sd, dealt.edges, strict=True)]  # fmt: skip
         by_profile = np.empty_like(runs)
         by_profile[order] = runs
-        refit, _ = fit_quantification(dataclasses.replace(data, runs=by_profile), range(len(profiles)))
+        refit, _, _ = fit_quantification(dataclasses.replace(data, runs=by_profile), range(len(profiles)))
         fitted = refit["profiles"]
         found.append((np.log([p["noise_sd"] for p in fitted] / sd),
                       np.log([p["concentration"] for p in fitted] / concentration),

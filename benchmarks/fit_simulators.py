@@ -16,7 +16,9 @@ library (``real2016``), and fits the settings that ``config/config.yaml`` uses f
   per-topic confusion counts, the noise of every item scaled by exp(N(0, item_difficulty_sd)) (one sd for
   all runs, chosen by likelihood); subtask E: least squares of every run's per-topic distributions against
   the counted expectation, and the concentration of each run's estimates from its residual variance.
-  Alternating: the runs given the topic effects, the topic effects given the runs;
+  Alternating: the runs given the topic effects, the topic effects given the runs. Then (subtask E) each
+  profile's noise sd and concentration scaled so that, simulated on the real gold, it scores its run's mean
+  NMD and DNKT (``fit_moments.py``; least squares alone misses DNKT), and its floor fitted again;
 * the sd of the topic shifts, of the log topic scales (and, in C, of each run's own shift per topic) from
   their fitted values, less the spread that fitting them on a simulated field without them gives
   (estimation noise); the topic shifts' slope on the topic's mean gold class by least squares;
@@ -25,9 +27,10 @@ library (``real2016``), and fits the settings that ``config/config.yaml`` uses f
   that gives the real correlation of the runs' errors tweet by tweet.
 
 Then every fitted field is simulated again on the real gold (``--check-seeds``) and its runs compared with
-the real runs: official scores (MAE^M and MAE^mu pooled, EMD), by rank.
+the real runs: official scores (MAE^M and MAE^mu pooled, EMD), by rank (``fit_report.py``).
 
     python benchmarks/fit_simulators.py [--data-root ../shared/data/raw] [--check-seeds 20] [--rounds 3]
+        [--moment-sims 20]
 """
 
 from __future__ import annotations
@@ -37,16 +40,17 @@ import json
 import sys
 from collections.abc import Sequence
 
+import fit_moments
 import numpy as np
 import real2016
 from _common import RESULTS
 from fit_gold import fit_gold, gold_check
+from fit_report import check, markdown, pooled_oc
 from scipy.optimize import minimize
 
 from ordeval.seeding import stream
 from ordeval.tasks import latent
 from ordeval.tasks.classification import simulate as oc_simulate
-from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
 from ordeval.tasks.classification.measures import confusion_matrices
 from ordeval.tasks.quantification import simulate as oq_simulate
 
@@ -375,7 +379,12 @@ def simulate_counts(field: ClassificationField, counts: np.ndarray, rng: np.rand
 # --------------------------------------------------------------------------- subtask E
 
 
-def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tuple[dict, QuantificationField]:
+def fit_quantification(
+    data, names: Sequence[int], rounds: int = ROUNDS, moment_sims: int = fit_moments.SIMS
+) -> tuple[dict, QuantificationField, dict]:
+    """Subtask E's settings (least squares, then each profile matched to its run's NMD and DNKT by
+    ``moment_sims`` simulations: :mod:`fit_moments`; 0: not matched), the least-squares field, and per run
+    the moments matched."""
     field = QuantificationField(data.runs[list(names)], data.gold)
     field.restarts = True  # least squares has several optima: each round starts from several noise sds
     field.fit(rounds)
@@ -400,99 +409,13 @@ def fit_quantification(data, names: Sequence[int], rounds: int = ROUNDS) -> tupl
         "profiles": [profile_dict(p, {"concentration": round(float(c), 1), "floor": float(f)})
                      for p, c, f in zip(field.parameters, concentrations, floors, strict=True)],
     }  # fmt: skip
-    return settings, field
-
-
-# --------------------------------------------------------------------------- check
-
-
-def emd(gold: np.ndarray, runs: np.ndarray) -> np.ndarray:
-    """SemEval's official subtask E score per run: sum_i |cumulative difference|, mean over topics."""
-    return np.abs(np.cumsum(runs - gold[None], axis=-1)[..., :-1]).sum(axis=-1).mean(axis=-1)
-
-
-def pooled_oc(gold, runs, item_topic, num_classes) -> tuple[np.ndarray, np.ndarray]:
-    """Official subtask C scores per run: MAE^M and MAE^mu of one confusion matrix over all tweets."""
-    pooled = confusion_matrices(gold, runs, np.zeros_like(item_topic), 1, num_classes)[:, 0]
-    return OC_MEASURES["MAE_M"](pooled), OC_MEASURES["MAE_mu"](pooled)
-
-
-def check(data_c, names_c, settings_c, data_e, names_e, settings_e, seeds: int) -> dict:
-    """Order statistics of the official scores: real runs vs fields simulated on the real gold."""
-    k = len(data_c.classes)
-    real_mae_m, real_mae_mu = pooled_oc(data_c.gold, data_c.runs[names_c], data_c.item_topic, k)
-    real_emd = emd(data_e.gold, data_e.runs[names_e])
-    simulated: dict[str, list] = {"MAE_M": [], "MAE_mu": [], "EMD": []}
-    run_settings = {key: value for key, value in settings_c.items()}
-    for seed in range(seeds):
-        runs = oc_simulate.simulate_runs(
-            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_c.gold, data_c.item_topic, k,
-            **oc_simulate.run_parameters({"systems": len(names_c), **run_settings, "profile_jitter": 0.0}, k),
-        )  # fmt: skip
-        mae_m, mae_mu = pooled_oc(data_c.gold, runs, data_c.item_topic, k)
-        simulated["MAE_M"].append(np.sort(mae_m))
-        simulated["MAE_mu"].append(np.sort(mae_mu))
-        estimates = oq_simulate.simulate_runs(
-            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_e.gold, systems=len(names_e),
-            **{key: value for key, value in settings_e.items()},
-        )  # fmt: skip
-        simulated["EMD"].append(np.sort(emd(data_e.gold, estimates)))
-    real = {"MAE_M": np.sort(real_mae_m), "MAE_mu": np.sort(real_mae_mu), "EMD": np.sort(real_emd)}
-    return {
-        key: {"real": [round(float(v), 3) for v in real[key]],
-              "simulated_mean": [round(float(v), 3) for v in np.mean(values, axis=0)],
-              "simulated_sd": [round(float(v), 3) for v in np.std(values, axis=0)]}
-        for key, values in simulated.items()
-    }  # fmt: skip
+    if not moment_sims:
+        return settings, field, {}
+    settings, moments = fit_moments.match(data.gold, field, settings, (MIN_SD, MAX_SD), moment_sims)
+    return settings, field, dict(zip((data.run_names[name] for name in names), moments, strict=True))
 
 
 # --------------------------------------------------------------------------- main
-
-
-def markdown(result: dict) -> str:
-    lines = [
-        "# The SemEval simulators fitted to the real fields",
-        "",
-        f"Written by `benchmarks/fit_simulators.py` from the official SemEval-2016 Task 4 runs and gold and the "
-        f"SemEval-2017 Task 4 gold ({real2016.SOURCE}); `config/config.yaml` uses these settings for "
-        "Sem16T4C, Sem16T4E, Sem17T4C and Sem17T4E. How they are fitted: docs/methods.md, section 6.",
-        "",
-        "## Gold",
-        "",
-        "| gold | items_min | items_max | cut_points | location_sd | scale_sd | real: topics / tweets / tweets per "
-        "topic / topics with an empty class |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for name, gold in result["gold"].items():
-        real = gold["real"]
-        lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['cut_points']} | "
-                     f"{gold['location_sd']} | {gold['scale_sd']} | {real['topics']} / {real['items']} / "
-                     f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |")  # fmt: skip
-    seeds = result["check_seeds"]
-    lines += ["", f"Check: per class (-2..2), the share of topics with no tweet of it and the sd of its proportion "
-              f"over the topics, the real gold vs the fitted gold simulated {seeds} times (mean).", "",
-              "| gold | empty, real | empty, simulated | sd, real | sd, simulated |",
-              "|---|---|---|---|---|"]  # fmt: skip
-    for name, gold in result["gold"].items():
-        real, simulated = gold["real"], gold["check"]
-        lines.append(f"| {name} | {real['empty_share_per_class']} | {simulated['empty_share_per_class']} | "
-                     f"{real['sd_per_class']} | {simulated['sd_per_class']} |")  # fmt: skip
-    for subtask, key in (("C", "Sem16T4C"), ("E", "Sem16T4E")):
-        settings = result["runs"][key]
-        lines += ["", f"## Subtask {subtask} systems ({key})", ""]
-        lines.append(", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("profiles", "model", "fitted_to")))
-        lines += ["", "| run | " + " | ".join(k for k in settings["profiles"][0]) + " |",
-                  "|---|" + "---|" * len(settings["profiles"][0])]  # fmt: skip
-        for run, profile in zip(settings["fitted_to"], settings["profiles"], strict=True):
-            lines.append(f"| {run} | " + " | ".join(str(profile.get(k, "-")) for k in settings["profiles"][0]) + " |")
-    lines += ["", f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
-              "", "| score | rank | real | simulated mean | simulated sd |", "|---|---|---|---|---|"]  # fmt: skip
-    for score, values in result["check"].items():
-        for rank, (real, mean, sd) in enumerate(
-            zip(values["real"], values["simulated_mean"], values["simulated_sd"], strict=True), start=1
-        ):
-            lines.append(f"| {score} | {rank} | {real:.3f} | {mean:.3f} | {sd:.3f} |")
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -507,6 +430,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=list(ITEM_DIFFICULTY),
         metavar="SD",
         help="Sem16T4C's item difficulty sds tried (default: 0.0 to 0.8 by 0.1; one value: no search)",
+    )
+    parser.add_argument(
+        "--moment-sims",
+        type=int,
+        default=fit_moments.SIMS,
+        help="simulations of a subtask E profile when matching its run's NMD and DNKT (0: none)",
     )
     args = parser.parse_args(argv)
     fields = real2016.load(args.data_root)
@@ -523,12 +452,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         gold[name]["check"] = gold_check(gold[name], topics, args.check_seeds)
     settings_c, _ = fit_classification(data_c, names_c, args.rounds, args.item_difficulty)
     factor = settings_c.pop("noise_sd_factor")
-    settings_e, _ = fit_quantification(data_e, names_e, args.rounds)
+    settings_e, _, moments = fit_quantification(data_e, names_e, args.rounds, args.moment_sims)
     result = {
         "gold": gold,
         "runs": {"Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c],
                               "noise_sd_factor": factor},
                  "Sem16T4E": {**settings_e, "fitted_to": [data_e.run_names[i] for i in names_e]}},
+        "moments": moments,
+        "moment_sims": args.moment_sims,
         "check_seeds": args.check_seeds,
     }  # fmt: skip
     result["check"] = check(data_c, names_c, settings_c, data_e, names_e, settings_e, args.check_seeds)
