@@ -84,7 +84,8 @@ def match(
 ) -> tuple[dict, list]:
     """``settings`` (the least-squares fit of ``field``, ``fit_simulators.QuantificationField``, to its runs on
     ``gold``) with every profile matched to its run's moments and its floor fitted again for its new noise sd
-    and concentration; and per run the moments: the real run's, the least-squares profile's, the matched one's."""
+    and concentration (``field``'s noise sds become the matched ones); and per run the moments: the real
+    run's, the least-squares profile's, the matched one's."""
     shared = {key: settings[key] for key in SHARED if key in settings}
     real = np.stack([score_runs(list(MOMENTS), field.estimates, gold)[name].mean(axis=1) for name in MOMENTS], axis=1)
     profiles = [match_profile(gold, real[r], profile, shared, sims, sd_range)
