@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import real2016
 from _common import RESULTS
+from fit_moments import SHARED, simulated_alone
 from fit_simulators import fit_quantification
 
 from ordeval import config as configuration
@@ -40,7 +41,6 @@ from ordeval.tasks.quantification.simulate import latent_runs
 CONFIG = Path(__file__).resolve().parent.parent / "config" / "config.yaml"
 MEASURES = ("NMD", "DNKT", "DNKT_NMD", "JSD", "RSNOD")
 COLUMNS = (*MEASURES, "DNKT 0 (share of topics)", "empty (share of estimates)")
-SETTINGS = ("topic_shift_sd", "topic_shift_slope", "topic_difficulty_sd", "interaction_sd", "floor")
 EMPTY = 1e-9
 
 
@@ -49,7 +49,7 @@ def simulator_settings(config_path: Path = CONFIG) -> tuple[list, dict]:
     topic effects and the default floor)."""
     runs = configuration.load(config_path)["datasets"]["Sem16T4E"]["runs"]
     simulated = next(run for run in runs if run.get("type") == "simulate")
-    return simulated["profiles"], {key: simulated[key] for key in SETTINGS if key in simulated}
+    return simulated["profiles"], {key: simulated[key] for key in SHARED if key in simulated}
 
 
 def run_statistics(data, runs: np.ndarray) -> np.ndarray:
@@ -67,8 +67,9 @@ def per_run(data, names: Sequence[int], profiles: list, shared: dict, sims: int)
     the random streams: only each run's own statistics are compared)."""
     simulated = []
     for profile in profiles:
-        fields = [latent_runs(stream(s, "diagnostics", "systems"), stream(s, "diagnostics", "runs"), data.gold,
-                              systems=1, profiles=[profile], **shared) for s in range(sims)]  # fmt: skip
+        fields = simulated_alone(
+            data.gold, profile, shared, sims, (("diagnostics", "systems"), ("diagnostics", "runs"))
+        )
         simulated.append([run_statistics(data, runs)[:, 0] for runs in fields])
     values = np.array(simulated)  # profiles x sims x columns
     real = run_statistics(data, data.runs[list(names)])

@@ -43,12 +43,17 @@ BOUNDS = np.log([[0.25, 4.0], [0.2, 20.0]])
 SHARED = ("topic_shift_sd", "topic_shift_slope", "topic_difficulty_sd", "interaction_sd", "floor")
 
 
+def simulated_alone(gold: np.ndarray, profile: Mapping, shared: Mapping, sims: int, keys: tuple[str, str]) -> list:
+    """The profile simulated alone on ``gold`` ``sims`` times (systems x topics x K each); simulation s draws
+    from the streams (s, *keys[0]) and (s, *keys[1]) (:func:`ordeval.seeding.stream`)."""
+    return [latent_runs(stream(s, *keys[0]), stream(s, *keys[1]), gold, systems=1, profiles=[profile], **shared)
+            for s in range(sims)]  # fmt: skip
+
+
 def moments(gold: np.ndarray, profile: Mapping, shared: Mapping, sims: int) -> np.ndarray:
     """Mean over ``sims`` simulations of the profile alone on ``gold`` of its mean NMD and mean DNKT."""
     values = []
-    for s in range(sims):
-        runs = latent_runs(stream(s, "fit", "moments-systems"), stream(s, "fit", "moments-runs"), gold, systems=1,
-                           profiles=[profile], **shared)  # fmt: skip
+    for runs in simulated_alone(gold, profile, shared, sims, (("fit", "moments-systems"), ("fit", "moments-runs"))):
         scores = score_runs(list(MOMENTS), runs, gold)
         values.append([scores[name].mean() for name in MOMENTS])
     return np.mean(values, axis=0)
@@ -87,7 +92,8 @@ def match(
     and concentration (``field``'s noise sds become the matched ones); and per run the moments: the real
     run's, the least-squares profile's, the matched one's."""
     shared = {key: settings[key] for key in SHARED if key in settings}
-    real = np.stack([score_runs(list(MOMENTS), field.estimates, gold)[name].mean(axis=1) for name in MOMENTS], axis=1)
+    scores = score_runs(list(MOMENTS), field.estimates, gold)
+    real = np.stack([scores[name].mean(axis=1) for name in MOMENTS], axis=1)  # runs x MOMENTS
     profiles = [match_profile(gold, real[r], profile, shared, sims, sd_range)
                 for r, profile in enumerate(settings["profiles"])]  # fmt: skip
     for run, profile in enumerate(profiles):

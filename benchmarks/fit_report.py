@@ -31,18 +31,17 @@ def check(data_c, names_c, settings_c, data_e, names_e, settings_e, seeds: int) 
     real_mae_m, real_mae_mu = pooled_oc(data_c.gold, data_c.runs[names_c], data_c.item_topic, k)
     real_emd = emd(data_e.gold, data_e.runs[names_e])
     simulated: dict[str, list] = {"MAE_M": [], "MAE_mu": [], "EMD": []}
-    run_settings = {key: value for key, value in settings_c.items()}
     for seed in range(seeds):
         runs = oc_simulate.simulate_runs(
             stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_c.gold, data_c.item_topic, k,
-            **oc_simulate.run_parameters({"systems": len(names_c), **run_settings, "profile_jitter": 0.0}, k),
+            **oc_simulate.run_parameters({"systems": len(names_c), **settings_c, "profile_jitter": 0.0}, k),
         )  # fmt: skip
         mae_m, mae_mu = pooled_oc(data_c.gold, runs, data_c.item_topic, k)
         simulated["MAE_M"].append(np.sort(mae_m))
         simulated["MAE_mu"].append(np.sort(mae_mu))
         estimates = oq_simulate.simulate_runs(
             stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_e.gold, systems=len(names_e),
-            **{key: value for key, value in settings_e.items()},
+            **settings_e,
         )  # fmt: skip
         simulated["EMD"].append(np.sort(emd(data_e.gold, estimates)))
     real = {"MAE_M": np.sort(real_mae_m), "MAE_mu": np.sort(real_mae_mu), "EMD": np.sort(real_emd)}
