@@ -22,6 +22,12 @@ if REPLICATED:
             pooled=lambda wildcards: PLAN.paths(
                 "scores/pooled", dataset=wildcards.dataset
             ),
+            # CIKM 2021 LQ, Table 7 (the dialogues on which each measure prefers either baseline), where made
+            popularity=lambda wildcards: (
+                PLAN.paths("popularity/table", ("csv",))
+                if wildcards.dataset in POPULARITY
+                else []
+            ),
             provenance=path("data/provenance"),
             library=library("replication_dataset"),
         output:
