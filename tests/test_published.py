@@ -179,12 +179,17 @@ def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
 
     table = Table({
         "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
-        "statistic": ["dp_significant", "consistency_mean_half", "tau_a"],
+        "statistic": ["dp_significant", "consistency_mean_tau_half", "tau_a"],
         "a": ["NMD", "NMD", "NMD"], "b": ["", "", "RNOD"],
         "published": ["38", "81", "0.909"],
         "reproduced": ["37.0", "80.5", "0.9090909090909091"],
         "difference": ["-1.0", "-0.5", "9.09e-05"],
         "verdict": ["within randomisation error", "within randomisation error", "exact"],
+        "note": ["", "", ""],
     })  # fmt: skip
-    rows = [line for line in replication_latex(table).splitlines() if line.endswith("\\\\")]
-    assert " & 38 & 37 & " in rows[1] and " & 81 & 80.5 & " in rows[2] and " & 0.909 & 0.9091 & " in rows[3]
+    latex = replication_latex(table)
+    rows = [line.removesuffix(" \\\\") for line in latex.splitlines() if line.endswith("\\\\")]
+    assert "NMD & 38 & 37 & -1 & within" in rows and "NMD & 81 & 80.5 & -0.5 & within" in rows
+    assert "NMD / RNOD & 0.909 & 0.9091 & +0.0001 & exact" in rows
+    # one block per published table and statistic, the statistic as the paper prints it, never its identifier
+    assert r"Sakai, RNOD variants and DNKT, Table 3: Kendall's $\tau$" in latex and "tau_a" not in latex

@@ -63,7 +63,10 @@ SECTIONS = {
                        "(ordeval docs/methods.md 4.5)."),
     "popularity": ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic "
                    "by topic (Sakai, CIKM 2021 LQ workshop; ordeval docs/methods.md 4.6)."),
-    "leaderboard": ("Leaderboards", "Every run's mean score with its interval, rank and significance group."),
+    "leaderboard": ("Leaderboards", "Every run's mean score under every measure, the measures side by side, with "
+                    "its significance groups. Each run's interval and rank are in tables/leaderboard/<data set>.csv, "
+                    "drawn in figures/leaderboard/, and tables/leaderboard/<data set>.html is a sortable results "
+                    "page with every run's per-topic scores."),
     "topic_set_size": ("Topic set size", "How many topics a test collection needs for each measure to detect a "
                        "given difference between runs, from the measure's residual variance (Sakai, Information "
                        "Retrieval Journal 19(3), 2016)."),
@@ -193,8 +196,9 @@ _ENTRIES = [
     Entry("significance/counts", "significance", "tables/contradiction_counts{suffix}.{ext}", ("csv", "tex"),
           "Contradictions per pair of measures and {task_name} data set.", ("suffix",), "contradictions",
           "contradictions"),
+    # the report prints the grouped list only (the same pairs, identical runs in one row: never two lists alike)
     Entry("significance/contradictions", "significance", "tables/contradictions{suffix}.{ext}", ("csv", "tex"),
-          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions", "contradictions"),
+          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions"),
     Entry("significance/collapsed", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
           "Contradicting run pairs with identical runs collapsed into one row ({task_name} data sets).", ("suffix",),
           "contradictions", "contradictions"),
@@ -221,13 +225,19 @@ _ENTRIES = [
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
           "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, "
           "alpha = {significance_alpha}).", ("dataset",),
-          "leaderboard", "leaderboard"),
+          "leaderboard"),
+    # for print (the LaTeX report's appendix): the measures side by side
+    Entry("leaderboard/compact", "leaderboard", "tables/leaderboard/{dataset}_compact.{ext}", ("tex",),
+          "{dataset}: every run's mean score under every measure (a column each, the arrow pointing to the "
+          "better end) with its significance groups: runs that share a letter do not differ significantly "
+          "(randomised Tukey HSD, B = {significance_hsd_trials}, alpha = {significance_alpha}).", ("dataset",),
+          section="leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "
-          "over all items), and its rank.", ("dataset",), "leaderboard", "leaderboard", True),
+          "over all items), and its rank.", ("dataset",), "leaderboard", task_specific=True),
     Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
-          "leaderboard", "leaderboard"),
+          "leaderboard"),
     # topic set size design
     Entry("topic_set_size/table", "topic_set_size", "tables/topic_set_size/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at alpha = {tss_alpha}, power "

@@ -2,7 +2,7 @@
 # The HTML report's caption files: one per reported rule output, with each of its files' caption (and a table's
 # rows) under a condition on the wildcards; {caption file name: [{wildcards, caption, table}]}.
 CAPTIONS = pipeline.report_captions(PLAN)
-# The LaTeX report's items: (section, table fragment or figure), in catalogue order.
+# The LaTeX report's items: (section, data set or "", table fragment or figure), in catalogue order.
 REPORT_ITEMS = pipeline.report_items(PLAN)
 
 
@@ -57,9 +57,11 @@ rule report_captions:
 
 rule report_tex:
     input:
-        fragments=[item for _, item in REPORT_ITEMS],
+        fragments=[item for *_, item in REPORT_ITEMS],
         provenance=expand(path("data/provenance"), dataset=DATASETS),
         manifest=path("report/manifest"),
+        # the verdict counts, said on the first page (where the configuration compares)
+        replication=PLAN.paths("replication/summary", ("csv",)),
         library=library("report_tex"),
     output:
         tex=path("report/tex"),
@@ -71,7 +73,8 @@ rule report_tex:
     resources:
         **cost("light"),
     params:
-        sections=[section for section, _ in REPORT_ITEMS],
+        sections=[section for section, *_ in REPORT_ITEMS],
+        datasets=[dataset for _, dataset, _ in REPORT_ITEMS],
         name=PLAN.name,
         seed=SEED,
         parameters=pipeline.report_parameters(PLAN),
@@ -82,7 +85,7 @@ rule report_tex:
 rule report_pdf:
     input:
         tex=path("report/tex"),
-        fragments=[item for _, item in REPORT_ITEMS],
+        fragments=[item for *_, item in REPORT_ITEMS],
         library=library("report_pdf"),
     output:
         pdf=reported(path("report/pdf")),
