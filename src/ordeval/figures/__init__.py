@@ -28,6 +28,17 @@ matplotlib.rcParams.update(
     }
 )
 
+#: The size the figures are printed at in the LaTeX report, in inches: its text width (A4, 2 cm margins) and the
+#: largest height a figure takes there. Every figure is drawn at most this size, so it is included unscaled and
+#: its fonts print at their own size: text at least :data:`SMALL` points, names with a sub- or superscript
+#: (drawn 0.7 times smaller) at :data:`NAME` points.
+PRINT_WIDTH = (21.0 - 4.0) / 2.54
+PRINT_HEIGHT = 8.4
+#: Font sizes in points: the smallest text (notes, annotations, legends), axis text, measure names.
+SMALL, TEXT, NAME = 7.0, 8.0, 10.0
+matplotlib.rcParams.update({"font.size": TEXT, "axes.titlesize": 9, "axes.labelsize": TEXT, "xtick.labelsize": TEXT,
+                            "ytick.labelsize": TEXT, "legend.fontsize": SMALL, "figure.titlesize": 10})
+
 #: The family the figures are drawn in (see :func:`_register_figure_font`), then matplotlib's defaults.
 FIGURE_FONT = "DejaVu Sans ordeval"
 
@@ -84,13 +95,14 @@ from matplotlib.figure import Figure  # noqa: E402
 from ..files import png_description, write_atomically  # noqa: E402
 from ..provenance import figure_note, origin_sentence  # noqa: E402
 
-__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption"]
+__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption", "smallest_font"]
 
 
 def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figure:
     """A constrained-layout figure that leaves the bottom ``note_margin`` inch free for the
     data-origin note that :func:`save_figure` writes there."""
     figure = Figure(figsize=(width, height), layout="constrained")
+    figure.set_layout_engine("constrained", h_pad=0.03, w_pad=0.03)
     margin = note_margin / height
     figure.get_layout_engine().set(rect=(0, margin, 1, 1 - margin))
     return figure
@@ -181,3 +193,22 @@ def save_figure(
 def figure_caption(png_path: str | Path) -> str:
     """The description that :func:`save_figure` stored in a PNG."""
     return png_description(png_path)
+
+
+def smallest_font(figure: Figure) -> float:
+    """The smallest printed font size of ``figure``'s visible texts, in points, at :data:`PRINT_WIDTH` (a figure
+    wider or taller than the print size is scaled down there): a measure name's sub- or superscript counts at
+    0.7 times its text's size, as matplotlib draws it."""
+    from matplotlib.text import Text
+
+    width, height = figure.get_size_inches()
+    scale = min(1.0, PRINT_WIDTH / width, PRINT_HEIGHT / height)
+    sizes = []
+    for text in figure.findobj(Text):
+        content = text.get_text()
+        if not text.get_visible() or not content.strip():
+            continue
+        script = text.get_parse_math() and "$" in content and ("_" in content or "^" in content)
+        sizes.append(text.get_fontsize() * (0.7 if script else 1.0))
+    return min(sizes, default=float("inf")) * scale
+

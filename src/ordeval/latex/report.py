@@ -1,4 +1,4 @@
-"""The LaTeX report: one document that inputs every table fragment and includes every figure.
+r"""The LaTeX report: one document that inputs every table fragment and includes every figure.
 
 :func:`latex_document` writes the source; :func:`compile_pdf` runs a real TeX engine on it. Sections and
 their order come from the analysis catalogue (:data:`ordeval.catalogue.SECTIONS`); captions come from the
@@ -97,10 +97,11 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \newcommand\ordevaltable[4]{%
   \sbox\ordevalbox{\small\input{#4}}%
   \ifdim\wd\ordevalbox>1.25\ordevalwidth\relax
-    \sbox\ordevalbox{\footnotesize\input{#4}}%  in 8 pt, if that fits the page with little shrinking
-    \ifdim\wd\ordevalbox>1.12\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn
-    \else\ordevalportrait\fi
-  \else\ordevalportrait\fi
+    \ifordevallandscape\else
+      \sbox\ordevalbox{\footnotesize\input{#4}}%  in 8 pt, if that fits the page with little shrinking
+      \ifdim\wd\ordevalbox>1.12\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
+    \fi
+  \else\ifdim\wd\ordevalbox>\ordevalwidth\relax\else\ordevalportrait\fi\fi
   \setbox\ordevalunit\vbox{\hsize\linewidth\centering\captionof{table}[#2]{#3}%
     \adjustbox{max width=\linewidth}{\usebox\ordevalbox}\par}%
   \ordevalput{#1}}
@@ -108,7 +109,7 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 % would not fit); the log records the printed width of each.
 \newcommand\ordevalfigure[4]{%
   \ordevalportrait
-  \sbox\ordevalbox{\adjustbox{max width=\linewidth,max totalheight=0.8\textheight}{\includegraphics{#4}}}%
+  \sbox\ordevalbox{\adjustbox{max width=\linewidth,max totalheight=0.86\textheight}{\includegraphics{#4}}}%
   \typeout{ordeval figure: #4 printed \the\wd\ordevalbox}%
   \setbox\ordevalunit\vbox{\hsize\linewidth\centering\usebox\ordevalbox\par\captionof{figure}[#2]{#3}}%
   \ordevalput{#1}}
@@ -151,15 +152,16 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
         if section.appendix and not appendix:
             lines.append(r"\appendix")
             appendix = True
-        lines.append(rf"\section{{{escape(section.title)}}}")
-        if section.text:
-            lines.append(escape(section.text) + r"\par\medskip")
+        # the section's heading and opening go with its first item (on a landscape page, if that is one)
+        opening = rf"\section{{{escape(section.title)}}}" + (rf"{escape(section.text)}\par\medskip" if section.text
+                                                              else "")  # fmt: skip
         current = None
         for item in section.items:
-            heading = ""
+            heading = opening
+            opening = ""
             if item.dataset != current:
                 name = item.dataset or "Over the data sets"
-                heading = rf"\subsection{{{escape(name)}}}"
+                heading += rf"\subsection{{{escape(name)}}}"
                 current = item.dataset
             lines.append(_item_source(item, folder, heading))
     lines += [r"\ordevalportrait", r"\end{document}", ""]
