@@ -1,11 +1,12 @@
 """Rule replication_summary: counts per verdict for every published table of the configured data sets
-(ordeval.replication), and the numbers pooled over data sets; each row's data origin that of the numbers it
-counts."""
+(ordeval.replication), and the numbers pooled over data sets, each row's data origin that of the numbers it
+counts; and the page a replicator reads first (ordeval.replication_page)."""
 
 from ordeval.latex import write_latex
 from ordeval.latex.replication import replication_latex, summary_latex
 from ordeval.provenance import origins_of
 from ordeval.replication import pooled, pooled_origin, summary, summary_origins
+from ordeval.replication_page import measure_names, write_replication_page
 from ordeval.scripting import job
 from ordeval.table import Table, write_csv
 
@@ -21,7 +22,14 @@ with job(snakemake) as log:
               for path in snakemake.input.tables]  # fmt: skip
     counts = summary([*tables, pooled_table])
     pooled_table = pooled_table.with_column("data_origin", pooled_origins)
-    write_csv(counts, snakemake.output.csv, origins, summary_origins([*tables, pooled_table]))
+    row_origins = summary_origins([*tables, pooled_table])
+    write_csv(counts, snakemake.output.csv, origins, row_origins)
+    by_dataset = {table["dataset"][0]: table for table in tables if len(table)}
+    if len(pooled_table):
+        by_dataset["pooled"] = pooled_table
+    write_replication_page(snakemake.output.page, f"{snakemake.params.name}: published versus reproduced",
+                           counts.with_column("data_origin", row_origins), by_dataset, measure_names(),
+                           {**origins, "pooled": pooled_origins[0] if pooled_origins else ""})  # fmt: skip
     write_latex(summary_latex(counts), snakemake.output.tex, origins,
                 "Published versus reproduced: the verdicts per published table.")  # fmt: skip
     log.info("verdicts of %d published numbers: %s", counts["numbers"][-1],

@@ -108,6 +108,9 @@ _ENTRIES = [
           "reproduces exactly at the printed precision, within randomisation error ({replication_tolerance}), "
           "differently, or cannot compare (runs not public, or not in this configuration).", (), "replication",
           "replication"),
+    Entry("replication/page", "replication", "tables/replication/published_vs_reproduced.{ext}", ("html",),
+          "Published versus reproduced, to read first: the counts per verdict, per published table, then every "
+          "published number beside the reproduced one with its verdict (one self-contained page).", (), "replication"),
     Entry("replication/pooled", "replication", "tables/replication/pooled.{ext}", ("csv", "tex"),
           "Published versus reproduced: the discriminative power pooled over the eight OQ data sets (Sakai, CIKM "
           "2021 LQ workshop, Table 3, POOLED).", (), "replication", "replication"),
@@ -281,6 +284,9 @@ _ENTRIES = [
     Entry("report/pdf", "report", "report/ordeval.{ext}", ("pdf",),
           "The compiled report: every table and figure with captions stating the data set, whether its data "
           "are real or synthetic, and the parameters.", (), "paper"),
+    Entry("report/intro", "report", "report/intro.{ext}", ("rst",),
+          "The first page of the HTML report: what ordeval is, this configuration and where its data come from, "
+          "and a replication's counts per verdict with a link to every published number."),
     Entry("report/captions", "report", "report/captions/{key}.{ext}", ("rst",),
           "Caption of the HTML report's entry {key}.", ("key",)),
 ]  # fmt: skip

@@ -107,7 +107,9 @@ def compact_latex(boards: Sequence[Table], labels: Mapping[str, str]) -> str:
         header.append(f"{labels[measure]} {arrow}")
         for row in records:
             group = f" {row['group']}" if row.get("group") else ""
-            cells[(measure, row["run"])] = number(row["mean"]) + (rf"\,\textit{{{escape(group.strip())}}}" if group else "")
+            cells[(measure, row["run"])] = number(row["mean"]) + (
+                rf"\,\textit{{{escape(group.strip())}}}" if group else ""
+            )
     measures = [board.records()[0]["measure"] for board in boards]
     rows = [[escape(run)] + [cells.get((measure, run), "-") for measure in measures] for run in runs + others]
     return tabular(header, rows, "l" + "r" * len(measures))

@@ -183,7 +183,9 @@ def _take(values, index: np.ndarray):
     return [values[i] for i in index]
 
 
-def write_csv(table: Table, path: str | Path, origins: Mapping[str, str], row_origins: Sequence[str] | None = None) -> None:
+def write_csv(
+    table: Table, path: str | Path, origins: Mapping[str, str], row_origins: Sequence[str] | None = None
+) -> None:
     """Write ``table`` (unrounded numbers) as CSV with a trailing ``data_origin`` column: ``row_origins`` (one
     per row) where given, else the origin of each row's ``dataset`` where the table has that column, else the
     combined origin of ``origins``. Every value is one of :class:`~ordeval.provenance.Origin` (never free

@@ -59,6 +59,8 @@ if REPLICATED:
             tex=path("replication/summary", "tex"),
             pooled_csv=reported(path("replication/pooled", "csv")),
             pooled_tex=path("replication/pooled", "tex"),
+            # the page a replicator reads first (linked from the HTML report's first page)
+            page=reported(path("replication/page", "html")),
         log:
             f"{RESULTS}/logs/replication_summary.log",
         conda:
@@ -68,6 +70,7 @@ if REPLICATED:
             **cost("light"),
         params:
             tolerance=PLAN.config["replication"]["tolerance"],
+            name=PLAN.name,
         script:
             "../../scripts/replication_summary.py"
 

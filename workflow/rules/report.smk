@@ -55,6 +55,30 @@ rule report_captions:
         "../../scripts/report_captions.py"
 
 
+rule report_intro:
+    input:
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        # the verdict counts (where the configuration compares)
+        replication=PLAN.paths("replication/summary", ("csv",)),
+        library=library("report_intro"),
+    output:
+        rst=path("report/intro"),
+    log:
+        f"{RESULTS}/logs/report_intro.log",
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        **cost("light"),
+    params:
+        name=PLAN.name,
+        seed=SEED,
+        # the published-versus-reproduced page, as the HTML report keys it
+        page=next(iter(PLAN.paths("replication/page")), ""),
+    script:
+        "../../scripts/report_intro.py"
+
+
 rule report_tex:
     input:
         fragments=[item for *_, item in REPORT_ITEMS],

@@ -36,8 +36,17 @@ PRINT_WIDTH = (21.0 - 4.0) / 2.54
 PRINT_HEIGHT = 8.4
 #: Font sizes in points: the smallest text (notes, annotations, legends), axis text, measure names.
 SMALL, TEXT, NAME = 7.0, 8.0, 10.0
-matplotlib.rcParams.update({"font.size": TEXT, "axes.titlesize": 9, "axes.labelsize": TEXT, "xtick.labelsize": TEXT,
-                            "ytick.labelsize": TEXT, "legend.fontsize": SMALL, "figure.titlesize": 10})
+matplotlib.rcParams.update(
+    {
+        "font.size": TEXT,
+        "axes.titlesize": 9,
+        "axes.labelsize": TEXT,
+        "xtick.labelsize": TEXT,
+        "ytick.labelsize": TEXT,
+        "legend.fontsize": SMALL,
+        "figure.titlesize": 10,
+    }
+)
 
 #: The family the figures are drawn in (see :func:`_register_figure_font`), then matplotlib's defaults.
 FIGURE_FONT = "DejaVu Sans ordeval"
@@ -211,4 +220,3 @@ def smallest_font(figure: Figure) -> float:
         script = text.get_parse_math() and "$" in content and ("_" in content or "^" in content)
         sizes.append(text.get_fontsize() * (0.7 if script else 1.0))
     return min(sizes, default=float("inf")) * scale
-

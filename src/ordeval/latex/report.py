@@ -357,8 +357,12 @@ def report_introduction(name: str, parameters: str, origins: Mapping[str, str], 
         + breakable(commit)
         + escape(
             f"). Data sets and the origin of their data: {datasets}. "
-            + ("Synthetic data are simulated (ordeval docs/methods.md, section 6): their numbers describe the "
-               "simulation, not the official evaluations. " if set(origins.values()) - {"real"} else "")
+            + (
+                "Synthetic data are simulated (ordeval docs/methods.md, section 6): their numbers describe the "
+                "simulation, not the official evaluations. "
+                if set(origins.values()) - {"real"}
+                else ""
+            )
             + f"Parameters: {parameters}. Every table and figure states its data set, its data origin "
             "and its parameters in its caption."
         )
@@ -383,7 +387,7 @@ def replication_opening(counts: Mapping[str, int]) -> str:
     rows = " ".join(rf"{escape(verdict.capitalize())} & {counts[verdict]} \\" for verdict in VERDICTS)
     return (
         r"\begin{center}\begin{tabular}{lr}\toprule "
-        + rf"\multicolumn{{2}}{{l}}{{\textbf{{Published versus reproduced: {counts['numbers']} published numbers}}}} \\ "
+        + rf"\multicolumn{{2}}{{l}}{{\textbf{{Published versus reproduced: {counts['numbers']} numbers}}}} \\ "
         + r"\midrule "
         + rows
         + r" \bottomrule\end{tabular}\end{center}"
@@ -395,4 +399,3 @@ def replication_opening(counts: Mapping[str, int]) -> str:
             "number beside the reproduced one."
         )
     )
-
