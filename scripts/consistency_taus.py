@@ -37,7 +37,7 @@ with job(snakemake) as log:
             f"tau defined); {test}; VE2 = {comparison.ve2:.3g}."
         )
         description = (
-            "System ranking consistency: mean Kendall's tau between the run rankings on the two topic sets, "
+            "System ranking consistency: mean Kendall's τ between the run rankings on the two topic sets, "
             "sorted; each measure's symbol and the symbols of the measures it significantly outperforms. "
         )
         write_latex(comparison_latex(summary, symbol_of, labels), output[f"summary_tex_{condition}"], origins,

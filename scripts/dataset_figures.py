@@ -26,7 +26,7 @@ with job(snakemake) as log:
         measures, taus = read_taus(inputs[f"taus_{condition}"])
         title = f"{dataset}, {condition}: tau over {taus.shape[0]} random topic splits (whiskers 2.5-97.5%)"
         description = (
-            f"{dataset}, condition {condition}: distribution of Kendall's tau between the run rankings on the two "
+            f"{dataset}, condition {condition}: distribution of Kendall's τ between the run rankings on the two "
             f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean tau."
         )
         figure = tau_distribution_figure(taus, [names[m] for m in measures], title)

@@ -98,7 +98,7 @@ REPORT_ABOUT = (
     "ordeval meta-evaluates evaluation measures for ordinal classification (OC: one gold class per item, items "
     "grouped into topics) and ordinal quantification (OQ: a gold distribution per topic): it scores every run of "
     "each data set per topic with the measures of the configuration and studies how the measures behave -- "
-    "ranking agreement (Kendall's tau with CIs), ranking consistency over random topic splits, discriminative "
+    "ranking agreement (Kendall's τ with CIs), ranking consistency over random topic splits, discriminative "
     "power, significance overlap and contradictions under the randomised Tukey HSD, Popularity vs Uniform, "
     "leaderboards with significance groups, and the topics a test collection needs."
 )
@@ -132,9 +132,10 @@ def report_intro(name: str, seed: int, origins: Mapping[str, str], counts: Mappi
     configuration and where its data come from; with a replication (``counts`` per verdict), the counts and a
     link that opens the published-versus-reproduced page (``page``: its path, as the report keys its results)
     in the main view."""
-    lines = [rst_text(REPORT_ABOUT), rst_text(f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
+    about = [rst_text(REPORT_ABOUT), rst_text(f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
              "Each table's data_origin column, each caption and a note on each figure say the same."), ""]  # fmt: skip
-    if counts:
+    lines = []
+    if counts:  # a replicator's first question first
         from .replication import VERDICTS
 
         lines += [rst_text(f"Published versus reproduced: {counts['numbers']} published numbers."), "",
@@ -148,4 +149,4 @@ def report_intro(name: str, seed: int, origins: Mapping[str, str], counts: Mappi
             "beside the reproduced one</a> (tables/replication/published_vs_reproduced.html).</p>"
         )
         lines += ["", "{% raw %}", "", ".. raw:: html", "", "   " + link, "", "{% endraw %}", ""]
-    return "\n".join(lines)
+    return "\n".join(lines + about)

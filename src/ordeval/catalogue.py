@@ -151,32 +151,32 @@ _ENTRIES = [
           "of the test set, per run.", ("dataset",), "scores", task_specific=True),
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
-          "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
+          "{dataset}: Kendall's τ-{kendall} between the run rankings of every pair of measures, with "
           "{ci_level:.0%} CIs ({ci_method}).", ("dataset",), "agreement", "agreement"),
     Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
-          "Kendall's tau-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
+          "Kendall's τ-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
           ("suffix",), "agreement", "agreement"),
     Entry("agreement/similarity", "agreement", "tables/agreement/similarity{suffix}.{ext}", ("csv", "tex"),
           "Average similarity of each measure with the others ({task_name} data sets).", ("suffix",),
           "agreement", "agreement"),
     Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
-          "Kendall's tau between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
+          "Kendall's τ between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
           "and averaged.", ("combination",), "agreement", "agreement"),
     Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
           "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
     # consistency
     Entry("consistency/taus", "consistency", "consistency/{dataset}/{condition}.{ext}", ("tsv",),
-          "{dataset}, {condition}: Kendall's tau of every measure in each of {consistency_trials} random topic splits.",
+          "{dataset}, {condition}: Kendall's τ of every measure in each of {consistency_trials} random topic splits.",
           ("dataset", "condition")),
     Entry("consistency/summary", "consistency", "tables/consistency/{dataset}_{condition}.{ext}", ("csv", "tex"),
-          "{dataset}, {condition}: mean tau over {consistency_trials} splits, the measures each one significantly "
+          "{dataset}, {condition}: mean τ over {consistency_trials} splits, the measures each one significantly "
           "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, alpha = {consistency_alpha}) and VE2.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
           ("csv", "tex"), "{dataset}, {condition}: difference, effect size and p-value of every pair of measures.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/mean", "consistency", "tables/consistency/mean_{condition}{suffix}.{ext}", ("csv", "tex"),
-          "Mean tau per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
+          "Mean τ per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
           "consistency", "consistency"),
     Entry("consistency/figure", "consistency", "figures/consistency/{dataset}_{condition}.{ext}", ("pdf", "png"),
           "{dataset}, {condition}: distribution of the split taus of every measure.", ("dataset", "condition"),
@@ -251,7 +251,7 @@ _ENTRIES = [
           ("dataset",), "topic_set_size", "topic_set_size"),
     # ordinal classification, laid out as in the ACL 2021 paper
     Entry("classification/agreement", "classification", "tables/oc/agreement.{ext}", ("csv", "tex"),
-          "Kendall's tau-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),
+          "Kendall's τ-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),
           "classification", "classification", True),
     Entry("classification/consistency", "classification", "tables/oc/consistency.{ext}", ("csv", "tex"),
           "System ranking consistency of the OC measures: full split and {subset_size} vs. {subset_size}, VE2, "

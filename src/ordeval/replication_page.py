@@ -44,7 +44,7 @@ _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:90em;padding:0 1.5em;
 color:#1b1b1b;line-height:1.45;font-size:16px}
 h1{font-size:1.6em}h2{font-size:1.3em;margin-top:2em}h3{font-size:1.05em;margin:1.4em 0 .4em}
-table{border-collapse:collapse;width:100%;margin:.4em 0 1em}
+table{border-collapse:collapse;width:100%;margin:.4em 0 1em}table.numbers{width:auto;min-width:60%}
 th,td{padding:.3em .7em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 table.counts{width:auto}table.counts td.num{font-size:1.2em;font-weight:600}
@@ -69,11 +69,16 @@ def _reproduced(value, published: str) -> str:
     return f"{value:.{places + 1}f}"
 
 
-def _difference(value) -> str:
+def _difference(value, published: str) -> str:
+    """The difference (reproduced - published) at the reproduced number's precision; a count's as a count."""
     value = float(value)
     if math.isnan(value):
         return "-"
-    return f"{int(value):+d}" if value == round(value) and abs(value) >= 1 else f"{value:+.2g}"
+    places = max(decimals(published), 0)
+    if places == 0 and value == round(value):
+        return f"{int(value):+d}" if value else "0"
+    text = f"{value:+.{places + 1}f}"
+    return "0" if float(text) == 0 else text
 
 
 def _verdict(verdict: str) -> str:
@@ -119,14 +124,14 @@ def _numbers_section(table: Table, names: Mapping[str, str]) -> str:
         rows = []
         for record in block:
             label = " / ".join(_text(names.get(part, part)) for part in (record["a"], record["b"]) if part) or "-"
-            rows.append(
-                f"<tr><td>{label}</td><td class=num>{_text(record['published'])}</td>"
-                f"<td class=num>{_reproduced(record['reproduced'], str(record['published']))}</td>"
-                f"<td>{_verdict(record['verdict'])}</td><td class=num>{_difference(record['difference'])}</td>"
-                f"<td class=note>{_text(record.get('note', ''))}</td></tr>"
-            )
+            published = str(record["published"])
+            cells = [_text(published), _reproduced(record["reproduced"], published), _verdict(record["verdict"]),
+                     _difference(record["difference"], published)]  # fmt: skip
+            rows.append(f"<tr><td>{label}</td><td class=num>{cells[0]}</td><td class=num>{cells[1]}</td>"
+                        f"<td>{cells[2]}</td><td class=num>{cells[3]}</td>"
+                        f"<td class=note>{_text(record.get('note', ''))}</td></tr>")  # fmt: skip
         statistic_text = STATISTIC_TEXT.get(statistic, _text(statistic))
-        parts.append(f"<h3>{_text(source)}: {statistic_text}</h3><table><thead><tr>{head}</tr></thead>"
+        parts.append(f"<h3>{_text(source)}: {statistic_text}</h3><table class=numbers><thead><tr>{head}</tr></thead>"
                      f"<tbody>{''.join(rows)}</tbody></table>")  # fmt: skip
     return "".join(parts)
 

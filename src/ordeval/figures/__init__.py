@@ -170,6 +170,17 @@ def _typeset_measure_names(figure: Figure) -> None:
             text.set_parse_math(True)
 
 
+def _wrap_title(figure: Figure) -> None:
+    """The figure's title broken into lines that fit its width (a title of data set names can be long)."""
+    import textwrap
+
+    title = getattr(figure, "_suptitle", None)
+    if title is None or not title.get_text():
+        return
+    characters = int(figure.get_size_inches()[0] * 72 / (0.6 * title.get_fontsize()))
+    title.set_text("\n".join(textwrap.fill(line, characters) for line in title.get_text().split("\n")))
+
+
 def save_figure(
     figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str], description: str
 ) -> None:
@@ -179,7 +190,8 @@ def save_figure(
     (PDF Subject, PNG Description), where the report takes its caption from. PDF metadata carry no
     date, so the same inputs give the same bytes.
     """
-    figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=7, color="0.35")
+    figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=SMALL, color="0.35")
+    _wrap_title(figure)
     _typeset_measure_names(figure)
     caption = f"{description} {origin_sentence(origins)}".strip()
     metadata = {

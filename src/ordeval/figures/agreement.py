@@ -28,7 +28,7 @@ def tau_heatmap(pairs: Table, measures: Sequence[str], names: Sequence[str], tit
             colour = "black" if value > threshold else "white"
             axes.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=SMALL, color=colour)
     colorbar = figure.colorbar(image, ax=axes, shrink=0.8)
-    colorbar.set_label("Kendall's tau", fontsize=TEXT)
+    colorbar.set_label("Kendall's τ", fontsize=TEXT)
     if title:
         axes.set_title(title, fontsize=9)
     return figure

@@ -21,7 +21,7 @@ def tau_distribution_figure(taus: np.ndarray, names: Sequence[str], title: str =
     axes.boxplot(columns, whis=(2.5, 97.5), showfliers=False, widths=0.6)
     axes.plot(range(1, len(order) + 1), means[order], "o", color="C3", markersize=4, label="mean")
     axes.set_xticks(range(1, len(order) + 1), [names[i] for i in order], rotation=60, ha="right", fontsize=NAME)
-    axes.set_ylabel("Kendall's tau between the two topic sets")
+    axes.set_ylabel("Kendall's τ between the two topic sets")
     axes.grid(axis="y", alpha=0.3)
     axes.legend(loc="lower left", fontsize=SMALL)
     if title:

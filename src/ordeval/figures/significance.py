@@ -18,7 +18,7 @@ def draw_dp_curves(
     ranks = np.arange(1, significance.pair_count + 1)
     for row, name in enumerate(names):
         axes.plot(ranks, dp_curve(significance.p_values[row]), label=name, linewidth=1.2)
-    axes.axhline(alpha, color="0.3", linestyle="--", linewidth=0.8, label=f"alpha = {alpha:g}")
+    axes.axhline(alpha, color="0.3", linestyle="--", linewidth=0.8, label=f"α = {alpha:g}")
     axes.set_xlim(0, max(1, significance.pair_count) + 1)
     axes.set_ylim(0, 1.02)
     axes.set_xlabel("run pair rank (decreasing p-value)")

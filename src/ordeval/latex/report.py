@@ -98,8 +98,8 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
   \sbox\ordevalbox{\small\input{#4}}%
   \ifdim\wd\ordevalbox>1.25\ordevalwidth\relax
     \ifordevallandscape\else
-      \sbox\ordevalbox{\footnotesize\input{#4}}%  in 8 pt, if that fits the page with little shrinking
-      \ifdim\wd\ordevalbox>1.12\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
+      \sbox\ordevalbox{\footnotesize\setlength\tabcolsep{4pt}\input{#4}}%  8 pt, if it fits with little shrinking
+      \ifdim\wd\ordevalbox>1.15\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
     \fi
   \else\ifdim\wd\ordevalbox>\ordevalwidth\relax\else\ordevalportrait\fi\fi
   \setbox\ordevalunit\vbox{\hsize\linewidth\centering\captionof{table}[#2]{#3}%
@@ -125,7 +125,7 @@ def breakable(text: str) -> str:
     return rf"\seqsplit{{{escape(text)}}}"
 
 
-def short_caption(caption: str, limit: int = 120) -> str:
+def short_caption(caption: str, limit: int = 90) -> str:
     """The caption's first sentence (for the lists of tables and figures), at most ``limit`` characters."""
     match = re.match(r"(.{20,}?[.;])(\s|$)", caption)
     text = match.group(1).rstrip(".;") if match else caption
@@ -145,7 +145,7 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
              r"\end{center}", r"\bigskip", introduction, ""]  # fmt: skip
     if opening:
         lines += [opening, ""]
-    lines += [r"\tableofcontents", r"\listoftables", r"\listoffigures"]
+    lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}"]
     appendix = False
     for section in sections:
         lines += [r"\ordevalportrait", r"\clearpage"]
