@@ -66,7 +66,7 @@ with job(snakemake) as log:
                 f"(a) full split, (b) {params.subset_size} vs. {params.subset_size}; mean τ over "
                 f"{params.splits} splits, sorted; a mark says how many of the worst measures a measure "
                 f"significantly outperforms (randomised Tukey HSD, B = {params.hsd_trials}, "
-                f"alpha = {params.alpha}).")  # fmt: skip
+                f"α = {params.alpha}).")  # fmt: skip
 
     # Table 4: properties
     mean_taus = tau_matrix(mean_pair_table(list(pairs.values())), measures)
@@ -82,9 +82,9 @@ with job(snakemake) as log:
                 "Properties of the ordinal classification measures (the paper's Table 4). " + TABLE_4_COLUMNS
                 + " (IV) ranking-similarity cluster: "
                 "average-linkage clustering into two clusters on 1 - tau (tau averaged over the OC data sets), "
-                "A holding alpha_ORD, A/B when a measure's mean tau with both clusters differs by at most 0.05; (V) "
+                "A holding alpha_ORD, A/B when a measure's mean τ with both clusters differs by at most 0.05; (V) "
                 "consistency and (VI) discriminative power: good / fair / poor by thirds of the measures ranked by "
-                "mean tau over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
+                "mean τ over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
 
     # the constant baselines' kappa; the official protocol; the conventions
     kappa_tables, pooled, conventions = [], {}, []

@@ -28,7 +28,7 @@ with job(snakemake) as log:
     # for print: every measure side by side, a row per run (the report's appendix)
     compact = (f"{dataset}: every run's mean over the topics under every measure side by side (the arrow points to "
                f"the better end), with its significance groups: runs sharing a letter do not differ significantly "
-               f"(randomised Tukey HSD, B = {trials}, alpha = {alpha}); each run's {level:.0%} interval and rank are "
+               f"(randomised Tukey HSD, B = {trials}, α = {alpha}); each run's {level:.0%} interval and rank are "
                f"in tables/leaderboard/{dataset}.csv")  # fmt: skip
     write_latex(compact_latex(boards.tables(), boards.labels), output.compact, origins, compact)
     page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]

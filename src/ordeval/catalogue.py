@@ -170,7 +170,7 @@ _ENTRIES = [
           ("dataset", "condition")),
     Entry("consistency/summary", "consistency", "tables/consistency/{dataset}_{condition}.{ext}", ("csv", "tex"),
           "{dataset}, {condition}: mean τ over {consistency_trials} splits, the measures each one significantly "
-          "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, alpha = {consistency_alpha}) and VE2.",
+          "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, α = {consistency_alpha}) and VE2.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
           ("csv", "tex"), "{dataset}, {condition}: difference, effect size and p-value of every pair of measures.",
@@ -227,13 +227,13 @@ _ENTRIES = [
     Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md", "html"),
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
           "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, "
-          "alpha = {significance_alpha}).", ("dataset",),
+          "α = {significance_alpha}).", ("dataset",),
           "leaderboard"),
     # for print (the LaTeX report's appendix): the measures side by side
     Entry("leaderboard/compact", "leaderboard", "tables/leaderboard/{dataset}_compact.{ext}", ("tex",),
           "{dataset}: every run's mean score under every measure (a column each, the arrow pointing to the "
           "better end) with its significance groups: runs that share a letter do not differ significantly "
-          "(randomised Tukey HSD, B = {significance_hsd_trials}, alpha = {significance_alpha}).", ("dataset",),
+          "(randomised Tukey HSD, B = {significance_hsd_trials}, α = {significance_alpha}).", ("dataset",),
           section="leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "
@@ -243,7 +243,7 @@ _ENTRIES = [
           "leaderboard"),
     # topic set size design
     Entry("topic_set_size/table", "topic_set_size", "tables/topic_set_size/{dataset}.{ext}", ("csv", "tex"),
-          "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at alpha = {tss_alpha}, power "
+          "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at α = {tss_alpha}, power "
           "{tss_power}; CI width) for minimum detectable differences scaled to each measure's score range, from "
           "the residual variance of the two-way ANOVA.", ("dataset",), "topic_set_size", "topic_set_size"),
     Entry("topic_set_size/figure", "topic_set_size", "figures/topic_set_size/{dataset}.{ext}", ("pdf", "png"),
