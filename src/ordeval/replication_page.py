@@ -58,27 +58,24 @@ def _text(value) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _reproduced(value, published: str) -> str:
-    """The reproduced number with one decimal more than the published one (a count as a count)."""
+def _at_precision(value, published: str, sign: str = "") -> str:
+    """A reproduced number (or, with ``sign="+"``, a difference) with one decimal more than the published number
+    ``published``, so that the rounding shows; a count beside a published count as a count; "-" for none."""
     value = float(value)
     if math.isnan(value):
         return "-"
-    places = max(decimals(published), 0)
-    if places == 0 and value == round(value):
-        return str(int(value))
-    return f"{value:.{places + 1}f}"
+    if max(decimals(published), 0) == 0 and value == round(value):
+        return f"{int(value):{sign}d}" if value or not sign else "0"
+    text = f"{value:{sign}.{max(decimals(published), 0) + 1}f}"
+    return "0" if sign and float(text) == 0 else text
+
+
+def _reproduced(value, published: str) -> str:
+    return _at_precision(value, published)
 
 
 def _difference(value, published: str) -> str:
-    """The difference (reproduced - published) at the reproduced number's precision; a count's as a count."""
-    value = float(value)
-    if math.isnan(value):
-        return "-"
-    places = max(decimals(published), 0)
-    if places == 0 and value == round(value):
-        return f"{int(value):+d}" if value else "0"
-    text = f"{value:+.{places + 1}f}"
-    return "0" if float(text) == 0 else text
+    return _at_precision(value, published, "+")
 
 
 def _verdict(verdict: str) -> str:
