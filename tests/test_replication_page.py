@@ -15,7 +15,8 @@ def _numbers(dataset="X<script>"):
         "source": ["Sakai, a paper, Table 3"] * 3, "dataset": [dataset] * 3,
         "statistic": ["tau_a", "tau_a", "dp_significant"], "a": ["MAE_M", "NMD", "NMD"],
         "b": ["alpha_ORD", "RNOD", ""],
-        "published": ["0.909", "0.500", "38"], "reproduced": [0.9090909, 0.41, 37.0], "difference": [9.1e-05, -0.09, -1.0],
+        "published": ["0.909", "0.500", "38"], "reproduced": [0.9090909, 0.41, 37.0],
+        "difference": [9.1e-05, -0.09, -1.0],
         "verdict": ["exact", "differs", "within randomisation error"], "tolerance": [float("nan")] * 2 + [4.0],
         "note": ["", "", ""], "data_origin": ["real"] * 3,
     })  # fmt: skip
