@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import portable
+
 #: The two conditions: halves of the topics, and two disjoint subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
 
@@ -75,7 +77,7 @@ def _topics_first(values: np.ndarray) -> np.ndarray:
 
 def _means(flat: np.ndarray, mask: np.ndarray, measures: int, runs: int) -> np.ndarray:
     weights = mask / mask.sum(axis=1, keepdims=True)
-    return (weights @ flat).reshape(mask.shape[0], measures, runs)
+    return portable.matmul(weights, flat).reshape(mask.shape[0], measures, runs)  # no BLAS: same bits on any CPU
 
 
 #: Default number of doubles in one chunk's trials x measures x runs array of means (32 MiB).

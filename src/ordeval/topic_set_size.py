@@ -40,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 from scipy import integrate, special, stats
 
+from . import portable
 from .stats import residual_variance as stats_residual_variance
 from .table import Table
 
@@ -126,7 +127,7 @@ def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
     if not (np.isfinite(variance) and variance >= 0):
         raise ValueError(f"the variance must be a non-negative number, got {variance}")
     n = np.asarray(topics, dtype=float)
-    c = np.sqrt(2 / (n - 1)) * np.exp(special.gammaln(n / 2) - special.gammaln((n - 1) / 2))
+    c = np.sqrt(2 / (n - 1)) * portable.exp(special.gammaln(n / 2) - special.gammaln((n - 1) / 2))
     return (2 * stats.t.isf(alpha / 2, n - 1) * np.sqrt(2 * variance / n) * c)[()]
 
 
