@@ -105,7 +105,7 @@ def arctanh(x) -> np.ndarray | float:
     values = np.asarray(x, dtype=float)
     inside = np.abs(values) < 1
     out = _elementwise(math.atanh, np.where(inside, values, 0.0))
-    out = np.where(np.abs(values) == 1, np.sign(values) * np.inf, out)
+    out = np.where(values == 1, np.inf, np.where(values == -1, -np.inf, out))
     return _result(np.where(inside | (np.abs(values) == 1), out, np.nan), x)
 
 
