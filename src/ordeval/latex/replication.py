@@ -22,17 +22,17 @@ STATISTIC_LABELS = {
     "tau_a": r"Kendall's $\tau$",
     "tau_ci_low": r"$\tau$: lower bound of the 95\% CI",
     "tau_ci_high": r"$\tau$: upper bound of the 95\% CI",
-    "consistency_mean_tau_half": r"mean $\tau$ over random halves of the topics",
-    "consistency_mean_tau_10v10": r"mean $\tau$ over random 10 vs 10 topic sets",
+    "consistency_mean_tau_half": r"mean $\tau$, random halves of the topics",
+    "consistency_mean_tau_10v10": r"mean $\tau$, random 10 vs 10 topic sets",
     "consistency_ve2_half": r"VE2 of the halves' $\tau$s",
     "consistency_ve2_10v10": r"VE2 of the 10 vs 10 $\tau$s",
-    "dp_significant": r"run pairs significant at $\alpha = 0.05$ (randomised Tukey HSD)",
+    "dp_significant": r"run pairs significant at $\alpha = 0.05$",
     "dp_pairs": "run pairs compared",
-    "official_MAE_M": r"official MAE$^M$ (one confusion matrix over all tweets)",
-    "official_MAE_mu": r"official MAE$^\mu$ (one confusion matrix over all tweets)",
+    "official_MAE_M": r"official MAE$^M$ (all tweets pooled)",
+    "official_MAE_mu": r"official MAE$^\mu$ (all tweets pooled)",
     "official_EMD": "official EMD (mean over topics)",
-    "prefers_uniform": "dialogues on which the measure scores Uniform better than Popularity",
-    "prefers_popularity": "dialogues on which the measure scores Popularity better than Uniform",
+    "prefers_uniform": "dialogues preferring Uniform",
+    "prefers_popularity": "dialogues preferring Popularity",
 }
 
 
@@ -87,10 +87,11 @@ def replication_latex(table: Table) -> str:
         if rows:
             rules.append(len(rows) - 1)
         notes = {str(record.get("note", "")) for record in block if record["verdict"] == "not comparable"}
-        reason = ""
+        # the block's heading on short lines, so that it never makes the table wider than its numbers
+        rows.append([rf"\multicolumn{{5}}{{l}}{{\textit{{{escape(source)}}}}}"])
+        rows.append([rf"\multicolumn{{5}}{{l}}{{\textit{{{statistic_label(statistic)}}}}}"])
         if len(notes) == 1 and all(record["verdict"] == "not comparable" for record in block) and notes != {""}:
-            reason = f" --- not comparable: {escape(notes.pop())}"
-        rows.append([rf"\multicolumn{{5}}{{l}}{{\textit{{{escape(source)}: {statistic_label(statistic)}}}{reason}}}"])
+            rows.append([rf"\multicolumn{{5}}{{l}}{{\footnotesize not comparable: {escape(notes.pop())}}}"])
         published = [str(record["published"]) for record in block]
         places = _places(published)
         counts = places == 0
