@@ -69,7 +69,7 @@ def _difference(value: float, places: int, counts: bool) -> str:
     if math.isnan(value):
         return "-"
     if counts and value == round(value):
-        return f"{int(value):+d}"
+        return f"{int(value):+d}" if value else "0"
     text = f"{value:+.{places + 1}f}"
     return "0" if float(text) == 0 else text
 
