@@ -369,7 +369,7 @@ def test_hints_name_a_live_snakemake_as_live_and_quote_the_commands_they_print(p
         hint = next(line for line in err.splitlines() if line.startswith("hint:"))
         more = "--unlock" if "Lock" in lines[0] else "--keep-going --rerun-incomplete"
         assert hint.endswith(f"ordeval run --configfile '{spaced}' -- {more}"), hint
-        assert "none runs now" in hint or "interrupted run" in hint
+        assert "none runs on this machine now" in hint or "interrupted run" in hint
         live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake",
                                  "--directory", str(folder)])  # fmt: skip
         try:

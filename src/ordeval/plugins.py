@@ -46,6 +46,9 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
         if loaded_as in _loaded:
             pass
         elif path is not None:
+            if path.is_dir():
+                raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is a folder, not a file (a plugin is "
+                                  "a Python file or an importable module)")  # fmt: skip
             if not path.is_file():
                 raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} does not exist")
             digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
@@ -64,6 +67,11 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
             try:
                 module = importlib.import_module(plugin)
             except ImportError as error:
+                missing = isinstance(error, ModuleNotFoundError) and error.name == plugin.split(".")[0]
+                if missing and (Path(base) / plugin).exists():  # a folder (or file) named like a module
+                    what = "a folder" if (Path(base) / plugin).is_dir() else "a file without the .py ending"
+                    raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is {what}, not a Python file "
+                                      "(*.py) nor an importable module") from None  # fmt: skip
                 raise ConfigError(
                     f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}"
                 ) from None

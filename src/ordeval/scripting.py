@@ -72,7 +72,7 @@ def logged(log_path: str | Path | None, rule: str) -> Iterator[logging.Logger]:
         try:
             yield logger
         except Exception as error:
-            logger.error("%s failed: %s", rule, error)
+            logger.error("%s failed: %s", rule, "out of memory" if isinstance(error, MemoryError) else error)
             raise
         logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
     finally:
@@ -106,6 +106,12 @@ def job(snakemake) -> Iterator[logging.Logger]:
         if os.environ.get("ORDEVAL_DEBUG") == "1" or not error.filename:
             raise
         print(f"{name} failed: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except MemoryError:  # logged by logged(); one line, no traceback
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        print(f"{name} failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)",
+              file=sys.stderr)  # fmt: skip
         raise SystemExit(1) from None
 
 

@@ -68,6 +68,11 @@ def library(script):
     return PLAN.library(os.path.join(workflow.basedir, "scripts", f"{script}.py"))
 
 
+def score_tables(wildcards):
+    """The score tables that the data set's stack.npz mirrors: it is read only while they are unchanged."""
+    return PLAN.score_tables(wildcards.dataset)
+
+
 def suffix_datasets(wildcards):
     """The data sets of the task whose summaries carry ``wildcards.suffix``."""
     return PLAN.suffix_datasets(wildcards.suffix)

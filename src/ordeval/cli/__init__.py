@@ -98,6 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ORDEVAL_DEBUG"):
             raise
         return fail(describe(error))
+    except MemoryError:  # e.g. a huge valid file under `ulimit -v`: the readers stop early on one that is not text
+        if os.environ.get("ORDEVAL_DEBUG"):
+            raise
+        return fail(f"out of memory: 'ordeval {args.command}' needs more memory than this process may use")
     except KeyboardInterrupt:
         print("ordeval: interrupted", file=sys.stderr)
         return 130

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ConfigError, MeasureError
+from ..errors import ConfigError, InputError, MeasureError
 from ..registry import Measure, Registry
 from ..scores import ScoreStack
 from ..table import Table
@@ -213,12 +213,15 @@ class Task(ABC):
         column = self.gold_topic_column.get(gold["type"])
         if column is None or "path" not in gold:
             return None
-        try:
-            lines = resolve_path(gold["path"], data_root).read_text(encoding="utf-8").split("\n")
-        except (OSError, UnicodeDecodeError):
+        from ..parsing import iter_lines
+
+        topics = set()
+        try:  # line by line: the memory of the topics, not of the file, which may be huge or not text
+            for number, line in iter_lines(resolve_path(gold["path"], data_root)):
+                if line.strip() and len(fields := line.split("\t")) > column and (gold["type"] != "tsv" or number > 1):
+                    topics.add(fields[column])
+        except (OSError, InputError):
             return None
-        start = 1 if gold["type"] == "tsv" else 0
-        topics = {fields[column] for line in lines[start:] if line.strip() and len(fields := line.split("\t")) > column}
         return len(topics) or None
 
     #: For line-based gold formats, the tab-separated column holding the topic.
