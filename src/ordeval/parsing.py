@@ -284,9 +284,14 @@ def load_arrays(path: str | Path, what: str, kinds: Mapping[str, tuple[str, int]
     try:
         with open(path, "rb") as handle:
             start = handle.read(4)
-        if not start.startswith(b"PK"):  # numpy would take any other bytes for a pickle
-            raise corrupt("empty" if not start else f"not an .npz archive: it starts with {start!r}")
-        with np.load(path, allow_pickle=False) as data:
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except OSError as error:
+        raise corrupt(error.strerror or str(error)) from None
+    if not start.startswith(b"PK"):  # numpy would take any other bytes for a pickle
+        raise corrupt("empty" if not start else f"not an .npz archive: it starts with {start!r}")
+    try:  # numpy given the open file: closed also when the archive is damaged
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
             arrays = {name: data[name] for name in data.files} if hasattr(data, "files") else None
     except FileNotFoundError:
         raise InputError(path, None, "file not found") from None

@@ -422,6 +422,10 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     _check_consistency(result)
     _check_output_paths(result)
     result.replicated_datasets  # noqa: B018 - the published numbers checked before any job, not when a rule asks
+    if check_files:  # the input files' contents, before any job (ordeval.source_check)
+        from .source_check import check_contents
+
+        check_contents(result)
     return result
 
 
@@ -562,25 +566,18 @@ def _plan_popularity(result: Plan) -> None:
 
 def _check_output_paths(result: Plan) -> None:
     """Names that the pipeline extends into file names (``tables/leaderboard/<dataset>_pooled.csv``,
-    ``scores/<dataset>/<measure>.tsv``) must not give two outputs one path, even a path that differs only in
-    case (one file on macOS): a data set ``Sem16T4C_pooled`` beside ``Sem16T4C``, a measure ``means``. A data
-    set's outputs are taken for every data set (a rule's ``{dataset}`` matches any configured one), the
-    replication's for the data sets it compares."""
+    ``scores/<dataset>/<measure>.tsv``) must not give two outputs one path, nor paths that differ only in case
+    (one file on macOS): a data set ``Sem16T4C_pooled`` beside the OC data set ``Sem16T4C``, a measure
+    ``means``. (A rule's ``{dataset}`` matches exactly the data sets it makes outputs for, so two rules can
+    match one file only where two planned outputs share its path.)"""
     from .names import check_paths
 
     owners = []
     for entry in catalogue.entries():
-        values = result._values(entry)
-        if "dataset" in entry.per and entry.stage != "replication":
-            values = [{"dataset": name} for name in result.datasets]
-            if "condition" in entry.per:
-                values = [{**each, "condition": c} for each in values for c in CONDITIONS]
-            if "measure" in entry.per:
-                values = [{**each, "measure": m} for each in values for m in result.datasets[each["dataset"]].measures]
-        for each in values:
+        for values in result._values(entry):
             for ext in entry.formats:
-                path = entry.pattern.format(**{"suffix": "", **each, "ext": ext})
-                owners.append((path, entry.key, each.get("dataset"), each.get("measure")))
+                path = entry.pattern.format(**{"suffix": "", **values, "ext": ext})
+                owners.append((path, entry.key, values.get("dataset"), values.get("measure")))
     check_paths(owners)
 
 

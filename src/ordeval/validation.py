@@ -367,8 +367,18 @@ def _record_id(text: str) -> str:
 def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, score: str | None = None,
                role: str | None = None, gold: Checked | None = None, align: str = "id", name: str = "",
                limit: int = MAX_PROBLEMS) -> Checked:  # fmt: skip
-    """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold)."""
-    path = Path(path)
+    """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold); for a line-based
+    file without problems, what it does that the readers accept as the official scorers do (:func:`quirks`), as
+    notes."""
+    checked = _check_file(Path(path), task, fmt, classes, score=score, role=role, gold=gold, align=align, name=name,
+                          limit=limit)  # fmt: skip
+    if checked.ok and not _formats(task)[fmt].json:
+        checked.notes += quirks(path)
+    return checked
+
+
+def _check_file(path: Path, task: str, fmt: str, classes: Sequence, *, score: str | None, role: str | None,
+                gold: Checked | None, align: str, name: str, limit: int) -> Checked:  # fmt: skip
     if fmt not in _formats(task):
         raise ValueError(f"{task} files can be {', '.join(_formats(task))}, not {fmt!r}")
     role = "run" if gold is not None else role_of(path, task, fmt, role)
@@ -412,8 +422,6 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
             checked.problems += more
     if len(checked.problems) > limit:
         checked.problems, checked.truncated = checked.problems[:limit], True
-    if checked.ok and not _formats(task)[fmt].json:
-        checked.notes += quirks(path)
     return checked
 
 
@@ -438,8 +446,9 @@ def quirks(path: str | Path) -> list[str]:
             first_point = first_point or number
     found = []
     if tabs:
-        found.append(f"{tabs} line{'s' if tabs != 1 else ''} end with a tab after the last field (ignored, as the "
-                     f"official scorers read them; first at line {first_tab})")  # fmt: skip
+        lines = "1 line ends" if tabs == 1 else f"{tabs} lines end"
+        found.append(f"{lines} with a tab after the last field (ignored, as the official scorers read them; first "
+                     f"at line {first_tab})")  # fmt: skip
     if points:
         found.append(f"{points} number{'s' if points != 1 else ''} without a digit before the point, as .01 (read "
                      f"as 0.01; first at line {first_point})")  # fmt: skip

@@ -122,7 +122,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         planned = make_plan(data, workdir=project)
     except (ConfigError, InputError) as error:
         message = describe(error)
-        if message.startswith(str(configfile)):
+        if message.startswith(str(configfile)) or isinstance(error, InputError):  # an input file's: it names it
             raise UserError(message) from None
         raise UserError(_blamed(message, shown, _config_items(extra))) from None
     name = planned.config["name"]
