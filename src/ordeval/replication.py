@@ -226,10 +226,9 @@ def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
     if names is not None:
         extra = [run for run in here if run not in names]
         missing = [run for run in names if run not in here]
-        if extra or missing:
-            parts = [f"{len(extra)} extra ({', '.join(extra[:3])}{', ...' if len(extra) > 3 else ''})"] if extra else []
-            parts += [f"{len(missing)} missing ({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''})"
-                      ] if missing else []  # fmt: skip
+        parts = [f"{len(runs)} {what} ({', '.join(runs[:3])}{', ...' if len(runs) > 3 else ''})"
+                 for what, runs in (("extra", extra), ("missing", missing)) if runs]  # fmt: skip
+        if parts:
             return f"run set not the papers': {len(here)} runs here, {len(names)} in the papers; {'; '.join(parts)}"
     elif count is not None and count != len(here):
         return f"run set not the papers': {len(here)} runs here, {count} in the papers"

@@ -107,11 +107,11 @@ class Checked:
         if self.role == "run" and (len(values) > 1 or self.fmt == "tsv"):
             parts.append(f"{len(values):,} run{'s' if len(values) != 1 else ''}")
         if hasattr(first, "topics"):  # quantification distributions, classification gold items
-            parts.append(f"{len(first.topics):,} topics")
+            parts.append(_count(len(first.topics), "topic"))
         if hasattr(first, "items"):
-            parts.append(f"{len(first.items):,} items")
+            parts.append(_count(len(first.items), "item"))
         elif not hasattr(first, "topics"):  # a classification run: labels per line, or per gold item
-            parts.append(f"{len(first):,} items" + (" paired with the gold" if not hasattr(first, "fields") else ""))
+            parts.append(_count(len(first), "item") + (" paired with the gold" if not hasattr(first, "fields") else ""))
         deviations = [found for value in values if (found := getattr(value, "sum_deviation", lambda: None)())]
         if deviations:
             largest, where = max(deviations, key=lambda found: found[0])
@@ -125,6 +125,11 @@ class Checked:
 
 
 # --------------------------------------------------------------------------- readers per format
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 topic``, ``12,379 items``."""
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
 
 
 def role_of(path: str | Path, task: str, fmt: str, role: str | None = None) -> str:

@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigError, InputError
+from ..scripting import damaged_kernel_cache
 from . import diff, evaluate, inputs, leaderboard, measures, properties, reference, run, score, topics, validate
 from .common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
 
@@ -98,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("ORDEVAL_DEBUG"):
             raise
         return fail(describe(error))
+    except pickle.UnpicklingError:  # ordeval unpickles nothing (allow_pickle=False): numba's cache of its kernels
+        if os.environ.get("ORDEVAL_DEBUG"):
+            raise
+        return fail(damaged_kernel_cache())
     except MemoryError:  # e.g. a huge valid file under `ulimit -v`: the readers stop early on one that is not text
         if os.environ.get("ORDEVAL_DEBUG"):
             raise
