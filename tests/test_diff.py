@@ -95,7 +95,9 @@ def test_identical_folders_are_equal_and_volatile_files_are_left_out(capsys, old
     _edit(new, "manifest.json", '"git_commit": "abc"', '"git_commit": "def"')
     status, out = _diff(capsys, old, new)
     assert status == 0
-    assert out.splitlines()[1].startswith("EQUAL: 0 tables with changed cells or rows, 0 files changed")
+    assert out.splitlines()[1].startswith(
+        "EQUAL: 0 tables with changed cells or rows, 0 files with changed numbers or text, 0 files changed"
+    )
     assert "2 volatile files left out" in out
 
 
@@ -113,11 +115,13 @@ def test_a_cell_changed_by_one_thousandth(capsys, old, new):
 
 def test_a_cell_within_the_tolerance(capsys, old, new):
     _edit(new, AGREEMENT, "NMD,JSD,0.5,", "NMD,JSD,0.5000000001,")
-    assert _diff(capsys, old, new)[0] == 1  # exact by default: the column is written at full precision
-    status, out = _diff(capsys, old, new, "--tolerance", "1e-9")
-    assert status == 0 and "within 1e-09" in out
-    assert _diff(capsys, old, new, "--relative-tolerance", "1e-9")[0] == 0
-    assert _diff(capsys, old, new, "--tolerance", "1e-11")[0] == 1
+    status, out = _diff(capsys, old, new)  # within the default tolerance (1e-9 of the larger magnitude)
+    assert status == 0 and "within 1e-12 or within 1e-09 of the larger magnitude" in out
+    assert _diff(capsys, old, new, "--exact")[0] == 1  # the column is written at full precision: exact
+    status, out = _diff(capsys, old, new, "--tolerance", "1e-9", "--relative-tolerance", "0")
+    assert status == 0 and "within 1e-09" in out and "magnitude" not in out
+    assert _diff(capsys, old, new, "--relative-tolerance", "1e-10")[0] == 1
+    assert _diff(capsys, old, new, "--tolerance", "1e-11", "--relative-tolerance", "0")[0] == 1
 
 
 def test_the_written_precision_of_a_column(capsys, old, new):
@@ -157,11 +161,15 @@ def test_a_changed_png_or_npz_is_named_by_its_hash(capsys, old, new):
     status, out = _diff(capsys, old, new)
     assert status == 1 and "1 file changed (SHA-256)" in out and f"\n  {FIGURE}\n" in out
     assert _diff(capsys, old, new, "--ignore", "figures/*")[0] == 0
-    np.savez(new / "scores/X/stack.npz", scores=np.arange(7.0))
-    status, out = _diff(capsys, old, new, "--json", "--ignore", "figures/*")
+    status, out = _diff(capsys, old, new, "--json")
     changed = json.loads(out)["changed"]
-    assert status == 1 and [entry["path"] for entry in changed] == ["scores/X/stack.npz"]
-    assert changed[0]["new_sha256"] == hashlib.sha256((new / "scores/X/stack.npz").read_bytes()).hexdigest()
+    assert status == 1 and [entry["path"] for entry in changed] == [FIGURE]
+    assert changed[0]["new_sha256"] == hashlib.sha256((new / FIGURE).read_bytes()).hexdigest()
+    np.savez(new / "scores/X/stack.npz", scores=np.arange(7.0))  # an archive is compared by value
+    status, out = _diff(capsys, old, new, "--json", "--ignore", "figures/*")
+    assert status == 1 and json.loads(out)["values"] == [
+        {"path": "scores/X/stack.npz", "what": "array 'scores': its type, shape or non-float contents changed"}
+    ]
 
 
 def test_reordered_columns_and_rows_are_not_differences(capsys, old, new):
@@ -200,10 +208,11 @@ def test_json_shape(capsys, old, new):
     status, out = _diff(capsys, old, new, "--json")
     document = json.loads(out)
     assert status == 1
-    assert set(document) == {"old", "new", "equal", "tolerance", "added", "removed", "changed", "tables",
-                             "identical", "ignored", "left_out"}  # fmt: skip
+    assert set(document) == {"old", "new", "equal", "tolerance", "added", "removed", "changed", "tables", "values",
+                             "identical", "equal_by_value", "ignored", "left_out", "environments"}  # fmt: skip
     assert document["old"] == {"path": str(old), "kind": "results"} and document["equal"] is False
-    assert document["tolerance"] == {"absolute": 0.0, "relative": 0.0, "rule": "equal at the written precision"}
+    assert document["tolerance"] == {"absolute": 1e-12, "relative": 1e-9, "rule": "equal at the written precision "
+                                     "or within 1e-12 or within 1e-09 of the larger magnitude"}  # fmt: skip
     [table] = document["tables"]
     assert table["path"] == SCORES and table["key"] == ["topic"] and table["cells_compared"] == 6
     assert table["cells"] == [{"key": {"topic": "t2"}, "column": "A", "old": "0.5", "new": "0.625",
@@ -218,7 +227,8 @@ def test_markdown_shape(capsys, old, new):
     lines = out.splitlines()
     assert status == 1
     assert lines[0] == f"### ordeval diff: `{old}` → `{new}`"
-    assert lines[2].startswith("**NOT EQUAL**: 1 table with changed cells or rows, 1 file changed (SHA-256)")
+    assert lines[2].startswith("**NOT EQUAL**: 1 table with changed cells or rows, 0 files with changed numbers or "
+                               "text, 1 file changed (SHA-256)")  # fmt: skip
     assert "| table | cells changed | largest difference |" in lines
     assert f"| `{SCORES}` | 1 of 6 | +0.125 (A; topic=t2) |" in lines
     assert f"- `{FIGURE}`" in lines and f"#### `{SCORES}`" in lines
@@ -279,9 +289,9 @@ def test_a_changed_table_fails_the_reference_check(capsys, old, new, tmp_path):
     assert status == 1 and "+0.001 (tau; measure_a=RNOD, measure_b=JSD)" in out
     assert out.startswith(f"ordeval diff: {reference} (reference) -> {new} (results)")
     _write(new, AGREEMENT, AGREEMENT_TEXT)
-    _edit(new, SCORES, "t3\t0.75", "t3\t0.76")  # kept by hash only: named, not compared cell by cell
+    _edit(new, SCORES, "t3\t0.75", "t3\t0.76")  # kept as a fingerprint: named, not compared cell by cell
     status, out = _diff(capsys, reference, new)
-    assert status == 1 and f"\n  {SCORES}\n" in out
+    assert status == 1 and f"\n  {SCORES}: numbers changed beyond the tolerance" in out
 
 
 def test_recording_again_replaces_the_reference(capsys, old, tmp_path):
@@ -300,8 +310,8 @@ def test_recording_again_replaces_the_reference(capsys, old, tmp_path):
 def test_recording_refuses_an_incomplete_run_or_another_folder(capsys, old, tmp_path):
     other = _write(tmp_path, "notes/todo.txt", "keep me").parent
     assert main(["reference", str(old), str(other)]) == 2
-    assert one_error_line(capsys.readouterr().err).endswith("exists and is not a recorded reference (no "
-                                                            "reference.json): give a new folder")  # fmt: skip
+    assert one_error_line(capsys.readouterr().err).endswith("exists and is not a recorded reference (no readable "
+                                                            "reference.json): give a new or empty folder")  # fmt: skip
     _edit(old, SCORES, "t1\t0.25", "t1\t0.26")
     assert main(["reference", str(old), str(tmp_path / "ref")]) == 2
     assert "changed since the pipeline wrote it" in one_error_line(capsys.readouterr().err)
@@ -314,7 +324,8 @@ def test_recording_refuses_an_incomplete_run_or_another_folder(capsys, old, tmp_
 def test_a_reference_table_edited_by_hand_is_bad_input(capsys, old, tmp_path):
     reference = tmp_path / "reference"
     assert main(["reference", str(old), str(reference)]) == 0
-    assert capsys.readouterr().err == f"{reference}: reference of {old}: 5 outputs by SHA-256, the text of 1 tables\n"
+    assert capsys.readouterr().err == (f"{reference}: reference of {old}: 5 outputs by SHA-256, the text of 1 tables, "
+                                       "the fingerprint of the numbers of 3 other files\n")  # fmt: skip
     _edit(reference, AGREEMENT, "0.5,", "0.55,")
     assert main(["diff", str(reference), str(old)]) == 2
     assert "its SHA-256 is not the one reference.json records" in one_error_line(capsys.readouterr().err)
@@ -437,7 +448,7 @@ def test_the_help_states_the_rules(capsys):
     assert "columns or rows in another order are not a difference" in text and "manifest.json, logs/*" in text
     assert "Exit status: 0 equal, 1 not equal, 2 bad input." in text
     assert main(["reference", "--help"]) == 0
-    assert "one line per file" in " ".join(capsys.readouterr().out.split())
+    assert "never when anything else is in it" in " ".join(capsys.readouterr().out.split())
     assert main(["diff", "a", "b", "--json", "--markdown"]) == 2
     assert "not allowed with argument" in one_error_line(capsys.readouterr().err)
     assert main(["diff", "a", "b", "--tolerance", "-1"]) == 2

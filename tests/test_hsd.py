@@ -68,7 +68,7 @@ def test_deterministic_for_a_seed_and_independent_of_threads_and_blocking():
     seeds = np.random.default_rng(9).integers(0, np.iinfo(np.uint64).max, size=401, dtype=np.uint64, endpoint=True)
     for block in (1, 3, 64):
         ranges = np.empty((401, 2))
-        hsd._null_ranges(layout, seeds, *hsd.draw_plan(9), block, ranges)
+        hsd._null_ranges(layout, seeds, *hsd.draw_plan(9), block, 0, -(-401 // block), ranges)
         np.testing.assert_array_equal(ranges.T, one.null_ranges)
 
 

@@ -7,7 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from ordeval.kendall import kendall_tau, kendall_tau_a, kendall_tau_b
+from ordeval.kendall import SHORT, kendall_tau, kendall_tau_a, kendall_tau_b
+from ordeval.kendall_kernel import tau_rows
+from ordeval.stats import RANK_TIE_TOLERANCE
 
 
 def direct_tau(x, y, variant):
@@ -141,3 +143,29 @@ def test_agreement_and_consistency_give_the_same_tau_on_rankings_with_ties(varia
     taus = split_taus(values, splits, variant=variant)
     assert taus[0, 0] == pytest.approx(agreement.taus[0, 1], abs=1e-12)
     assert taus[0, 0] == pytest.approx(direct_tau(np.round(first, 12), np.round(second, 12), variant), abs=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["a", "b"])
+@pytest.mark.parametrize("n", [2, 3, 7, 12, 31, SHORT])
+def test_short_rankings_in_numpy_give_the_kernels_bits(variant, n):
+    """Rankings of at most SHORT items are counted in numpy, longer ones by the compiled kernel: on ties, near
+    ties (last bits), NaN and all-tied rows both give the same bits."""
+    rng = np.random.default_rng(n)
+    x = np.where(rng.random((300, n)) < 0.3, rng.integers(0, 4, (300, n)), rng.random((300, n)))
+    y = np.where(rng.random((300, n)) < 0.3, rng.integers(0, 3, (300, n)), rng.random((300, n)))
+    x[::7] = x[::7] * (1 + 1e-14 * rng.random((len(x[::7]), n)))
+    x[5, 0], y[6] = np.nan, 2.0
+    expected = np.empty(300)
+    tau_rows(np.ascontiguousarray(x), np.ascontiguousarray(y), RANK_TIE_TOLERANCE, variant == "a", 0, 300, expected)
+    np.testing.assert_array_equal(kendall_tau(x, y, variant), expected)
+    assert np.isnan(expected[5]) and (variant == "a" or np.isnan(expected[6]))
+
+
+def test_long_rankings_use_the_kernel_on_threads():
+    rng = np.random.default_rng(1)
+    x, y = rng.random((40, SHORT + 1)), rng.random((40, SHORT + 1))
+    one = kendall_tau(x, y, "b", threads=1)
+    np.testing.assert_array_equal(one, kendall_tau(x, y, "b", threads=3))
+    np.testing.assert_allclose(
+        one, [scipy_stats.kendalltau(a, b).statistic for a, b in zip(x, y, strict=True)], rtol=1e-12
+    )

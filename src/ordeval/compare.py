@@ -108,6 +108,10 @@ class Tolerance:
 
 
 EXACT = Tolerance()
+#: The tolerance of ``ordeval diff`` and of the recorded reference (docs/methods.md, section 8): far above the
+#: last-bit differences of floating-point results between platforms (at most ~1e-14 relative seen), far below
+#: any change of a result (a change of 1e-6 relative is found in every number above 1e-6 in magnitude).
+PORTABLE = Tolerance(absolute=1e-12, relative=1e-9)
 
 
 def equal_numbers(old: Decimal, new: Decimal, places: int | None, tolerance: Tolerance = EXACT) -> bool:

@@ -6,9 +6,11 @@ is a Fisher-Yates shuffle whose swap indices are unbiased bounded integers drawn
 swaps from one 32-bit word, Lemire's method on the product of their bounds); the trials are tiled in
 blocks so that a topic's row is applied to a block of trials while it is in cache.
 
-Importing this module imports numba (~0.5 s): only the jobs that run the test do. The kernel is compiled
-on first use (a few seconds) and cached on disk (``cache=True``: ``__pycache__`` beside this file, or
-``NUMBA_CACHE_DIR``).
+Importing this module imports numba (~0.3 s): only the jobs that run the test do. The kernel is compiled
+on first use (~2 s) and cached on disk (``cache=True``: ``__pycache__`` beside this file, or
+``NUMBA_CACHE_DIR``). Threads are Python threads over disjoint ranges of blocks (the kernel releases the GIL):
+numba's parallel loops would take ~5 s more to compile, in every fresh checkout and test process, for the
+same speed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+
+from .resources import usable_cpus
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -97,8 +101,8 @@ def _swap_indices(state, starts, lengths, products, indices):
     return state
 
 
-@numba.njit(cache=True, parallel=True)
-def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
+@numba.njit(cache=True, nogil=True)
+def _null_ranges(scores, seeds, starts, lengths, products, block, first_block, last_block, ranges):
     """For trial b (seeded by seeds[b]), permute every topic's row of ``scores`` (topics x systems x
     measures) across systems (Fisher-Yates, the same permutation for every measure), sum per system and
     store (max - min) / topics per measure in ranges[b].
@@ -106,7 +110,8 @@ def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
     Tiled for the cache: the trials are processed in blocks of ``block``, and each topic's row
     (systems x measures) is applied to all the trials of a block while it is in L1, the block's sums
     (block x systems x measures) staying in L2; so the whole matrix is read once per block instead of
-    once per trial (2,000 topics x 100 systems x 13 measures is 21 MB). Blocks run in parallel. Each
+    once per trial (2,000 topics x 100 systems x 13 measures is 21 MB). It runs the blocks first_block ..
+    last_block - 1 and releases the GIL, so threads run disjoint block ranges at once. Each
     trial has its own random stream and its sums run over the topics in order, so the result depends
     on ``seeds`` only: not on the blocking or the number of threads.
 
@@ -116,8 +121,7 @@ def _null_ranges(scores, seeds, starts, lengths, products, block, ranges):
     """
     num_topics, num_systems, num_measures = scores.shape
     num_trials = seeds.shape[0]
-    num_blocks = (num_trials + block - 1) // block
-    for block_index in numba.prange(num_blocks):
+    for block_index in range(first_block, last_block):
         first_trial = block_index * block
         size = min(block, num_trials - first_trial)
         states = seeds[first_trial : first_trial + size].copy()
@@ -212,6 +216,24 @@ def trial_seeds(rng: np.random.Generator, trials: int) -> np.ndarray:
     return rng.integers(0, np.iinfo(np.uint64).max, size=trials, dtype=np.uint64, endpoint=True)
 
 
+def _run_blocks(arranged, seeds, plan, block: int, ranges: np.ndarray, threads: int) -> None:
+    """The kernel over all blocks of trials, ``threads`` contiguous ranges of blocks at once."""
+    blocks = -(-seeds.shape[0] // block)
+    threads = min(threads, blocks)
+    if threads <= 1:
+        _null_ranges(arranged, seeds, *plan, block, 0, blocks, ranges)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = np.linspace(0, blocks, threads + 1).astype(np.int64)
+    with ThreadPoolExecutor(threads) as pool:
+        list(
+            pool.map(
+                lambda i: _null_ranges(arranged, seeds, *plan, block, bounds[i], bounds[i + 1], ranges), range(threads)
+            )
+        )
+
+
 #: With a progress callback, the trials run in about this many chunks (one call per chunk).
 PROGRESS_CHUNKS = 50
 
@@ -230,7 +252,8 @@ def randomised_tukey_hsd(
     permutation for every measure -- and the range max_s - min_s of the permuted system means is
     recorded. The p-value of systems (s, t) is the fraction of trials whose range is >= |mean_s - mean_t|.
 
-    The trial loop runs compiled (numba) and in parallel over ``threads``; each trial draws its own
+    The trial loop runs compiled (numba), on ``threads`` threads (default: every CPU this process may use); each
+    trial draws its own
     random stream from a seed taken from ``rng`` (``trials`` 64-bit integers), so the result depends on
     ``rng`` only, not on the number of threads. Memory is O(trials x measures) plus a (padded) copy of ``scores``.
 
@@ -247,25 +270,20 @@ def randomised_tukey_hsd(
         raise ValueError("scores contain NaN or infinite values")
     seeds = trial_seeds(rng, trials)
     ranges = np.empty((trials, stack.shape[0]))
-    previous_threads = numba.get_num_threads()
-    if threads:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    try:
-        arranged = _padded_layout(stack)
-        block = trial_block(trials, stack.shape[2], arranged.shape[2], numba.get_num_threads())
-        plan = draw_plan(stack.shape[2])
-        if progress is None:
-            _null_ranges(arranged, seeds, *plan, block, ranges)
-        else:
-            # Chunks of whole blocks: each trial keeps its own seed, so the ranges are those of one call.
-            chunk = max(block, -(-trials // PROGRESS_CHUNKS) // block * block)
-            progress(0, trials)
-            for start in range(0, trials, chunk):
-                stop = min(trials, start + chunk)
-                _null_ranges(arranged, seeds[start:stop], *plan, block, ranges[start:stop])
-                progress(stop, trials)
-    finally:
-        numba.set_num_threads(previous_threads)
+    threads = max(1, threads or usable_cpus())
+    arranged = _padded_layout(stack)
+    block = trial_block(trials, stack.shape[2], arranged.shape[2], threads)
+    plan = draw_plan(stack.shape[2])
+    if progress is None:
+        _run_blocks(arranged, seeds, plan, block, ranges, threads)
+    else:
+        # Chunks of whole blocks: each trial keeps its own seed, so the ranges are those of one call.
+        chunk = max(block, -(-trials // PROGRESS_CHUNKS) // block * block)
+        progress(0, trials)
+        for start in range(0, trials, chunk):
+            stop = min(trials, start + chunk)
+            _run_blocks(arranged, seeds[start:stop], plan, block, ranges[start:stop], threads)
+            progress(stop, trials)
     means = stack.mean(axis=1)
     differences = np.abs(means[:, :, None] - means[:, None, :])
     sorted_ranges = np.sort(ranges.T, axis=1)

@@ -1,11 +1,13 @@
-"""Kendall's tau, the one implementation: batched, O(n log n) per pair of rankings, compiled with numba.
+"""Kendall's tau, the one implementation: batched, with one tie rule, counted pair by pair in numpy for short
+rankings and in O(n log n) by a compiled kernel (numba) for long ones.
 
 It serves both the ranking agreement between measures (Sakai, ACL-IJCNLP 2021) and the consistency of a
 measure's rankings over random topic splits (Sakai, CIKM 2021), with one tie rule (below).
 
 :func:`kendall_tau` computes tau between ``x[..., :]`` and ``y[..., :]`` for every leading index at once
 (e.g. trials x measures pairs of run rankings in the consistency analysis), in parallel over the batch,
-with memory O(batch + threads x n): nothing of size batch x n x n or batch x n(n-1)/2 is ever built.
+with memory O(batch + threads x n) for long rankings, and at most :data:`CHUNK` pair signs at once for short
+ones.
 
 Algorithm (Knight, 1966, "A computer method for calculating Kendall's tau with ungrouped data", JASA 61)
 for one pair of rankings of n items:
@@ -30,150 +32,27 @@ Unlike a pairwise rule ("a pair is tied when its difference is within the thresh
 transitive), tie groups give every pair one answer; the two differ only for a chain of near-equal values
 spanning more than the threshold (a, a + 0.6 eps, a + 1.2 eps), which rounding does not produce.
 
-Importing this module imports numba; the kernel is compiled on first use and cached on disk
-(``cache=True``: in ``__pycache__`` beside this file, or under ``NUMBA_CACHE_DIR``).
+Short rankings (at most :data:`SHORT` items: the run sets of the papers have 12 to 31) are counted pair by pair,
+with the same tie groups (:func:`ordeval.stats.tie_group_ranks`) and the same arithmetic (C - D an integer,
+one division, one square root): the same bits as the kernel, in batches of a bounded size, and no numba to
+import or compile (~0.4 s of a job's start, ~5 s to compile on a fresh checkout). Longer ones go to the
+kernel (:mod:`ordeval.kendall_kernel`, the algorithm above), compiled on first use and cached on disk.
 """
 
 from __future__ import annotations
 
-import numba
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
-from .stats import RANK_TIE_TOLERANCE
+from .resources import usable_cpus
+from .stats import RANK_TIE_TOLERANCE, tie_group_ranks
 
 VARIANTS = ("a", "b")
-
-
-@numba.njit(cache=True, inline="always")
-def _group_ranks(values, order, ranks, tolerance):
-    """Tie-group ranks of ``values`` into ``ranks`` (0, 1, ...); returns the number of groups, or -1
-    if a value is NaN. ``order`` receives the argsort of ``values``."""
-    n = values.shape[0]
-    scale = 1.0
-    for i in range(n):
-        magnitude = abs(values[i])
-        if magnitude != magnitude:  # NaN
-            return -1
-        scale = max(scale, magnitude)
-    threshold = tolerance * scale
-    sorted_order = np.argsort(values)
-    group = 0
-    previous = values[sorted_order[0]]
-    for position in range(n):
-        index = sorted_order[position]
-        order[position] = index
-        current = values[index]
-        if current - previous > threshold:
-            group += 1
-        ranks[index] = group
-        previous = current
-    return group + 1
-
-
-@numba.njit(cache=True, inline="always")
-def _counting_sort(n, keys, groups, source, target, counts):
-    """Stable counting sort of the first ``n`` items: ``target[:n]`` receives ``source[:n]`` ordered by
-    ``keys[item]`` (integers 0 .. ``groups`` - 1); ``counts`` is scratch of length >= ``groups`` + 1."""
-    counts[: groups + 1] = 0
-    for i in range(n):
-        counts[keys[i] + 1] += 1
-    for g in range(groups):
-        counts[g + 1] += counts[g]
-    for position in range(n):
-        item = source[position]
-        target[counts[keys[item]]] = item
-        counts[keys[item]] += 1
-
-
-@numba.njit(cache=True, inline="always")
-def _tau_one(x, y, tolerance, variant_a, rx, ry, order, buffer, counts, tree):
-    """tau between x and y (1-d, length n) with scratch arrays of length >= n + 1."""
-    n = x.shape[0]
-    if n < 2:
-        return np.nan
-    groups_x = _group_ranks(x, order, rx, tolerance)
-    groups_y = _group_ranks(y, order, ry, tolerance)
-    if groups_x < 0 or groups_y < 0:
-        return np.nan
-    # Stable counting sort of the items by ry, then by rx: ``order`` ends sorted by (rx, ry).
-    for i in range(n):
-        order[i] = i
-    _counting_sort(n, ry, groups_y, order, buffer, counts)
-    _counting_sort(n, rx, groups_x, buffer, order, counts)
-    # Tied pairs: n1 in x, n2 in y, n3 in both (runs of equal (rx, ry) in that order).
-    n1 = np.int64(0)
-    n3 = np.int64(0)
-    run_x = np.int64(1)
-    run_xy = np.int64(1)
-    for position in range(1, n):
-        i = order[position]
-        j = order[position - 1]
-        if rx[i] == rx[j]:
-            run_x += 1
-            if ry[i] == ry[j]:
-                run_xy += 1
-            else:
-                n3 += run_xy * (run_xy - 1) // 2
-                run_xy = 1
-        else:
-            n1 += run_x * (run_x - 1) // 2
-            n3 += run_xy * (run_xy - 1) // 2
-            run_x = 1
-            run_xy = 1
-    n1 += run_x * (run_x - 1) // 2
-    n3 += run_xy * (run_xy - 1) // 2
-    counts[: groups_y + 1] = 0
-    for i in range(n):
-        counts[ry[i]] += 1
-    n2 = np.int64(0)
-    for g in range(groups_y):
-        n2 += counts[g] * (counts[g] - 1) // 2
-    # Discordant pairs: earlier items (smaller rx) with a strictly larger ry. Fenwick tree over ry + 1.
-    tree[: groups_y + 1] = 0
-    discordant = np.int64(0)
-    for position in range(n):
-        rank = ry[order[position]] + 1
-        # not_greater = number of earlier items with ry <= this one's
-        not_greater = np.int64(0)
-        k = rank
-        while k > 0:
-            not_greater += tree[k]
-            k -= k & -k
-        discordant += position - not_greater
-        k = rank
-        while k <= groups_y:
-            tree[k] += 1
-            k += k & -k
-    pairs = np.int64(n) * (n - 1) // 2
-    score = pairs - n1 - n2 + n3 - 2 * discordant  # C - D
-    if variant_a:
-        return score / pairs
-    untied_x = pairs - n1
-    untied_y = pairs - n2
-    if untied_x == 0 or untied_y == 0:
-        return np.nan
-    return score / np.sqrt(np.float64(untied_x) * np.float64(untied_y))
-
-
-@numba.njit(cache=True, parallel=True)
-def _tau_batch(x, y, tolerance, variant_a, blocks, out):
-    """out[i] = tau(x[i], y[i]) for the rows of the batch x n matrices, ``blocks`` blocks of rows in
-    parallel, each with its own O(n) scratch."""
-    batch, n = x.shape
-    per_block = (batch + blocks - 1) // blocks
-    for block in numba.prange(blocks):
-        start = block * per_block
-        stop = min(batch, start + per_block)
-        if start >= stop:
-            continue
-        rx = np.empty(n + 1, dtype=np.int64)
-        ry = np.empty(n + 1, dtype=np.int64)
-        order = np.empty(n + 1, dtype=np.int64)
-        buffer = np.empty(n + 1, dtype=np.int64)
-        counts = np.empty(n + 2, dtype=np.int64)
-        tree = np.empty(n + 2, dtype=np.int64)
-        for row in range(start, stop):
-            out[row] = _tau_one(x[row], y[row], tolerance, variant_a, rx, ry, order, buffer, counts, tree)
+#: Rankings of at most this many items are counted pair by pair in numpy (n^2 signs per pair of rankings).
+SHORT = 64
+#: Pair signs (int8) per chunk of the numpy count: 2^22 (4 MiB).
+CHUNK = 1 << 22
 
 
 def kendall_tau(
@@ -188,8 +67,8 @@ def kendall_tau(
     ``x`` and ``y`` broadcast to shape (..., n); the result has shape (...) (a NumPy scalar for 1-d input).
     ``variant`` "b" gives tau-b (NaN where one ranking is all ties), "a" gives tau-a = (C - D) / (n(n-1)/2).
     Values within ``tolerance`` (relative, chain rule: see the module docstring) of each other are tied.
-    NaN for n < 2 or where a row contains NaN. Runs in parallel over the batch on ``threads`` (default: numba's
-    current number); the result does not depend on the number of threads.
+    NaN for n < 2 or where a row contains NaN. Long rankings (n > :data:`SHORT`) run on ``threads`` threads
+    (default: every CPU this process may use); the result depends on neither the threads nor the path taken.
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown Kendall's tau variant {variant!r}; known: {', '.join(VARIANTS)}")
@@ -202,16 +81,49 @@ def kendall_tau(
     flat_x = np.ascontiguousarray(x.reshape(-1, n))
     flat_y = np.ascontiguousarray(y.reshape(-1, n))
     out = np.empty(flat_x.shape[0])
-    if out.size:
-        previous = numba.get_num_threads()
-        if threads:
-            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        try:
-            blocks = min(out.size, 8 * numba.get_num_threads())
-            _tau_batch(flat_x, flat_y, float(tolerance), variant == "a", blocks, out)
-        finally:
-            numba.set_num_threads(previous)
+    if out.size and n <= SHORT:
+        step = max(1, CHUNK // (n * n))
+        for start in range(0, out.size, step):
+            stop = min(out.size, start + step)
+            out[start:stop] = _short_taus(flat_x[start:stop], flat_y[start:stop], tolerance, variant == "a")
+    elif out.size:
+        _kernel_taus(flat_x, flat_y, float(tolerance), variant == "a", out, threads or usable_cpus())
     return out.reshape(shape)[()]
+
+
+def _short_taus(x: np.ndarray, y: np.ndarray, tolerance: float, variant_a: bool) -> np.ndarray:
+    """tau of each row pair of the batch x n matrices, from the n x n signs of the tie-group ranks."""
+    n = x.shape[1]
+    missing = np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1)
+    signs = []
+    for values in (x, y):
+        ranks = tie_group_ranks(np.where(missing[:, None], 0.0, values), tolerance)
+        signs.append(np.sign(ranks[:, :, None] - ranks[:, None, :]).astype(np.int8))
+    score = np.einsum("bij,bij->b", signs[0], signs[1], dtype=np.int64) // 2  # C - D: each pair twice
+    pairs = n * (n - 1) // 2
+    if variant_a:
+        taus = score / pairs
+    else:
+        untied_x = (np.count_nonzero(signs[0], axis=(1, 2)) // 2).astype(np.int64)
+        untied_y = (np.count_nonzero(signs[1], axis=(1, 2)) // 2).astype(np.int64)
+        defined = (untied_x > 0) & (untied_y > 0)
+        denominator = np.sqrt(untied_x.astype(float) * untied_y.astype(float))
+        taus = np.where(defined, score / np.where(defined, denominator, 1.0), np.nan)
+    return np.where(missing, np.nan, taus)
+
+
+def _kernel_taus(x, y, tolerance: float, variant_a: bool, out: np.ndarray, threads: int) -> None:
+    """The compiled kernel over the rows, in ``threads`` disjoint ranges at once (it releases the GIL)."""
+    from .kendall_kernel import tau_rows  # numba: imported only where long rankings are ranked
+
+    rows = out.size
+    threads = max(1, min(threads, rows))
+    if threads == 1:
+        tau_rows(x, y, tolerance, variant_a, 0, rows, out)
+        return
+    bounds = np.linspace(0, rows, threads + 1).astype(np.int64)
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda i: tau_rows(x, y, tolerance, variant_a, bounds[i], bounds[i + 1], out), range(threads)))
 
 
 def kendall_tau_a(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:

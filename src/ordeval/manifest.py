@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 import re
 import subprocess
@@ -50,6 +51,90 @@ def git_commit(repository: str | Path) -> str:
     return f"{commit}+dirty" if status else commit
 
 
+#: Environment variables that choose the floating-point kernels of numpy, OpenBLAS, numba or the C library.
+KERNEL_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE", "NUMBA_CPU_NAME",
+                    "NUMBA_CPU_FEATURES", "GLIBC_TUNABLES", "MKL_CBWR", "MKL_ENABLE_INSTRUCTIONS")  # fmt: skip
+
+
+def environment() -> dict:
+    """What decides the last bits of floating-point results on this machine (recorded in the manifest and
+    the reference, printed by ``ordeval diff`` where two sides differ; docs/methods.md, section 8): the
+    architecture and CPU, the C library, numpy's SIMD baseline and the dispatched features this CPU has,
+    the BLAS library and the kernels it chose, numba's target CPU, and the variables that override them."""
+    import numpy as np
+
+    try:
+        from numpy._core import _multiarray_umath as umath
+
+        found = [name for name in umath.__cpu_dispatch__ if umath.__cpu_features__.get(name)]
+        simd = f"baseline {' '.join(umath.__cpu_baseline__)}; dispatched {' '.join(found) or 'none'}"
+    except (ImportError, AttributeError):  # pragma: no cover - another numpy layout
+        simd = "unknown"
+    libc = " ".join(platform.libc_ver()).strip()
+    return {
+        "machine": platform.machine(),
+        "cpu": _cpu_model(),
+        "libc": libc or "unknown",
+        "numpy_simd": simd,
+        "blas": _blas(np),
+        "numba_cpu": os.environ.get("NUMBA_CPU_NAME") or _llvm_host_cpu(),
+        "kernel_variables": " ".join(f"{name}={os.environ[name]}" for name in KERNEL_VARIABLES if os.environ.get(name))
+        or "none",  # fmt: skip
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("model name", "Model", "cpu model", "Hardware"):
+                return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _blas(np) -> str:
+    """The BLAS numpy was built with, and the kernels an OpenBLAS chose at run time (its core name)."""
+    try:
+        blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+        described = f"{blas.get('name', 'unknown')} {blas.get('version', '')}".strip()
+    except (KeyError, TypeError, ValueError, AttributeError):  # pragma: no cover - another numpy layout
+        return "unknown"
+    core = _openblas_core()
+    return f"{described}, {core} kernels" if core else described
+
+
+def _openblas_core() -> str:
+    import ctypes
+
+    try:
+        maps = Path("/proc/self/maps").read_text(errors="replace")
+    except OSError:
+        return ""
+    for library in sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", maps))):
+        try:
+            handle = ctypes.CDLL(library)
+        except OSError:
+            continue
+        for name in ("openblas_get_corename", "scipy_openblas_get_corename64_", "openblas_get_corename64_",
+                     "scipy_openblas_get_corename"):  # fmt: skip
+            function = getattr(handle, name, None)
+            if function is not None:
+                function.restype = ctypes.c_char_p
+                return (function() or b"").decode(errors="replace")
+    return ""
+
+
+def _llvm_host_cpu() -> str:
+    try:
+        import llvmlite.binding as llvm
+
+        return llvm.get_host_cpu_name()
+    except Exception:  # noqa: BLE001 - no llvmlite, or an llvmlite that needs initialising: not recorded
+        return "unknown"
+
+
 def build_manifest(
     config: dict, input_files: dict[str, list[str]], requirements: str | Path, commit: str, data_root: str | Path = ""
 ) -> dict:
@@ -81,6 +166,7 @@ def build_manifest(
         "python": {"version": sys.version.split()[0], "implementation": platform.python_implementation()},
         "platform": platform.platform(),
         "dependencies": installed_versions(pinned_packages(requirements)),
+        "environment": environment(),
         "git_commit": commit,
         "input_files": files,
     }

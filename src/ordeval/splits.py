@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import portable
+from .kendall import kendall_tau
+
 #: The two conditions: halves of the topics, and two disjoint subsets of ``subset_size`` topics.
 CONDITIONS = ("half", "10v10")
 
@@ -75,7 +78,7 @@ def _topics_first(values: np.ndarray) -> np.ndarray:
 
 def _means(flat: np.ndarray, mask: np.ndarray, measures: int, runs: int) -> np.ndarray:
     weights = mask / mask.sum(axis=1, keepdims=True)
-    return (weights @ flat).reshape(mask.shape[0], measures, runs)
+    return portable.matmul(weights, flat).reshape(mask.shape[0], measures, runs)  # no BLAS: same bits on any CPU
 
 
 #: Default number of doubles in one chunk's trials x measures x runs array of means (32 MiB).
@@ -94,13 +97,11 @@ def split_taus(
 
     ``values`` is the measures x topics x runs score stack. NaN where one ranking is all ties (tau-b).
     The trials are processed ``chunk`` at a time (default: as many as make 2^22 means per topic set):
-    per chunk, the means on both topic sets (one matrix product each) and their taus with the
-    O(n log n) kernel of :mod:`ordeval.kendall`, so memory is O(chunk x measures x runs + values), not
-    O(trials x measures x runs^2). Values within a relative 1e-12 of each other are tied
+    per chunk, the means on both topic sets (one matrix product each) and their taus (:mod:`ordeval.kendall`),
+    so memory is O(chunk x measures x runs + values) (the taus of short rankings count their pairs in chunks of
+    their own), not O(trials x measures x runs^2). Values within a relative 1e-12 of each other are tied
     (:data:`ordeval.stats.RANK_TIE_TOLERANCE`, chain rule).
     """
-    from .kendall import kendall_tau  # numba: imported only by the jobs that need it
-
     values = np.asarray(values, dtype=float)
     if values.ndim != 3:
         raise ValueError(f"expected a measures x topics x runs stack, got shape {values.shape}")

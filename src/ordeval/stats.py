@@ -14,10 +14,13 @@ The randomised Tukey HSD test, compiled with numba, is in :mod:`ordeval.hsd`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
+
+from . import portable
 
 #: Means closer than this (relative to their magnitude) are tied when ranking systems: identical
 #: runs (the -C/-E baseline copies) can get means that differ in the last bit after a matrix product.
@@ -65,9 +68,8 @@ def tau_confidence_interval(tau, n: int, level: float = 0.95, decimals: int | No
     if decimals is not None:
         tau = np.array([float(f"{value:.{decimals}f}") for value in tau.ravel()]).reshape(tau.shape)
     half_width = normal_quantile((1 + level) / 2) * np.sqrt(0.437 / (n - 4))
-    with np.errstate(divide="ignore"):
-        centre = np.arctanh(np.clip(tau, -1, 1))
-    low, high = np.tanh(centre - half_width), np.tanh(centre + half_width)
+    centre = portable.arctanh(np.clip(tau, -1, 1))
+    low, high = portable.tanh(centre - half_width), portable.tanh(centre + half_width)
     extreme = np.abs(tau) >= 1
     low, high = np.where(extreme, tau, low), np.where(extreme, tau, high)
     return ConfidenceInterval(low[()], high[()])
@@ -109,7 +111,7 @@ def long_cliff_variance(values: np.ndarray, variant: str = "a") -> tuple[np.ndar
     signs = np.sign(ranks[:, :, None] - ranks[:, None, :])  # rankers x n x n
 
     def row_sums(first, second):  # [i, a, b] = sum_j first[a, i, j] second[b, i, j], exact
-        return np.matmul(first.transpose(1, 0, 2), second.transpose(1, 2, 0)).astype(float)
+        return np.matmul(first.transpose(1, 0, 2), second.transpose(1, 2, 0)).astype(float)  # exact: integers
 
     pairs = n * (n - 1)
     row = row_sums(signs, signs)  # row[i, a, b] = sum_j t_ij of rankers a and b
@@ -182,7 +184,7 @@ def pearson_with_ci(x: np.ndarray, y: np.ndarray, level: float = 0.95) -> Correl
     n = x.size
     if n < 4 or np.std(x) == 0 or np.std(y) == 0:
         return Correlation(float("nan"), float("nan"), float("nan"), n)
-    r = float(np.corrcoef(x, y)[0, 1])
-    half_width = normal_quantile((1 + level) / 2) / np.sqrt(n - 3)
-    centre = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
-    return Correlation(r, float(np.tanh(centre - half_width)), float(np.tanh(centre + half_width)), n)
+    r = min(1.0, max(-1.0, portable.pearson(x, y)))
+    half_width = normal_quantile((1 + level) / 2) / math.sqrt(n - 3)
+    centre = math.atanh(min(1 - 1e-15, max(-1 + 1e-15, r)))
+    return Correlation(r, math.tanh(centre - half_width), math.tanh(centre + half_width), n)

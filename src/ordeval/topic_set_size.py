@@ -38,8 +38,17 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-from scipy import integrate, special, stats
+from scipy import special
 
+try:  # the functions scipy.stats.nct.sf and ncf.sf call: importing scipy.stats costs ~1 s a job, special ~0.2 s
+    from scipy.special._ufuncs import _ncf_sf as noncentral_f_sf
+    from scipy.special._ufuncs import _nct_sf as noncentral_t_sf
+except ImportError:  # pragma: no cover - a scipy that keeps them elsewhere
+    from scipy import stats
+
+    noncentral_t_sf, noncentral_f_sf = stats.nct.sf, stats.ncf.sf
+
+from . import portable
 from .stats import residual_variance as stats_residual_variance
 from .table import Table
 
@@ -57,6 +66,8 @@ COLUMNS = ["measure", "design", "alpha", "power", "mdd", "residual_variance", "t
 
 def _nct_sf_integral(critical: float, df: float, shift: float) -> float:
     """P(T' > critical) = integral of Phi(shift - critical s) over the density of S = sqrt(chi2_df / df)."""
+    from scipy import integrate, stats  # only here: a noncentrality too large for the noncentral t
+
     density = stats.chi(df, scale=1 / np.sqrt(df))
     low, high = density.ppf(1e-15), density.isf(1e-15)
     return integrate.quad(lambda s: stats.norm.cdf(shift - critical * s) * density.pdf(s), low, high, epsabs=1e-12)[0]
@@ -89,7 +100,7 @@ def paired_t_power(topics, mdd: float, variance: float, alpha: float = ALPHA):
     if variance == 0:
         return np.ones_like(n)[()]
     df = n - 1
-    critical = stats.t.isf(alpha / 2, df)
+    critical = _t_isf(alpha / 2, df)
     shift = np.sqrt(n) * mdd / np.sqrt(2 * variance)
     return (_nct_sf(critical, df, shift) + _nct_sf(critical, df, -shift))[()]
 
@@ -100,7 +111,8 @@ def _nct_sf(critical, df, shift) -> np.ndarray:
     scipy's noncentral t gives NaN for a large noncentrality; there the probability is computed from its
     definition, T' = (Z + shift) / S with S = sqrt(chi2_df / df): P(T' > c) = E[Phi(shift - c S)]."""
     critical, df, shift = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (critical, df, shift)))
-    values = np.atleast_1d(np.asarray(stats.nct.sf(critical, df, shift), dtype=float)).copy()
+    with np.errstate(over="ignore"):
+        values = np.atleast_1d(np.clip(np.asarray(noncentral_t_sf(critical, df, shift), dtype=float), 0, 1)).copy()
     flat = [np.atleast_1d(v).ravel() for v in (critical, df, shift)]
     for index in np.flatnonzero(~np.isfinite(values)):
         values.flat[index] = _nct_sf_integral(*(float(v[index]) for v in flat))
@@ -117,8 +129,8 @@ def anova_power(topics, mdd: float, variance: float, runs: int, alpha: float = A
     if variance == 0:
         return np.ones_like(n)[()]
     numerator, denominator = runs - 1, runs * (n - 1)
-    critical = stats.f.isf(alpha, numerator, denominator)
-    return stats.ncf.sf(critical, numerator, denominator, n * mdd**2 / (2 * variance))[()]
+    critical = special.fdtri(numerator, denominator, 1.0 - alpha)  # F's upper alpha quantile
+    return np.asarray(noncentral_f_sf(critical, numerator, denominator, n * mdd**2 / (2 * variance)))[()]
 
 
 def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
@@ -126,8 +138,13 @@ def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
     if not (np.isfinite(variance) and variance >= 0):
         raise ValueError(f"the variance must be a non-negative number, got {variance}")
     n = np.asarray(topics, dtype=float)
-    c = np.sqrt(2 / (n - 1)) * np.exp(special.gammaln(n / 2) - special.gammaln((n - 1) / 2))
-    return (2 * stats.t.isf(alpha / 2, n - 1) * np.sqrt(2 * variance / n) * c)[()]
+    c = np.sqrt(2 / (n - 1)) * portable.exp(special.gammaln(n / 2) - special.gammaln((n - 1) / 2))
+    return (2 * _t_isf(alpha / 2, n - 1) * np.sqrt(2 * variance / n) * c)[()]
+
+
+def _t_isf(q, df):
+    """Student's t upper quantile t_{1 - q; df} (scipy.stats.t.isf)."""
+    return -special.stdtrit(df, q)
 
 
 def smallest_topics_each(reached: Callable[[np.ndarray], np.ndarray], count: int, start: int = 2) -> np.ndarray:

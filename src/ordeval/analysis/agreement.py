@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..kendall import kendall_tau
 from ..stats import tau_interval
 from ..table import Table
 
@@ -72,8 +73,6 @@ def ranking_agreement(
         raise ValueError(f"expected {len(measures)} measures x runs means and one direction each, got {means.shape}")
     direction = np.where(np.asarray(lower_is_better, dtype=bool), 1.0, -1.0)
     oriented = means * direction[:, None]
-    from ..kendall import kendall_tau  # numba: the one implementation, also of the consistency taus
-
     taus = kendall_tau(oriented[:, None, :], oriented[None, :, :], variant=variant)
     interval = tau_interval(ci_method, taus, oriented, level, variant)
     return Agreement(list(measures), taus, np.asarray(interval.low), np.asarray(interval.high), means.shape[1], variant)

@@ -88,7 +88,7 @@ def paired_randomisation_test(gold, first, second, num_classes: int, measures: S
     while done < trials:
         count = min(block, trials - done)
         swapped = rng.binomial(sizes, 0.5, size=(count, kinds.size))
-        shuffled_first = base + (sizes - swapped) @ stays + swapped @ moves
+        shuffled_first = base + (sizes - swapped) @ stays + swapped @ moves  # exact: integer counts
         shuffled_second = total - shuffled_first
         shape = (count, num_classes, num_classes)
         for index, measure in enumerate(measures):

@@ -15,7 +15,8 @@
 A user error (a missing file, a bad format, a configuration or input error) is one line on stderr,
 ``ordeval: error: <file>:<line>: <problem>``, and exit status 2; never a traceback (set
 ``ORDEVAL_DEBUG=1`` to see one). ``ordeval validate`` exits with 1 when it finds a problem, ``ordeval diff``
-when the folders differ.
+when the folders differ; these statuses hold when standard output is a closed pipe (``| head -1``) or
+closed (``>&-``): what would have been printed is dropped (:mod:`ordeval.cli.streams`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,20 @@ from collections.abc import Sequence
 from .. import __version__
 from ..errors import ConfigError, InputError
 from ..scripting import damaged_kernel_cache
-from . import diff, evaluate, inputs, leaderboard, measures, properties, reference, run, score, topics, validate
+from . import (
+    diff,
+    evaluate,
+    inputs,
+    leaderboard,
+    measures,
+    properties,
+    reference,
+    run,
+    score,
+    streams,
+    topics,
+    validate,
+)
 from .common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
@@ -62,8 +76,20 @@ def plugin_arguments(argv: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The ``ordeval`` command; returns the exit status."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """The ``ordeval`` command; returns the exit status, the documented one also when standard output is a
+    closed pipe or closed (:mod:`ordeval.cli.streams`)."""
+    try:
+        with streams.guarded():
+            return _main(list(sys.argv[1:] if argv is None else argv))
+    except streams.OutputError as error:  # a full disk behind '> file': say where, on what is left
+        try:
+            print(f"ordeval: error: {error.strerror}", file=sys.stderr)
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     extra: list[str] = []
     if "--" in argv:
         at = argv.index("--")
@@ -94,8 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handlers[args.command](args)
     except UserError as error:
         return fail(one_line(str(error)))
-    except BrokenPipeError:  # pragma: no cover - e.g. 'ordeval measures | head'
-        return 0
+    except streams.OutputError:
+        raise
     except (InputError, ConfigError, OSError, ValueError, KeyError) as error:
         if os.environ.get("ORDEVAL_DEBUG"):
             raise

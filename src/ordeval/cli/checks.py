@@ -46,6 +46,17 @@ def probability(text: str) -> float:
     return value
 
 
+def non_negative_number(text: str) -> float:
+    """An argparse type: a finite number >= 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a finite number >= 0")
+    return value
+
+
 def positive_number(text: str) -> float:
     """An argparse type: a finite number > 0."""
     try:

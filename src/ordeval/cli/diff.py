@@ -9,7 +9,7 @@ import math
 import sys
 from collections.abc import Iterable
 
-from .checks import positive, positive_number
+from .checks import non_negative_number, positive
 
 #: Details shown per table and per list of files, unless --limit or --all says otherwise.
 LIMIT = 10
@@ -23,11 +23,22 @@ PRECISION_HELP = (
 )
 
 
+def tolerance_of(args):
+    """The tolerance the arguments ask for: :data:`ordeval.compare.PORTABLE` unless ``--exact`` or a given
+    ``--tolerance`` / ``--relative-tolerance`` (each replacing its part)."""
+    from ..compare import EXACT, PORTABLE, Tolerance
+
+    if args.exact:
+        return EXACT
+    absolute = PORTABLE.absolute if args.tolerance is None else args.tolerance
+    relative = PORTABLE.relative if args.relative_tolerance is None else args.relative_tolerance
+    return Tolerance(absolute, relative)
+
+
 def cmd_diff(args) -> int:
-    from ..compare import Tolerance
     from ..reference import compare_folders
 
-    tolerance = Tolerance(args.tolerance or 0.0, args.relative_tolerance or 0.0)
+    tolerance = tolerance_of(args)
     result = compare_folders(args.old, args.new, tolerance, args.ignore)
     limit = None if args.all else args.limit
     if args.json:
@@ -64,13 +75,22 @@ def _largest(diff) -> str:
     return f"{_signed(cell.difference)} ({cell.column}; {_key_text(diff, cell.key)})"
 
 
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
 def _counts(result) -> str:
     changed = len(result.changed_tables)
-    parts = [f"{changed} table{'s' * (changed != 1)} with changed cells or rows",
-             f"{len(result.changed)} file{'s' * (len(result.changed) != 1)} changed (SHA-256)",
+    parts = [f"{_plural(changed, 'table')} with changed cells or rows",
+             f"{_plural(len(result.values), 'file')} with changed numbers or text",
+             f"{_plural(len(result.changed), 'file')} changed (SHA-256)",
              f"{len(result.added)} added", f"{len(result.removed)} removed"]  # fmt: skip
-    same = result.identical + len(result.tables) - changed
+    same = result.identical + len(result.tables) - changed + result.equal_by_value
     tail = [f"{same} equal"]
+    if result.equal_by_value or result.tables:
+        within = result.equal_by_value + len(result.tables) - changed
+        if within:
+            tail.append(f"{within} of them equal within the tolerance with other bytes")
     if result.new.left_out or result.old.left_out:
         tail.append(f"{max(result.new.left_out, result.old.left_out)} volatile files left out")
     if result.ignored:
@@ -125,8 +145,13 @@ def _more(count: int, markdown: bool = False) -> str:
 
 
 def _file_lists(result):
-    return [("Files changed (SHA-256; no cell comparison: not a table, or one side keeps only its hash)",
-             result.changed), ("Added", result.added), ("Removed", result.removed)]  # fmt: skip
+    return [("Files changed (SHA-256: figures, or files one side keeps by hash only)", result.changed),
+            ("Added", result.added), ("Removed", result.removed)]  # fmt: skip
+
+
+def _environment_lines(result) -> list[list[str]]:
+    """[what, old, new] where the two sides' recorded environments differ."""
+    return [[key, old, new] for key, (old, new) in result.environments_differ.items()]
 
 
 # --------------------------------------------------------------------------- terminal
@@ -143,12 +168,20 @@ def terminal(result, limit: int | None = LIMIT) -> str:
     largest difference), the files changed, added and removed, then each changed table's cells."""
     lines = [f"ordeval diff: {result.old.path} ({result.old.kind}) -> {result.new.path} ({result.new.kind})",
              f"{_verdict(result)}: {_counts(result)}", f"Numbers: {result.tolerance.describe()}."]  # fmt: skip
+    environments = _environment_lines(result)
+    if environments:
+        lines += ["", "Environments differ (results can differ in their last bits across them; numbers are compared "
+                  "within the tolerance)", *_aligned([["", "old", "new"], *environments])]  # fmt: skip
     changed = result.changed_tables
     if changed:
         lines += ["", "Tables with changed cells or rows"]
         rows = [["table", "cells changed", "largest difference"]]
         rows += [[t.path, f"{len(t.diff.changed)} of {t.diff.compared}", _largest(t.diff)] for t in changed]
         lines += _aligned(rows)
+    if result.values:
+        shown, more = _shown(result.values, limit)
+        lines += ["", "Files with changed numbers or text (compared by value)"]
+        lines += [f"  {change.path}: {change.what}" for change in shown] + ([f"  {_more(more)}"] if more else [])
     for title, names in _file_lists(result):
         if names:
             shown, more = _shown(names, limit)
@@ -183,10 +216,19 @@ def markdown(result, limit: int | None = LIMIT) -> str:
     """The comparison as Markdown (a CI log, a pull-request comment): the same content as :func:`terminal`."""
     lines = [f"### ordeval diff: `{result.old.path}` → `{result.new.path}`", "",
              f"**{_verdict(result)}**: {_counts(result)}. Numbers: {result.tolerance.describe()}."]  # fmt: skip
+    environments = _environment_lines(result)
+    if environments:
+        lines += ["", "Environments differ (numbers are compared within the tolerance):", "",
+                  *_md_table(["", "old", "new"], environments)]  # fmt: skip
     changed = result.changed_tables
     if changed:
         rows = [[f"`{t.path}`", f"{len(t.diff.changed)} of {t.diff.compared}", _largest(t.diff)] for t in changed]
         lines += ["", *_md_table(["table", "cells changed", "largest difference"], rows)]
+    if result.values:
+        shown, more = _shown(result.values, limit)
+        lines += ["", "**Files with changed numbers or text (compared by value)**", ""]
+        lines += [f"- `{change.path}`: {_md(change.what)}" for change in shown]
+        lines += [f"- {_more(more, markdown=True)}"] if more else []
     for title, names in _file_lists(result):
         if names:
             shown, more = _shown(names, limit)
@@ -241,7 +283,14 @@ def document(result) -> dict:
             for name in result.changed
         ],
         "tables": tables,
+        "values": [{"path": change.path, "what": change.what} for change in result.values],
         "identical": result.identical,
+        "equal_by_value": result.equal_by_value,
+        "environments": {
+            "old": result.old.environment,
+            "new": result.new.environment,
+            "differ": sorted(result.environments_differ),
+        },  # fmt: skip
         "ignored": result.ignored,
         "left_out": {"old": result.old.left_out, "new": result.new.left_out},
     }
@@ -264,17 +313,24 @@ def add_parser(commands) -> None:
         "matched by name and rows by their key, so columns or rows in another order are not a difference; the key "
         "is the fewest leading text columns (a column with a cell that is not a number) that identify every row "
         "(e.g. measure_a, measure_b); when none do, the fewest that come closest, the rows of equal key numbered "
-        f"in order (#); a table without text columns row by row. {PRECISION_HELP.replace('%', '%%')} Other files "
-        "(figures, .npz, LaTeX) are compared by SHA-256. "
+        f"in order (#); a table without text columns row by row. {PRECISION_HELP.replace('%', '%%')} Other "
+        "number-bearing files (.tex, .html, .json, .md, .npz, and tables one side keeps as a fingerprint only) are "
+        "compared by value: their text (or array layout) exactly and their numbers within the tolerance; figures "
+        "(.png, .pdf) by SHA-256. Numbers are equal within 1e-12 or 1e-9 of the larger magnitude unless --exact or "
+        "another tolerance is given: floating-point results differ in their last bits between CPUs (docs/methods.md, "
+        "section 8). "
         f"Left out on both sides, as they embed the commit, versions or times: {', '.join(VOLATILE)}. "
         "Exit status: 0 equal, 1 not equal, 2 bad input.",
     )
     parser.add_argument("old", metavar="OLD", help="results folder or recorded reference")
     parser.add_argument("new", metavar="NEW", help="results folder or recorded reference")
-    parser.add_argument("--tolerance", type=positive_number, metavar="ABS",
-                        help="numbers within ABS of each other are also equal")  # fmt: skip
-    parser.add_argument("--relative-tolerance", type=positive_number, metavar="REL",
-                        help="numbers within REL times the larger magnitude are also equal (math.isclose)")  # fmt: skip
+    parser.add_argument("--tolerance", type=non_negative_number, metavar="ABS",
+                        help="numbers within ABS of each other are also equal (default 1e-12; 0: off)")  # fmt: skip
+    parser.add_argument("--relative-tolerance", type=non_negative_number, metavar="REL",
+                        help="numbers within REL times the larger magnitude are also equal, as math.isclose "
+                        "(default 1e-9; 0: off)")  # fmt: skip
+    parser.add_argument("--exact", action="store_true",
+                        help="no tolerance: numbers equal at their written precision only (same machine)")  # fmt: skip
     parser.add_argument("--ignore", action="append", default=[], metavar="GLOB",
                         help="leave out the files matching GLOB, relative to the folders ('*' matches '/' too: "
                         "'figures/*'); repeatable")  # fmt: skip

@@ -7,12 +7,14 @@ import sys
 
 
 def cmd_reference(args) -> int:
+    from ..fingerprint import by_value
     from ..reference import KEPT_TEXT, matches, record_reference
 
     files = record_reference(args.results, args.out)
     kept = sum(matches(name, KEPT_TEXT) for name in files)
-    print(f"{args.out}: reference of {args.results}: {len(files)} outputs by SHA-256, the text of {kept} tables",
-          file=sys.stderr)  # fmt: skip
+    valued = sum(by_value(name) and not matches(name, KEPT_TEXT) for name in files)
+    print(f"{args.out}: reference of {args.results}: {len(files)} outputs by SHA-256, the text of {kept} tables, "
+          f"the fingerprint of the numbers of {valued} other files", file=sys.stderr)  # fmt: skip
     return 0
 
 
@@ -24,11 +26,14 @@ def add_parser(commands) -> None:
         "reference",
         help="record a results folder as the reference that 'ordeval diff' compares later runs with",
         description=f"Write OUT/{INDEX} (the SHA-256 of every output the results folder's manifest.json records, "
-        f"one line per file) and a copy of the tables {', '.join(KEPT_TEXT)} (their numbers as text), under the "
-        "same paths as in RESULTS. Figures and intermediate files are recorded by hash only. Left out, as they "
-        f"embed the commit, versions or times: {', '.join(VOLATILE)}. The results folder must be complete and "
-        "unchanged since the run (every file of the manifest present, with its SHA-256). OUT must be new, empty, "
-        "or an earlier reference, which is replaced whole.",
+        "the fingerprint of the numbers of every other number-bearing file -- score matrices, runs, arrays, LaTeX, "
+        "HTML -- that 'ordeval diff' compares within a tolerance, and the machine's environment) and a copy of the "
+        f"tables {', '.join(KEPT_TEXT)} (their numbers as text), under the same paths as in RESULTS. Figures are "
+        f"recorded by hash. Left out, as they embed the commit, versions or times: {', '.join(VOLATILE)}. The "
+        "results folder must be complete and unchanged since the run (every file of the manifest present, with its "
+        "SHA-256). OUT must lie outside RESULTS and be new, empty, or an earlier reference that holds only the "
+        f"files it wrote (listed in its {INDEX}); it is replaced once the new reference is complete, and never "
+        "when anything else is in it.",
     )
     parser.add_argument("results", metavar="RESULTS", help="results folder of a complete run (results/<name>/)")
     parser.add_argument("out", metavar="OUT", help="the reference folder (e.g. reference/<name>/)")

@@ -13,6 +13,7 @@ import itertools
 
 import numpy as np
 
+from .. import portable
 from . import Batch, Scorer, define
 
 TASK = "classification"
@@ -173,7 +174,7 @@ def handles_imbalance(score: Scorer, batch: Batch):
 
 def _gold_counts(rng, k: int, n: int, high: int, log: bool) -> np.ndarray:
     if log:
-        counts = np.floor(np.exp(rng.uniform(0, np.log(high + 1), (n, k)))).astype(np.int64) - 1
+        counts = np.floor(portable.exp(rng.uniform(0, portable.log(high + 1), (n, k)))).astype(np.int64) - 1
         counts[rng.random((n, k)) < 0.2] = 0
     else:
         counts = rng.integers(0, high + 1, (n, k))

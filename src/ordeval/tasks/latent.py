@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import portable
+
 #: The keys of a profile: an ordinal classification system's, and a quantification system's.
 OC_PROFILE_KEYS = ("noise_sd", "edges")
 OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
@@ -114,8 +116,8 @@ def assign_profiles(rng: np.random.Generator, profiles: Sequence[Mapping], syste
         given = [float(value) for value in profile.get("loadings", ())]
         loadings[system, : len(given)] = given
     if jitter > 0:
-        sd = sd * np.exp(rng.normal(0.0, jitter, size=systems))
-        concentration = concentration * np.exp(rng.normal(0.0, jitter, size=systems))
+        sd = sd * portable.exp(rng.normal(0.0, jitter, size=systems))
+        concentration = concentration * portable.exp(rng.normal(0.0, jitter, size=systems))
         edges = np.sort(edges + rng.normal(0.0, jitter, size=edges.shape) * sd[:, None], axis=1)
     return Systems(sd, edges, concentration, floor, interaction, loadings)
 
@@ -129,7 +131,9 @@ def topic_interactions(rng: np.random.Generator, systems: Systems, default_sd: f
     sd = np.where(np.isnan(systems.interaction_sd), default_sd, systems.interaction_sd)
     shifts = rng.standard_normal((len(sd), num_topics)) * sd[:, None]
     if systems.loadings.shape[1]:
-        shifts = shifts + systems.loadings @ rng.standard_normal((systems.loadings.shape[1], num_topics))
+        shifts = shifts + portable.matmul(
+            systems.loadings, rng.standard_normal((systems.loadings.shape[1], num_topics))
+        )
     return shifts
 
 
@@ -153,7 +157,7 @@ def topic_proportions(
     exponent = rng.normal(0.0, tilt_sd, size=(topics, 1)) * position
     if polarity_sd > 0:
         exponent = exponent + rng.normal(0.0, polarity_sd, size=(topics, 1)) * position**2
-    tilted = shares * np.exp(exponent)
+    tilted = shares * portable.exp(exponent)
     draws = rng.standard_gamma(concentration * tilted / tilted.sum(axis=1, keepdims=True))
     return draws / draws.sum(axis=1, keepdims=True)
 
@@ -167,7 +171,7 @@ def logistic_class_probabilities(cut_points, location, log_scale) -> np.ndarray:
 
     cuts = np.asarray(cut_points, dtype=float)
     location, log_scale = np.broadcast_arrays(np.asarray(location, dtype=float), np.asarray(log_scale, dtype=float))
-    below = expit((cuts - location[..., None]) / np.exp(log_scale)[..., None])  # (..., K-1): P(reading <= c_j)
+    below = expit((cuts - location[..., None]) / portable.exp(log_scale)[..., None])  # (..., K-1): P(reading <= c_j)
     zeros, ones = np.zeros(below.shape[:-1] + (1,)), np.ones(below.shape[:-1] + (1,))
     return np.diff(np.concatenate([zeros, below, ones], axis=-1), axis=-1)
 

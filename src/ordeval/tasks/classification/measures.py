@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ... import portable
 from ...registry import Registry
 
 #: The ordinal classification measures, in the paper's Table 2 order (the default table order).
@@ -170,7 +171,7 @@ def cem_proximity(gold_counts) -> np.ndarray:
     diagonal = np.eye(gold_counts.shape[-1], dtype=bool)
     k = np.where(diagonal, gold_counts[..., :, None] / 2, k)  # exactly c_.i/2, without cumulative-sum noise
     with np.errstate(divide="ignore", invalid="ignore"):
-        prox = -np.log2(np.maximum(0.5, k) / np.where(total > 0, total, 1.0)) + 0.0  # + 0.0: no -0.0 where K = N
+        prox = -portable.log2(np.maximum(0.5, k) / np.where(total > 0, total, 1.0)) + 0.0  # + 0.0: no -0.0 where K = N
     return np.where(total > 0, prox, np.nan)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ... import portable
 from .. import latent
 from ..base import team_count
 from .simulate_settings import (  # the settings, re-exported for the callers of this module
@@ -37,7 +38,9 @@ __all__ = [  # this module's simulators, and the settings its callers reach thro
 
 def topic_sizes(rng: np.random.Generator, topics: int, items_min: int, items_max: int) -> np.ndarray:
     """``round(exp(U(log items_min, log items_max)))`` items per topic (tens to hundreds)."""
-    sizes = np.rint(np.exp(rng.uniform(np.log(items_min), np.log(items_max), size=topics))).astype(np.int64)
+    sizes = np.rint(portable.exp(rng.uniform(portable.log(items_min), portable.log(items_max), size=topics))).astype(
+        np.int64
+    )
     return np.clip(sizes, items_min, items_max)
 
 
@@ -100,7 +103,7 @@ def ordinal_kernel(num_classes: int, spread: float) -> np.ndarray:
     """Row j: where an error on an item of gold class j goes; class i gets weight ``spread**(|i - j| - 1)``
     (neighbours first), the diagonal 0; rows sum to 1."""
     distance = np.abs(np.subtract.outer(np.arange(num_classes), np.arange(num_classes)))
-    weights = np.where(distance > 0, spread ** np.maximum(distance - 1, 0).astype(float), 0.0)
+    weights = np.where(distance > 0, portable.power(spread, np.maximum(distance - 1, 0).astype(float)), 0.0)
     return weights / weights.sum(axis=1, keepdims=True)
 
 
@@ -290,7 +293,7 @@ def simulate_runs(
                 bin_edges(num_classes, kind, strength, majority)
                 for kind, strength in zip(parameters["bias"], parameters["bias_strength"], strict=True)
             ]
-        centre, scale = gold, np.exp(difficulty)[item_topic]
+        centre, scale = gold, portable.exp(difficulty)[item_topic]
         if topic_shift_sd > 0 or topic_shift_slope != 0:
             mean_class = np.bincount(item_topic, weights=gold, minlength=num_topics) / np.maximum(
                 np.bincount(item_topic, minlength=num_topics), 1
@@ -298,7 +301,7 @@ def simulate_runs(
             shift = latent.topic_shifts(noise_rng, mean_class, topic_shift_slope, topic_shift_sd)
             centre = gold + shift[item_topic]
         if item_difficulty_sd > 0:
-            scale = scale * np.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
+            scale = scale * portable.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
         predictions = latent_predictions(
             noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared, dealt
         )
@@ -309,7 +312,10 @@ def simulate_runs(
         strength = parameters["bias_strength"][system]
         bias = (1 - strength) * identity + strength * bias_map(parameters["bias"][system], num_classes, majority)
         kernel = ordinal_kernel(num_classes, parameters["spread"][system])
-        keep, err = bias[gold], (kernel @ bias)[gold]  # items x classes: after a kept / a wrong base prediction
+        keep, err = (
+            bias[gold],
+            portable.matmul(kernel, bias)[gold],
+        )  # items x classes: after a kept / a wrong base prediction
         interaction = noise_rng.normal(0.0, interaction_sd, size=num_topics)
         error = np.clip(1 - parameters["skill"][system] + difficulty + interaction, 0.0, 1.0)[item_topic]
         probabilities = (1 - error)[:, None] * keep + error[:, None] * err

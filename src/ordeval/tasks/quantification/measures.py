@@ -25,6 +25,7 @@ from contextvars import ContextVar
 
 import numpy as np
 
+from ... import portable
 from ...registry import Registry
 
 #: Two probabilities closer than this are tied (DNKT, docs/methods.md, section 2).
@@ -150,7 +151,7 @@ def _jensen_shannon(estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     def kld(a: np.ndarray) -> np.ndarray:
         positive = a > 0
         ratio = 2 * np.where(positive, a, 1.0) / np.where(positive, total, 1.0)
-        return np.where(positive, a * np.log2(ratio), 0.0).sum(axis=-1)
+        return np.where(positive, a * portable.log2(ratio), 0.0).sum(axis=-1)
 
     return np.clip((kld(estimate) + kld(gold)) / 2, 0.0, 1.0)
 

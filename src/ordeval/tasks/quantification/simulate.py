@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ... import portable
 from .. import latent
 from ..base import team_count
 
@@ -83,7 +84,9 @@ def simulate_tweet_gold(
     if shares.shape != (num_classes,):
         raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
     shares = shares / shares.sum()
-    sizes = np.rint(np.exp(rng.uniform(np.log(tweets_min), np.log(tweets_max), size=topics))).astype(int)
+    sizes = np.rint(portable.exp(rng.uniform(portable.log(tweets_min), portable.log(tweets_max), size=topics))).astype(
+        int
+    )
     if cut_points is not None:
         proportions = latent.logistic_topic_proportions(rng, cut_points, location_sd, scale_sd, topics)
     else:
@@ -205,7 +208,9 @@ def simulate_runs(
     runs = []
     for r, (skill, prior) in enumerate(zip(skills, priors, strict=True)):
         pull = (1 - skill) * max_prior_pull
-        target = ((1 - pull) * gold + pull * prior) @ ordinal_confusion(num_classes, (1 - skill) * max_confusion)
+        target = portable.matmul(
+            (1 - pull) * gold + pull * prior, ordinal_confusion(num_classes, (1 - skill) * max_confusion)
+        )
         if topic_difficulty_max > 0:
             target = (1 - weight) * target + weight * misleading
         target = biased(target, gold, kinds[r], strengths[r], int(directions[r]))
@@ -259,8 +264,12 @@ def latent_runs(
     floors = np.where(np.isnan(dealt.floor), floor, dealt.floor)
     if edges.shape[1] != num_classes - 1:
         raise ValueError(f"profiles have {edges.shape[1]} edges for {num_classes} classes (one fewer expected)")
-    shift = latent.topic_shifts(noise_rng, gold @ np.arange(num_classes), topic_shift_slope, topic_shift_sd)
-    scale = np.exp(noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)) if topic_difficulty_sd > 0 else 1.0
+    shift = latent.topic_shifts(
+        noise_rng, portable.matmul(gold, np.arange(num_classes)), topic_shift_slope, topic_shift_sd
+    )
+    scale = (
+        portable.exp(noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)) if topic_difficulty_sd > 0 else 1.0
+    )
     runs = np.empty((systems, num_topics, num_classes))
     structured = dealt.loadings.shape[1] > 0 or not np.isnan(dealt.interaction_sd).all()
     own_shifts = latent.topic_interactions(noise_rng, dealt, interaction_sd, num_topics) if structured else None
@@ -283,7 +292,7 @@ def biased(target: np.ndarray, gold: np.ndarray, kind: str, strength: float, dir
     if kind == "flatten":
         return (1 - strength) * target + strength / num_classes
     if kind == "sharpen":
-        powered = np.power(target, 1 + 4 * strength)
+        powered = portable.power(target, 1 + 4 * strength)
         return powered / powered.sum(axis=-1, keepdims=True)
     if kind == "shift":
         moved = np.zeros_like(target)
