@@ -266,19 +266,26 @@ def read_score_tables(tables: Mapping[str, str | Path], measures_path: str | Pat
     missing = [name for name in tables if name not in info]
     if missing:
         raise InputError(measures_path, None, f"lists no measure {missing[0]!r} (it has {', '.join(info)})")
+    topics, runs, values = read_score_matrices(list(tables.values()))
+    names = list(tables)
+    return ScoreStack(names, topics, runs, values, [bool(info[n]["lower_is_better"]) for n in names],
+                      [str(info[n]["display"]) for n in names], task or str(info[names[0]]["task"]),
+                      [str(info[n]["latex"] or "") for n in names])  # fmt: skip
+
+
+def read_score_matrices(paths: Sequence[str | Path]) -> tuple[list[str], list[str], np.ndarray]:
+    """(topics, runs, measures x topics x runs scores) of the score tables ``paths`` of one data set, which must
+    list the same topics and runs in the same order (an InputError naming the first that does not)."""
     topics = runs = first = None
     matrices = []
-    for path in tables.values():
+    for path in paths:
         these_topics, these_runs, values = read_score_matrix(path)
         if topics is None:
             topics, runs, first = these_topics, these_runs, path
         elif these_topics != topics or these_runs != runs:
             raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
         matrices.append(values)
-    names = list(tables)
-    return ScoreStack(names, topics, runs, np.stack(matrices), [bool(info[n]["lower_is_better"]) for n in names],
-                      [str(info[n]["display"]) for n in names], task or str(info[names[0]]["task"]),
-                      [str(info[n]["latex"] or "") for n in names])  # fmt: skip
+    return topics, runs, np.stack(matrices)
 
 
 def score_matrix_header(path: str | Path) -> tuple[int, list[str]]:
