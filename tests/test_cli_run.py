@@ -328,7 +328,11 @@ def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
         (["kendal=a"], "-- --config kendal=a: config key (top level): unexpected key(s) 'kendal'"),
         (["seed=-4"], "-- --config seed=-4: config key seed: -4 is less than the minimum of 0"),
         (["kendall=a", "seed=x"], "-- --config seed=x: config key seed: "),
-        (["data_root=/no/such/folder"], "-- --config data_root=/no/such/folder: data_root '/no/such/folder' lacks"),
+        (
+            ["data_root=/no/such/folder"],
+            "-- --config data_root=/no/such/folder: config key data_root: '/no/such/folder': no such folder; the "
+            "configuration reads 1 file below it (e.g. gold.txt)",
+        ),
     ],
 )
 def test_errors_about_pass_through_arguments_name_them_not_the_configuration_file(project, monkeypatch, capsys,
@@ -369,7 +373,7 @@ def test_hints_name_a_live_snakemake_as_live_and_quote_the_commands_they_print(p
         hint = next(line for line in err.splitlines() if line.startswith("hint:"))
         more = "--unlock" if "Lock" in lines[0] else "--keep-going --rerun-incomplete"
         assert hint.endswith(f"ordeval run --configfile '{spaced}' -- {more}"), hint
-        assert "none runs now" in hint or "interrupted run" in hint
+        assert "none runs on this machine now" in hint or "interrupted run" in hint
         live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake",
                                  "--directory", str(folder)])  # fmt: skip
         try:

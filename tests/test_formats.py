@@ -8,6 +8,7 @@ from conftest import REPO
 
 from ordeval.cli import main
 from ordeval.config import schema_with_formats
+from ordeval.errors import ConfigError
 from ordeval.tasks import get_task
 
 PLUGIN = REPO / "tests" / "formats" / "toy_format.py"
@@ -96,15 +97,18 @@ def test_a_plugin_format_of_several_runs_is_planned_without_run_names(tmp_path):
     from ordeval.tasks.quantification import register_format
 
     @register_format("toy_many", roles=("run",), several_runs=True, description="several runs")
-    def read_many(path, classes, source):  # pragma: no cover - not read at planning
-        raise AssertionError("not read when planning")
+    def read_many(path, classes, source):  # read only when the files' contents are checked (or built)
+        raise AssertionError("not needed for the run names")
 
     gold, run_a, _ = _files(tmp_path)
     config = tiny_config(data_root=str(tmp_path), plugins=[str(PLUGIN)])
     config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
                                   "runs": [{"type": "toy_many", "path": "a.csv"},
                                            {"type": "simulate", "systems": 6}]}}  # fmt: skip
-    planned = make_plan(config, workdir=tmp_path)
+    planned = make_plan(config, workdir=tmp_path, check_files=False)
     assert "SIM01" in planned.datasets["Toy"].runs and len(planned.datasets["Toy"].runs) == 6
     config["datasets"]["Toy"]["runs"][0]["runs"] = ["X", "Y"]
-    assert make_plan(config, workdir=tmp_path).datasets["Toy"].runs[:2] == ["X", "Y"]
+    assert make_plan(config, workdir=tmp_path, check_files=False).datasets["Toy"].runs[:2] == ["X", "Y"]
+    # the files' contents are read before any job (ordeval.source_check): a plugin reader's failure is one line
+    with pytest.raises(ConfigError, match=r"datasets\.Toy: reading its files failed: AssertionError: not needed"):
+        make_plan(config, workdir=tmp_path)

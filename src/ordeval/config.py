@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -212,10 +211,20 @@ def _mapping_children(value: dict, key: str):
 # --------------------------------------------------------------------------- schema
 
 
-@cache
 def schema() -> dict:
-    """The configuration schema (package data: libyaml's loader when there is one, 10x faster)."""
-    return yaml.load(SCHEMA_PATH.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    """The configuration schema (package data: libyaml's loader when there is one, 10x faster), read once per
+    process while the file stays as it was."""
+    status = SCHEMA_PATH.stat()
+    signature = (status.st_mtime_ns, status.st_size)
+    if _SCHEMA.get("signature") != signature:
+        text = SCHEMA_PATH.read_text(encoding="utf-8")
+        _SCHEMA.update(
+            signature=signature, schema=yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        )
+    return _SCHEMA["schema"]
+
+
+_SCHEMA: dict = {}
 
 
 #: The JSON schema of a source key that a file format needs (``FileFormat.needs``).

@@ -25,7 +25,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Mapping
 
-from .errors import ConfigError, shorten
+from .errors import ConfigError, shorten, shorten_repr
 from .names import check_name, printable
 from .tasks import DEFAULT_TASK, latent
 from .tasks.base import team_count
@@ -75,7 +75,7 @@ def _check_leaf(key: str, value) -> None:
         for position, character in enumerate(value):
             if unicodedata.category(character) in FORBIDDEN_CATEGORIES:
                 raise ConfigError(
-                    f"config key {shown_key}: {shorten(repr(value))} contains the control character {character!r} "
+                    f"config key {shown_key}: {shorten_repr(value)} contains the control character {character!r} "
                     f"at position {position + 1} (not allowed in text that goes into files)"
                 )
 
@@ -119,7 +119,7 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
         raise ConfigError(f"config key {entry}.{logistic[0]}: {logistic[1]}")
     if kind == "constant_class" and str(source["class"]) not in classes:
         raise ConfigError(
-            f"config key {entry}.class: {shorten(repr(source['class']))} is not one of the classes "
+            f"config key {entry}.class: {shorten_repr(source['class'])} is not one of the classes "
             f"({shorten(', '.join(classes))})"
         )
     if kind == "simulate" and given.get("english_variants", 0) > source["systems"]:

@@ -19,6 +19,15 @@ def shorten(text: str, limit: int = MAX_VALUE) -> str:
     return f"{text[: limit - 40]}... ({len(text)} characters)"
 
 
+def shorten_repr(value: object, limit: int = MAX_VALUE) -> str:
+    """``repr(value)`` shortened as :func:`shorten` does, the length given of the value itself (a string of
+    200 characters is "200 characters", not the 202 of its quoted form)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 40]}... ({len(value) if isinstance(value, str) else len(text)} characters)"
+
+
 def _cut_lines(message: str) -> str:
     if len(message) <= MAX_LINE:
         return message

@@ -23,6 +23,23 @@ from pathlib import Path
 
 PACKAGE = "ordeval"
 PACKAGE_DIR = Path(__file__).resolve().parent
+#: The package's data files that a job's code reads (paths relative to the package), by the module that reads
+#: them: a job whose code includes the module depends on them as on its source, so that an edit to the data
+#: re-runs the job too. Every file of the package that is not Python is here or in :data:`PLANNING_FILES` or
+#: :data:`NOT_READ` (a test keeps this true).
+DATA_FILES = {
+    "ordeval.replication": ("published/published.tsv",),  # the published numbers (ordeval.published_reader)
+    "ordeval.published_reader": ("published/published.tsv",),
+}
+#: Package files read when a configuration is planned (every Snakemake start), never by a job: the schemas.
+PLANNING_FILES = (
+    "schemas/config.schema.yaml",
+    "tasks/quantification/schema.yaml",
+    "tasks/classification/schema.yaml",
+    "tasks/scores_schema.yaml",
+)
+#: Files of the package that no code reads.
+NOT_READ = ("published/README.md", "py.typed")
 
 
 class ModuleIndex:
@@ -101,7 +118,8 @@ class ModuleIndex:
 
     def closure(self, *modules: str) -> list[Path]:
         """Source files of ``modules`` (``package.x`` or just ``x``) and of every module of the package
-        they import at module level, transitively, with their packages' ``__init__.py``; sorted."""
+        they import at module level, transitively, with their packages' ``__init__.py``, and the data files
+        these modules read (:data:`DATA_FILES`); sorted."""
         pending = [name if name.startswith(self.package) else f"{self.package}.{name}" for name in modules]
         seen: set[str] = set()
         while pending:
@@ -112,7 +130,9 @@ class ModuleIndex:
                 self.path(module)  # raises for an unknown module
                 seen.add(module)
                 pending += list(self.direct_imports(module))
-        return sorted(self.path(name) for name in seen)
+        root = self.path(self.package).parent
+        data = {root / file for name in seen for file in DATA_FILES.get(name, ()) if self.package == PACKAGE}
+        return sorted({self.path(name) for name in seen} | data)
 
 
 #: A statement at column 0 that begins a definition: where a module's imports usually end.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import ConfigError, shorten
+from .errors import ConfigError, shorten_repr
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 #: Words used by the outputs themselves: summary rows and files, and column names.
@@ -46,8 +46,8 @@ RESERVED_PREFIXES = ("all_", "mean_", "similarity_", "dnkt_")
 def name_problem(name: object, *, kind: str = "name") -> str | None:
     """Why ``name`` breaks the policy, or None when it is fine (the name shown cut to 200 characters)."""
     if not isinstance(name, str):
-        return f"{kind} {shorten(repr(name))} is not a string"
-    shown = shorten(repr(name))
+        return f"{kind} {shorten_repr(name)} is not a string"
+    shown = shorten_repr(name)
     if name in {".", ".."}:
         return f"{kind} {shown} is a relative path"
     if "/" in name or "\\" in name:
@@ -67,6 +67,15 @@ def name_problem(name: object, *, kind: str = "name") -> str | None:
     return None
 
 
+def distinct(text: str) -> str:
+    """``repr(text)`` for a name read from a file, such that two names that differ only in Unicode
+    normalisation print differently: a name not in NFC form (``'cafe\\u0301'``, e with a combining accent,
+    beside ``'café'``) shows its characters beyond ASCII as code points."""
+    import unicodedata
+
+    return repr(text) if unicodedata.is_normalized("NFC", text) else ascii(text)
+
+
 def printable(text: str) -> str:
     """``text`` on one line: every non-printable character as its Python escape (``\\n``)."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
@@ -78,3 +87,27 @@ def check_name(name: object, *, kind: str, key: str) -> str:
     if problem:  # the key may hold the name itself: shown with its control characters escaped
         raise ConfigError(f"{printable(key)}: {problem}")
     return name  # type: ignore[return-value]
+
+
+def check_paths(owners) -> None:
+    """``owners``: (output path, catalogue entry, its data set or None, its measure or None) of every output a
+    configuration's names give. Two outputs with one path, or with paths that differ only in case (one file on
+    a case-insensitive file system), are a ConfigError naming the configuration key of the name to change: the
+    measure's, else the longer data set name (the one the pipeline's suffix makes look like the other), else
+    the later one."""
+    seen: dict[str, tuple] = {}
+    for owner in owners:
+        first = seen.setdefault(owner[0].casefold(), owner)
+        if first is owner or first[1:] == owner[1:]:
+            continue
+        blamed = min((owner, first), key=lambda item: (item[3] is None, -len(item[2] or "")))
+        kind = f"measure {blamed[3]!r}" if blamed[3] else f"data set {blamed[2]!r}"
+        key = "measures" if blamed[3] and not blamed[2] else f"datasets.{blamed[2]}"
+        made = [f"{entry} of data set {dataset!r}" + (f" (measure {measure!r})" if measure else "") if dataset
+                else entry for _, entry, dataset, measure in (first, owner)]  # fmt: skip
+        if first[0] == owner[0]:
+            clash = f"{owner[0]} would be written twice"
+        else:
+            clash = (f"{first[0]} and {owner[0]} differ only in case, one file on a case-insensitive file system "
+                     "(macOS, Windows)")  # fmt: skip
+        raise ConfigError(f"config key {key}: {clash}: as {made[0]} and as {made[1]}; rename {kind}")

@@ -23,9 +23,11 @@ Tables are split with array operations on the file's bytes in :mod:`ordeval.fiel
 
 from __future__ import annotations
 
+import codecs
 import json
 import math
 import re
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -47,50 +49,116 @@ MAX_INTEGER_DIGITS = 18
 # --------------------------------------------------------------------------- bytes and text
 
 
-def read_bytes(path: str | Path) -> tuple[bytes, int]:
-    """The file's bytes without a UTF-8 byte-order mark, and the offset of the first kept byte (3 or 0),
-    checked to be UTF-8 text without NUL bytes."""
+#: Files are read in blocks of this many bytes, each checked (UTF-8, no NUL) before the next is read: a
+#: file that is not text is refused at its first bad block, with the memory of the blocks read so far.
+READ_BLOCK = 1 << 22
+
+
+def checked_blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
+    """The file's bytes in blocks of at most :data:`READ_BLOCK` (a UTF-8 byte-order mark dropped), each with
+    the offset of its first byte in the file, checked as they are read: the first byte that is not UTF-8 or is NUL
+    is an InputError naming its physical line and byte offset, and nothing after its block is read."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        handle = open(path, "rb")
     except FileNotFoundError:
         raise InputError(path, None, "file not found") from None
     except IsADirectoryError:
         raise InputError(path, None, "is a directory, not a file") from None
-    offset = 0
-    if raw.startswith(BOM):
-        raw, offset = raw[len(BOM) :], len(BOM)
-    check_utf8(path, raw, offset)
-    return raw, offset
-
-
-def check_utf8(path: str | Path, raw: bytes, offset: int = 0) -> None:
-    """Raise an InputError at the first byte of ``raw`` that is not UTF-8 or is NUL (``offset``: where
-    ``raw`` starts in the file, for the reported byte offset)."""
-    data = np.frombuffer(raw, dtype=np.uint8)
-    if data.size and data.max() >= 0x80:  # not pure ASCII: let the codec find the first bad byte
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = lines = position = 0  # byte-order mark; newlines and bytes (after the mark) before the block
+    with handle:
+        while True:
+            block = handle.read(READ_BLOCK)
+            if position == 0 and offset == 0 and block.startswith(BOM):
+                block, offset = block[len(BOM) :], len(BOM)
+            if not block:
+                break
+            pending = decoder.getstate()[0]
+            if pending or not block.isascii():  # let the codec find the first bad byte
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError as error:
+                    _not_utf8(path, block, lines, position, error.start - len(pending), error.object[error.start],
+                              offset)  # fmt: skip
+            nul = block.find(b"\0")
+            if nul >= 0:
+                line = lines + block.count(b"\n", 0, nul) + 1
+                where = f"byte offset {position + nul + offset}"
+                raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
+            yield block, position + offset
+            lines += block.count(b"\n")
+            position += len(block)
         try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            position = error.start
-            line = raw.count(b"\n", 0, position) + 1
-            raise InputError(
-                path,
-                f"line {line}",
-                f"not UTF-8: byte 0x{raw[position]:02x} at line {line} (byte offset {position + offset})",
-            ) from None
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        line = raw.count(b"\n", 0, nul) + 1
-        raise InputError(path, f"line {line}", f"NUL byte at line {line} (byte offset {nul + offset}): not a text file")
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as error:  # the file ends inside a character
+            pending = error.object
+            _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
+
+
+def _not_utf8(path, block: bytes, lines: int, position: int, start: int, byte: int, offset: int):
+    """The InputError of a byte that is not UTF-8 at ``start`` of ``block`` (negative: in the bytes held over
+    from the block before, which hold no newline)."""
+    line = lines + (block.count(b"\n", 0, start) if start > 0 else 0) + 1
+    where = f"byte offset {position + start + offset}"
+    raise InputError(path, f"line {line}", f"not UTF-8: byte 0x{byte:02x} at line {line} ({where})") from None
+
+
+def read_bytes(path: str | Path) -> tuple[bytearray, int]:
+    """The file's bytes without a UTF-8 byte-order mark, and the offset of the first kept byte (3 or 0),
+    checked to be UTF-8 text without NUL bytes as it is read (:func:`checked_blocks`: a file that is not
+    text costs the memory of its blocks up to the first bad one, not of the whole file)."""
+    raw = bytearray()
+    offset = None
+    for block, start in checked_blocks(path):
+        offset = start if offset is None else offset
+        raw += block
+    return raw, offset or 0
 
 
 def read_text(path: str | Path) -> str:
-    """The file as text: UTF-8 (see :func:`check_utf8`), byte-order mark dropped, not blank."""
+    """The file as text: UTF-8 (see :func:`checked_blocks`), byte-order mark dropped, not blank."""
     raw, _ = read_bytes(path)
-    if not raw.strip():
+    if not raw or raw.isspace():
         raise InputError(path, None, "file is empty")
     return raw.decode("utf-8")
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(physical line number, line) of every line of the file, as :func:`physical_lines` splits them, read
+    block by block (:func:`checked_blocks`): the memory of one block and one line, and reading stops at
+    the first byte that is not text. A file without a non-empty line is an InputError ("file is empty")."""
+    pending: list[bytes] = []  # the start of a line that goes on in the next block
+    number = 0
+    blank = True
+    for block, _ in checked_blocks(path):
+        start = 0
+        while (end := block.find(b"\n", start)) >= 0:
+            line = block[start:end]
+            if pending:
+                line, pending = b"".join([*pending, line]), []
+            line = line.removesuffix(b"\r")
+            number += 1
+            blank = blank and not line.strip()
+            yield number, line.decode("utf-8")
+            start = end + 1
+        if start < len(block):
+            pending.append(block[start:])
+    if pending:
+        line = b"".join(pending).removesuffix(b"\r")
+        blank = blank and not line.strip()
+        yield number + 1, line.decode("utf-8")
+    if blank:
+        raise InputError(path, None, "file is empty")
+
+
+def first_line(path: str | Path) -> tuple[int, str]:
+    """(physical line number, text) of the file's first non-empty line, read as :func:`iter_lines` reads
+    (the rest of the file is not read)."""
+    for number, line in iter_lines(path):
+        if line:
+            return number, line
+    raise InputError(path, None, "file is empty")  # pragma: no cover - iter_lines raises it
 
 
 def physical_lines(text: str) -> list[str]:
@@ -105,8 +173,11 @@ def physical_lines(text: str) -> list[str]:
 
 
 def quoted(text: str, limit: int = 60) -> str:
-    """``repr`` of a field for messages, shortened if long."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+    """``repr`` of a field for messages, shortened if long; a field not in Unicode NFC form with its characters
+    beyond ASCII as code points (:func:`ordeval.names.distinct`), so that two that differ only there differ."""
+    from .names import distinct
+
+    return distinct(text) if len(text) <= limit else distinct(text[:limit]) + f"... ({len(text)} characters)"
 
 
 # --------------------------------------------------------------------------- single values
@@ -193,6 +264,48 @@ def load_json(path: str | Path):
         place, key = found
         raise InputError(path, _describe_place(place), f"duplicate key {key!r} in one JSON object")
     return value
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def load_arrays(path: str | Path, what: str, kinds: Mapping[str, tuple[str, int]]) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` file that ordeval wrote (``what`` it is, for messages), each of ``kinds``
+    (name -> numpy kind ``f`` float, ``U`` text, ``b`` bool, ``i`` integer, and dimensions) present with that
+    kind and number of dimensions (others are returned too). A file that is not such a file (empty, not a zip
+    of arrays, pickled objects, an array missing or of another kind) is an InputError naming it; no pickled
+    object is ever loaded."""
+    import zipfile
+
+    def corrupt(problem: str) -> InputError:
+        return InputError(path, None, f"not {what} as ordeval writes it ({problem})")
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(4)
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except OSError as error:
+        raise corrupt(error.strerror or str(error)) from None
+    if not start.startswith(b"PK"):  # numpy would take any other bytes for a pickle
+        raise corrupt("empty" if not start else f"not an .npz archive: it starts with {start!r}")
+    try:  # numpy given the open file: closed also when the archive is damaged
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files} if hasattr(data, "files") else None
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
+        raise corrupt(str(error).split(". ")[0][:120]) from None
+    if arrays is None:
+        raise corrupt("one array, not an .npz archive")
+    for name, (kind, dimensions) in kinds.items():
+        array = arrays.get(name)
+        if array is None:
+            raise corrupt(f"no array {name!r}")
+        if array.dtype.kind != kind or array.ndim != dimensions:
+            raise corrupt(f"array {name!r} is {array.ndim}-D {array.dtype}, not {dimensions}-D of kind {kind!r}")
+    return arrays
 
 
 def __getattr__(name: str):

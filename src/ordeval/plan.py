@@ -94,6 +94,7 @@ class Plan:
     #: catalogue entry key -> its combinations of pattern fields (:meth:`_values`), made once: the plan
     #: does not change once built, and the Snakefile asks for paths ~2,300 times at every start
     _combinations: dict[str, list[dict]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _replicated: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ basic facts
     @property
@@ -164,13 +165,16 @@ class Plan:
     @property
     def replicated_datasets(self) -> list[str]:
         """The configured data sets the replicated papers print numbers for, where the configuration asks
-        for the comparison (``replication: {compare: true}``); else none."""
-        if not self.config["replication"]["compare"]:
-            return []
-        from .replication import datasets_with_numbers
+        for the comparison (``replication: {compare: true}``); else none. The published numbers are read
+        (and checked: :mod:`ordeval.published_reader`) once, when the plan is made."""
+        if self._replicated is None:
+            self._replicated = []
+            if self.config["replication"]["compare"]:
+                from .replication import datasets_with_numbers
 
-        published = set(datasets_with_numbers())
-        return [name for name in self.datasets if name in published]
+                published = set(datasets_with_numbers())
+                self._replicated = [name for name in self.datasets if name in published]
+        return self._replicated
 
     def canonical_paths(self, task: str) -> dict[str, str]:
         """{key: path template} of the canonical files of a data set of ``task`` (``data/{dataset}/<file>``)."""
@@ -196,6 +200,16 @@ class Plan:
         paths.update({key: self.path(f"scores/{key}") for key in ("means", "measures", "stack")})
         paths.update({key: self.path(f"scores/{key}") for key in get_task(group.task).extras})
         return paths
+
+    def score_tables(self, *datasets: str) -> list[str]:
+        """The tables each of ``datasets``' ``stack.npz`` mirrors (every ``<measure>.tsv`` and ``measures.tsv``,
+        whose SHA-256 it records): an input of every rule that reads the stack, which is trusted only while
+        they are as written (:func:`ordeval.scores.read_stack`; an edited table is read instead)."""
+        found = []
+        for dataset in datasets:
+            found += [self.path("scores/matrix", dataset=dataset, measure=m) for m in self.datasets[dataset].measures]
+            found.append(self.path("scores/measures", dataset=dataset))
+        return found
 
     @property
     def dnkt_datasets(self) -> list[str]:
@@ -406,6 +420,12 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     result.measure_reports = _measure_reports(config, result)
     _plan_popularity(result)
     _check_consistency(result)
+    _check_output_paths(result)
+    result.replicated_datasets  # noqa: B018 - the published numbers checked before any job, not when a rule asks
+    if check_files:  # the input files' contents, before any job (ordeval.source_check)
+        from .source_check import check_contents
+
+        check_contents(result)
     return result
 
 
@@ -542,6 +562,23 @@ def _plan_popularity(result: Plan) -> None:
             result.popularity_skipped[name] = f"it has no run {' or '.join(missing)}"
         else:
             result.popularity_datasets.append(name)
+
+
+def _check_output_paths(result: Plan) -> None:
+    """Names that the pipeline extends into file names (``tables/leaderboard/<dataset>_pooled.csv``,
+    ``scores/<dataset>/<measure>.tsv``) must not give two outputs one path, nor paths that differ only in case
+    (one file on macOS): a data set ``Sem16T4C_pooled`` beside the OC data set ``Sem16T4C``, a measure
+    ``means``. (A rule's ``{dataset}`` matches exactly the data sets it makes outputs for, so two rules can
+    match one file only where two planned outputs share its path.)"""
+    from .names import check_paths
+
+    owners = []
+    for entry in catalogue.entries():
+        for values in result._values(entry):
+            for ext in entry.formats:
+                path = entry.pattern.format(**{"suffix": "", **values, "ext": ext})
+                owners.append((path, entry.key, values.get("dataset"), values.get("measure")))
+    check_paths(owners)
 
 
 def _check_consistency(result: Plan) -> None:

@@ -21,6 +21,15 @@ from .errors import ConfigError
 
 ENTRY_POINT_GROUP = "ordeval.plugins"
 _loaded: dict[str, str] = {}  # plugin file (resolved) or module name -> module name
+_signatures: dict[str, tuple] = {}  # plugin file (resolved) -> (modification time, size) when it was loaded
+
+
+def _signature(path: Path) -> tuple:
+    try:
+        status = path.stat()
+    except OSError:
+        return ()
+    return (status.st_mtime_ns, status.st_size)
 
 
 def is_file(plugin: str) -> bool:
@@ -44,8 +53,13 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
         path = plugin_file(plugin, base)
         loaded_as = str(path) if path is not None else plugin  # a file by where it is, not how it is named
         if loaded_as in _loaded:
-            pass
+            if path is not None and _signature(path) != _signatures.get(loaded_as, _signature(path)):
+                raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} changed since this process "
+                                  "loaded it; its first version is what runs here: start a new process")  # fmt: skip
         elif path is not None:
+            if path.is_dir():
+                raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is a folder, not a file (a plugin is "
+                                  "a Python file or an importable module)")  # fmt: skip
             if not path.is_file():
                 raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} does not exist")
             digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
@@ -60,10 +74,16 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
                 problem = f"called sys.exit({error.code!r})" if isinstance(error, SystemExit) else str(error)
                 raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} failed: {problem}") from error
             _loaded[loaded_as] = name
+            _signatures[loaded_as] = _signature(path)
         else:
             try:
                 module = importlib.import_module(plugin)
             except ImportError as error:
+                missing = isinstance(error, ModuleNotFoundError) and error.name == plugin.split(".")[0]
+                if missing and (Path(base) / plugin).exists():  # a folder (or file) named like a module
+                    what = "a folder" if (Path(base) / plugin).is_dir() else "a file without the .py ending"
+                    raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is {what}, not a Python file "
+                                      "(*.py) nor an importable module") from None  # fmt: skip
                 raise ConfigError(
                     f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}"
                 ) from None

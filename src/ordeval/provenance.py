@@ -3,7 +3,6 @@ or synthetic, and says so (CSV ``data_origin`` column, LaTeX comment, figure not
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -42,7 +41,20 @@ def origin_of_runs(provenance: Mapping, runs: Sequence[str]) -> str:
 
 
 def read_provenance(path: str | Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
+    """A ``provenance.json`` (strict JSON, read block by block), checked to be an object whose ``origin`` is
+    one of :data:`ORIGINS`; an InputError naming the file otherwise."""
+    from .errors import InputError
+    from .parsing import load_json
+
+    record = load_json(path)
+    if not isinstance(record, dict):
+        raise InputError(path, None, f"not a provenance record: a JSON object, not {type(record).__name__}")
+    if "origin" not in record:
+        raise InputError(path, None, f"no key 'origin' (the data origin: {', '.join(ORIGINS)})")
+    if record["origin"] not in ORIGINS:
+        shown = repr(record["origin"])[:60]
+        raise InputError(path, "key 'origin'", f"{shown} is not a data origin ({', '.join(ORIGINS)})")
+    return record
 
 
 def read_origins(provenance_paths: Mapping[str, str | Path]) -> dict[str, str]:

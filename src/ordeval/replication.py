@@ -26,12 +26,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from .compare import Tolerance, compare_printed
-from .errors import InputError
 from .table import Table, read_csv
 
 VERDICTS = ("exact", "within randomisation error", "differs", "not comparable")
@@ -84,30 +81,13 @@ class Published:
     value: str
 
 
-@cache
 def published_numbers(path: str | Path | None = None) -> list[Published]:
-    """The published numbers (default: the transcription shipped with ordeval; not to be modified)."""
-    if path is None:
-        text = resources.files("ordeval").joinpath("published/published.tsv").read_text(encoding="utf-8")
-        path = "ordeval/published/published.tsv"
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-    lines = text.splitlines()
-    header = ("source", "dataset", "statistic", "a", "b", "value")
-    if tuple(lines[0].split("\t")) != header:
-        raise InputError(path, "line 1", f"header must be {chr(9).join(header)!r}")
-    rows = []
-    for number, line in enumerate(lines[1:], start=2):
-        fields = line.split("\t")
-        if len(fields) != len(header):
-            raise InputError(
-                path, f"line {number}", f"expected {len(header)} tab-separated fields, found {len(fields)}"
-            )
-        row = Published(*fields)
-        if row.statistic not in STATISTICS:
-            raise InputError(path, f"line {number}", f"unknown statistic {row.statistic!r}")
-        rows.append(row)
-    return rows
+    """The published numbers (default: the transcription shipped with ordeval; not to be modified), every row
+    checked (:mod:`ordeval.published_reader`: an InputError naming the file and line otherwise). Read anew at
+    each call (8 ms): an edited file is never answered from memory."""
+    from .published_reader import read_published
+
+    return read_published(path)
 
 
 def datasets_with_numbers(rows: list[Published] | None = None) -> list[str]:
@@ -248,8 +228,10 @@ def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: M
     """Every published number of ``rows`` beside the reproduced one (from ``reproduced``, the data set's
     tables; None: not comparable for ``reason``), the difference (reproduced - published), the verdict and
     the tolerance applied (randomised statistics only). A data set whose runs are not all real is not
-    comparable; its numbers are shown for information."""
+    comparable, nor is a statistic over the runs (tau, consistency, discriminative power) where the run set is
+    not the papers' (:func:`other_runs`); their numbers are shown for information."""
     records = []
+    other = other_runs(rows, reproduced) if reproduced is not None else ""
     for row in rows:
         randomised = STATISTICS[row.statistic][1]
         tolerance = float(tolerances[TOLERANCE_KEYS[row.statistic]]) if randomised else None
@@ -257,6 +239,8 @@ def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: M
         verdict, difference = "not comparable", None
         if reproduced is not None and reproduced.not_comparable(row):
             note = reproduced.not_comparable(row)
+        elif not row.statistic.startswith("official_") and row.statistic not in GOLD_ONLY and other:
+            note = other  # tau, consistency, DP over other runs (a statistic of the gold alone needs no runs)
         elif value is not None:
             note = note or (reproduced.basis(row) if reproduced is not None else "")
             exact = compare_printed(row.value, value)
@@ -284,6 +268,29 @@ def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: M
     })  # fmt: skip
 
 
+def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
+    """Why the reproduced run set of ``reproduced.dataset`` (the runs of its ``means.tsv``) is not the papers'
+    (their names where the published numbers name them: the official results; else their number: from
+    ``dp_pairs``, or :data:`ordeval.published_reader.RUN_COUNTS`), or "" where it is or nothing tells
+    (docs/methods.md, section 7: numbers over other runs are not comparable)."""
+    from .published_reader import papers_runs
+
+    if reproduced.means is None or "run" not in reproduced.means.columns:
+        return ""
+    here = [str(run) for run in reproduced.means["run"]]
+    names, count = papers_runs(rows, reproduced.dataset)
+    if names is not None:
+        extra = [run for run in here if run not in names]
+        missing = [run for run in names if run not in here]
+        parts = [f"{len(runs)} {what} ({', '.join(runs[:3])}{', ...' if len(runs) > 3 else ''})"
+                 for what, runs in (("extra", extra), ("missing", missing)) if runs]  # fmt: skip
+        if parts:
+            return f"run set not the papers': {len(here)} runs here, {len(names)} in the papers; {'; '.join(parts)}"
+    elif count is not None and count != len(here):
+        return f"run set not the papers': {len(here)} runs here, {count} in the papers"
+    return ""
+
+
 def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, float]) -> Table:
     """The published numbers pooled over data sets (``dataset`` = ``pooled``) against the POOLED rows of the
     discriminative power table (of ``power_paths``, one per task) that pools exactly the data sets the paper
@@ -298,6 +305,14 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
         table = read_csv(path)
         if set(table["dataset"]) - {"POOLED"} == pooled_over:
             reproduced = Reproduced.read("POOLED", combined_origin({d: origins[d] for d in pooled_over}), power=path)
+            papers = {row.dataset: row.value for row in published_numbers() if row.dataset in pooled_over and
+                      row.statistic == "dp_pairs"}  # fmt: skip
+            here = dict(zip(table["dataset"], table["pairs"], strict=True))
+            other = [
+                f"{d} ({here[d]} run pairs here, {papers[d]} in the papers)" for d in papers if here[d] != papers[d]
+            ]
+            if reproduced.origin == "real" and other:  # pooled over other runs
+                return verdicts(rows, None, tolerances, reason=f"run set not the papers' on {'; '.join(other)}")
             return verdicts(rows, reproduced, tolerances)
     return verdicts(rows, None, tolerances, reason="the data sets pooled here are not those pooled in the paper")
 

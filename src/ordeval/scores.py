@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import InputError
-from .files import write_atomically, write_text
+from .files import sha256, write_atomically, write_text
 from .floattext import float_rows
 from .table import Table
 
@@ -144,7 +144,6 @@ def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path], processes: 
         pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))] if pool else []
         write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
         stack.measure_table().write(paths["measures"])
-        write_stack(stack, paths["stack"])
         if pool is None:
             for index in range(len(matrices)):
                 _write_matrix(index)
@@ -156,12 +155,23 @@ def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path], processes: 
                 for future in pending:
                     if not future.cancelled():
                         future.result()  # a worker's error is raised here
+        # last, with the SHA-256 of the tables it mirrors: a stack is only trusted while they are as written
+        write_stack(stack, paths["stack"], [*matrices, paths["measures"]])
     finally:
         _PENDING = None
     return paths
 
 
-def write_stack(stack: ScoreStack, path: str | Path) -> None:
+def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Path] = ()) -> None:
+    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, the
+    tables it mirrors (:func:`write_scores`: each measure's ``<measure>.tsv`` and ``measures.tsv``), so that
+    :func:`read_stack` trusts it only while they are unchanged."""
+    import os
+
+    folder = Path(path).parent
+    names = [os.path.relpath(source, folder) for source in sources]
+    digests = [sha256(source) for source in sources]
+
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
             np.savez(
@@ -174,38 +184,116 @@ def write_stack(stack: ScoreStack, path: str | Path) -> None:
                 display=np.array(stack.display, dtype=str),
                 task=np.array(stack.task, dtype=str),
                 latex=np.array(stack.latex, dtype=str),
-            )
+                **({"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
+                   if sources else {}),
+            )  # fmt: skip
 
     write_atomically(path, write)
 
 
 # --------------------------------------------------------------------------- reading
 
+#: The arrays of a ``stack.npz``: name -> numpy kind (f float, U text, b bool) and dimensions.
+STACK_ARRAYS = {"values": ("f", 3), "measures": ("U", 1), "topics": ("U", 1), "runs": ("U", 1),
+                "lower_is_better": ("b", 1), "display": ("U", 1), "task": ("U", 0), "latex": ("U", 1)}  # fmt: skip
+
+
+def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
+    """(the ScoreStack of ``path``, {table it mirrors, relative to its folder: SHA-256 when written}), the
+    file checked to be what :func:`write_stack` writes: a file that is not (empty, not a zip of arrays,
+    pickled objects, arrays missing or of another kind or shape, scores that are not finite) is an
+    InputError naming it. The tables are not looked at (:func:`read_stack` does)."""
+    from .parsing import load_arrays
+
+    what = "a score stack"
+    arrays = load_arrays(path, what, STACK_ARRAYS)
+    sources = arrays.get("sources", np.array([], dtype=str))
+    digests = arrays.get("sources_sha256", np.array([], dtype=str))
+    if sources.dtype.kind not in "U" or digests.dtype.kind not in "U" or sources.shape != digests.shape or \
+            sources.ndim != 1:  # fmt: skip
+        raise InputError(path, None, f"not {what} as ordeval writes it (its tables and their SHA-256 do not match)")
+    if not np.isfinite(arrays["values"]).all():
+        raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
+    try:
+        stack = ScoreStack(arrays["measures"].tolist(), arrays["topics"].tolist(), arrays["runs"].tolist(),
+                           arrays["values"], arrays["lower_is_better"].tolist(), arrays["display"].tolist(),
+                           str(arrays["task"]), arrays["latex"].tolist())  # fmt: skip
+    except ValueError as error:
+        raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
+    return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
+
+
+def stale_tables(path: str | Path, recorded: Mapping[str, str], measures: Sequence[str] | None = None) -> list[str]:
+    """The tables among ``recorded`` ({name relative to the stack's folder: SHA-256 when written}; with
+    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed."""
+    folder = Path(path).parent
+    wanted = None if measures is None else {f"{name}.tsv" for name in measures} | {"measures.tsv"}
+    stale = []
+    for name, digest in recorded.items():
+        if wanted is not None and Path(name).name not in wanted:
+            continue
+        table = folder / name
+        if not table.is_file() or sha256(table) != digest:
+            stale.append(name)
+    return stale
+
 
 def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> ScoreStack:
-    """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order)."""
-    with np.load(path, allow_pickle=False) as data:
-        stack = ScoreStack(
-            data["measures"].tolist(),
-            data["topics"].tolist(),
-            data["runs"].tolist(),
-            data["values"],
-            data["lower_is_better"].tolist(),
-            data["display"].tolist(),
-            str(data["task"]),
-            data["latex"].tolist(),
-        )
+    """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order),
+    trusted only as far as it is checked: what :func:`load_stack` checks, and the tables it mirrors (beside it,
+    with the SHA-256 it recorded): where one of them changed since, the stack is stale and the tables are read
+    instead (the tables, not the stack, are what a user edits and sees); a table it mirrors that is gone is an
+    InputError naming it. A stack that records no tables (written by :func:`write_stack` alone, e.g. a
+    data set's precomputed ``scores.npz``) is its own source."""
+    stack, recorded = load_stack(path)
+    if recorded and stale_tables(path, recorded, measures):
+        folder = Path(path).parent
+        missing = [name for name in recorded if not (folder / name).is_file()]
+        if missing:
+            raise InputError(folder / missing[0], None, f"no such file, though {Path(path).name} beside it was "
+                             "written with it (deleted since?)")  # fmt: skip
+        tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
+        if measures is not None:
+            tables = {name: tables[name] for name in measures if name in tables}
+        stack = read_score_tables(tables, folder / "measures.tsv", stack.task)
     return stack.subset(measures) if measures is not None else stack
+
+
+def read_score_tables(tables: Mapping[str, str | Path], measures_path: str | Path, task: str = "") -> ScoreStack:
+    """The ScoreStack of score tables ({measure: its ``<measure>.tsv``}, one topics and runs for all) and the
+    directions, display names and LaTeX labels of ``measures.tsv`` (which must list every one of them)."""
+    info = {row["measure"]: row for row in read_measure_table(measures_path).records()}
+    missing = [name for name in tables if name not in info]
+    if missing:
+        raise InputError(measures_path, None, f"lists no measure {missing[0]!r} (it has {', '.join(info)})")
+    topics, runs, values = read_score_matrices(list(tables.values()))
+    names = list(tables)
+    return ScoreStack(names, topics, runs, values, [bool(info[n]["lower_is_better"]) for n in names],
+                      [str(info[n]["display"]) for n in names], task or str(info[names[0]]["task"]),
+                      [str(info[n]["latex"] or "") for n in names])  # fmt: skip
+
+
+def read_score_matrices(paths: Sequence[str | Path]) -> tuple[list[str], list[str], np.ndarray]:
+    """(topics, runs, measures x topics x runs scores) of the score tables ``paths`` of one data set, which must
+    list the same topics and runs in the same order (an InputError naming the first that does not)."""
+    topics = runs = first = None
+    matrices = []
+    for path in paths:
+        these_topics, these_runs, values = read_score_matrix(path)
+        if topics is None:
+            topics, runs, first = these_topics, these_runs, path
+        elif these_topics != topics or these_runs != runs:
+            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
+        matrices.append(values)
+    return topics, runs, np.stack(matrices)
 
 
 def score_matrix_header(path: str | Path) -> tuple[int, list[str]]:
     """(physical line number, fields) of the header of a score table: its first non-empty line."""
-    from .parsing import physical_lines, read_text
+    from .parsing import first_line
 
-    for number, line in enumerate(physical_lines(read_text(path)), start=1):
-        if line:
-            return number, line.split("\t")
-    raise InputError(path, None, "file is empty")
+    number, line = first_line(path)  # the rest of the file is not read
+    return number, line.split("\t")
 
 
 def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarray]:
@@ -213,7 +301,7 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
     ``topic<TAB>run...`` (run names follow the name policy, each once), one line per topic (non-empty,
     each once), scores in the strict number grammar (:mod:`ordeval.parsing`)."""
     from .fields import read_fields
-    from .names import name_problem
+    from .names import distinct, name_problem
 
     number, header = score_matrix_header(path)
     where = f"line {number}"
@@ -235,7 +323,7 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
         seen: dict[str, int] = {}
         for record, topic in enumerate(topics):
             if topic in seen:
-                raise fields.error(record, f"duplicate topic {topic!r} (first at {fields.where(seen[topic])})")
+                raise fields.error(record, f"duplicate topic {distinct(topic)} (first at {fields.where(seen[topic])})")
             seen[topic] = record
     return topics, runs, np.column_stack(columns)
 
@@ -286,4 +374,4 @@ def is_score_table(path: str | Path) -> bool:
     """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
     byte-order mark before it is ignored, as the readers do)."""
     with open(path, encoding="utf-8-sig", errors="replace") as handle:
-        return handle.readline().split("\t")[0].strip() == "topic"
+        return handle.readline(64).split("\t")[0].strip() == "topic"  # not a whole line: it may be a hole

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import runpy
 import sys
 import time
@@ -72,7 +73,7 @@ def logged(log_path: str | Path | None, rule: str) -> Iterator[logging.Logger]:
         try:
             yield logger
         except Exception as error:
-            logger.error("%s failed: %s", rule, error)
+            logger.error("%s failed: %s", rule, "out of memory" if isinstance(error, MemoryError) else error)
             raise
         logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
     finally:
@@ -107,6 +108,25 @@ def job(snakemake) -> Iterator[logging.Logger]:
             raise
         print(f"{name} failed: {error.filename}: {error.strerror}", file=sys.stderr)
         raise SystemExit(1) from None
+    except pickle.UnpicklingError:  # ordeval unpickles nothing (allow_pickle=False): numba's cache of its kernels
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        print(f"{name} failed: {damaged_kernel_cache()}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except MemoryError:  # logged by logged(); one line, no traceback
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        print(f"{name} failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(1) from None
+
+
+def damaged_kernel_cache() -> str:
+    """What to say when numba's on-disk cache of ordeval's compiled kernels cannot be read (a file cut short by
+    a killed process, or written over): where it is, and that its files may be deleted (they are made again)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent / "__pycache__")
+    return (f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
+            "of ordeval there (they are compiled again, a few seconds)")  # fmt: skip
 
 
 class Files(list):

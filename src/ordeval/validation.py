@@ -23,13 +23,16 @@ run misses or that the gold lacks are listed one by one, with the gold's line fo
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .errors import InputError
+from .names import distinct
 
 
 def _formats(task: str):
@@ -52,8 +55,14 @@ _RECORD_NUMBER = re.compile(r"\brecord (\d+)\b")
 _TOPIC_RUN = re.compile(r"\(topic '(?P<topic>[^']*)'(?:, run '(?P<run>[^']*)')?\)")
 #: Problems after which the rest of a file cannot be checked: a run that names no gold item at all, a run
 #: paired by position with another number of lines than the gold has items, or whose topics stop agreeing
-#: with the gold's at a line (blanking that line would shift the later ones and miscount the lines).
-_HIDES_THE_REST = re.compile(r"none of the \d+ lines|with align: position (?:line i|the topics must agree)")
+#: with the gold's at a line (blanking that line would shift the later ones and miscount the lines); a NUL
+#: byte (not a text file: the reader stops at its block, and so does the check, whatever the file's size).
+_HIDES_THE_REST = re.compile(
+    r"none of the \d+ lines|with align: position (?:line i|the topics must agree)"
+    r"|NUL byte at line \d+ .*not a text file"
+)
+#: Problems of a file whose reported lines were taken out and nothing was left: they follow from those lines.
+_FOLLOWS = re.compile(r"^(?:file is empty|file holds a header but no rows)$")
 #: Problems of a whole distribution (a long table reports them at the topic's first line).
 _DISTRIBUTION = re.compile(r"probabilit(?:y|ies) .*(?:sum to|outside|NaN)")
 
@@ -98,11 +107,11 @@ class Checked:
         if self.role == "run" and (len(values) > 1 or self.fmt == "tsv"):
             parts.append(f"{len(values):,} run{'s' if len(values) != 1 else ''}")
         if hasattr(first, "topics"):  # quantification distributions, classification gold items
-            parts.append(f"{len(first.topics):,} topics")
+            parts.append(_count(len(first.topics), "topic"))
         if hasattr(first, "items"):
-            parts.append(f"{len(first.items):,} items")
+            parts.append(_count(len(first.items), "item"))
         elif not hasattr(first, "topics"):  # a classification run: labels per line, or per gold item
-            parts.append(f"{len(first):,} items" + (" paired with the gold" if not hasattr(first, "fields") else ""))
+            parts.append(_count(len(first), "item") + (" paired with the gold" if not hasattr(first, "fields") else ""))
         deviations = [found for value in values if (found := getattr(value, "sum_deviation", lambda: None)())]
         if deviations:
             largest, where = max(deviations, key=lambda found: found[0])
@@ -116,6 +125,11 @@ class Checked:
 
 
 # --------------------------------------------------------------------------- readers per format
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 topic``, ``12,379 items``."""
+    return f"{number:,} {noun}{'s' if number != 1 else ''}"
 
 
 def role_of(path: str | Path, task: str, fmt: str, role: str | None = None) -> str:
@@ -134,15 +148,13 @@ def role_of(path: str | Path, task: str, fmt: str, role: str | None = None) -> s
 
 
 def _first_line(path: str | Path) -> str:
+    """The first non-empty line (none where the file is not text: the reader then says why)."""
+    from .parsing import first_line
+
     try:
-        with open(path, "rb") as handle:
-            for line in handle:
-                text = line.decode("utf-8", errors="replace").lstrip("\ufeff").strip("\r\n")
-                if text.strip():
-                    return text
-    except OSError:
-        pass
-    return ""
+        return first_line(path)[1]
+    except (OSError, InputError):
+        return ""
 
 
 def _reader(task: str, fmt: str, role: str, classes: Sequence, score: str | None, name: str,
@@ -169,10 +181,18 @@ class _Copy:
 
     def __init__(self, path: Path, folder: Path):
         self.path = path
-        self.raw = path.read_bytes()
-        self.lines = self.raw.split(b"\n")
         self.blanked: set[int] = set()  # physical line numbers
         self.copy = folder / path.name
+
+    @cached_property
+    def raw(self) -> bytes:
+        """The file's bytes: read only once a problem is to be taken out (a file that reads, or whose first
+        problem hides the rest, is read by the reader alone, block by block)."""
+        return self.path.read_bytes()
+
+    @cached_property
+    def lines(self) -> list[bytes]:
+        return self.raw.split(b"\n")
 
     def current(self) -> Path:
         if not self.blanked:
@@ -214,7 +234,6 @@ def _located(error: InputError, copy: _Copy) -> tuple[int | None, str]:
 def _line_loop(copy: _Copy, read, fmt: str, limit: int) -> tuple[list[Problem], dict | None, bool]:
     """Read ``copy``, blanking each reported line, until it reads or a problem hides the rest."""
     problems: list[Problem] = []
-    header = copy.first_nonempty() if fmt == "tsv" else 0
     reported_groups: set[tuple[str, ...]] = set()
     while True:
         try:
@@ -222,7 +241,16 @@ def _line_loop(copy: _Copy, read, fmt: str, limit: int) -> tuple[list[Problem], 
         except InputError as error:
             line, text = _located(error, copy)
             problem = Problem(str(copy.path), line, text)
-            if line is None or line in copy.blanked or line == header or _HIDES_THE_REST.search(text):
+            if problems and line is None and _FOLLOWS.search(text):  # the lines reported were all there was
+                return problems, None, False
+            if (
+                line is None
+                or line in copy.blanked
+                or _HIDES_THE_REST.search(text)
+                or (
+                    fmt == "tsv" and line == copy.first_nonempty()  # the header
+                )
+            ):
                 problems.append(problem)
                 return problems, None, False
             group = _group(copy, line, fmt, error.where or "")
@@ -344,8 +372,18 @@ def _record_id(text: str) -> str:
 def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, score: str | None = None,
                role: str | None = None, gold: Checked | None = None, align: str = "id", name: str = "",
                limit: int = MAX_PROBLEMS) -> Checked:  # fmt: skip
-    """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold)."""
-    path = Path(path)
+    """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold); for a line-based
+    file without problems, what it does that the readers accept as the official scorers do (:func:`quirks`), as
+    notes."""
+    checked = _check_file(Path(path), task, fmt, classes, score=score, role=role, gold=gold, align=align, name=name,
+                          limit=limit)  # fmt: skip
+    if checked.ok and not _formats(task)[fmt].json:
+        checked.notes += quirks(path)
+    return checked
+
+
+def _check_file(path: Path, task: str, fmt: str, classes: Sequence, *, score: str | None, role: str | None,
+                gold: Checked | None, align: str, name: str, limit: int) -> Checked:  # fmt: skip
     if fmt not in _formats(task):
         raise ValueError(f"{task} files can be {', '.join(_formats(task))}, not {fmt!r}")
     role = "run" if gold is not None else role_of(path, task, fmt, role)
@@ -392,6 +430,41 @@ def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, scor
     return checked
 
 
+#: A number written without a digit before its point (``.01``, ``-.5``), as some official files write them.
+_BARE_POINT = re.compile(r"^[+-]?\.[0-9]+(?:[eE][+-]?[0-9]+)?$")
+
+
+def quirks(path: str | Path) -> list[str]:
+    """What a line-based file does that the readers accept as the official scorers do, but that a file
+    written anew should not (README, "The official SemEval-2016 results"): tabs after a line's last field,
+    no newline at the end, numbers without a digit before the point. Read line by line."""
+    from .parsing import iter_lines
+
+    tabs, points, first_tab, first_point = 0, 0, 0, 0
+    for number, line in iter_lines(path):
+        if line.endswith("\t") and line.strip():
+            tabs += 1
+            first_tab = first_tab or number
+        bare = sum(1 for field in line.split("\t") if _BARE_POINT.match(field))
+        if bare:
+            points += bare
+            first_point = first_point or number
+    found = []
+    if tabs:
+        lines = "1 line ends" if tabs == 1 else f"{tabs} lines end"
+        found.append(f"{lines} with a tab after the last field (ignored, as the official scorers read them; first "
+                     f"at line {first_tab})")  # fmt: skip
+    if points:
+        found.append(f"{points} number{'s' if points != 1 else ''} without a digit before the point, as .01 (read "
+                     f"as 0.01; first at line {first_point})")  # fmt: skip
+    with open(path, "rb") as handle:
+        if handle.seek(0, os.SEEK_END):
+            handle.seek(-1, os.SEEK_END)
+            if handle.read(1) != b"\n":
+                found.append("no newline at the end of the file (the last line is read all the same)")
+    return found
+
+
 def _misses(problem: Problem) -> bool:
     return problem.line is None and " misses " in problem.problem
 
@@ -422,14 +495,16 @@ def _topic_pairing(path: Path, runs: dict, gold: Checked, left_out: set[str]) ->
             if topic not in gold_topics:
                 extra = "" if _line_of(location) else f"{location}: "
                 problems.append(
-                    Problem(str(path), _line_of(location), f"{extra}{who}has topic {topic!r}, which the gold lacks")
+                    Problem(
+                        str(path), _line_of(location), f"{extra}{who}has topic {distinct(topic)}, which the gold lacks"
+                    )
                 )
         present = set(data.topics)
         for topic, location in zip(gold_data.topics, gold_data.locations, strict=True):
             if topic not in present and topic not in left_out:
                 line = _line_of(location)
                 place = f"{gold.path}:{line}" if line else f"{gold.path}, {location}"
-                problems.append(Problem(str(path), None, f"{who}misses topic {topic!r} of the gold ({place})"))
+                problems.append(Problem(str(path), None, f"{who}misses topic {distinct(topic)} of the gold ({place})"))
     return problems
 
 
@@ -448,6 +523,10 @@ def _missing_items(path: Path, tables: dict, gold, copy: _Copy, limit: int) -> l
         for index in missing[:limit]:
             item, topic = gold.items[index], gold.topics[gold.item_topic[index]]
             problems.append(
-                Problem(str(path), None, f"run {run!r} misses item {item!r} of topic {topic!r} ({gold.where(index)})")
+                Problem(
+                    str(path),
+                    None,
+                    f"run {run!r} misses item {distinct(item)} of topic {distinct(topic)} ({gold.where(index)})",
+                )
             )
     return problems

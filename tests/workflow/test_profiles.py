@@ -32,7 +32,7 @@ def test_profile_options_exist_in_the_installed_snakemake(name):
         assert {"slurm_partition", "runtime", "mem_mb"} <= set(profile["default-resources"])
         assert profile["rerun-incomplete"] is True and profile["latency-wait"] >= 30
     if name == "default":  # the workflow profile: only what every run of this Snakefile needs
-        assert profile == {"max-checksum-file-size": 0, "quiet": ["rules"]}
+        assert profile == {"max-checksum-file-size": 0, "quiet": ["rules"], "scheduler": "greedy"}
 
 
 def _small_config(name: str) -> dict:

@@ -11,6 +11,7 @@ AGREEMENT = {
 rule agreement_dataset:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         provenance=path("data/provenance"),
         library=library("agreement_dataset"),
     output:
@@ -65,6 +66,7 @@ rule agreement_summary:
 rule agreement_dnkt:
     input:
         stack=expand(path("scores/stack"), dataset=PLAN.dnkt_datasets),
+        tables=PLAN.score_tables(*PLAN.dnkt_datasets),
         provenance=expand(path("data/provenance"), dataset=PLAN.dnkt_datasets),
         library=library("agreement_dnkt"),
     output:

@@ -20,6 +20,7 @@ if OC:
             agreement=expand(path("agreement/dataset", "csv"), dataset=OC),
             power=path("significance/power", "csv", suffix=OC_SUFFIX),
             stack=expand(path("scores/stack"), dataset=OC),
+            tables=PLAN.score_tables(*OC),
             measures=expand(path("scores/measures"), dataset=OC),
             provenance=expand(path("data/provenance"), dataset=OC),
             gold=expand(path("data/gold"), dataset=OC),

@@ -8,6 +8,7 @@ import sys
 
 from ordeval import pipeline
 from ordeval.config import check_config_file
+from ordeval.errors import InputError
 from ordeval.files import remove_stale_temporaries
 from ordeval.manifest import git_commit, report_configuration_problem
 from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
@@ -19,8 +20,9 @@ try:
     for configfile in workflow.configfiles:
         check_config_file(configfile)
     PLAN = make_plan(config, workdir=os.getcwd())
-except ValueError as error:
-    sys.exit(f"ordeval: configuration error: {error}")
+except ValueError as error:  # an input file's problem names the file
+    kind = "input" if isinstance(error, InputError) else "configuration"
+    sys.exit(f"ordeval: {kind} error: {error}")
 # `snakemake --report` must describe the results of the run: refuse another configuration.
 if any(
     argument == "--report" or argument.startswith("--report=") for argument in sys.argv
@@ -66,6 +68,11 @@ path = (
 def library(script):
     """The ordeval source files ``scripts/<script>.py`` imports: an edit to one re-runs the jobs that use it."""
     return PLAN.library(os.path.join(workflow.basedir, "scripts", f"{script}.py"))
+
+
+def score_tables(wildcards):
+    """The score tables that the data set's stack.npz mirrors: it is read only while they are unchanged."""
+    return PLAN.score_tables(wildcards.dataset)
 
 
 def suffix_datasets(wildcards):

@@ -8,6 +8,7 @@ CONSISTENCY = PLAN.config["consistency"]
 rule consistency_taus:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         provenance=path("data/provenance"),
         library=library("consistency_taus"),
     output:

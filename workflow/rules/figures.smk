@@ -10,6 +10,7 @@ rule dataset_figures:
         arrays=path("significance/arrays"),
         leaderboard=path("leaderboard/table", "csv"),
         stack=path("scores/stack"),
+        tables=score_tables,
         measures=path("scores/measures"),
         provenance=path("data/provenance"),
         library=library("dataset_figures"),

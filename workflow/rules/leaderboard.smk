@@ -12,6 +12,7 @@ LEADERBOARD = {
 rule leaderboard_tables:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         pvalues=path("significance/pvalues"),
         arrays=path("significance/arrays"),
         provenance=path("data/provenance"),
@@ -46,6 +47,7 @@ rule leaderboard_tables:
 rule leaderboard_pooled:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         pooled=path("scores/pooled"),
         provenance=path("data/provenance"),
         library=library("leaderboard_pooled"),

@@ -25,6 +25,7 @@ POPULARITY_SETTINGS = {
 rule popularity_scatter:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         provenance=path("data/provenance"),
         library=library("popularity_scatter"),
     output:
@@ -52,6 +53,7 @@ rule popularity_scatter:
 rule popularity_tables:
     input:
         stack=expand(path("scores/stack"), dataset=POPULARITY),
+        tables=PLAN.score_tables(*POPULARITY),
         provenance=expand(path("data/provenance"), dataset=DATASETS),
         library=library("popularity_tables"),
     output:
@@ -79,6 +81,7 @@ rule popularity_tables:
 rule popularity_examples:
     input:
         stack=expand(path("scores/stack"), dataset=EXAMPLES),
+        tables=PLAN.score_tables(*EXAMPLES),
         gold=expand(path("data/gold"), dataset=EXAMPLES),
         runs=expand(path("data/runs"), dataset=EXAMPLES),
         arrays=expand(path("data/arrays"), dataset=EXAMPLES),

@@ -7,6 +7,7 @@ SIGNIFICANCE = PLAN.config["significance"]
 rule significance_pvalues:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         library=library("significance_pvalues"),
     output:
         pvalues=path("significance/pvalues"),

@@ -7,6 +7,7 @@ TOPIC_SET_SIZE = PLAN.config["topic_set_size"]
 rule topic_set_size_table:
     input:
         stack=path("scores/stack"),
+        tables=score_tables,
         provenance=path("data/provenance"),
         library=library("topic_set_size_table"),
     output:

@@ -174,20 +174,34 @@ def write_pvalues(significance: PairwiseSignificance, path, arrays=None) -> None
     write_atomically(arrays if arrays is not None else arrays_path(path), write)
 
 
+#: The arrays of ``pvalues.npz`` (:func:`write_pvalues`): name -> numpy kind and dimensions.
+PVALUE_ARRAYS = {"measures": ("U", 1), "runs": ("U", 1), "means": ("f", 2), "p_values": ("f", 2),
+                 "tsv_sha256": ("U", 0)}  # fmt: skip
+
+
 def _read_arrays(path, arrays) -> tuple | None:
     """(measures, runs, means, p-values) from ``arrays`` while it mirrors the TSV ``path`` as it is now (same
-    SHA-256); None otherwise, and the TSV is parsed."""
-    import zipfile
-
+    SHA-256); None otherwise (missing, or the TSV changed since), and the TSV is parsed. A file that is not
+    such arrays (empty, random bytes, pickled objects, shapes that do not fit, p-values outside [0, 1]) is
+    an InputError naming it."""
     from ..files import sha256
+    from ..parsing import load_arrays
 
-    try:
-        with np.load(arrays, allow_pickle=False) as stored:
-            if str(stored["tsv_sha256"]) != sha256(path):
-                return None
-            return stored["measures"].tolist(), stored["runs"].tolist(), stored["means"], stored["p_values"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+    if not Path(arrays).is_file():
         return None
+    stored = load_arrays(arrays, "the p-values", PVALUE_ARRAYS)
+    if str(stored["tsv_sha256"]) != sha256(path):
+        return None
+    measures, runs, means, p_values = stored["measures"], stored["runs"], stored["means"], stored["p_values"]
+    pairs = len(runs) * (len(runs) - 1) // 2
+    problem = None
+    if means.shape != (len(measures), len(runs)) or p_values.shape != (len(measures), pairs):
+        problem = f"means {means.shape} and p-values {p_values.shape} for {len(measures)} measures x {len(runs)} runs"
+    elif not np.isfinite(means).all() or not ((p_values >= 0) & (p_values <= 1)).all():
+        problem = "means that are not finite or p-values outside [0, 1]"
+    if problem:
+        raise InputError(arrays, None, f"not the p-values as ordeval writes them ({problem})")
+    return measures.tolist(), runs.tolist(), means, p_values
 
 
 def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0,
@@ -209,6 +223,10 @@ def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, t
     keys = _pair_keys(measures, runs)
     if len(table) != len(keys["measure"]) or any(list(table[column]) != keys[column] for column in keys):
         raise InputError(path, None, "rows are not one per measure and run pair a < b in run order")
+    bad = np.flatnonzero(~np.isfinite(table["mean_a"]) | ~np.isfinite(table["mean_b"]) | ~(table["p"] >= 0)
+                         | ~(table["p"] <= 1))  # fmt: skip
+    if bad.size:
+        raise InputError(path, f"line {bad[0] + 2}", "a mean that is not a finite number or a p-value outside [0, 1]")
     first, second = np.triu_indices(len(runs), k=1)
     shape = (len(measures), len(first))
     means = np.empty((len(measures), len(runs)))

@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import ConfigError, InputError
+from ..scripting import damaged_kernel_cache
 from . import (
     diff,
     evaluate,
@@ -124,6 +126,14 @@ def _main(argv: list[str]) -> int:
         if os.environ.get("ORDEVAL_DEBUG"):
             raise
         return fail(describe(error))
+    except pickle.UnpicklingError:  # ordeval unpickles nothing (allow_pickle=False): numba's cache of its kernels
+        if os.environ.get("ORDEVAL_DEBUG"):
+            raise
+        return fail(damaged_kernel_cache())
+    except MemoryError:  # e.g. a huge valid file under `ulimit -v`: the readers stop early on one that is not text
+        if os.environ.get("ORDEVAL_DEBUG"):
+            raise
+        return fail(f"out of memory: 'ordeval {args.command}' needs more memory than this process may use")
     except KeyboardInterrupt:
         print("ordeval: interrupted", file=sys.stderr)
         return 130

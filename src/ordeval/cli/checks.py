@@ -165,7 +165,16 @@ def out_folder(path: str | Path) -> list[Path]:
             f"--out {path}: the folder is not empty and was not written by 'ordeval score' (no {RECORD}); "
             "give a new or empty folder"
         )
-    listed = {line.strip() for line in record.read_text(encoding="utf-8").splitlines() if line.strip()}
+    from ..errors import InputError
+    from ..parsing import iter_lines
+
+    try:  # line by line: a record that is not text is refused at its first bad block
+        listed = {line.strip() for _, line in iter_lines(record) if line.strip()}
+    except InputError as error:
+        listed = set() if error.problem == "file is empty" else None
+        if listed is None:
+            raise UserError(f"{record}: not a list of file names ({error.where or ''}{': ' if error.where else ''}"
+                            f"{error.problem})") from None  # fmt: skip
     if any("/" in name or "\\" in name or name in {".", ".."} for name in listed):
         raise UserError(f"{record}: not a list of file names")
     foreign = [name for name in present if name != RECORD and name not in listed and not _temporary_of(name, listed)]

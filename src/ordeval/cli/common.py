@@ -125,10 +125,16 @@ def parse_classes(text: str | None) -> list:
     return labels
 
 
-def existing(path: str, what: str = "file") -> Path:
+def existing(path: str, what: str = "file", option: str = "") -> Path:
+    """``path`` as a Path where it is an existing ``what`` (file or folder); else a UserError saying what it is
+    (``option``: the command-line option that gave it, for an empty path)."""
+    if not str(path).strip():
+        raise UserError(f"{option or what}: empty path")
     candidate = Path(path)
     if not candidate.exists():
         raise UserError(f"{path}: no such {what}")
+    if what == "file" and candidate.is_dir():
+        raise UserError(f"{path}: is a folder, not a file")
     if what == "file" and not candidate.is_file():
         raise UserError(f"{path}: not a file")
     if what == "folder" and not candidate.is_dir():

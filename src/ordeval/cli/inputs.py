@@ -26,7 +26,7 @@ def input_path(text: str, option: str = "") -> Path:
     """The path of an input file; ``-`` saves standard input to a temporary file (once per call) that
     messages name ``<stdin>``."""
     if text != "-":
-        return existing(text)
+        return existing(text, option=option or "FILE")
     if STDIN_NAMES:
         raise UserError(f"{option or 'FILE'}: standard input ('-') can be read once, and is already taken")
     if sys.stdin is None or sys.stdin.isatty():

@@ -68,9 +68,7 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None, stat
     ``measures.tsv`` (the directions, display names); else every score table, directions from the registry.
     ``stated``: {measure: lower is better} from the command line, needed for a measure that neither gives
     (never a silent default), refused where it contradicts them."""
-    import numpy as np
-
-    from ..scores import ScoreStack, read_measure_table, read_score_matrix
+    from ..scores import ScoreStack, read_measure_table, read_score_matrices
 
     table_path = folder / "measures.tsv"
     info: dict[str, dict] = {}
@@ -90,22 +88,14 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None, stat
     if not names:
         raise UserError(f"{folder}: no score tables (<measure>.tsv with a 'topic' column, one column per run)")
     lower = _directions(folder, names, info, dict(stated or {}))
-    topics = runs = None
-    matrices = []
     for name in names:
-        path = folder / f"{name}.tsv"
-        if not path.is_file():
-            raise UserError(f"{path}: no such file (listed in {table_path})")
-        these_topics, these_runs, values = read_score_matrix(path)
-        if topics is None:
-            topics, runs, first = these_topics, these_runs, path
-        elif these_topics != topics or these_runs != runs:
-            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
-        matrices.append(values)
+        if not (folder / f"{name}.tsv").is_file():
+            raise UserError(f"{folder / f'{name}.tsv'}: no such file (listed in {table_path})")
+    topics, runs, values = read_score_matrices([folder / f"{name}.tsv" for name in names])
     display = [str(info[n]["display"]) if n in info else n for n in names]
     latex = [str(info[n].get("latex", "") or "") if n in info else "" for n in names]
     task = str(next(iter(info.values()))["task"]) if info else ""
-    return ScoreStack(names, topics, runs, np.stack(matrices), lower, display, task, latex)
+    return ScoreStack(names, topics, runs, values, lower, display, task, latex)
 
 
 def _option(lower_is_better: bool) -> str:

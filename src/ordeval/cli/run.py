@@ -95,6 +95,9 @@ _ERROR_RULE = re.compile(r"^Error in rule (\S+):")
 _ERROR_LINE = re.compile(r"(Error|error:|Exception|MissingInput|Missing input|Directory cannot be locked|failed)")
 #: A job's one-line error: ``ordeval: error: ...`` or the job log's ``<rule> ERROR <rule> failed: ...``.
 _JOB_ERROR = re.compile(r"(?:ordeval: error: |\bERROR )(.*)$")
+#: Snakemake's heading of an exception raised while it loads the workflow (``InputError in file "...", line 43:``,
+#: ``AmbiguousRuleException:``), whose message follows on the next line.
+_EXCEPTION_HEADING = re.compile(r"^\w*(?:Error|Exception)(?: in file .*)?:$")
 _LOCKED = re.compile(r"LockException|Directory cannot be locked")
 _INCOMPLETE = re.compile(r"IncompleteFilesException|--rerun-incomplete|incomplete")
 #: Seconds Snakemake and its jobs get to stop after a forwarded SIGINT/SIGTERM before SIGKILL.
@@ -119,7 +122,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         planned = make_plan(data, workdir=project)
     except (ConfigError, InputError) as error:
         message = describe(error)
-        if message.startswith(str(configfile)):
+        if message.startswith(str(configfile)) or isinstance(error, InputError):  # an input file's: it names it
             raise UserError(message) from None
         raise UserError(_blamed(message, shown, _config_items(extra))) from None
     name = planned.config["name"]
@@ -221,6 +224,7 @@ class _Watch:
         self.locked = self.incomplete = False
         self.jobs: dict[str, int] = {}  # jobs per rule, from Snakemake's first "Job stats" table
         self._stats = False
+        self._heading: int | None = None  # the error line of self.other that the next line completes
 
     def __call__(self, text: str) -> None:
         if text.startswith("Job stats:"):
@@ -243,12 +247,17 @@ class _Watch:
         self.locked = self.locked or bool(_LOCKED.search(text))
         self.incomplete = self.incomplete or bool(_INCOMPLETE.search(text))
         job_error = _JOB_ERROR.search(text)
+        heading, self._heading = self._heading, None
         if job_error and len(self.errors) < 12:
             line = job_error.group(1).strip()
             if line not in self.errors:
                 self.errors.append(line)
+        elif heading is not None and text.strip() and not text.startswith(("  File ", "Traceback")):
+            self.other[heading] += " " + text.strip()  # "XError in file ..., line N:" says what on the next line
         elif _ERROR_LINE.search(text) and not text.startswith((" ", "\t", "Traceback")) and len(self.other) < 12:
             self.other.append(text.strip())
+            if _EXCEPTION_HEADING.match(text.rstrip()):
+                self._heading = len(self.other) - 1
 
 
 def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[int, int | None, OSError | None]:
@@ -409,10 +418,24 @@ def live_snakemake(project: Path) -> list[int] | None:
 
 
 def _runs_snakemake(argv: list[str]) -> bool:
-    """Whether a command line runs Snakemake (``snakemake ...`` or ``python -m snakemake ...``)."""
-    if argv and Path(argv[0]).name == "snakemake":
+    """Whether a command line runs Snakemake: ``snakemake ...``, ``python -m snakemake ...``, or the interpreter
+    running the ``snakemake`` script, as a console script started by hand runs (``/usr/bin/python3
+    /usr/local/bin/snakemake ...``)."""
+    if not argv:
+        return False
+    if Path(argv[0]).name == "snakemake":
         return True
-    return any(first == "-m" and second == "snakemake" for first, second in zip(argv, argv[1:], strict=False))
+    if any(first == "-m" and second == "snakemake" for first, second in zip(argv, argv[1:], strict=False)):
+        return True
+    script = next((argument for argument in argv[1:] if not argument.startswith("-")), "")  # after its options
+    return Path(script).name == "snakemake"
+
+
+def snakemake_locks(project: Path) -> list[Path]:
+    """The lock files Snakemake keeps in ``project/.snakemake/locks`` while it runs there (and leaves behind
+    when it is killed)."""
+    folder = project / ".snakemake" / "locks"
+    return sorted(folder.glob("*.lock")) if folder.is_dir() else []
 
 
 def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra: Sequence[str]) -> list[str]:
@@ -429,10 +452,17 @@ def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra
         lines.append(f"hint: a Snakemake is running in {project} now ({processes}): wait for it to finish, then run "
                      f"the same command again (do not --unlock or --rerun-incomplete while it runs)")  # fmt: skip
         return lines
-    unknown = "" if live is not None else f"if no other Snakemake runs in {project}: "
-    if watch.locked:
-        state = "the folder is locked by a Snakemake that was interrupted (none runs now)" if live is not None else (
-            "the folder is locked by another Snakemake or an interrupted one")  # fmt: skip
+    unknown = (
+        f"if no other Snakemake runs in {project}: "
+        if live is None  # processes cannot be listed here
+        else "if no Snakemake on another machine uses this folder: "
+    )
+    if watch.locked or snakemake_locks(project):  # a lock: never --rerun-incomplete, which would clobber its jobs
+        state = (
+            "the folder is locked by a Snakemake that was interrupted (none runs on this machine now)"
+            if live is not None
+            else "the folder is locked by another Snakemake or an interrupted one"
+        )
         lines.append(f"hint: {state}; {unknown}{_again(args, [], '--unlock')}")
     else:
         lines.append(f"hint: outputs of an interrupted run are incomplete; {unknown}"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ConfigError, MeasureError
+from ..errors import ConfigError, InputError, MeasureError
 from ..registry import Measure, Registry
 from ..scores import ScoreStack
 from ..table import Table
@@ -213,12 +213,15 @@ class Task(ABC):
         column = self.gold_topic_column.get(gold["type"])
         if column is None or "path" not in gold:
             return None
-        try:
-            lines = resolve_path(gold["path"], data_root).read_text(encoding="utf-8").split("\n")
-        except (OSError, UnicodeDecodeError):
+        from ..parsing import iter_lines
+
+        topics = set()
+        try:  # line by line: the memory of the topics, not of the file, which may be huge or not text
+            for number, line in iter_lines(resolve_path(gold["path"], data_root)):
+                if line.strip() and len(fields := line.split("\t")) > column and (gold["type"] != "tsv" or number > 1):
+                    topics.add(fields[column])
+        except (OSError, InputError):
             return None
-        start = 1 if gold["type"] == "tsv" else 0
-        topics = {fields[column] for line in lines[start:] if line.strip() and len(fields := line.split("\t")) > column}
         return len(topics) or None
 
     #: For line-based gold formats, the tab-separated column holding the topic.
@@ -415,12 +418,20 @@ def source_files(name: str, spec: Mapping, data_root: str | Path) -> Iterator[tu
 
 
 def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) -> None:
-    """Raise one error listing every missing file with the config entry that asked for it."""
-    missing = [
-        f"{path} (asked for by {entry})"
-        for name, spec in datasets.items()
-        for path, entry in source_files(name, spec, data_root)
-        if not path.is_file()
-    ]
+    """One line about the input files that are not there: a ``data_root`` that is no folder (when files are
+    to be read below it), else the missing files (or folders given as files), the first three with the config
+    entry that asked for each, and how many more."""
+    listed = [(path, entry) for name, spec in datasets.items() for path, entry in source_files(name, spec, data_root)]
+    root = Path(data_root)
+    below = [path for path, _ in listed if path.is_relative_to(root)]
+    if below and not root.is_dir():
+        what = "is a file, not a folder" if root.exists() else "no such folder"
+        files = f"{len(below)} file{'s' if len(below) != 1 else ''}"
+        raise ConfigError(f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {files} below "
+                          f"it (e.g. {below[0].relative_to(root)})")  # fmt: skip
+    missing = [f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})" for path, entry in listed
+               if not path.is_file()]  # fmt: skip
     if missing:
-        raise ConfigError(f"data_root {str(data_root)!r} lacks input file(s):\n  " + "\n  ".join(missing))
+        more = f"; and {len(missing) - 3} more" if len(missing) > 3 else ""
+        files = f"{len(missing)} input file{'s' if len(missing) != 1 else ''}"
+        raise ConfigError(f"data_root {str(data_root)!r} lacks {files}: {'; '.join(missing[:3])}{more}")

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import ConfigError, InputError
 from ..files import sha256, write_json
-from ..parsing import physical_lines, read_text
+from ..parsing import iter_lines
 from ..provenance import ORIGINS, read_provenance
 from ..registry import Registry
 from ..scores import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
@@ -73,11 +73,11 @@ class ScoresTask(Task):
         return header[1:]
 
     def topic_count(self, spec: Mapping, data_root) -> int | None:
-        try:
-            lines = physical_lines(read_text(resolve_path(spec["scores"][0]["path"], data_root)))
+        try:  # line by line: the memory of one line, not of the file
+            lines = sum(1 for _, line in iter_lines(resolve_path(spec["scores"][0]["path"], data_root)) if line)
         except (OSError, InputError):
             return None
-        return max(len([line for line in lines if line]) - 1, 0) or None
+        return max(lines - 1, 0) or None
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return []

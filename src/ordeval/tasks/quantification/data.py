@@ -12,7 +12,6 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 from __future__ import annotations
 
 import json
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -212,21 +211,42 @@ def _as_read(values: np.ndarray, path) -> np.ndarray:
     return readers.checked_distributions(flat, path, lambda row: f"distribution {row}").reshape(values.shape)
 
 
+#: The arrays of ``arrays.npz`` (:func:`write_canonical`): name -> numpy kind and dimensions.
+ARRAYS = {"gold": ("f", 2), "runs": ("f", 3), "topics": ("U", 1), "run_names": ("U", 1), "classes": ("U", 1),
+          "gold_sha256": ("U", 0), "runs_sha256": ("U", 0)}  # fmt: skip
+
+
 def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | None:
     """(topics, run names, gold, runs) from the arrays that :func:`write_canonical` stored beside the tables,
-    when they mirror the tables as they are now (same SHA-256, same classes); None otherwise (the
-    file is missing, unreadable, or a table was changed since), and the tables are parsed instead."""
-    try:
-        with np.load(arrays_path, allow_pickle=False) as stored:
-            if (
-                stored["classes"].tolist() != readers.class_labels(classes)
-                or str(stored["gold_sha256"]) != sha256(gold_path)
-                or str(stored["runs_sha256"]) != sha256(runs_path)
-            ):
-                return None
-            return stored["topics"].tolist(), stored["run_names"].tolist(), stored["gold"], stored["runs"]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+    when they mirror the tables as they are now (same SHA-256, same classes); None otherwise (the file is
+    missing, or a table or the classes changed since), and the tables are parsed instead. A file that is
+    not such arrays (empty, random bytes, pickled objects, shapes that do not fit, values that are not
+    distributions) is an InputError naming it."""
+    from ...parsing import load_arrays
+
+    if not Path(arrays_path).is_file():
         return None
+    stored = load_arrays(arrays_path, "the arrays of a data set", ARRAYS)
+    if (
+        stored["classes"].tolist() != readers.class_labels(classes)
+        or str(stored["gold_sha256"]) != sha256(gold_path)
+        or str(stored["runs_sha256"]) != sha256(runs_path)
+    ):
+        return None
+    gold, runs = stored["gold"], stored["runs"]
+    topics, names, count = len(stored["topics"]), len(stored["run_names"]), len(stored["classes"])
+    problem = None
+    if gold.shape != (topics, count) or runs.shape != (names, topics, count):
+        problem = f"gold {gold.shape} and runs {runs.shape} for {names} runs x {topics} topics x {count} classes"
+    elif (
+        not (np.isfinite(gold).all() and np.isfinite(runs).all()) or gold.min(initial=0) < 0 or runs.min(initial=0) < 0
+    ):
+        problem = "probabilities that are negative or not finite"
+    elif np.abs(gold.sum(axis=-1) - 1).max(initial=0) > 1e-9 or np.abs(runs.sum(axis=-1) - 1).max(initial=0) > 1e-9:
+        problem = "distributions that do not sum to 1"
+    if problem:
+        raise InputError(arrays_path, None, f"not the arrays of a data set as ordeval writes them ({problem})")
+    return stored["topics"].tolist(), stored["run_names"].tolist(), gold, runs
 
 
 def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None, arrays_path=None) -> Dataset:
@@ -246,13 +266,19 @@ def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_pa
 def tsv_run_names(path: Path) -> list[str]:
     """The distinct values of the ``run`` column of a canonical runs table, in file order; none
     where the file cannot be read (building the data set then reports the problem)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-        column = lines[0].split("\t").index("run")
-    except (OSError, UnicodeDecodeError, IndexError, ValueError):
+    from ...parsing import iter_lines
+
+    names: dict[str, None] = {}
+    column = None
+    try:  # line by line: the memory of the names, not of the file
+        for _, line in iter_lines(path):
+            if column is None:
+                column = line.split("\t").index("run")
+            elif line.count("\t") >= column:
+                names.setdefault(line.split("\t")[column].strip())
+    except (OSError, InputError, ValueError):
         return []
-    names = (line.split("\t")[column].strip() for line in lines[1:] if line.count("\t") >= column)
-    return list(dict.fromkeys(names))
+    return list(names)
 
 
 def read_selection(gold_path, runs_path, arrays_path, classes: list, topics: list[str], runs: list[str]):

@@ -23,13 +23,17 @@ import numpy as np
 
 from ...errors import InputError
 from ...fields import Fields, iter_fields, read_fields
-from ...names import name_problem
+from ...names import distinct, name_problem
 from ...parsing import load_json, quoted, read_text
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4
-#: A distribution may sum to 1 +- this before it is an error; within it, it is renormalised.
+#: A distribution may sum to 1 +- this before it is an error ("off by more than 0.01", docs/methods.md,
+#: section 1); within it, it is renormalised.
 SUM_TOLERANCE = 0.01
+#: What adding up printed decimals in binary floating point may add to a bound (0.5 + 0.49 is 0.99 but
+#: 1 - (0.5 + 0.49) is 0.010000000000000009): a sum off by exactly the tolerance is within it.
+ROUNDING = 1e-12
 
 GOLD_COLUMNS = ("topic", "class", "prob")
 RUN_COLUMNS = ("topic", "run", "class", "prob")
@@ -59,7 +63,7 @@ class Locations(Sequence):
         if not self._detail:
             return where
         run = f", run {self._run!r}" if self._run else ""
-        return f"{where} (topic {self._topics[index]!r}{run})"
+        return f"{where} (topic {distinct(self._topics[index])}{run})"
 
     def __eq__(self, other) -> bool:
         return list(self) == list(other)
@@ -117,13 +121,13 @@ def checked_distributions(
     row = _first_row(np.isnan(array).any(axis=1), order)
     if row is not None:
         raise InputError(path, where(row), "probability is NaN")
-    outside = (array < -PROBABILITY_TOLERANCE) | (array > 1 + PROBABILITY_TOLERANCE)
+    outside = (array < -PROBABILITY_TOLERANCE - ROUNDING) | (array > 1 + PROBABILITY_TOLERANCE + ROUNDING)
     row = _first_row(outside.any(axis=1), order)
     if row is not None:
         raise InputError(path, where(row), f"probability {float(array[row][outside[row]][0])!r} is outside [0, 1]")
     array = np.clip(array, 0.0, None)
     totals = array.sum(axis=1)
-    row = _first_row(np.abs(totals - 1) > SUM_TOLERANCE, order)
+    row = _first_row(np.abs(totals - 1) > SUM_TOLERANCE + ROUNDING, order)
     if row is not None:
         raise InputError(path, where(row), f"probabilities sum to {totals[row]:.6g}, not 1 (tolerance {SUM_TOLERANCE})")
     return array / totals[:, None]
@@ -214,7 +218,7 @@ def _reject_duplicate_topics(fields: Fields, topics: list[str]) -> None:
     seen: dict[str, int] = {}
     for record, topic in enumerate(topics):
         if topic in seen:
-            raise fields.error(record, f"duplicate topic {topic!r} (first at {_line(fields, seen[topic])})")
+            raise fields.error(record, f"duplicate topic {distinct(topic)} (first at {_line(fields, seen[topic])})")
         seen[topic] = record
 
 
@@ -303,7 +307,7 @@ class _RecordTopics:
 
     def add(self, topic: str, values: np.ndarray, where: str) -> None:
         if topic in self._seen:
-            raise InputError(self.path, where, f"duplicate topic {topic!r} (first at {self._seen[topic]})")
+            raise InputError(self.path, where, f"duplicate topic {distinct(topic)} (first at {self._seen[topic]})")
         self._seen[topic] = where
         self.topics.append(topic)
         self.rows.append(values)
@@ -391,7 +395,9 @@ def _read_long_table(
     class_codes = first(lambda: _labels(fields, len(columns) - 2, labels))
     probabilities = first(lambda: fields.floats(len(columns) - 1, "probability"))
     first.raise_first()
-    outside = (probabilities < -PROBABILITY_TOLERANCE) | (probabilities > 1 + PROBABILITY_TOLERANCE)
+    outside = (probabilities < -PROBABILITY_TOLERANCE - ROUNDING) | (
+        probabilities > 1 + PROBABILITY_TOLERANCE + ROUNDING
+    )
     record = _first_row(outside)
     if record is not None:
         raise fields.error(record, f"probability {float(probabilities[record])!r} is outside [0, 1]")
@@ -411,7 +417,7 @@ def _read_long_table(
         what = f"run {run_names[run_codes[record]]!r}, " if has_run else ""
         raise fields.error(
             record,
-            f"duplicate topic {topic!r}: {what}class {labels[class_codes[record]]} already given at "
+            f"duplicate topic {distinct(topic)}: {what}class {labels[class_codes[record]]} already given at "
             f"{_line(fields, earlier)}",
         )
     values = np.zeros(num_runs * num_topics * num_classes)
@@ -422,12 +428,12 @@ def _read_long_table(
     present = first_record < count
     values = np.clip(values, 0.0, None)
     totals = values.sum(axis=1)
-    bad = present & (np.abs(totals - 1) > SUM_TOLERANCE)
+    bad = present & (np.abs(totals - 1) > SUM_TOLERANCE + ROUNDING)
     if bad.any():
         cell = _first_row(bad, first_record)
         record = int(first_record[cell])
         topic, run = topic_names[topic_codes[record]], run_names[run_codes[record]]
-        place = f"{_line(fields, record)} (topic {topic!r}{f', run {run!r}' if run else ''})"
+        place = f"{_line(fields, record)} (topic {distinct(topic)}{f', run {run!r}' if run else ''})"
         problem = f"probabilities sum to {totals[cell]:.6g}, not 1 (tolerance {SUM_TOLERANCE})"
         raise InputError(fields.path, place, problem)
     values[present] /= totals[present, None]
@@ -494,7 +500,9 @@ def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name:
         for index, topic in enumerate(run.topics):
             if topic not in gold_set:
                 raise InputError(
-                    run.path, run.locations[index], f"run {run_name!r} has topic {topic!r}, which the gold lacks"
+                    run.path,
+                    run.locations[index],
+                    f"run {run_name!r} has topic {distinct(topic)}, which the gold lacks",
                 )
     return run.values[rows]
 
