@@ -18,7 +18,8 @@ if "datasets" not in config:
 include: "workflow/rules/common.smk"
 
 
-report: "workflow/report/workflow.rst"
+# The HTML report's first page (snakemake --report): written by rule report_intro for this configuration.
+report: os.path.abspath(PLAN.path("report/intro"))
 
 
 include: "workflow/rules/data.smk"

@@ -1,4 +1,4 @@
-"""Rule agreement_dataset: Kendall's tau (with CIs) between the run rankings of every pair of measures on one
+"""Rule agreement_dataset: Kendall's τ (with CIs) between the run rankings of every pair of measures on one
 data set (docs/methods.md 4.1), as CSV (unrounded) and LaTeX."""
 
 from ordeval import kendall  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
@@ -20,7 +20,7 @@ with job(snakemake) as log:
     pairs = agreement.pair_table()
     write_csv(pairs, snakemake.output.csv, origins)
     description = (
-        f"{dataset}: Kendall's tau-{variant} between the rankings of {agreement.runs} runs by mean score, "
+        f"{dataset}: Kendall's τ-{variant} between the rankings of {agreement.runs} runs by mean score, "
         f"for every pair of measures, with {level:.0%} CIs ({CI_METHODS[method]}) below the taus."
     )
     write_latex(tau_matrix_latex(pairs, stack.measures, measure_labels(stack)), snakemake.output.tex, origins,

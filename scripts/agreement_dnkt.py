@@ -1,4 +1,4 @@
-"""Rule agreement_dnkt: Kendall's tau (with CIs) between the run rankings of DNKT, M and their harmonic mean
+"""Rule agreement_dnkt: Kendall's τ (with CIs) between the run rankings of DNKT, M and their harmonic mean
 DNKT_M, per data set and averaged over the data sets (docs/methods.md 4.1), as CSV and LaTeX."""
 
 from ordeval import kendall  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
@@ -24,7 +24,7 @@ with job(snakemake) as log:
     table = combination_table(agreements)
     write_csv(table, snakemake.output.csv, origins)
     description = (
-        f"Kendall's tau-{variant} (with {level:.0%} CIs, {CI_METHODS[method]}) between the run rankings of "
+        f"Kendall's τ-{variant} (with {level:.0%} CIs, {CI_METHODS[method]}) between the run rankings of "
         f"DNKT, {measure} and their harmonic mean DNKT_{measure}, per data set and averaged over the data sets "
         "(mean: no CI)."
     )

@@ -14,8 +14,8 @@ with job(snakemake) as log:
     info = read_measure_table(snakemake.input.measures)
     display = dict(zip(info["measure"], info["display"], strict=True))
     names = [measure_text(display[m]) for m in params.measures]
-    title = f"Kendall's tau-{params.kendall} between run rankings, mean over {len(origins)} data sets"
-    description = f"Kendall's tau between the measures' run rankings, averaged over {', '.join(origins)}."
+    title = f"Kendall's τ-{params.kendall} between run rankings, mean over {len(origins)} data sets"
+    description = f"Kendall's τ between the measures' run rankings, averaged over {', '.join(origins)}."
     figure = tau_heatmap(pairs, params.measures, names, title)
     save_figure(figure, snakemake.output.pdf, snakemake.output.png, origins, description)
     log.info("heatmap of %d measures", len(params.measures))

@@ -22,7 +22,7 @@ with job(snakemake) as log:
     mean = mean_pair_table(list(pairs.values()))
     write_csv(mean, output.mean_csv, origins)
     description = (
-        f"Kendall's tau-{params.kendall} between the measures' run rankings, averaged over the data sets {listing}."
+        f"Kendall's τ-{params.kendall} between the measures' run rankings, averaged over the data sets {listing}."
     )
     write_latex(tau_matrix_latex(mean, params.measures, labels), output.mean_tex, origins, description)
     similarity = similarity_table(pairs, params.measures)

@@ -24,7 +24,7 @@ with job(snakemake) as log:
     description = (
         "Discriminative power curves of the ordinal classification measures (the ACL 2021 paper's Figure 1): "
         f"p-values of all run pairs (randomised Tukey HSD, B = {trials}) sorted in decreasing order; the dashed "
-        f"line is alpha = {alpha:g}; the legend gives each measure's number of significant pairs."
+        f"line is α = {alpha:g}; the legend gives each measure's number of significant pairs."
     )
     save_figure(figure, snakemake.output.pdf, snakemake.output.png, origins_of(inputs.provenance), description)
     log.info("%d panels", len(panels))

@@ -1,5 +1,5 @@
 """Rule classification_tables: the ordinal classification results laid out as in the ACL 2021 paper -- its Table 2
-(Kendall's tau between the OC measures per data set, shaded), Table 3 (consistency, halves and 10 vs 10, with VE2
+(Kendall's τ between the OC measures per data set, shaded), Table 3 (consistency, halves and 10 vs 10, with VE2
 and marks), Table 4 (the measures' properties) -- and the constant baselines' kappa, the official SemEval protocol
 (one confusion matrix per run) and the 0/0 conventions; CSV and LaTeX."""
 
@@ -42,7 +42,7 @@ with job(snakemake) as log:
     write_csv(Table({c: stacked[c] for c in ["dataset", "measure_a", "measure_b", "tau", "ci_low", "ci_high"]}),
               out.agreement_csv, origins)  # fmt: skip
     write_latex(paper_tau_latex(pairs, measures, labels), out.agreement_tex, origins,
-                f"Kendall's tau-{params.kendall} between the system rankings of the ordinal classification measures "
+                f"Kendall's τ-{params.kendall} between the system rankings of the ordinal classification measures "
                 "(the ACL 2021 paper's Table 2 layout); dark cells tau >= 0.8, light 0.6 <= tau < 0.8.")  # fmt: skip
 
     # Table 3: consistency, halves and 10 vs 10
@@ -63,10 +63,10 @@ with job(snakemake) as log:
     generic = {c: c.replace("half", "full split") for c in headings}
     write_latex(paper_consistency_latex(panels, generic, labels), out.consistency_tex, origins,
                 f"System ranking consistency of the ordinal classification measures (the paper's Table 3 layout): "
-                f"(a) full split, (b) {params.subset_size} vs. {params.subset_size}; mean tau over "
+                f"(a) full split, (b) {params.subset_size} vs. {params.subset_size}; mean τ over "
                 f"{params.splits} splits, sorted; a mark says how many of the worst measures a measure "
                 f"significantly outperforms (randomised Tukey HSD, B = {params.hsd_trials}, "
-                f"alpha = {params.alpha}).")  # fmt: skip
+                f"α = {params.alpha}).")  # fmt: skip
 
     # Table 4: properties
     mean_taus = tau_matrix(mean_pair_table(list(pairs.values())), measures)
@@ -82,9 +82,9 @@ with job(snakemake) as log:
                 "Properties of the ordinal classification measures (the paper's Table 4). " + TABLE_4_COLUMNS
                 + " (IV) ranking-similarity cluster: "
                 "average-linkage clustering into two clusters on 1 - tau (tau averaged over the OC data sets), "
-                "A holding alpha_ORD, A/B when a measure's mean tau with both clusters differs by at most 0.05; (V) "
+                "A holding alpha_ORD, A/B when a measure's mean τ with both clusters differs by at most 0.05; (V) "
                 "consistency and (VI) discriminative power: good / fair / poor by thirds of the measures ranked by "
-                "mean tau over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
+                "mean τ over both split conditions and data sets, and by pooled discriminative power.")  # fmt: skip
 
     # the constant baselines' kappa; the official protocol; the conventions
     kappa_tables, pooled, conventions = [], {}, []

@@ -18,7 +18,7 @@ with job(snakemake) as log:
         table = mean_summary({name: read_summary(path) for name, path in summaries})
         write_csv(table, snakemake.output[f"mean_{condition}"], origins)
         description = (
-            f"System ranking consistency, condition {condition}: mean Kendall's tau between the rankings on "
+            f"System ranking consistency, condition {condition}: mean Kendall's τ between the rankings on "
             "the two topic sets per data set, and their mean; sorted by the mean, the highest of each column "
             "in bold."
         )

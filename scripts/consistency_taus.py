@@ -21,7 +21,7 @@ with job(snakemake) as log:
     stack = read_stack(snakemake.input.stack, params.measures)
     origins = read_origins({dataset: snakemake.input.provenance})
     labels, symbol_of = measure_labels(stack), symbols(params.measures)
-    test = f"randomised Tukey HSD with B = {params.hsd_trials}, alpha = {params.alpha}"
+    test = f"randomised Tukey HSD with B = {params.hsd_trials}, α = {params.alpha}"
     for condition in params.conditions:
         rng = stream(params.seed, dataset, f"consistency-{condition}")
         splits = condition_splits(condition, len(stack.topics), params.splits, params.subset_size, rng)
@@ -37,13 +37,13 @@ with job(snakemake) as log:
             f"tau defined); {test}; VE2 = {comparison.ve2:.3g}."
         )
         description = (
-            "System ranking consistency: mean Kendall's tau between the run rankings on the two topic sets, "
+            "System ranking consistency: mean Kendall's τ between the run rankings on the two topic sets, "
             "sorted; each measure's symbol and the symbols of the measures it significantly outperforms. "
         )
         write_latex(comparison_latex(summary, symbol_of, labels), output[f"summary_tex_{condition}"], origins,
                     description + setting)  # fmt: skip
         description = (
-            "Effect sizes (mean tau of the row measure - that of the column measure) / sqrt(VE2); "
+            "Effect sizes (mean τ of the row measure - that of the column measure) / sqrt(VE2); "
             "significant differences in bold. "
         )
         write_latex(effect_size_latex(pairs, list(summary["measure"]), labels), output[f"pairs_tex_{condition}"],

@@ -26,8 +26,8 @@ with job(snakemake) as log:
         measures, taus = read_taus(inputs[f"taus_{condition}"])
         title = f"{dataset}, {condition}: tau over {taus.shape[0]} random topic splits (whiskers 2.5-97.5%)"
         description = (
-            f"{dataset}, condition {condition}: distribution of Kendall's tau between the run rankings on the two "
-            f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean tau."
+            f"{dataset}, condition {condition}: distribution of Kendall's τ between the run rankings on the two "
+            f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean τ."
         )
         figure = tau_distribution_figure(taus, [names[m] for m in measures], title)
         save_figure(figure, output[f"consistency_pdf_{condition}"], output[f"consistency_png_{condition}"], origins,
@@ -35,7 +35,7 @@ with job(snakemake) as log:
 
     measures = params.significance_measures  # discriminative power curves
     significance = read_significance(inputs.pvalues, inputs.measures, measures, params.hsd_trials, inputs.arrays)
-    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: alpha = {params.alpha:g}"
+    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: α = {params.alpha:g}"
     figure = dp_curves_figure(significance, [names[m] for m in measures], params.alpha,
                               f"{dataset}: discriminative power curves")  # fmt: skip
     description = (
@@ -56,11 +56,11 @@ with job(snakemake) as log:
     stack = read_stack(inputs.stack, params.topic_set_size_measures)  # topic set size design
     alpha, power = params.tss_alpha, params.tss_power
     matrices = {m: stack.matrix(m) for m in stack.measures}
-    title = f"{dataset}: topics needed (alpha = {alpha:g}, power = {power:g})"
+    title = f"{dataset}: topics needed (α = {alpha:g}, power = {power:g})"
     figure = dataset_figure(matrices, {m: names[m] for m in stack.measures}, title, alpha=alpha, power=power)
     description = (
         f"{dataset}: topics needed against the minimum detectable difference, per measure, for a paired "
-        f"t-test and a one-way ANOVA over the {len(stack.runs)} runs (alpha = {alpha:g}, power = {power:g}) "
+        f"t-test and a one-way ANOVA over the {len(stack.runs)} runs (α = {alpha:g}, power = {power:g}) "
         "and for a CI of a paired difference of that width; from each measure's residual variance."
     )
     save_figure(figure, output.topic_set_size_pdf, output.topic_set_size_png, origins, description)

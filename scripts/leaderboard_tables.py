@@ -1,11 +1,14 @@
 """Rule leaderboard_tables: one data set's leaderboard of every leaderboard measure (mean, interval, rank,
 significance groups from the randomised Tukey HSD) as CSV, LaTeX, Markdown and a self-contained HTML page
-(with the official protocol's boards too where the data set has pooled scores)."""
+(with the official protocol's boards too where the data set has pooled scores), and every measure side by side
+for print (LaTeX)."""
 
 from ordeval import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.analysis.leaderboard import build_leaderboards, pipeline_pooled_leaderboards
 from ordeval.analysis.significance import read_pvalue_table
+from ordeval.latex import write_latex
 from ordeval.leaderboard_page import write_leaderboard_page
+from ordeval.leaderboard_text import compact_latex
 from ordeval.provenance import origin_sentence, read_provenance
 from ordeval.scores import read_stack
 from ordeval.scripting import job, one_file
@@ -22,6 +25,12 @@ with job(snakemake) as log:
     boards = build_leaderboards(stack, significance, dataset=dataset, alpha=alpha, level=level,
                                 test=f"randomised Tukey HSD, B = {trials}", origins=origins)  # fmt: skip
     boards.write(output.csv, output.tex, output.md)
+    # for print: every measure side by side, a row per run (the report's appendix)
+    compact = (f"{dataset}: every run's mean over the topics under every measure side by side (the arrow points to "
+               f"the better end), with its significance groups: runs sharing a letter do not differ significantly "
+               f"(randomised Tukey HSD, B = {trials}, α = {alpha}); each run's {level:.0%} interval and rank are "
+               f"in tables/leaderboard/{dataset}.csv")  # fmt: skip
+    write_latex(compact_latex(boards.tables(), boards.labels), output.compact, origins, compact)
     page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]
     pooled = one_file(inputs.pooled)
     if pooled is not None:

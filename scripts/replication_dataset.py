@@ -21,10 +21,11 @@ with job(snakemake) as log:
         pooled=one_file(snakemake.input.pooled),
         means=snakemake.input.means,
         classes=snakemake.params.classes,
+        popularity=one_file(snakemake.input.popularity),
     )
     rows = [row for row in published_numbers() if row.dataset == dataset]
     table = verdicts(rows, reproduced, snakemake.params.tolerance)
-    write_csv(table, snakemake.output.csv, origins)
+    write_csv(table, snakemake.output.csv, origins, [reproduced.row_origin(row) for row in rows])
     write_latex(replication_latex(table), snakemake.output.tex, origins,
                 f"{dataset}: published versus reproduced")  # fmt: skip
     log.info("%s: %d published numbers, verdicts %s", dataset, len(table), sorted(set(table["verdict"])))

@@ -1,23 +1,36 @@
-"""Rule replication_summary: counts per verdict for every published table (ordeval.replication), the numbers
-pooled over data sets, and the published numbers of the data sets this configuration does not have."""
+"""Rule replication_summary: counts per verdict for every published table of the configured data sets
+(ordeval.replication), and the numbers pooled over data sets, each row's data origin that of the numbers it
+counts; and the page a replicator reads first (ordeval.replication_page)."""
 
 from ordeval.latex import write_latex
 from ordeval.latex.replication import replication_latex, summary_latex
 from ordeval.provenance import origins_of
-from ordeval.replication import pooled, summary, unconfigured
+from ordeval.replication import pooled, pooled_origin, summary, summary_origins
+from ordeval.replication_page import measure_names, write_replication_page
 from ordeval.scripting import job
-from ordeval.table import read_csv, write_csv
+from ordeval.table import Table, write_csv
 
 with job(snakemake) as log:
     origins = origins_of(snakemake.input.provenance)
     tolerance = snakemake.params.tolerance
     pooled_table = pooled(snakemake.input.power, origins, tolerance)
-    write_csv(pooled_table, snakemake.output.pooled_csv, origins)
+    pooled_origins = [pooled_origin(origins)] * len(pooled_table)
+    write_csv(pooled_table, snakemake.output.pooled_csv, origins, pooled_origins)
     write_latex(replication_latex(pooled_table), snakemake.output.pooled_tex, origins,
-                "published versus reproduced: discriminative power pooled over data sets")  # fmt: skip
-    tables = [read_csv(path, numeric=("reproduced", "difference", "tolerance")) for path in snakemake.input.tables]
-    counts = summary([*tables, pooled_table, unconfigured(origins, tolerance)])
-    write_csv(counts, snakemake.output.csv, origins)
-    write_latex(summary_latex(counts), snakemake.output.tex, origins, "published versus reproduced: verdicts")
+                "Published versus reproduced: discriminative power pooled over data sets.")  # fmt: skip
+    tables = [Table.read(path, sep=",", numeric=("reproduced", "difference", "tolerance"))
+              for path in snakemake.input.tables]  # fmt: skip
+    counts = summary([*tables, pooled_table])
+    pooled_table = pooled_table.with_column("data_origin", pooled_origins)
+    row_origins = summary_origins([*tables, pooled_table])
+    write_csv(counts, snakemake.output.csv, origins, row_origins)
+    by_dataset = {table["dataset"][0]: table for table in tables if len(table)}
+    if len(pooled_table):
+        by_dataset["pooled"] = pooled_table
+    write_replication_page(snakemake.output.page, f"{snakemake.params.name}: published versus reproduced",
+                           counts.with_column("data_origin", row_origins), by_dataset, measure_names(),
+                           {**origins, "pooled": pooled_origins[0] if pooled_origins else ""})  # fmt: skip
+    write_latex(summary_latex(counts), snakemake.output.tex, origins,
+                "Published versus reproduced: the verdicts per published table.")  # fmt: skip
     log.info("verdicts of %d published numbers: %s", counts["numbers"][-1],
              {key: counts[key][-1] for key in counts.columns[2:-1]})  # fmt: skip

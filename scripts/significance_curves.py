@@ -9,7 +9,7 @@ from ordeval.scripting import job
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
-    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: alpha = {params.alpha:g}"
+    setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: α = {params.alpha:g}"
     panels, names = {}, {}
     for dataset, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays,
                                                       inputs.measures, strict=True):  # fmt: skip

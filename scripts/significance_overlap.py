@@ -16,7 +16,7 @@ with job(snakemake) as log:
     origins = read_origins({dataset: inputs.provenance})
     overlap = overlap_table(significance, params.alpha)
     write_csv(overlap, snakemake.output.csv, origins)
-    test = f"randomised Tukey HSD, B = {params.hsd_trials} trials, alpha = {params.alpha:g}"
+    test = f"randomised Tukey HSD, B = {params.hsd_trials} trials, α = {params.alpha:g}"
     write_latex(
         sso_latex(overlap, params.measures, labels), snakemake.output.tex, origins,
         f"{dataset}: significance overlap SSO = b/(a+b+c) in % (a/b/c) of pairs of measures; "

@@ -21,7 +21,7 @@ from ordeval.table import Table, write_csv
 with job(snakemake) as log:
     params, inputs, output = snakemake.params, snakemake.input, snakemake.output
     alpha, trials, measures = params.alpha, params.hsd_trials, params.measures
-    test = f"randomised Tukey HSD, B = {trials} trials, alpha = {alpha:g}"
+    test = f"randomised Tukey HSD, B = {trials} trials, α = {alpha:g}"
     origins = origins_of(inputs.provenance)
     files = zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures, inputs.identical_runs, strict=True)
     powers, contradictions, identical_set_of, labels = {}, [], {}, {}

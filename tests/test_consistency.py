@@ -247,6 +247,7 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     run_rule_script("significance_pvalues", input={"stack": str(paths["stack"])}, output=significance,
                     params={"hsd_trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
     board = {ext: str(tmp_path / f"leaderboard.{ext}") for ext in ("csv", "tex", "md", "html")}
+    board["compact"] = str(tmp_path / "leaderboard_compact.tex")
     inputs = {"stack": str(paths["stack"]), "pvalues": significance["pvalues"], "arrays": significance["arrays"],
               "provenance": provenance["X"]}  # fmt: skip
     settings = {"alpha": 0.05, "hsd_trials": 100, "ci_level": 0.95}

@@ -165,14 +165,14 @@ def test_paths_of_catalogue_entries(default):
 
 def test_captions_are_filled_from_the_configuration(default):
     assert default.caption("agreement/dataset") == (
-        "each data set: Kendall's tau-a between the run rankings of every pair of measures, with 95% CIs "
+        "each data set: Kendall's τ-a between the run rankings of every pair of measures, with 95% CIs "
         "(Fisher z with the Fieller et al. variance 0.437/(n-4))."
     )
     mean = default.caption("agreement/mean", task="quantification")
     assert "averaged over the ordinal quantification data sets" in mean
     summary = default.caption("consistency/summary", dataset="Sem16T4E", condition="half")
-    assert summary.startswith("Sem16T4E, half: mean tau over 1000 splits")
-    assert "B = 5000, alpha = 0.05" in summary
+    assert summary.startswith("Sem16T4E, half: mean τ over 1000 splits")
+    assert "B = 5000, α = 0.05" in summary
     assert "prefers BL-uniform-C or BL-popularity-C" in default.caption("popularity/table")
     captions = default.caption_files()  # one caption file per reported rule output, each of its files in it
     agreement = captions["results/synthetic/report/captions/agreement-dataset.rst"]

@@ -24,9 +24,9 @@ from ordeval.table import Table, write_csv
 TOLERANCE = {"consistency_mean_tau": 0.03, "consistency_ve2": 0.001, "dp_significant": 4}
 
 
-def test_the_transcription_has_412_numbers_of_known_statistics_with_the_baselines_named_as_our_runs():
+def test_the_transcription_has_484_numbers_of_known_statistics_with_the_baselines_named_as_our_runs():
     rows = published_numbers()
-    assert len(rows) == 412
+    assert len(rows) == 484
     assert {row.statistic for row in rows} <= set(STATISTICS)
     assert not [row for row in rows if row.a.startswith("_")]
     official = {(row.dataset, row.a, row.statistic): row.value for row in rows if row.statistic.startswith("official")}
@@ -36,7 +36,16 @@ def test_the_transcription_has_412_numbers_of_known_statistics_with_the_baseline
     assert datasets_with_numbers()[:2] == ["Sem16T4C", "Sem17T4C"] and POOLED not in datasets_with_numbers()
 
 
-def _reproduced(tmp_path, origin="real"):
+def test_table_7_is_transcribed_as_the_shared_published_numbers_give_it():
+    """CIKM 2021 LQ workshop, Table 7: 6 measures x 2 counts x 6 data sets, the published file's rows as they are."""
+    ours = [row for row in published_numbers() if row.source == "Sakai, CIKM 2021 LQ workshop, Table 7"]
+    assert len(ours) == 72 and {row.statistic for row in ours} == {"prefers_uniform", "prefers_popularity"}
+    shared = shared_file("../published/published.tsv").read_text(encoding="utf-8").splitlines()
+    expected = [line for line in shared if line.startswith("Sakai, CIKM 2021 LQ workshop, Table 7\t")]
+    assert ["\t".join((r.source, r.dataset, r.statistic, r.a, r.b, r.value)) for r in ours] == expected
+
+
+def _reproduced(tmp_path, origin="real", popularity_origin="real", runs=("QCRI",)):
     """A data set's tables as the pipeline writes them, with known values."""
     agreement_csv = tmp_path / "agreement.csv"
     write_csv(Table({"measure_a": ["NMD"], "measure_b": ["RNOD"], "tau": [0.9393939393939394],
@@ -48,9 +57,12 @@ def _reproduced(tmp_path, origin="real"):
     write_csv(Table({"dataset": ["X", "X"], "measure": ["NMD", "RNOD"], "significant": [37, 30], "pairs": [66, 66]}),
               power, {"X": origin})  # fmt: skip
     means = tmp_path / "means.tsv"
-    Table({"run": ["QCRI"], "NMD": [0.060843074143333314]}).write(means)
+    Table({"run": runs, "NMD": [0.060843074143333314] + [0.1] * (len(runs) - 1)}).write(means)
+    popularity = tmp_path / "popularity.csv"
+    write_csv(Table({"dataset": ["X", "TOTAL"], "measure": ["NMD", "NMD"], "uniform": [175, 175],
+                     "popularity": [197, 197], "ties": [18, 18]}), popularity, {"X": popularity_origin})  # fmt: skip
     return Reproduced.read("X", origin, agreement=agreement_csv, consistency={"half": half}, power=power,
-                           means=means, classes=5)  # fmt: skip
+                           means=means, classes=5, popularity=popularity)  # fmt: skip
 
 
 def _published(statistic, a, b, value):
@@ -92,6 +104,38 @@ def test_runs_that_are_not_the_papers_runs_are_not_comparable_but_shown(tmp_path
     assert table["verdict"] == ["not comparable"]
     assert table["reproduced"][0] == pytest.approx(0.9393939393939394)
     assert "runs not public" in table["note"][0]
+
+
+def test_numbers_of_the_gold_alone_are_compared_where_the_gold_is_real(tmp_path):
+    """CIKM 2021 LQ, Table 7 depends on the gold and two baselines computed from it: exact on STC-3's real gold
+    whatever the simulated runs beside them, not comparable on a simulated gold; the number of run pairs depends
+    on the number of runs alone."""
+    rows = [_published("prefers_uniform", "NMD", "", "175"), _published("prefers_popularity", "NMD", "", "198"),
+            _published("prefers_uniform", "JSD", "", "301"), _published("dp_pairs", "NMD", "", "66")]  # fmt: skip
+    twelve = ["QCRI", *(f"R{i}" for i in range(1, 12))]  # the papers' 12 runs (66 pairs)
+    reproduced = _reproduced(tmp_path, origin="partly synthetic", popularity_origin="real", runs=twelve)
+    table = verdicts(rows, reproduced, TOLERANCE)
+    assert table["verdict"] == ["exact", "differs", "not comparable", "exact"]
+    assert table["reproduced"][:2] == [175, 197] and table["difference"][1] == -1
+    assert table["note"][0] == "the real gold and the two baselines computed from it alone"
+    assert table["note"][2] == "JSD not in the Popularity vs Uniform measures"
+    assert table["note"][3] == "the number of runs alone (X is partly synthetic here)"
+    assert [reproduced.row_origin(row) for row in rows] == ["real", "real", "partly synthetic", "partly synthetic"]
+    synthetic = _reproduced(tmp_path, origin="synthetic", popularity_origin="synthetic", runs=twelve)
+    table = verdicts(rows, synthetic, TOLERANCE)
+    assert table["verdict"] == ["not comparable", "not comparable", "not comparable", "exact"]
+    assert table["note"][0] == "gold not public: X is synthetic here"
+
+
+def test_each_summary_row_has_the_origin_of_the_numbers_it_counts(tmp_path):
+    from ordeval.replication import summary_origins
+
+    stc3 = [_published("prefers_uniform", "NMD", "", "175"), _published("dp_significant", "NMD", "", "37")]
+    stc3[1] = stc3[1].__class__("another paper, Table 3", *list(stc3[1].__dict__.values())[1:])
+    reproduced = _reproduced(tmp_path, origin="partly synthetic", popularity_origin="real")
+    table = verdicts(stc3, reproduced, TOLERANCE)
+    table = table.with_column("data_origin", [reproduced.row_origin(row) for row in stc3])
+    assert summary_origins([table]) == ["real", "partly synthetic", "partly synthetic"]
 
 
 def test_the_summary_counts_every_number_once_per_verdict(tmp_path):
@@ -136,12 +180,17 @@ def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
 
     table = Table({
         "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
-        "statistic": ["dp_significant", "consistency_mean_half", "tau_a"],
+        "statistic": ["dp_significant", "consistency_mean_tau_half", "tau_a"],
         "a": ["NMD", "NMD", "NMD"], "b": ["", "", "RNOD"],
         "published": ["38", "81", "0.909"],
         "reproduced": ["37.0", "80.5", "0.9090909090909091"],
         "difference": ["-1.0", "-0.5", "9.09e-05"],
         "verdict": ["within randomisation error", "within randomisation error", "exact"],
+        "note": ["", "", ""],
     })  # fmt: skip
-    rows = [line for line in replication_latex(table).splitlines() if line.endswith("\\\\")]
-    assert " & 38 & 37 & " in rows[1] and " & 81 & 80.5 & " in rows[2] and " & 0.909 & 0.9091 & " in rows[3]
+    latex = replication_latex(table)
+    rows = [line.removesuffix(" \\\\") for line in latex.splitlines() if line.endswith("\\\\")]
+    assert "NMD & 38 & 37 & -1 & within" in rows and "NMD & 81 & 80.5 & -0.5 & within" in rows
+    assert "NMD / RNOD & 0.909 & 0.9091 & +0.0001 & exact" in rows
+    # one block per published table and statistic, the statistic as the paper prints it, never its identifier
+    assert r"\textit{Kendall's $\tau$}" in latex and "tau_a" not in latex

@@ -40,7 +40,9 @@ def replication():
 def test_replication_has_every_section_of_the_default_config(replication):
     default = load("config.yaml")
     assert replication["name"] == "replication"
-    assert replication["data_root"] == "resources/"
+    # the same data_root as every paper preset: a run and its `snakemake --report` need no --config
+    presets = {load(f"papers/{path.name}")["data_root"] for path in (REPO / "config" / "papers").glob("*.yaml")}
+    assert presets == {replication["data_root"]} == {"../shared/data/raw"}
     assert set(replication) == set(default)
     assert set(replication["datasets"]) == set(default["datasets"])
     for section in ("agreement", "consistency", "significance", "popularity", "report"):

@@ -56,8 +56,10 @@ def test_report_with_generated_fragments_compiles_to_the_expected_pages(tmp_path
     tex.write_text(report.latex_document(sections, "ordeval test report", escape("Intro with _ and %."), tex))
     pdf = report.compile_pdf(tex)
     assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
-    # title + contents, the three tables, the figure, the wide table on a landscape page
+    # title, contents and lists; the three tables with the figure (drawn 4 in wide, printed so); the wide table
+    # on a landscape page
     assert report.page_count(tex) == 4
+    assert "ordeval figure: ../figures/line.pdf printed 289.0" in tex.with_suffix(".log").read_text()  # 4 in
     log = tex.with_suffix(".log").read_text(errors="replace")
     assert log.count("\\input") == 0 and "LaTeX Warning: Reference" not in log
     assert "Overfull \\hbox" not in log  # the wide table was shrunk to fit
@@ -88,9 +90,9 @@ def test_sections_follow_the_catalogue_with_captions_from_the_outputs(tmp_path):
     agreement = sections[1]
     assert [item.path for item in agreement.items] == [str(tables[1]), str(tables[0])]  # a PNG is no item
     assert agreement.items[0].caption == (
-        "test table 1 SYNTHETIC data: simulated gold and simulated runs (baselines computed from the simulated gold)."
-        " Seed 7."
-    )
+        "Test table 1. SYNTHETIC data: simulated gold and simulated runs (baselines computed from the simulated "
+        "gold). Seed 7."
+    )  # sentences: a capital first, a full stop after each part
     assert sections[2].items[0].kind == "figure" and sections[2].items[0].caption.startswith("A line. SYNTHETIC")
     assert report.fragment_caption(wide).startswith("SYNTHETIC data")
 

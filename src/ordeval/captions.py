@@ -91,3 +91,62 @@ def caption_document(blocks: Sequence[CaptionBlock], max_rows: int = REPORT_TABL
         test = " and ".join(f"snakemake.wildcards.{name} == {value!r}" for name, value in block.wildcards.items())
         parts.append(f"{{% if {test} %}}\n\n{body}\n{{% endif %}}\n")
     return "".join(parts)
+
+
+#: What ordeval is, the first paragraph of the HTML report.
+REPORT_ABOUT = (
+    "ordeval meta-evaluates evaluation measures for ordinal classification (OC: one gold class per item, items "
+    "grouped into topics) and ordinal quantification (OQ: a gold distribution per topic): it scores every run of "
+    "each data set per topic with the measures of the configuration and studies how the measures behave -- "
+    "ranking agreement (Kendall's τ with CIs), ranking consistency over random topic splits, discriminative "
+    "power, significance overlap and contradictions under the randomised Tukey HSD, Popularity vs Uniform, "
+    "leaderboards with significance groups, and the topics a test collection needs."
+)
+
+
+def origin_paragraph(origins: Mapping[str, str]) -> str:
+    """What is real and what is simulated in this configuration, in words (one sentence or two)."""
+    kinds = {origin: [name for name, value in origins.items() if value == origin] for origin in set(origins.values())}
+    if set(kinds) == {"synthetic"}:
+        return (
+            "Every data set of this configuration is synthetic: simulated gold and simulated runs, with the "
+            "shapes of the real ones; its numbers describe the simulation, not the official evaluations."
+        )
+    if set(kinds) == {"real"}:
+        return (
+            "Every data set of this configuration is real: official gold, official runs and baselines computed "
+            "from the gold."
+        )
+    parts = []
+    for origin, text in (("real", "real (official gold and runs)"),
+                         ("partly synthetic", "partly synthetic (real gold, some runs simulated)"),
+                         ("synthetic", "synthetic (simulated gold and runs)")):  # fmt: skip
+        if kinds.get(origin):
+            parts.append(f"{text}: {', '.join(kinds[origin])}")
+    return "Data sets " + "; ".join(parts) + "."
+
+
+def report_intro(name: str, seed: int, origins: Mapping[str, str], counts: Mapping[str, int] | None = None,
+                 page: str = "") -> str:  # fmt: skip
+    """The first page of Snakemake's HTML report (reStructuredText, rendered through Jinja): what ordeval is, the
+    configuration and where its data come from; with a replication (``counts`` per verdict), the counts and a
+    link that opens the published-versus-reproduced page (``page``: its path, as the report keys its results)
+    in the main view."""
+    about = [rst_text(REPORT_ABOUT), rst_text(f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
+             "Each table's data_origin column, each caption and a note on each figure say the same."), ""]  # fmt: skip
+    lines = []
+    if counts:  # a replicator's first question first
+        from .replication import VERDICTS
+
+        lines += [rst_text(f"Published versus reproduced: {counts['numbers']} published numbers."), "",
+                  ".. list-table::", "   :header-rows: 1", "", "   * - verdict", "     - numbers"]  # fmt: skip
+        for verdict in VERDICTS:
+            lines += [f"   * - {verdict}", f"     - {counts.get(verdict, 0)}"]
+        key = page.replace("\\", "\\\\").replace("'", "\\'")
+        link = (
+            f'<p><a id="replication-page" href="#" onclick="app.setView({{content: \'html\', contentPath: '
+            f"results['{key}'].data_uri, resultPath: '{key}'}}); return false;\">Open every published number "
+            "beside the reproduced one</a> (tables/replication/published_vs_reproduced.html).</p>"
+        )
+        lines += ["", "{% raw %}", "", ".. raw:: html", "", "   " + link, "", "{% endraw %}", ""]
+    return "\n".join(lines + about)

@@ -63,7 +63,10 @@ SECTIONS = {
                        "(ordeval docs/methods.md 4.5)."),
     "popularity": ("Popularity vs Uniform", "The oracle Popularity baseline against the Uniform baseline, topic "
                    "by topic (Sakai, CIKM 2021 LQ workshop; ordeval docs/methods.md 4.6)."),
-    "leaderboard": ("Leaderboards", "Every run's mean score with its interval, rank and significance group."),
+    "leaderboard": ("Leaderboards", "Every run's mean score under every measure, the measures side by side, with "
+                    "its significance groups. Each run's interval and rank are in tables/leaderboard/<data set>.csv, "
+                    "drawn in figures/leaderboard/, and tables/leaderboard/<data set>.html is a sortable results "
+                    "page with every run's per-topic scores."),
     "topic_set_size": ("Topic set size", "How many topics a test collection needs for each measure to detect a "
                        "given difference between runs, from the measure's residual variance (Sakai, Information "
                        "Retrieval Journal 19(3), 2016)."),
@@ -105,6 +108,9 @@ _ENTRIES = [
           "reproduces exactly at the printed precision, within randomisation error ({replication_tolerance}), "
           "differently, or cannot compare (runs not public, or not in this configuration).", (), "replication",
           "replication"),
+    Entry("replication/page", "replication", "tables/replication/published_vs_reproduced.{ext}", ("html",),
+          "Published versus reproduced, to read first: the counts per verdict, per published table, then every "
+          "published number beside the reproduced one with its verdict (one self-contained page).", (), "replication"),
     Entry("replication/pooled", "replication", "tables/replication/pooled.{ext}", ("csv", "tex"),
           "Published versus reproduced: the discriminative power pooled over the eight OQ data sets (Sakai, CIKM "
           "2021 LQ workshop, Table 3, POOLED).", (), "replication", "replication"),
@@ -145,32 +151,32 @@ _ENTRIES = [
           "of the test set, per run.", ("dataset",), "scores", task_specific=True),
     # ranking agreement
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
-          "{dataset}: Kendall's tau-{kendall} between the run rankings of every pair of measures, with "
+          "{dataset}: Kendall's τ-{kendall} between the run rankings of every pair of measures, with "
           "{ci_level:.0%} CIs ({ci_method}).", ("dataset",), "agreement", "agreement"),
     Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
-          "Kendall's tau-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
+          "Kendall's τ-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
           ("suffix",), "agreement", "agreement"),
     Entry("agreement/similarity", "agreement", "tables/agreement/similarity{suffix}.{ext}", ("csv", "tex"),
           "Average similarity of each measure with the others ({task_name} data sets).", ("suffix",),
           "agreement", "agreement"),
     Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
-          "Kendall's tau between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
+          "Kendall's τ between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
           "and averaged.", ("combination",), "agreement", "agreement"),
     Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
           "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
     # consistency
     Entry("consistency/taus", "consistency", "consistency/{dataset}/{condition}.{ext}", ("tsv",),
-          "{dataset}, {condition}: Kendall's tau of every measure in each of {consistency_trials} random topic splits.",
+          "{dataset}, {condition}: Kendall's τ of every measure in each of {consistency_trials} random topic splits.",
           ("dataset", "condition")),
     Entry("consistency/summary", "consistency", "tables/consistency/{dataset}_{condition}.{ext}", ("csv", "tex"),
-          "{dataset}, {condition}: mean tau over {consistency_trials} splits, the measures each one significantly "
-          "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, alpha = {consistency_alpha}) and VE2.",
+          "{dataset}, {condition}: mean τ over {consistency_trials} splits, the measures each one significantly "
+          "outperforms (randomised Tukey HSD, B = {consistency_hsd_trials}, α = {consistency_alpha}) and VE2.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
           ("csv", "tex"), "{dataset}, {condition}: difference, effect size and p-value of every pair of measures.",
           ("dataset", "condition"), "consistency", "consistency"),
     Entry("consistency/mean", "consistency", "tables/consistency/mean_{condition}{suffix}.{ext}", ("csv", "tex"),
-          "Mean tau per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
+          "Mean τ per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
           "consistency", "consistency"),
     Entry("consistency/figure", "consistency", "figures/consistency/{dataset}_{condition}.{ext}", ("pdf", "png"),
           "{dataset}, {condition}: distribution of the split taus of every measure.", ("dataset", "condition"),
@@ -193,8 +199,9 @@ _ENTRIES = [
     Entry("significance/counts", "significance", "tables/contradiction_counts{suffix}.{ext}", ("csv", "tex"),
           "Contradictions per pair of measures and {task_name} data set.", ("suffix",), "contradictions",
           "contradictions"),
+    # the report prints the grouped list only (the same pairs, identical runs in one row: never two lists alike)
     Entry("significance/contradictions", "significance", "tables/contradictions{suffix}.{ext}", ("csv", "tex"),
-          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions", "contradictions"),
+          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions"),
     Entry("significance/collapsed", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
           "Contradicting run pairs with identical runs collapsed into one row ({task_name} data sets).", ("suffix",),
           "contradictions", "contradictions"),
@@ -220,17 +227,23 @@ _ENTRIES = [
     Entry("leaderboard/table", "leaderboard", "tables/leaderboard/{dataset}.{ext}", ("csv", "tex", "md", "html"),
           "{dataset}: every run's mean score per measure with its {leaderboard_level:.0%} interval, rank and "
           "significance groups (randomised Tukey HSD, B = {significance_hsd_trials}, "
-          "alpha = {significance_alpha}).", ("dataset",),
-          "leaderboard", "leaderboard"),
+          "α = {significance_alpha}).", ("dataset",),
+          "leaderboard"),
+    # for print (the LaTeX report's appendix): the measures side by side
+    Entry("leaderboard/compact", "leaderboard", "tables/leaderboard/{dataset}_compact.{ext}", ("tex",),
+          "{dataset}: every run's mean score under every measure (a column each, the arrow pointing to the "
+          "better end) with its significance groups: runs that share a letter do not differ significantly "
+          "(randomised Tukey HSD, B = {significance_hsd_trials}, α = {significance_alpha}).", ("dataset",),
+          section="leaderboard"),
     Entry("leaderboard/pooled", "leaderboard", "tables/leaderboard/{dataset}_pooled.{ext}", ("csv", "tex", "md"),
           "{dataset}: every run's score per measure under the official SemEval protocol (one confusion matrix "
-          "over all items), and its rank.", ("dataset",), "leaderboard", "leaderboard", True),
+          "over all items), and its rank.", ("dataset",), "leaderboard", task_specific=True),
     Entry("leaderboard/figure", "leaderboard", "figures/leaderboard/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: means with intervals, best first, significance groups marked.", ("dataset",),
-          "leaderboard", "leaderboard"),
+          "leaderboard"),
     # topic set size design
     Entry("topic_set_size/table", "topic_set_size", "tables/topic_set_size/{dataset}.{ext}", ("csv", "tex"),
-          "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at alpha = {tss_alpha}, power "
+          "{dataset}: topics needed per measure (paired t-test and one-way ANOVA at α = {tss_alpha}, power "
           "{tss_power}; CI width) for minimum detectable differences scaled to each measure's score range, from "
           "the residual variance of the two-way ANOVA.", ("dataset",), "topic_set_size", "topic_set_size"),
     Entry("topic_set_size/figure", "topic_set_size", "figures/topic_set_size/{dataset}.{ext}", ("pdf", "png"),
@@ -238,7 +251,7 @@ _ENTRIES = [
           ("dataset",), "topic_set_size", "topic_set_size"),
     # ordinal classification, laid out as in the ACL 2021 paper
     Entry("classification/agreement", "classification", "tables/oc/agreement.{ext}", ("csv", "tex"),
-          "Kendall's tau-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),
+          "Kendall's τ-{kendall} between the system rankings of the OC measures per data set (Table 2 layout).", (),
           "classification", "classification", True),
     Entry("classification/consistency", "classification", "tables/oc/consistency.{ext}", ("csv", "tex"),
           "System ranking consistency of the OC measures: full split and {subset_size} vs. {subset_size}, VE2, "
@@ -271,6 +284,9 @@ _ENTRIES = [
     Entry("report/pdf", "report", "report/ordeval.{ext}", ("pdf",),
           "The compiled report: every table and figure with captions stating the data set, whether its data "
           "are real or synthetic, and the parameters.", (), "paper"),
+    Entry("report/intro", "report", "report/intro.{ext}", ("rst",),
+          "The first page of the HTML report: what ordeval is, this configuration and where its data come from, "
+          "and a replication's counts per verdict with a link to every published number."),
     Entry("report/captions", "report", "report/captions/{key}.{ext}", ("rst",),
           "Caption of the HTML report's entry {key}.", ("key",)),
 ]  # fmt: skip

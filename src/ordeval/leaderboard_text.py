@@ -90,3 +90,26 @@ def leaderboard_markdown(
             lines.append("| " + " | ".join(_markdown_cell(cell) for cell in cells) + " |")
         lines.append("")
     return "\n".join(lines)
+
+
+def compact_latex(boards: Sequence[Table], labels: Mapping[str, str]) -> str:
+    """Every measure's leaderboard side by side, for print: a row per run (in the order of the first measure's
+    board), a column per measure holding the run's mean (3 decimals) and its significance groups, the measure's
+    direction in its header (a down arrow: lower is better)."""
+    runs = list(boards[0]["run"]) if boards else []
+    others = sorted({run for board in boards for run in board["run"]} - set(runs))
+    cells = {}
+    header = ["Run"]
+    for board in boards:
+        records = board.records()
+        measure = records[0]["measure"]
+        arrow = r"$\downarrow$" if is_lower(records[0]["lower_is_better"]) else r"$\uparrow$"
+        header.append(f"{labels[measure]} {arrow}")
+        for row in records:
+            group = f" {row['group']}" if row.get("group") else ""
+            cells[(measure, row["run"])] = number(row["mean"]) + (
+                rf"\,\textit{{{escape(group.strip())}}}" if group else ""
+            )
+    measures = [board.records()[0]["measure"] for board in boards]
+    rows = [[escape(run)] + [cells.get((measure, run), "-") for measure in measures] for run in runs + others]
+    return tabular(header, rows, "l" + "r" * len(measures))

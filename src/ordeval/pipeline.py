@@ -108,15 +108,17 @@ def hashed_outputs(plan: Plan) -> list[str]:
     return sorted(path for path in plan.targets() if path not in final)
 
 
-def report_items(plan: Plan) -> list[tuple[str, str]]:
-    """(section, path) of every table fragment and figure of the LaTeX report, in catalogue order."""
+def report_items(plan: Plan) -> list[tuple[str, str, str]]:
+    """(section, data set, path) of every table fragment and figure of the LaTeX report, in catalogue order; the
+    data set is "" for an output over several data sets."""
     items = []
     for entry in catalogue.entries():
         if not entry.section:
             continue
+        datasets = {path: name for name in plan.datasets for path in plan.paths(entry.key, dataset=name)}
         for path in plan.paths(entry.key):
             if path.endswith((".tex", ".pdf", ".png")) and not path.startswith(f"{plan.results}/report/"):
-                items.append((entry.section, path))
+                items.append((entry.section, datasets.get(path, "") if "dataset" in entry.per else "", path))
     return items
 
 

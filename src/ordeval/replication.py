@@ -12,7 +12,13 @@ published number is a reference at its printed precision). Each gets a verdict:
   ``benchmarks/replication_seeds.py``);
 * ``differs`` -- any other difference (shown, never hidden);
 * ``not comparable`` -- the data set's runs are not (all) the papers' runs here (the participants' runs
-  are not public, so they are simulated), the data set or measure is not in this configuration.
+  are not public, so they are simulated), or the measure is not in this configuration. A statistic of the
+  gold alone (CIKM 2021 LQ workshop, Table 7: the dialogues on which a measure prefers Uniform or Popularity,
+  two baselines computed from the gold) is comparable wherever the gold is real; the number of run pairs
+  compared, wherever the number of runs is the papers'.
+
+Only the data sets of the configuration are compared: the published numbers of the others are left out of
+every output (``data_origin`` describes what was run).
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ STATISTICS: dict[str, tuple[str, bool]] = {
     "official_MAE_M": ("official MAE^M, pooled over all tweets", False),
     "official_MAE_mu": ("official MAE^mu, pooled over all tweets", False),
     "official_EMD": ("official EMD, mean over topics ((K-1) x NMD)", False),
+    "prefers_uniform": ("dialogues on which the measure scores Uniform better than Popularity", False),
+    "prefers_popularity": ("dialogues on which the measure scores Popularity better than Uniform", False),
 }
 #: The tolerance key of each randomised statistic (``replication.tolerance`` in the configuration).
 TOLERANCE_KEYS = {
@@ -50,6 +58,13 @@ TOLERANCE_KEYS = {
     "consistency_ve2_10v10": "consistency_ve2",
     "dp_significant": "dp_significant",
 }
+#: Statistics of the gold alone (with the baselines computed from it; CIKM 2021 LQ workshop, Table 7): the
+#: column of ``tables/popularity_vs_uniform.csv`` that holds each. They are comparable wherever the gold is
+#: real, whatever the other runs are; their origin is the one that table gives the row.
+GOLD_ONLY = {"prefers_uniform": "uniform", "prefers_popularity": "popularity"}
+#: Statistics of the number of runs alone (the run pairs compared): the configuration takes the papers' number
+#: of runs, so they are comparable whatever the runs are.
+RUN_COUNT_ONLY = ("dp_pairs",)
 #: The data set name of the published rows pooled over several data sets (CIKM 2021 LQ, Table 3).
 POOLED = "pooled"
 
@@ -96,10 +111,12 @@ class Reproduced:
     pooled: Table | None = None  #: scores/<dataset>/pooled.tsv (classification: the official protocol)
     means: Table | None = None  #: scores/<dataset>/means.tsv
     classes: int = 5
+    #: tables/popularity_vs_uniform.csv with its data_origin column (the data sets that have both baselines)
+    popularity: Table | None = None
 
     @classmethod
     def read(cls, dataset: str, origin: str, *, agreement=None, consistency=None, power=None, pooled=None,
-             means=None, classes: int = 5) -> Reproduced:  # fmt: skip
+             means=None, classes: int = 5, popularity=None) -> Reproduced:  # fmt: skip
         """From the files (any may be None)."""
         return cls(
             dataset,
@@ -113,11 +130,14 @@ class Reproduced:
             pooled=Table.read(pooled) if pooled else None,
             means=Table.read(means) if means else None,
             classes=classes,
+            popularity=Table.read(popularity, sep=",", numeric=tuple(GOLD_ONLY.values())) if popularity else None,
         )
 
     def value(self, row: Published) -> tuple[float | None, str]:
         """(the reproduced number of a published one, or None with the reason)."""
         statistic = row.statistic
+        if statistic in GOLD_ONLY:
+            return self._popularity(row)[0]
         if statistic.startswith("tau_"):
             return self._agreement(row.a, row.b, {"tau_a": "tau", "tau_ci_low": "ci_low", "tau_ci_high": "ci_high"}
                                    [statistic])  # fmt: skip
@@ -143,6 +163,41 @@ class Reproduced:
         if self.pooled is None:
             return None, "no pooled scores"
         return _cell(self.pooled, {"run": row.a}, measure, f"no pooled {measure} of run {row.a}")
+
+    def _popularity(self, row: Published) -> tuple[tuple[float | None, str], str]:
+        """((the count of a Table 7 statistic, or None with the reason), the data origin of its row)."""
+        if self.popularity is None:
+            return (None, "no Popularity vs Uniform table for this data set"), self.origin
+        for record in self.popularity.records():
+            if record["dataset"] == self.dataset and record["measure"] == row.a:
+                return (float(record[GOLD_ONLY[row.statistic]]), ""), str(record.get("data_origin") or self.origin)
+        return (None, f"{row.a} not in the Popularity vs Uniform measures"), self.origin
+
+    def row_origin(self, row: Published) -> str:
+        """The data origin of the reproduced number of ``row``: the Popularity vs Uniform row's for a statistic of
+        the gold alone (real on a real gold, whatever the other runs), else the data set's."""
+        return self._popularity(row)[1] if row.statistic in GOLD_ONLY else self.origin
+
+    def basis(self, row: Published) -> str:
+        """A note on a comparable number of a data set that is not real: what it depends on."""
+        if self.origin == "real":
+            return ""
+        if row.statistic in RUN_COUNT_ONLY:
+            return f"the number of runs alone ({self.dataset} is {self.origin} here)"
+        if row.statistic in GOLD_ONLY:
+            return "the real gold and the two baselines computed from it alone"
+        return ""
+
+    def not_comparable(self, row: Published) -> str:
+        """Why the reproduced number of ``row`` cannot be compared with the published one ("" when it can): the
+        runs are not the papers' runs (the data set is not real), unless the statistic depends on the gold alone
+        (and the gold is real) or on the number of runs alone."""
+        if row.statistic in RUN_COUNT_ONLY:
+            return ""
+        if row.statistic in GOLD_ONLY:
+            (found, _), origin = self._popularity(row)
+            return "" if origin == "real" or found is None else f"gold not public: {row.dataset} is {origin} here"
+        return "" if self.origin == "real" else f"runs not public: {row.dataset} is {self.origin} here"
 
     def _agreement(self, a: str, b: str, column: str) -> tuple[float | None, str]:
         if self.agreement is None:
@@ -182,11 +237,12 @@ def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: M
         tolerance = float(tolerances[TOLERANCE_KEYS[row.statistic]]) if randomised else None
         value, note = (None, reason) if reproduced is None else reproduced.value(row)
         verdict, difference = "not comparable", None
-        if reproduced is not None and reproduced.origin != "real":
-            note = f"runs not public: {row.dataset} is {reproduced.origin} here"
-        elif not row.statistic.startswith("official_") and other:  # tau, consistency, DP over other runs
-            note = other
+        if reproduced is not None and reproduced.not_comparable(row):
+            note = reproduced.not_comparable(row)
+        elif not row.statistic.startswith("official_") and row.statistic not in GOLD_ONLY and other:
+            note = other  # tau, consistency, DP over other runs (a statistic of the gold alone needs no runs)
         elif value is not None:
+            note = note or (reproduced.basis(row) if reproduced is not None else "")
             exact = compare_printed(row.value, value)
             difference = exact.difference
             if exact.equal:
@@ -235,13 +291,6 @@ def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
     return ""
 
 
-def unconfigured(configured, tolerances: Mapping[str, float]) -> Table:
-    """The published numbers of the data sets that are not in the configuration (``configured``: names), all
-    not comparable."""
-    rows = [row for row in published_numbers() if row.dataset not in set(configured) and row.dataset != POOLED]
-    return verdicts(rows, None, tolerances, reason="data set not in this configuration")
-
-
 def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, float]) -> Table:
     """The published numbers pooled over data sets (``dataset`` = ``pooled``) against the POOLED rows of the
     discriminative power table (of ``power_paths``, one per task) that pools exactly the data sets the paper
@@ -249,8 +298,9 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
     from .provenance import combined_origin
 
     rows = [row for row in published_numbers() if row.dataset == POOLED]
-    sources = {row.source for row in rows}
-    pooled_over = {row.dataset for row in published_numbers() if row.source in sources} - {POOLED}
+    pooled_over = pooled_datasets(rows)
+    if not pooled_over & set(origins):  # none of the data sets pooled in the paper is run here: nothing to show
+        rows = []
     for path in power_paths:
         table = read_csv(path)
         if set(table["dataset"]) - {"POOLED"} == pooled_over:
@@ -267,16 +317,50 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
     return verdicts(rows, None, tolerances, reason="the data sets pooled here are not those pooled in the paper")
 
 
+def _summary_keys(groups) -> list[tuple[str, str]]:
+    """The (source, data set) keys of ``groups`` in the order of the published numbers."""
+    order: dict[tuple[str, str], int] = {}
+    for row in published_numbers():
+        order.setdefault((row.source, row.dataset), len(order))
+    return sorted(groups, key=lambda key: order.get(key, len(order)))
+
+
+def summary_origins(tables: list[Table]) -> list[str]:
+    """The data origin of each row of :func:`summary` of ``tables`` (each with its ``data_origin`` column): the
+    combined origin of the numbers the row counts (a published table of the gold alone, such as CIKM 2021 LQ
+    Table 7 on STC-3, is real on a data set whose other runs are simulated), then that of every number."""
+    from .provenance import combined_origin
+
+    groups: dict[tuple[str, str], set[str]] = {}
+    for table in tables:
+        for source, dataset, origin in zip(table["source"], table["dataset"], table["data_origin"], strict=True):
+            groups.setdefault((source, dataset), set()).add(origin)
+    keys = _summary_keys(groups)
+    every = set().union(set(), *groups.values())
+    return [combined_origin({o: o for o in groups[key]}) for key in keys] + [combined_origin({o: o for o in every})]
+
+
+def pooled_datasets(rows: list[Published] | None = None) -> set[str]:
+    """The data sets that the published tables with pooled rows pool over."""
+    rows = [row for row in published_numbers() if row.dataset == POOLED] if rows is None else rows
+    sources = {row.source for row in rows}
+    return {row.dataset for row in published_numbers() if row.source in sources} - {POOLED}
+
+
+def pooled_origin(origins: Mapping[str, str]) -> str:
+    """The data origin of the pooled rows: the combined origin of the pooled data sets that are run here."""
+    from .provenance import combined_origin
+
+    return combined_origin({name: origin for name, origin in origins.items() if name in pooled_datasets()})
+
+
 def summary(tables: list[Table]) -> Table:
     """Counts per verdict for each published table (source and data set), then a total row."""
     groups: dict[tuple[str, str], Counter] = {}
     for table in tables:
         for source, dataset, verdict in zip(table["source"], table["dataset"], table["verdict"], strict=True):
             groups.setdefault((source, dataset), Counter())[verdict] += 1
-    order: dict[tuple[str, str], int] = {}
-    for row in published_numbers():
-        order.setdefault((row.source, row.dataset), len(order))
-    keys = sorted(groups, key=lambda key: order.get(key, len(order)))
+    keys = _summary_keys(groups)
     total = Counter()
     for counts in groups.values():
         total.update(counts)

@@ -183,14 +183,21 @@ def _take(values, index: np.ndarray):
     return [values[i] for i in index]
 
 
-def write_csv(table: Table, path: str | Path, origins: Mapping[str, str]) -> None:
-    """Write ``table`` (unrounded numbers) as CSV with a trailing ``data_origin`` column: the origin
-    of each row's ``dataset`` where the table has that column, else the combined origin of
-    ``origins``. Every value is one of :class:`~ordeval.provenance.Origin` (never free text)."""
+def write_csv(
+    table: Table, path: str | Path, origins: Mapping[str, str], row_origins: Sequence[str] | None = None
+) -> None:
+    """Write ``table`` (unrounded numbers) as CSV with a trailing ``data_origin`` column: ``row_origins`` (one
+    per row) where given, else the origin of each row's ``dataset`` where the table has that column, else the
+    combined origin of ``origins``. Every value is one of :class:`~ordeval.provenance.Origin` (never free
+    text)."""
     from .provenance import Origin, combined_origin
 
     common = combined_origin(origins)
-    if "dataset" in table:
+    if row_origins is not None:
+        if len(row_origins) != len(table):
+            raise ValueError(f"{path}: {len(row_origins)} data origins for {len(table)} rows")
+        column = [Origin(origin).value for origin in row_origins]
+    elif "dataset" in table:
         column = [Origin(origins.get(name, common)).value for name in table["dataset"]]
     else:
         column = [common] * len(table)

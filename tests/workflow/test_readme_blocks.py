@@ -17,9 +17,10 @@ pytestmark = pytest.mark.workflow
 
 
 def section(title: str) -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "measure-designer.md").read_text(encoding="utf-8")
     start = readme.index(f"## {title}")
-    return readme[start : readme.index("\n## ", start + 3)]
+    end = readme.find("\n## ", start + 3)
+    return readme[start : end if end >= 0 else len(readme)]
 
 
 def run_block(text: str, project) -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""The README's "Command line" examples run as written (on the public SemEval-2016 data; the last one
+"""The "Command line" examples of docs/organiser.md run as written (on the public SemEval-2016 data; the last one
 starts Snakemake for a dry run, hence the workflow tier)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.workflow
 
 
 def _command_line_block() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "organiser.md").read_text(encoding="utf-8")
     section = readme[readme.index("## Command line") :]
     return re.search(r"```bash\n(.*?)```", section, re.S).group(1)
 
@@ -48,8 +48,8 @@ def test_the_official_semeval_2016_tables_print_as_the_readme_says(tmp_path):
     official = SHARED_RAW / "Sem16T4CE" / "official"
     if not official.is_dir():
         pytest.skip(f"real data not available: {official}")
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### The official SemEval-2016 results") :]
+    readme = (REPO / "docs" / "replicator.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## The official SemEval-2016 results") :]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
     block = block.replace("ordeval ", f"{sys.executable} -m ordeval ")
     (tmp_path / "repo").mkdir()

@@ -15,7 +15,9 @@ pytestmark = pytest.mark.workflow
 
 
 def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), re.S)
+    documents = [REPO / "README.md", REPO / "docs" / "organiser.md"]  # the API example
+    return [block for path in documents
+            for block in re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)]  # fmt: skip
 
 
 def test_the_readme_python_blocks_run_as_written():

@@ -25,6 +25,8 @@ rule leaderboard_tables:
         md=path("leaderboard/table", "md"),
         # the results page: every measure's table, sortable, with per-topic scores on demand
         html=path("leaderboard/table", "html"),
+        # for print: every measure side by side, a row per run
+        compact=path("leaderboard/compact", "tex"),
     log:
         f"{RESULTS}/logs/leaderboard_tables/{{dataset}}.log",
     priority: 3

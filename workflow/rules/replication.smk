@@ -22,6 +22,12 @@ if REPLICATED:
             pooled=lambda wildcards: PLAN.paths(
                 "scores/pooled", dataset=wildcards.dataset
             ),
+            # CIKM 2021 LQ, Table 7 (the dialogues on which each measure prefers either baseline), where made
+            popularity=lambda wildcards: (
+                PLAN.paths("popularity/table", ("csv",))
+                if wildcards.dataset in POPULARITY
+                else []
+            ),
             provenance=path("data/provenance"),
             library=library("replication_dataset"),
         output:
@@ -53,6 +59,8 @@ if REPLICATED:
             tex=path("replication/summary", "tex"),
             pooled_csv=reported(path("replication/pooled", "csv")),
             pooled_tex=path("replication/pooled", "tex"),
+            # the page a replicator reads first (linked from the HTML report's first page)
+            page=reported(path("replication/page", "html")),
         log:
             f"{RESULTS}/logs/replication_summary.log",
         conda:
@@ -62,6 +70,7 @@ if REPLICATED:
             **cost("light"),
         params:
             tolerance=PLAN.config["replication"]["tolerance"],
+            name=PLAN.name,
         script:
             "../../scripts/replication_summary.py"
 

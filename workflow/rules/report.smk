@@ -2,7 +2,7 @@
 # The HTML report's caption files: one per reported rule output, with each of its files' caption (and a table's
 # rows) under a condition on the wildcards; {caption file name: [{wildcards, caption, table}]}.
 CAPTIONS = pipeline.report_captions(PLAN)
-# The LaTeX report's items: (section, table fragment or figure), in catalogue order.
+# The LaTeX report's items: (section, data set or "", table fragment or figure), in catalogue order.
 REPORT_ITEMS = pipeline.report_items(PLAN)
 
 
@@ -55,11 +55,37 @@ rule report_captions:
         "../../scripts/report_captions.py"
 
 
+rule report_intro:
+    input:
+        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        # the verdict counts (where the configuration compares)
+        replication=PLAN.paths("replication/summary", ("csv",)),
+        library=library("report_intro"),
+    output:
+        rst=path("report/intro"),
+    log:
+        f"{RESULTS}/logs/report_intro.log",
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        **cost("light"),
+    params:
+        name=PLAN.name,
+        seed=SEED,
+        # the published-versus-reproduced page, as the HTML report keys it
+        page=next(iter(PLAN.paths("replication/page")), ""),
+    script:
+        "../../scripts/report_intro.py"
+
+
 rule report_tex:
     input:
-        fragments=[item for _, item in REPORT_ITEMS],
+        fragments=[item for *_, item in REPORT_ITEMS],
         provenance=expand(path("data/provenance"), dataset=DATASETS),
         manifest=path("report/manifest"),
+        # the verdict counts, said on the first page (where the configuration compares)
+        replication=PLAN.paths("replication/summary", ("csv",)),
         library=library("report_tex"),
     output:
         tex=path("report/tex"),
@@ -71,7 +97,8 @@ rule report_tex:
     resources:
         **cost("light"),
     params:
-        sections=[section for section, _ in REPORT_ITEMS],
+        sections=[section for section, *_ in REPORT_ITEMS],
+        datasets=[dataset for _, dataset, _ in REPORT_ITEMS],
         name=PLAN.name,
         seed=SEED,
         parameters=pipeline.report_parameters(PLAN),
@@ -82,7 +109,7 @@ rule report_tex:
 rule report_pdf:
     input:
         tex=path("report/tex"),
-        fragments=[item for _, item in REPORT_ITEMS],
+        fragments=[item for *_, item in REPORT_ITEMS],
         library=library("report_pdf"),
     output:
         pdf=reported(path("report/pdf")),

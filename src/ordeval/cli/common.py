@@ -199,7 +199,7 @@ def add_hsd_options(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--trials", "-B", type=checks.trials, default=5000,
                         help=f"trials of the significance test (default 5000; at most {checks.MAX_TRIALS:,} and the "
-                        f"memory limit, see {checks.MEMORY_VARIABLE} in the README)")  # fmt: skip
+                        f"memory limit, see {checks.MEMORY_VARIABLE} in docs/organiser.md)")  # fmt: skip
     parser.add_argument("--seed", type=checks.seed, default=0, help="random seed of the trials (0..2^63-1, default 0)")
     parser.add_argument("--alpha", type=checks.probability, default=0.05,
                         help="significance level of the groups (default 0.05)")  # fmt: skip

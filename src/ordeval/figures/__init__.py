@@ -28,6 +28,26 @@ matplotlib.rcParams.update(
     }
 )
 
+#: The size the figures are printed at in the LaTeX report, in inches: its text width (A4, 2 cm margins) and the
+#: largest height a figure takes there. Every figure is drawn at most this size, so it is included unscaled and
+#: its fonts print at their own size: text at least :data:`SMALL` points, names with a sub- or superscript
+#: (drawn 0.7 times smaller) at :data:`NAME` points.
+PRINT_WIDTH = (21.0 - 4.0) / 2.54
+PRINT_HEIGHT = 8.4
+#: Font sizes in points: the smallest text (notes, annotations, legends), axis text, measure names.
+SMALL, TEXT, NAME = 7.0, 8.0, 10.0
+matplotlib.rcParams.update(
+    {
+        "font.size": TEXT,
+        "axes.titlesize": 9,
+        "axes.labelsize": TEXT,
+        "xtick.labelsize": TEXT,
+        "ytick.labelsize": TEXT,
+        "legend.fontsize": SMALL,
+        "figure.titlesize": 10,
+    }
+)
+
 #: The family the figures are drawn in (see :func:`_register_figure_font`), then matplotlib's defaults.
 FIGURE_FONT = "DejaVu Sans ordeval"
 
@@ -84,13 +104,14 @@ from matplotlib.figure import Figure  # noqa: E402
 from ..files import png_description, write_atomically  # noqa: E402
 from ..provenance import figure_note, origin_sentence  # noqa: E402
 
-__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption"]
+__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption", "smallest_font"]
 
 
 def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figure:
     """A constrained-layout figure that leaves the bottom ``note_margin`` inch free for the
     data-origin note that :func:`save_figure` writes there."""
     figure = Figure(figsize=(width, height), layout="constrained")
+    figure.set_layout_engine("constrained", h_pad=0.03, w_pad=0.03)
     margin = note_margin / height
     figure.get_layout_engine().set(rect=(0, margin, 1, 1 - margin))
     return figure
@@ -149,6 +170,17 @@ def _typeset_measure_names(figure: Figure) -> None:
             text.set_parse_math(True)
 
 
+def _wrap_title(figure: Figure) -> None:
+    """The figure's title broken into lines that fit its width (a title of data set names can be long)."""
+    import textwrap
+
+    title = getattr(figure, "_suptitle", None)
+    if title is None or not title.get_text():
+        return
+    characters = int(figure.get_size_inches()[0] * 72 / (0.6 * title.get_fontsize()))
+    title.set_text("\n".join(textwrap.fill(line, characters) for line in title.get_text().split("\n")))
+
+
 def save_figure(
     figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str], description: str
 ) -> None:
@@ -158,7 +190,8 @@ def save_figure(
     (PDF Subject, PNG Description), where the report takes its caption from. PDF metadata carry no
     date, so the same inputs give the same bytes.
     """
-    figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=7, color="0.35")
+    figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=SMALL, color="0.35")
+    _wrap_title(figure)
     _typeset_measure_names(figure)
     caption = f"{description} {origin_sentence(origins)}".strip()
     metadata = {
@@ -181,3 +214,21 @@ def save_figure(
 def figure_caption(png_path: str | Path) -> str:
     """The description that :func:`save_figure` stored in a PNG."""
     return png_description(png_path)
+
+
+def smallest_font(figure: Figure) -> float:
+    """The smallest printed font size of ``figure``'s visible texts, in points, at :data:`PRINT_WIDTH` (a figure
+    wider or taller than the print size is scaled down there): a measure name's sub- or superscript counts at
+    0.7 times its text's size, as matplotlib draws it."""
+    from matplotlib.text import Text
+
+    width, height = figure.get_size_inches()
+    scale = min(1.0, PRINT_WIDTH / width, PRINT_HEIGHT / height)
+    sizes = []
+    for text in figure.findobj(Text):
+        content = text.get_text()
+        if not text.get_visible() or not content.strip():
+            continue
+        script = text.get_parse_math() and "$" in content and ("_" in content or "^" in content)
+        sizes.append(text.get_fontsize() * (0.7 if script else 1.0))
+    return min(sizes, default=float("inf")) * scale

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from . import Figure, new_figure
+from . import NAME, PRINT_WIDTH, SMALL, Figure, new_figure
 
 
 def tau_distribution_figure(taus: np.ndarray, names: Sequence[str], title: str = "") -> Figure:
@@ -16,14 +16,14 @@ def tau_distribution_figure(taus: np.ndarray, names: Sequence[str], title: str =
     means = np.nanmean(taus, axis=0)
     order = np.argsort(-means, kind="stable")
     columns = [taus[:, i][~np.isnan(taus[:, i])] for i in order]
-    figure = new_figure(1.2 + 0.5 * len(names), 3.8)
+    figure = new_figure(min(PRINT_WIDTH, 1.6 + 0.45 * len(names)), 3.6)  # at most the printed width
     axes = figure.subplots()
     axes.boxplot(columns, whis=(2.5, 97.5), showfliers=False, widths=0.6)
     axes.plot(range(1, len(order) + 1), means[order], "o", color="C3", markersize=4, label="mean")
-    axes.set_xticks(range(1, len(order) + 1), [names[i] for i in order], rotation=60, ha="right", fontsize=8)
-    axes.set_ylabel("Kendall's tau between the two topic sets")
+    axes.set_xticks(range(1, len(order) + 1), [names[i] for i in order], rotation=60, ha="right", fontsize=NAME)
+    axes.set_ylabel("Kendall's τ between the two topic sets")
     axes.grid(axis="y", alpha=0.3)
-    axes.legend(loc="lower left", fontsize=7)
+    axes.legend(loc="lower left", fontsize=SMALL)
     if title:
         axes.set_title(title, fontsize=9)
     return figure

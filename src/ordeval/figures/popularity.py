@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.popularity import Deltas, Example, Panel
-from . import Figure, new_figure
+from . import NAME, PRINT_HEIGHT, PRINT_WIDTH, SMALL, Figure, new_figure
 
 
 def _annotation(panel: Panel, level: float) -> str:
@@ -18,7 +18,7 @@ def _annotation(panel: Panel, level: float) -> str:
         if np.isnan(correlation.r)
         else f"r = {correlation.r:.3f} [{correlation.low:.3f}, {correlation.high:.3f}]"
     )
-    return f"2nd quadrant: {panel.quadrants.second}, 4th: {panel.quadrants.fourth}\n{r} ({level:.0%} CI)"
+    return f"2nd quadrant: {panel.quadrants.second}, 4th: {panel.quadrants.fourth}\n{r}"
 
 
 def _delta_label(deltas: Deltas, measure: str, names: Mapping[str, str]) -> str:
@@ -32,9 +32,10 @@ def scatter_figure(
     """A grid of scatter plots, one per panel: the oriented delta of x against that of y per topic
     (negative: prefers Popularity), with the axes through 0, the quadrant counts and Pearson r.
     The points are rasterised, so that the PDF stays small and fast with many topics."""
-    columns = max(1, min(4, len(panels)))
+    columns = max(1, min(3, len(panels)))
     rows = max(1, -(-len(panels) // columns))
-    figure = new_figure(3.4 * columns, 3.2 * rows + 0.6)
+    # the printed width, three panels to a row; the quadrant counts and r above each panel, at SMALL points
+    figure = new_figure(PRINT_WIDTH, min(2.5 * rows, PRINT_HEIGHT - 0.6) + 0.6)
     axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False)).ravel()
     for axis, panel in zip(axes, panels, strict=False):
         x = deltas.oriented(panel.x) + 0.0  # + 0.0 turns -0.0 into 0.0: the same bytes every run
@@ -42,17 +43,14 @@ def scatter_figure(
         axis.scatter(x, y, s=7, alpha=0.5, linewidths=0, rasterized=True)
         axis.axhline(0, color="0.5", linewidth=0.6)
         axis.axvline(0, color="0.5", linewidth=0.6)
-        axis.set_xlabel(_delta_label(deltas, panel.x, names))
-        axis.set_ylabel(_delta_label(deltas, panel.y, names))
-        axis.text(
-            0.03, 0.97, _annotation(panel, level), transform=axis.transAxes, va="top", fontsize=7,
-            bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8, "edgecolor": "0.8"},
-        )  # fmt: skip
+        axis.set_xlabel(_delta_label(deltas, panel.x, names), fontsize=NAME)
+        axis.set_ylabel(_delta_label(deltas, panel.y, names), fontsize=NAME)
+        axis.set_title(_annotation(panel, level), fontsize=SMALL)
     for axis in axes[len(panels) :]:
         axis.set_axis_off()
     if not panels:
         axes[0].text(0.5, 0.5, "No pair of measures to plot", ha="center", va="center")
-    figure.suptitle(title, fontsize=10)
+    figure.suptitle(f"{title} (r with its {level:.0%} CI)", fontsize=10)
     return figure
 
 
@@ -73,7 +71,7 @@ def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") 
     ``note`` is shown instead when there are no panels."""
     columns = 2
     rows = max(1, -(-len(panels) // columns))
-    figure = new_figure(4.2 * columns, 2.8 * rows + 0.5)
+    figure = new_figure(PRINT_WIDTH, min(2.7 * rows, PRINT_HEIGHT - 0.5) + 0.5)  # the printed width
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for axis, panel in zip(axes, panels, strict=False):
         positions = np.arange(len(panel.classes))
@@ -89,7 +87,7 @@ def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") 
             f"\u0394NMD = {example.delta_nmd:.3f}, \u0394RNOD = {example.delta_rnod:.3f}, d = {example.d:.3f}",
             fontsize=8,
         )
-        axis.legend(fontsize=7)
+        axis.legend(fontsize=SMALL)
     for axis in axes[len(panels) :]:
         axis.set_axis_off()
     if not panels:

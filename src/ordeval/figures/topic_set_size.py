@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from . import Figure, new_figure
+from . import NAME, PRINT_WIDTH, TEXT, Figure, new_figure
 
 DESIGN_TITLES = {"paired_t": "paired t-test", "anova": "one-way ANOVA", "ci": "CI width"}
 MARKERS = "os^vD<>ph*"
@@ -26,7 +26,9 @@ def topic_set_size_figure(
     measures; ``runs``: m of the ANOVA panel's title."""
     names = names or {}
     designs = list(curves)
-    figure = new_figure(3.4 * max(1, len(designs)) + 0.4, 3.6)
+    # the printed width, the panels side by side and one legend below them (names at NAME points)
+    legend_rows = -(-max((len(curves[design]) for design in designs), default=1) // 4)
+    figure = new_figure(PRINT_WIDTH, 3.0 + 0.22 * legend_rows)
     axes = np.atleast_1d(figure.subplots(1, max(1, len(designs)), squeeze=False, sharey=True)).ravel()
     percent = 100 * np.asarray(fractions, dtype=float)
     for axis, design in zip(axes, designs, strict=False):
@@ -40,12 +42,12 @@ def topic_set_size_figure(
         if design == "anova" and runs:
             heading += f" (m = {runs})"
         axis.set_title(heading, fontsize=9)
-        axis.set_xlabel("minimum detectable difference (% of score range)" if design != "ci" else
-                        "CI width (% of score range)", fontsize=8)  # fmt: skip
+        axis.set_xlabel("smallest difference (% of range)" if design != "ci" else "CI width (% of range)",
+                        fontsize=TEXT)  # fmt: skip
         axis.grid(alpha=0.3, which="both")
     axes[0].set_ylabel("topics needed")
     if designs:
-        axes[0].legend(fontsize=6.5, ncol=2 if len(curves[designs[0]]) > 6 else 1)
+        figure.legend(*axes[0].get_legend_handles_labels(), fontsize=NAME, ncol=4, loc="outside lower center")
     if title:
         figure.suptitle(title, fontsize=10)
     return figure

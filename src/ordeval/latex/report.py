@@ -1,12 +1,19 @@
-"""The LaTeX report: one document that inputs every table fragment and includes every figure.
+r"""The LaTeX report: one document that inputs every table fragment and includes every figure.
 
 :func:`latex_document` writes the source; :func:`compile_pdf` runs a real TeX engine on it. Sections and
 their order come from the analysis catalogue (:data:`ordeval.catalogue.SECTIONS`); captions come from the
 outputs themselves (a fragment's leading ``%`` comments, a figure's PNG description).
 
-Typesetting: Latin Modern fonts (Type 1, never bitmap Type 3); a table goes in portrait, shrunk to the
-text width, unless it is much wider than the page (then a landscape page); long tables break across
-pages; long identifiers (the git commit) may break anywhere.
+Organised for reading and printing: the sections are the analyses (the catalogue's order: published versus
+reproduced first), each with a subsection per data set after the summaries over the data sets, because the
+papers print their tables per analysis and a reader compares the data sets within one; then the lists of
+tables and figures; the per-run leaderboards in an appendix, the measures side by side.
+
+Typesetting: Latin Modern fonts (Type 1, never bitmap Type 3); a heading is never left alone at the foot of a
+page; a table goes in portrait, in \small, shrunk to the text width where needed, unless it is much wider (then
+a landscape page, shared with the landscape tables after it); long tables break across pages with their header
+repeated; figures are included at the size they are drawn (the figures are drawn at most the text width wide);
+long identifiers (the git commit) may break anywhere.
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ class ReportItem:
     kind: str  # "table" or "figure"
     path: str
     caption: str
-    long: bool = False  # many rows: a longtable that breaks across pages
+    long: bool = False  # many rows: a longtable that breaks across pages, its header repeated
+    dataset: str = ""  # the data set it shows ("" for several): its subsection
 
 
 @dataclass
@@ -45,7 +53,14 @@ class ReportSection:
     title: str
     items: list[ReportItem] = field(default_factory=list)
     text: str = ""
+    appendix: bool = False
 
+
+#: Sections printed after the analyses, as an appendix (long per-run listings).
+APPENDIX = ("leaderboard",)
+#: The report's text width in inches (A4, 2 cm margins): the figures are drawn at most this wide, so that they
+#: are printed at the size they are drawn (:data:`ordeval.figures.PRINT_WIDTH`).
+TEXT_WIDTH_IN = (21.0 - 4.0) / 2.54
 
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[margin=2cm]{geometry}
@@ -57,25 +72,47 @@ PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage{adjustbox}
 \usepackage{amssymb}
 \usepackage{pdflscape}
-\usepackage{float}
 \usepackage{longtable}
+\usepackage{needspace}
 \usepackage{seqsplit}
 \usepackage[font=small,labelfont=bf,hypcap=false]{caption}
 \usepackage[hidelinks]{hyperref}
 \setlength{\emergencystretch}{3em}
-% A tabular inside longfragment is set as a longtable, so that long fragments break across pages.
-\newenvironment{longfragment}{\let\tabular\longtable\let\endtabular\endlongtable}{}
-% \ordevaltable{caption}{fragment}: portrait, shrunk to the text width, unless the table is more than
-% 1.4 times as wide as the text: then a landscape page.
+\setlength{\LTcapwidth}{\textwidth}
+\setcounter{tocdepth}{2}
+% Every item is a unit: its caption and its table or figure in one box, kept with the heading before it
+% (\Needspace: never a heading alone at the foot of a page). Tables are set in \small; one more than 1.25 times
+% as wide as the text goes on a landscape page, and consecutive landscape tables share their pages.
 \newsavebox\ordevalbox
-\newcommand\ordevaltable[2]{%
-  \sbox\ordevalbox{\input{#2}}%
-  \ifdim\wd\ordevalbox>1.4\linewidth
-    \begin{landscape}\begin{table}[H]\centering\caption{#1}%
-    \adjustbox{max width=\linewidth}{\usebox\ordevalbox}\end{table}\end{landscape}%
-  \else
-    \begin{table}[H]\centering\caption{#1}\adjustbox{max width=\linewidth}{\usebox\ordevalbox}\end{table}%
-  \fi}
+\newbox\ordevalunit
+\newdimen\ordevalwidth
+\AtBeginDocument{\setlength\ordevalwidth{\textwidth}}
+\newif\ifordevallandscape
+\newcommand\ordevalportrait{\ifordevallandscape\end{landscape}\global\ordevallandscapefalse\fi}
+\newcommand\ordevalturn{\ifordevallandscape\else\begin{landscape}\global\ordevallandscapetrue\fi}
+\newcommand\ordevalput[1]{% #1: the heading (or nothing), then the unit
+  \Needspace*{\dimexpr\ht\ordevalunit+\dp\ordevalunit+4\baselineskip\relax}#1\par\nobreak
+  \box\ordevalunit\par\bigskip}
+% \ordevaltable{heading}{short caption}{caption}{fragment}
+\newcommand\ordevaltable[4]{%
+  \sbox\ordevalbox{\small\input{#4}}%
+  \ifdim\wd\ordevalbox>1.25\ordevalwidth\relax
+    \ifordevallandscape\else
+      \sbox\ordevalbox{\footnotesize\setlength\tabcolsep{4pt}\input{#4}}%  8 pt, if it fits with little shrinking
+      \ifdim\wd\ordevalbox>1.15\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
+    \fi
+  \else\ifdim\wd\ordevalbox>\ordevalwidth\relax\else\ordevalportrait\fi\fi
+  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\captionof{table}[#2]{#3}%
+    \adjustbox{max width=\linewidth}{\usebox\ordevalbox}\par}%
+  \ordevalput{#1}}
+% \ordevalfigure{heading}{short caption}{caption}{figure}: at the size it is drawn (scaled down only if it
+% would not fit); the log records the printed width of each.
+\newcommand\ordevalfigure[4]{%
+  \ordevalportrait
+  \sbox\ordevalbox{\adjustbox{max width=\linewidth,max totalheight=0.86\textheight}{\includegraphics{#4}}}%
+  \typeout{ordeval figure: #4 printed \the\wd\ordevalbox}%
+  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\usebox\ordevalbox\par\captionof{figure}[#2]{#3}}%
+  \ordevalput{#1}}
 """
 
 
@@ -88,36 +125,78 @@ def breakable(text: str) -> str:
     return rf"\seqsplit{{{escape(text)}}}"
 
 
-def latex_document(sections: list[ReportSection], title: str, introduction: str, tex_path: str | Path) -> str:
-    """LaTeX source of the report; paths are written relative to ``tex_path``'s folder. ``introduction``
-    is LaTeX already (escape its parts)."""
+def short_caption(caption: str, limit: int = 90) -> str:
+    """The caption's first sentence (for the lists of tables and figures), at most ``limit`` characters."""
+    match = re.match(r"(.{20,}?[.;])(\s|$)", caption)
+    text = match.group(1).rstrip(".;") if match else caption
+    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + " ..."
+
+
+def latex_document(sections: list[ReportSection], title: str, introduction: str, tex_path: str | Path,
+                   opening: str = "") -> str:  # fmt: skip
+    """LaTeX source of the report; paths are written relative to ``tex_path``'s folder. ``introduction`` and
+    ``opening`` (what the first page says before the contents: the verdict counts of a replication) are LaTeX
+    already (escape their parts).
+
+    Each section starts a page; an item about one data set comes under the data set's subsection (the items
+    over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
     folder = Path(tex_path).parent
-    lines = [PREAMBLE, rf"\title{{{escape(title)}}}", r"\author{}", r"\date{}", r"\begin{document}", r"\maketitle"]
-    lines += [introduction, r"\tableofcontents", r"\clearpage"]
+    lines = [PREAMBLE, r"\begin{document}", r"\begin{center}", rf"{{\Large\bfseries {escape(title)}\par}}",
+             r"\end{center}", r"\bigskip", introduction, ""]  # fmt: skip
+    if opening:
+        lines += [opening, ""]
+    lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}"]
+    appendix = False
     for section in sections:
-        lines.append(rf"\section{{{escape(section.title)}}}")
-        if section.text:
-            lines.append(escape(section.text))
+        lines += [r"\ordevalportrait", r"\clearpage"]
+        if section.appendix and not appendix:
+            lines.append(r"\appendix")
+            appendix = True
+        # the section's heading and opening go with its first item (on a landscape page, if that is one)
+        opening = rf"\section{{{escape(section.title)}}}" + (rf"{escape(section.text)}\par\medskip" if section.text
+                                                              else "")  # fmt: skip
+        current = None
         for item in section.items:
-            lines.append(_item_source(item, folder))
-        lines.append(r"\clearpage")
-    lines += [r"\end{document}", ""]
+            heading = opening
+            opening = ""
+            if item.dataset != current:
+                name = item.dataset or "Over the data sets"
+                heading += rf"\subsection{{{escape(name)}}}"
+                current = item.dataset
+            lines.append(_item_source(item, folder, heading))
+    lines += [r"\ordevalportrait", r"\end{document}", ""]
     return "\n".join(lines)
 
 
-def _item_source(item: ReportItem, folder: Path) -> str:
+def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
     path = _relative(item.path, folder)
+    caption, short = escape(item.caption), escape(short_caption(item.caption))
     if item.kind == "table" and item.long:
-        caption = rf"\captionof{{table}}{{{escape(item.caption)}}}"
-        return "\n".join([r"\begin{center}", caption, r"\end{center}",
-                          rf"{{\small\begin{{longfragment}}\input{{{path}}}\end{{longfragment}}}}"])  # fmt: skip
+        return long_table(Path(item.path).read_text(encoding="utf-8"), heading, short, caption)
     if item.kind == "table":
-        return rf"\ordevaltable{{{escape(item.caption)}}}{{{path}}}"
+        return rf"\ordevaltable{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
     if item.kind == "figure":
-        return "\n".join([r"\begin{figure}[H]", r"\centering",
-                          rf"\includegraphics[width=\linewidth,height=0.75\textheight,keepaspectratio]{{{path}}}",
-                          rf"\caption{{{escape(item.caption)}}}", r"\end{figure}"])  # fmt: skip
+        return rf"\ordevalfigure{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
     raise ValueError(f"report item kind must be 'table' or 'figure', not {item.kind!r}")
+
+
+def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
+    """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
+    "continued"), in \\small; ``heading`` is kept with its first rows."""
+    match = re.search(r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule", fragment, re.S)
+    if match is None:
+        raise ValueError("not a booktabs tabular fragment")
+    align, header, body = match.group(1), match.group(2).strip(), match.group(3).strip()
+    columns = len(re.findall(r"[lrcp]", align))
+    return "\n".join([
+        r"\ordevalportrait", r"\Needspace*{12\baselineskip}", heading, r"\begingroup\small",
+        rf"\begin{{longtable}}{{{align}}}", rf"\caption[{short}]{{{caption}}}\\", r"\toprule", header,
+        r"\midrule", r"\endfirsthead",
+        rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize\itshape Table \thetable, continued}}\\", r"\toprule", header,
+        r"\midrule", r"\endhead",
+        rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\", r"\endfoot",
+        r"\bottomrule", r"\endlastfoot", body, r"\end{longtable}", r"\endgroup", r"\bigskip",
+    ])  # fmt: skip
 
 
 def tex_engine() -> list[str]:
@@ -208,14 +287,20 @@ def page_count(tex_path: str | Path) -> int:
 LONG_ROWS = 40
 
 
-def fragment_caption(tex_path: str | Path) -> str:
-    """The leading ``%`` comment lines of a fragment written by ``latex.write_latex``, joined."""
+def fragment_captions(tex_path: str | Path) -> list[str]:
+    """The leading ``%`` comment lines of a fragment written by ``latex.write_latex`` (its description, its data
+    origin), each a sentence of the caption."""
     lines = []
     for line in Path(tex_path).read_text(encoding="utf-8").splitlines():
         if not line.startswith("%"):
             break
         lines.append(line.lstrip("% ").strip())
-    return " ".join(lines)
+    return lines
+
+
+def fragment_caption(tex_path: str | Path) -> str:
+    """The leading ``%`` comment lines of a fragment, as sentences."""
+    return sentences(*fragment_captions(tex_path))
 
 
 def _body_rows(tex_path: str | Path) -> int:
@@ -223,19 +308,45 @@ def _body_rows(tex_path: str | Path) -> int:
     return text.split(r"\midrule", 1)[-1].count(r"\\")
 
 
-def report_sections(items: Iterable[tuple[str, str]], seed: int) -> list[ReportSection]:
-    """Report sections, in catalogue order, from ``(section key, output path)`` pairs: tables ``.tex``
-    and figures ``.pdf`` (with a ``.png`` beside it holding the caption); each caption ends with the seed."""
-    sections = {key: ReportSection(title, text=text) for key, (title, text) in SECTIONS.items()}
-    for key, path in items:
+def sentences(*parts: str) -> str:
+    """Parts of a caption joined as sentences: each stripped, its first letter a capital, ending with a full
+    stop."""
+    done = []
+    for part in parts:
+        part = " ".join(str(part).split())
+        if not part:
+            continue
+        part = part[0].upper() + part[1:]
+        done.append(part if part.endswith((".", "?", "!")) else part + ".")
+    return " ".join(done)
+
+
+def report_sections(items: Iterable[tuple], seed: int) -> list[ReportSection]:
+    """Report sections, in catalogue order, from ``(section key, data set, output path)`` triples (or
+    ``(section key, output path)`` pairs): tables ``.tex`` and figures ``.pdf`` (with a ``.png`` beside it
+    holding the caption); each caption ends with the seed. Within a section the items over several data sets
+    come first, then each data set's, in the order given."""
+    sections = {key: ReportSection(title, text=text, appendix=key in APPENDIX)
+                for key, (title, text) in SECTIONS.items()}  # fmt: skip
+    for item in items:
+        key, dataset, path = item if len(item) == 3 else (item[0], "", item[1])
         suffix = Path(path).suffix
         if suffix == ".tex":
-            caption = f"{fragment_caption(path)} Seed {seed}."
-            sections[key].items.append(ReportItem("table", str(path), caption, long=_body_rows(path) > LONG_ROWS))
+            caption = sentences(*fragment_captions(path), f"Seed {seed}")
+            sections[key].items.append(ReportItem("table", str(path), caption, _body_rows(path) > LONG_ROWS, dataset))
         elif suffix == ".pdf":
-            caption = f"{png_description(Path(path).with_suffix('.png'))} Seed {seed}."
-            sections[key].items.append(ReportItem("figure", str(path), caption))
-    return [section for section in sections.values() if section.items]
+            caption = sentences(png_description(Path(path).with_suffix(".png")), f"Seed {seed}")
+            sections[key].items.append(ReportItem("figure", str(path), caption, dataset=dataset))
+    found = []
+    for section in sections.values():
+        if not section.items:
+            continue
+        order = list(dict.fromkeys(item.dataset for item in section.items))
+        order.sort(key=lambda name: name != "")
+        section.items.sort(key=lambda item: order.index(item.dataset))  # stable: catalogue order within
+        found.append(section)
+    found.sort(key=lambda section: section.appendix)
+    return found
 
 
 def report_introduction(name: str, parameters: str, origins: Mapping[str, str], commit: str) -> str:
@@ -245,9 +356,46 @@ def report_introduction(name: str, parameters: str, origins: Mapping[str, str], 
         escape(f"Generated by ordeval from the configuration '{name}' (git commit ")
         + breakable(commit)
         + escape(
-            f"). Data sets and the origin of their data: {datasets}. Synthetic data are simulated (ordeval "
-            "docs/methods.md, section 6): their numbers describe the simulation, not the official evaluations. "
-            f"Parameters: {parameters}. Every table and figure states its data set, its data origin "
+            f"). Data sets and the origin of their data: {datasets}. "
+            + (
+                "Synthetic data are simulated (ordeval docs/methods.md, section 6): their numbers describe the "
+                "simulation, not the official evaluations. "
+                if set(origins.values()) - {"real"}
+                else ""
+            )
+            + f"Parameters: {parameters}. Every table and figure states its data set, its data origin "
             "and its parameters in its caption."
+        )
+    )
+
+
+def verdict_counts(summary_csv: str | Path) -> dict[str, int]:
+    """The counts per verdict of every published number (the total row of ``tables/replication/summary.csv``)."""
+    from ..replication import VERDICTS
+    from ..table import read_csv
+
+    table = read_csv(summary_csv)
+    total = table.records()[-1]
+    return {"numbers": int(total["numbers"]),
+            **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS}}  # fmt: skip
+
+
+def replication_opening(counts: Mapping[str, int]) -> str:
+    """The first page's account of the replication (LaTeX): the verdict counts, where the details are."""
+    from ..replication import VERDICTS
+
+    rows = " ".join(rf"{escape(verdict.capitalize())} & {counts[verdict]} \\" for verdict in VERDICTS)
+    return (
+        r"\begin{center}\begin{tabular}{lr}\toprule "
+        + rf"\multicolumn{{2}}{{l}}{{\textbf{{Published versus reproduced: {counts['numbers']} numbers}}}} \\ "
+        + r"\midrule "
+        + rows
+        + r" \bottomrule\end{tabular}\end{center}"
+        + "\n"
+        + escape(
+            "Exact: equal at the printed precision. Within randomisation error: a statistic of random splits or "
+            "permutations within its tolerance. Not comparable: the runs (or, for a statistic of the gold alone, "
+            "the gold) are not the papers' here. Section 1 gives the counts per published table, then every "
+            "number beside the reproduced one."
         )
     )
