@@ -132,3 +132,13 @@ def cost(kind):
         "mem_mb": lambda wildcards, attempt: _cost(kind, wildcards).mem_mb * attempt,
         "runtime": lambda wildcards, attempt: _cost(kind, wildcards).runtime * attempt,
     }
+
+
+# Snakemake's job rate limiter (--max-jobs-per-timespan, 100/1s by default) wakes the scheduler once a second
+# per job finished so far, each time sizing every input of every ready job: for the default configuration
+# ~3,000 scheduler rounds and 2 million stat calls, 17 s of the Snakemake process's 22 s of CPU on a cold
+# run, taken from the jobs (benchmarks/pipeline.py). It guards a cluster's submission queue; running on this
+# machine there is nothing to guard, and no setting turns it off, so it is dropped here. Cluster executors keep it.
+onstart:
+    if workflow.local_exec and hasattr(workflow, "scheduler"):
+        workflow.scheduler.job_rate_limiter = None

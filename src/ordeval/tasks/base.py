@@ -119,7 +119,8 @@ class Task(ABC):
             return {"dataset": {}, "$defs": {}}
         import yaml
 
-        return yaml.safe_load(Path(self.schema_file).read_text(encoding="utf-8"))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's: 10x faster, at every Snakemake start
+        return yaml.load(Path(self.schema_file).read_text(encoding="utf-8"), Loader=loader)
 
     #: Keys (with their JSON schema) that every run source of a file format may have besides its own.
     run_file_options: Mapping[str, Mapping] = {}
