@@ -36,7 +36,7 @@ import numba
 import numpy as np
 from scipy import stats as scipy_stats
 
-from ordeval.hsd import _swap_indices, draw_plan, trial_seeds
+from ordeval.stats.hsd import _swap_indices, draw_plan, trial_seeds
 
 
 @numba.njit(cache=True, parallel=True)

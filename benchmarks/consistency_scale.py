@@ -9,7 +9,7 @@ Run from the repository root with ``ordeval`` installed (``pip install -e .``) o
 What the pipeline's consistency job computes for one data set and the "half" condition, on a synthetic
 measures x topics x runs score stack generated with numpy (300 topics; graded run quality, topic effects,
 noise, and identical run copies as in the papers' baselines): ``--trials`` random splits of the topics
-into halves, the split taus of every trial and measure (:func:`ordeval.splits.split_taus`, chunked, with
+into halves, the split taus of every trial and measure (:func:`ordeval.stats.splits.split_taus`, chunked, with
 the O(n log n) kernel), then the randomised Tukey HSD (B = ``--hsd-trials``) on the trials x measures tau
 matrix. Each size runs in a fresh subprocess (after one that compiles the numba code if needed), which
 reports its wall time (compute only, and with the imports and the loading of the cached numba code: about
@@ -61,8 +61,8 @@ def synthetic_stack(measures: int, topics: int, runs: int, seed: int = 0) -> np.
 def child(arguments: argparse.Namespace) -> None:
     """One size in this process: print a JSON line with the timings and the peak RSS."""
     started = time.perf_counter()
-    from ordeval.hsd import randomised_tukey_hsd
-    from ordeval.splits import condition_splits, split_taus
+    from ordeval.stats.hsd import randomised_tukey_hsd
+    from ordeval.stats.splits import condition_splits, split_taus
 
     # Load the cached numba code (or compile it) before the clock starts: reported apart.
     split_taus(np.ones((1, 2, 3)), condition_splits("half", 2, 1, 1, np.random.default_rng(0)))

@@ -33,10 +33,10 @@ from _common import RESULTS
 from fit_moments import SHARED, simulated_alone
 from fit_simulators import fit_quantification
 
-from ordeval import config as configuration
-from ordeval.seeding import stream
+from ordeval.stats.seeding import stream
 from ordeval.tasks import get_task, latent
 from ordeval.tasks.quantification.simulate import latent_runs
+from ordeval.workflow import config as configuration
 
 CONFIG = Path(__file__).resolve().parent.parent / "config" / "config.yaml"
 MEASURES = ("NMD", "DNKT", "DNKT_NMD", "JSD", "RSNOD")

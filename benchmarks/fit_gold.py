@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import minimize
 
-from ordeval.seeding import stream
+from ordeval.stats.seeding import stream
 from ordeval.tasks import latent
 from ordeval.tasks.quantification import simulate as oq_simulate
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 import numpy as np
 from scipy.optimize import minimize
 
-from ordeval.seeding import stream
+from ordeval.stats.seeding import stream
 from ordeval.tasks.quantification.measures import score_runs
 from ordeval.tasks.quantification.simulate import latent_runs
 
@@ -45,7 +45,7 @@ SHARED = ("topic_shift_sd", "topic_shift_slope", "topic_difficulty_sd", "interac
 
 def simulated_alone(gold: np.ndarray, profile: Mapping, shared: Mapping, sims: int, keys: tuple[str, str]) -> list:
     """The profile simulated alone on ``gold`` ``sims`` times (systems x topics x K each); simulation s draws
-    from the streams (s, *keys[0]) and (s, *keys[1]) (:func:`ordeval.seeding.stream`)."""
+    from the streams (s, *keys[0]) and (s, *keys[1]) (:func:`ordeval.stats.seeding.stream`)."""
     return [latent_runs(stream(s, *keys[0]), stream(s, *keys[1]), gold, systems=1, profiles=[profile], **shared)
             for s in range(sims)]  # fmt: skip
 

@@ -7,7 +7,7 @@ import fit_moments
 import numpy as np
 import real2016
 
-from ordeval.seeding import stream
+from ordeval.stats.seeding import stream
 from ordeval.tasks.classification import simulate as oc_simulate
 from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
 from ordeval.tasks.classification.measures import confusion_matrices

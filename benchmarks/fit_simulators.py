@@ -48,7 +48,7 @@ from fit_gold import fit_gold, gold_check
 from fit_report import check, markdown, pooled_oc
 from scipy.optimize import minimize
 
-from ordeval.seeding import stream
+from ordeval.stats.seeding import stream
 from ordeval.tasks import latent
 from ordeval.tasks.classification import simulate as oc_simulate
 from ordeval.tasks.classification.measures import confusion_matrices

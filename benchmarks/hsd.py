@@ -10,7 +10,7 @@ Sizes: ``default`` = 300 topics x 22 runs x 13 measures (a DialEval-1 data set w
 ``large`` = 2,000 topics x 100 runs x 13 measures; B = ``--trials`` (5000). All three implementations
 use the same number of threads (``--threads``):
 
-* ordeval: :func:`ordeval.hsd.randomised_tukey_hsd`, the whole call (input checks, layout copy, seeds,
+* ordeval: :func:`ordeval.stats.hsd.randomised_tukey_hsd`, the whole call (input checks, layout copy, seeds,
   kernel, p-values);
 * bare: :func:`baselines.bare_null_ranges`, only permute, average and take the range (same layout and
   same random-number generation as ordeval's kernel), no p-values;
@@ -45,7 +45,7 @@ import numpy as np
 from _common import key_values, machine, median_seconds, write_results
 from baselines import bare_null_ranges, c_available, c_null_ranges, numpy_null_ranges, p_values_from_ranges
 
-from ordeval.hsd import _padded_layout, randomised_tukey_hsd, trial_seeds
+from ordeval.stats.hsd import _padded_layout, randomised_tukey_hsd, trial_seeds
 
 SIZES = {"default": (300, 22, 13), "large": (2000, 100, 13)}
 #: Trials per block of the C kernel, its own best: 8 the fastest at the default size (4-32 within ~10%),

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ordeval import config as configuration
 from ordeval.tasks import get_task
+from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"

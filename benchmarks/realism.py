@@ -43,14 +43,14 @@ from realism_targets import (
 )
 from scipy.stats import kendalltau
 
-from ordeval import config as configuration
 from ordeval.analysis.agreement import ranking_agreement
 from ordeval.analysis.significance import discriminative_power, pairwise_significance, pooled_discriminative_power
-from ordeval.seeding import stream
-from ordeval.splits import condition_splits, split_taus
+from ordeval.stats.seeding import stream
+from ordeval.stats.splits import condition_splits, split_taus
 from ordeval.tasks import get_task
 from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
 from ordeval.tasks.classification.measures import confusion_matrices
+from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ordeval.replication import published_numbers
+from ordeval.results.replication import published_numbers
 
 #: The six OQ measures of the papers' significance tables.
 OQ_SIX = ("NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD")

@@ -30,11 +30,11 @@ from _common import RESULTS, key_values, machine, write_results
 
 from ordeval.analysis.consistency import compare_measures
 from ordeval.analysis.significance import discriminative_power, pairwise_significance
-from ordeval.config import load
-from ordeval.plan import plan as make_plan
-from ordeval.seeding import stream
-from ordeval.splits import CONDITIONS, condition_splits, split_taus
+from ordeval.stats.seeding import stream
+from ordeval.stats.splits import CONDITIONS, condition_splits, split_taus
 from ordeval.tasks import get_task
+from ordeval.workflow.config import load
+from ordeval.workflow.plan import plan as make_plan
 
 REPO = Path(__file__).resolve().parent.parent
 DATASETS = ("Sem16T4C", "Sem16T4E")

@@ -15,7 +15,7 @@ Measured, each in a fresh process (peak RSS = ``VmHWM`` of that process, see ``_
 the interpreter and numpy, about 60-100 MiB before any data):
 
 * ``score_runs``: the pipeline's ``scripts/score_runs.py`` (run as rule score_runs_quantification runs it, with
-  the threads it asks for: 2 configured; ``ordeval.resources`` gives them to large data sets only): read the
+  the threads it asks for: 2 configured; ``ordeval.workflow.resources`` gives them to large data sets only): read the
   canonical data (``arrays.npz``, checked against the SHA-256 of the tables it mirrors, else the tables
   parsed and checked), score every registered OQ measure, write the text matrices (in parallel
   processes when it has 2 threads), means and stack;
@@ -73,7 +73,7 @@ def config_for(topics: int, systems: int) -> dict:
 
 
 def _plan(workdir: Path, topics: int, systems: int):
-    from ordeval.plan import plan as make_plan
+    from ordeval.workflow.plan import plan as make_plan
 
     return make_plan(copy.deepcopy(config_for(topics, systems)), workdir=workdir)
 
@@ -104,7 +104,7 @@ def _canonical(plan, workdir: Path) -> dict[str, str]:
 
 
 def _run_script(script: str, **given) -> dict:
-    from ordeval.scripting import mock_snakemake, run_script
+    from ordeval.workflow.scripting import mock_snakemake, run_script
 
     snakemake = mock_snakemake(script, wildcards={"dataset": NAME}, **given)
     return run_script(Path(__file__).resolve().parent.parent / "scripts" / f"{script}.py", snakemake)
@@ -117,7 +117,7 @@ def _peak_mib() -> float:
 
 
 def child_score(workdir: Path, topics: int, systems: int) -> dict:
-    from ordeval.pipeline import cost
+    from ordeval.workflow.pipeline import cost
 
     plan = _plan(workdir, topics, systems)
     threads = cost(plan, "score", NAME).threads  # as the rule runs it (threads from the data size)
@@ -166,8 +166,8 @@ def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
 
 def child_examples(workdir: Path, topics: int, systems: int) -> dict:
     from ordeval.analysis.popularity import compute_deltas, most_negative_d
-    from ordeval.scores import read_stack
     from ordeval.tasks.quantification.data import read_selection
+    from ordeval.tasks.stack import read_stack
 
     plan = _plan(workdir, topics, systems)
     files = {key: _paths(plan, workdir, f"data/{key}")[0] for key in ("gold", "runs", "arrays")}

@@ -8,7 +8,7 @@ Run from the repository root with ``ordeval`` installed (``pip install -e .``) o
 Batches of pairs of rankings shaped like the consistency analysis' split taus (trials x 13 measures pairs
 of rankings of n runs) at a few sizes:
 
-* ordeval: :func:`ordeval.kendall.kendall_tau` (numba, parallel over the batch on ``--threads``);
+* ordeval: :func:`ordeval.stats.kendall.kendall_tau` (numba, parallel over the batch on ``--threads``);
 * numpy: ``baselines.numpy_pairwise_tau`` (all n(n-1)/2 pair signs at once, memory batch x n^2: timed
   on as many pairs as fit in ``--numpy-limit-gb`` and scaled to the batch);
 * scipy: :func:`scipy.stats.kendalltau` called once per pair of rankings (timed on at most
@@ -27,7 +27,7 @@ import numpy as np
 from _common import key_values, machine, median_seconds, write_results
 from baselines import numpy_pairwise_tau, scipy_loop_tau
 
-from ordeval.kendall import kendall_tau
+from ordeval.stats.kendall import kendall_tau
 
 #: (name, pairs of rankings, runs)
 SIZES = [

@@ -1,15 +1,15 @@
 """Rule agreement_dnkt: Kendall's τ (with CIs) between the run rankings of DNKT, M and their harmonic mean
 DNKT_M, per data set and averaged over the data sets (docs/methods.md 4.1), as CSV and LaTeX."""
 
-from ordeval import kendall  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
 from ordeval.analysis.agreement import combination_measures, combination_table, ranking_agreement
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.agreement import combination_latex
-from ordeval.provenance import origins_of
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.stats import CI_METHODS
-from ordeval.table import write_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.agreement import combination_latex
+from ordeval.stats import kendall  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
+from ordeval.stats.intervals import CI_METHODS
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     measure, params = snakemake.wildcards.combination, snakemake.params

@@ -1,11 +1,11 @@
 """Rule agreement_heatmap: heatmap of the tau matrix averaged over the data sets of one task."""
 
-from ordeval.figures import measure_text, save_figure
-from ordeval.figures.agreement import tau_heatmap
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
-from ordeval.table import read_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import read_csv
+from ordeval.reports.figures import measure_text, save_figure
+from ordeval.reports.figures.agreement import tau_heatmap
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params = snakemake.params

@@ -2,12 +2,12 @@
 similarity with the other measures (mean of the taus involving it), per data set and averaged."""
 
 from ordeval.analysis.agreement import mean_pair_table, similarity_table
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.agreement import similarity_latex, tau_matrix_latex
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
-from ordeval.table import read_csv, write_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import read_csv, write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.agreement import similarity_latex, tau_matrix_latex
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, output = snakemake.params, snakemake.output

@@ -8,18 +8,18 @@ import numpy as np
 from ordeval.analysis.agreement import mean_pair_table, tau_matrix
 from ordeval.analysis.classification import constant_kappa_table, gold_single_class, properties_table
 from ordeval.analysis.consistency import read_summary
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.agreement import paper_tau_latex
-from ordeval.latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
-from ordeval.latex.consistency import beaten_worst, paper_consistency_latex, split_heading
-from ordeval.plugins import load_plugins
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import Table, read_csv, write_csv
 from ordeval.properties import computed_flags
 from ordeval.properties.classification import TABLE_4_COLUMNS
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table, read_stack
-from ordeval.scripting import job
-from ordeval.table import Table, read_csv, write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.agreement import paper_tau_latex
+from ordeval.reports.latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
+from ordeval.reports.latex.consistency import beaten_worst, paper_consistency_latex, split_heading
 from ordeval.tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
+from ordeval.tasks.plugins import load_plugins
+from ordeval.tasks.stack import read_measure_table, read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, inputs, out = snakemake.params, snakemake.input, snakemake.output

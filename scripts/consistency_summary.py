@@ -2,12 +2,12 @@
 LaTeX)."""
 
 from ordeval.analysis.consistency import mean_summary, read_summary
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.consistency import mean_summary_latex
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
-from ordeval.table import write_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.consistency import mean_summary_latex
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params = snakemake.params

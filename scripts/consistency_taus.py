@@ -5,16 +5,16 @@ the taus as TSV, the summary and the pairs as CSV and LaTeX."""
 
 import numpy as np
 
-from ordeval import hsd, kendall  # noqa: F401 (their kernels run here: an edit to them re-runs this job)
 from ordeval.analysis.consistency import compare_measures, taus_table
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.consistency import comparison_latex, effect_size_latex, symbols
-from ordeval.provenance import read_origins
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.seeding import stream
-from ordeval.splits import condition_splits, split_taus
-from ordeval.table import write_csv
+from ordeval.io.provenance import read_origins
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.consistency import comparison_latex, effect_size_latex, symbols
+from ordeval.stats import hsd, kendall  # noqa: F401 (their kernels run here: an edit to them re-runs this job)
+from ordeval.stats.seeding import stream
+from ordeval.stats.splits import condition_splits, split_taus
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output

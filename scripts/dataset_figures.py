@@ -5,15 +5,15 @@ the topics needed against the minimum detectable difference (topic set size desi
 from ordeval.analysis.consistency import read_taus
 from ordeval.analysis.leaderboard import read_leaderboards
 from ordeval.analysis.significance import read_significance
-from ordeval.figures import measure_text, save_figure
-from ordeval.figures.consistency import tau_distribution_figure
-from ordeval.figures.leaderboard import leaderboard_figure
-from ordeval.figures.significance import dp_curves_figure
-from ordeval.figures.topic_set_size import dataset_figure
-from ordeval.provenance import read_origins
-from ordeval.scores import read_measure_table, read_stack
-from ordeval.scripting import job
-from ordeval.table import read_csv
+from ordeval.io.provenance import read_origins
+from ordeval.io.table import read_csv
+from ordeval.reports.figures import measure_text, save_figure
+from ordeval.reports.figures.consistency import tau_distribution_figure
+from ordeval.reports.figures.leaderboard import leaderboard_figure
+from ordeval.reports.figures.significance import dp_curves_figure
+from ordeval.reports.figures.topic_set_size import dataset_figure
+from ordeval.tasks.stack import read_measure_table, read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output

@@ -1,10 +1,10 @@
 """Rule datasets_table: one row per data set (the ACL 2021 paper's Table 1, for every configured data set)."""
 
-from ordeval.latex import write_latex
-from ordeval.latex.datasets import DESCRIPTION, datasets_latex, datasets_table
-from ordeval.provenance import read_provenance
-from ordeval.scripting import job
-from ordeval.table import write_csv
+from ordeval.io.provenance import read_provenance
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import write_latex
+from ordeval.reports.latex.datasets import DESCRIPTION, datasets_latex, datasets_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     records = [read_provenance(path) for path in snakemake.input.provenance]

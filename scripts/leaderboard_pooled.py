@@ -2,11 +2,11 @@
 confusion matrix over all items): ranks, no significance groups (``ordeval score --protocol pooled`` adds the
 paired randomisation test), as CSV, LaTeX and Markdown."""
 
-from ordeval import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.analysis.leaderboard import pipeline_pooled_leaderboards
-from ordeval.provenance import read_provenance
-from ordeval.scores import read_stack
-from ordeval.scripting import job
+from ordeval.io.provenance import read_provenance
+from ordeval.reports import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output

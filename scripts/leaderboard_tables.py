@@ -3,15 +3,15 @@ significance groups from the randomised Tukey HSD) as CSV, LaTeX, Markdown and a
 (with the official protocol's boards too where the data set has pooled scores), and every measure side by side
 for print (LaTeX)."""
 
-from ordeval import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.analysis.leaderboard import build_leaderboards, pipeline_pooled_leaderboards
 from ordeval.analysis.significance import read_pvalue_table
-from ordeval.latex import write_latex
-from ordeval.leaderboard_page import write_leaderboard_page
-from ordeval.leaderboard_text import compact_latex
-from ordeval.provenance import origin_sentence, read_provenance
-from ordeval.scores import read_stack
-from ordeval.scripting import job, one_file
+from ordeval.io.provenance import origin_sentence, read_provenance
+from ordeval.reports import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval.reports.latex import write_latex
+from ordeval.reports.leaderboard_page import write_leaderboard_page
+from ordeval.reports.leaderboard_text import compact_latex
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job, one_file
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output

@@ -1,9 +1,9 @@
 """Rule manifest: results/<name>/manifest.json with the configuration, seeds, versions, git commit, the SHA-256 of
 every input file and of every output of the other jobs (``output_files``: the manifest runs after them)."""
 
-from ordeval.files import write_json
-from ordeval.manifest import build_manifest, output_records
-from ordeval.scripting import job
+from ordeval.io.files import write_json
+from ordeval.results.manifest import build_manifest, output_records
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params = snakemake.params

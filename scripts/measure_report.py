@@ -4,12 +4,12 @@ is wanted, the PDF (``results/<name>/measures/<measure>/report.*``)."""
 
 from pathlib import Path
 
-from ordeval.files import write_text
-from ordeval.measure_report import build_report, html, latex, markdown
-from ordeval.plugins import load_plugins
+from ordeval.io.files import write_text
 from ordeval.properties import check_measure
-from ordeval.scripting import job
+from ordeval.reports.measure_report import build_report, html, latex, markdown
 from ordeval.tasks import get_task
+from ordeval.tasks.plugins import load_plugins
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     name, params, inputs, output = snakemake.wildcards.focus, snakemake.params, snakemake.input, snakemake.output
@@ -31,7 +31,7 @@ with job(snakemake) as log:
     write_text(html(report), output.html)
     write_text(latex(report), output.tex)
     if "pdf" in output.keys():
-        from ordeval.latex.report import compile_pdf
+        from ordeval.reports.latex.report import compile_pdf
 
         compiled = compile_pdf(output.tex)
         if Path(compiled) != Path(output.pdf).resolve():

@@ -4,11 +4,11 @@ judge Popularity vs Uniform most differently (the most negative d = Delta_NMD - 
 import numpy as np
 
 from ordeval.analysis.popularity import D_MEASURES, compared_origins, compute_deltas, most_negative_d
-from ordeval.figures import save_figure
-from ordeval.figures.popularity import ExamplePanel, examples_figure
-from ordeval.scores import read_stack
-from ordeval.scripting import job
+from ordeval.reports.figures import save_figure
+from ordeval.reports.figures.popularity import ExamplePanel, examples_figure
 from ordeval.tasks.quantification.data import read_selection
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input

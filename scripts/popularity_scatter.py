@@ -2,13 +2,13 @@
 the quadrant counts and Pearson r of their per-topic deltas (CSV and LaTeX), and the scatter plots."""
 
 from ordeval.analysis.popularity import compared_origins, compute_deltas, panels_table, scatter_panels
-from ordeval.figures import measure_text, save_figure
-from ordeval.figures.popularity import scatter_figure
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.popularity import panels_latex
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.table import write_csv
+from ordeval.io.table import write_csv
+from ordeval.reports.figures import measure_text, save_figure
+from ordeval.reports.figures.popularity import scatter_figure
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.popularity import panels_latex
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output

@@ -2,11 +2,11 @@
 both runs: the topics on which each measure prefers either baseline (with TOTAL rows) and the per-topic deltas."""
 
 from ordeval.analysis.popularity import compared_origins, compute_deltas, deltas_table, preference_table, total_origins
-from ordeval.latex import measure_label, measure_labels, write_latex
-from ordeval.latex.popularity import preference_latex
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.table import write_csv
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_label, measure_labels, write_latex
+from ordeval.reports.latex.popularity import preference_latex
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, output = snakemake.params, snakemake.output

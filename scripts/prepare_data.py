@@ -2,9 +2,9 @@
 file is written, as its task's canonical files (``snakemake.output``: a file per key of the task's
 ``canonical_files``)."""
 
-from ordeval.plugins import load_plugins
-from ordeval.scripting import job
 from ordeval.tasks import get_task
+from ordeval.tasks.plugins import load_plugins
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params

@@ -1,13 +1,13 @@
 """Rule replication_dataset: one data set's published numbers beside the ones reproduced here, with the
-difference and a verdict (ordeval.replication; docs/methods.md, section 7)."""
+difference and a verdict (ordeval.results.replication; docs/methods.md, section 7)."""
 
-from ordeval.latex import write_latex
-from ordeval.latex.replication import replication_latex
-from ordeval.provenance import read_origins
-from ordeval.replication import Reproduced, published_numbers, verdicts
-from ordeval.scripting import job, one_file
-from ordeval.splits import CONDITIONS
-from ordeval.table import write_csv
+from ordeval.io.provenance import read_origins
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import write_latex
+from ordeval.reports.latex.replication import replication_latex
+from ordeval.results.replication import Reproduced, published_numbers, verdicts
+from ordeval.stats.splits import CONDITIONS
+from ordeval.workflow.scripting import job, one_file
 
 with job(snakemake) as log:
     dataset = snakemake.wildcards.dataset

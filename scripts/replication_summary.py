@@ -1,14 +1,14 @@
 """Rule replication_summary: counts per verdict for every published table of the configured data sets
-(ordeval.replication), and the numbers pooled over data sets, each row's data origin that of the numbers it
-counts; and the page a replicator reads first (ordeval.replication_page)."""
+(ordeval.results.replication), and the numbers pooled over data sets, each row's data origin that of the numbers it
+counts; and the page a replicator reads first (ordeval.reports.replication_page)."""
 
-from ordeval.latex import write_latex
-from ordeval.latex.replication import replication_latex, summary_latex
-from ordeval.provenance import origins_of
-from ordeval.replication import pooled, pooled_origin, summary, summary_origins
-from ordeval.replication_page import measure_names, write_replication_page
-from ordeval.scripting import job
-from ordeval.table import Table, write_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import Table, write_csv
+from ordeval.reports.latex import write_latex
+from ordeval.reports.latex.replication import replication_latex, summary_latex
+from ordeval.reports.replication_page import measure_names, write_replication_page
+from ordeval.results.replication import pooled, pooled_origin, summary, summary_origins
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     origins = origins_of(snakemake.input.provenance)

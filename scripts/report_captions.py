@@ -1,12 +1,12 @@
 """Rule report_captions: the caption of every output of Snakemake's HTML report, from the catalogue: per rule
 output one file, holding each of its files' caption (and a table's rows) under a condition on the wildcards
-(ordeval.captions)."""
+(ordeval.reports.captions)."""
 
 from pathlib import Path
 
-from ordeval.captions import CaptionBlock, caption_document
-from ordeval.files import write_text
-from ordeval.scripting import job
+from ordeval.io.files import write_text
+from ordeval.reports.captions import CaptionBlock, caption_document
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     for name, blocks in snakemake.params.captions.items():

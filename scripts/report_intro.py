@@ -1,12 +1,12 @@
-"""Rule report_intro: the first page of Snakemake's HTML report for this configuration (ordeval.captions): what
+"""Rule report_intro: the first page of Snakemake's HTML report for this configuration (ordeval.reports.captions): what
 ordeval is, where the data come from, and a replication's counts per verdict with a link to every published
 number beside the reproduced one."""
 
-from ordeval.captions import report_intro
-from ordeval.files import write_text
-from ordeval.latex.report import verdict_counts
-from ordeval.provenance import origins_of
-from ordeval.scripting import job, one_file
+from ordeval.io.files import write_text
+from ordeval.io.provenance import origins_of
+from ordeval.reports.captions import report_intro
+from ordeval.reports.latex.report import verdict_counts
+from ordeval.workflow.scripting import job, one_file
 
 with job(snakemake) as log:
     params = snakemake.params

@@ -3,8 +3,8 @@ without one, the error names the packages to install."""
 
 from pathlib import Path
 
-from ordeval.latex.report import compile_pdf, page_count
-from ordeval.scripting import job
+from ordeval.reports.latex.report import compile_pdf, page_count
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     pdf = compile_pdf(snakemake.input.tex)

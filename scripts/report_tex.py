@@ -5,16 +5,16 @@ data set); a replication's verdict counts on its first page."""
 import json
 from pathlib import Path
 
-from ordeval.files import write_text
-from ordeval.latex.report import (
+from ordeval.io.files import write_text
+from ordeval.io.provenance import origins_of
+from ordeval.reports.latex.report import (
     latex_document,
     replication_opening,
     report_introduction,
     report_sections,
     verdict_counts,
 )
-from ordeval.provenance import origins_of
-from ordeval.scripting import job, one_file
+from ordeval.workflow.scripting import job, one_file
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input

@@ -1,10 +1,10 @@
 """Rule score_runs_<task>: every run of one data set scored on every topic with every measure of its task: the
 score matrices, the means, the measures' directions, the stack the analyses read, and the task's own tables."""
 
-from ordeval.plugins import load_plugins
-from ordeval.scores import write_scores
-from ordeval.scripting import job
 from ordeval.tasks import get_task
+from ordeval.tasks.plugins import load_plugins
+from ordeval.tasks.stack import write_scores
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output

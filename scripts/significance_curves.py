@@ -1,11 +1,11 @@
 """Rule significance_curves: the discriminative power curves of the data sets of one task, a panel each."""
 
 from ordeval.analysis.significance import read_significance
-from ordeval.figures import measure_text, save_figure
-from ordeval.figures.significance import dp_curves_grid
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
+from ordeval.io.provenance import origins_of
+from ordeval.reports.figures import measure_text, save_figure
+from ordeval.reports.figures.significance import dp_curves_grid
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input

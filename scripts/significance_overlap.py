@@ -2,12 +2,12 @@
 set (docs/methods.md 4.5), as CSV and LaTeX."""
 
 from ordeval.analysis.significance import overlap_table, read_significance
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.significance import sso_latex
-from ordeval.provenance import read_origins
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
-from ordeval.table import write_csv
+from ordeval.io.provenance import read_origins
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.significance import sso_latex
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, inputs = snakemake.wildcards.dataset, snakemake.params, snakemake.input

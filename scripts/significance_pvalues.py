@@ -1,11 +1,11 @@
 """Rule significance_pvalues: the p-values of every run pair of one data set under every scored measure
 (randomised Tukey HSD, all measures sharing the permutations), and the sets of identical runs."""
 
-from ordeval import hsd  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
 from ordeval.analysis.significance import identical_run_sets, identical_set_table, pairwise_significance, write_pvalues
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.seeding import stream
+from ordeval.stats import hsd  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
+from ordeval.stats.seeding import stream
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output

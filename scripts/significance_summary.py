@@ -11,12 +11,16 @@ from ordeval.analysis.significance import (
     read_identical_sets,
     read_significance,
 )
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.significance import contradiction_counts_latex, contradictions_latex, discriminative_power_latex
-from ordeval.provenance import origins_of
-from ordeval.scores import read_measure_table
-from ordeval.scripting import job
-from ordeval.table import Table, write_csv
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import Table, write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.significance import (
+    contradiction_counts_latex,
+    contradictions_latex,
+    discriminative_power_latex,
+)
+from ordeval.tasks.stack import read_measure_table
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params, inputs, output = snakemake.params, snakemake.input, snakemake.output

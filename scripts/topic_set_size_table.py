@@ -1,13 +1,13 @@
 """Rule topic_set_size_table: the topics a test collection needs for each measure of one data set (Sakai,
 "Topic Set Size Design", Information Retrieval Journal 19(3), 2016), as CSV and LaTeX."""
 
-from ordeval.latex import measure_labels, write_latex
-from ordeval.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
-from ordeval.provenance import read_origins
-from ordeval.scores import read_stack
-from ordeval.scripting import job
-from ordeval.table import write_csv
-from ordeval.topic_set_size import topic_set_size_table
+from ordeval.io.provenance import read_origins
+from ordeval.io.table import write_csv
+from ordeval.reports.latex import measure_labels, write_latex
+from ordeval.reports.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
+from ordeval.stats.topic_set_size import topic_set_size_table
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params

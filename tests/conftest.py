@@ -239,8 +239,8 @@ SCRIPTS = REPO / "scripts"
 def run_rule_script(script: str, rule: str | None = None, **given):
     """Run ``scripts/<script>.py`` in this process as rule ``rule`` (default: the script's name) would, with
     the ``input``, ``output``, ``params``, ``wildcards`` (dicts), ``threads`` and ``log`` given
-    (ordeval.scripting.mock_snakemake); its globals."""
-    from ordeval.scripting import mock_snakemake, run_script
+    (ordeval.workflow.scripting.mock_snakemake); its globals."""
+    from ordeval.workflow.scripting import mock_snakemake, run_script
 
     return run_script(SCRIPTS / f"{script}.py", mock_snakemake(rule or script, **given))
 
@@ -264,8 +264,8 @@ def build_and_score(plan) -> None:
 def canonical_files(task: str, folder) -> dict[str, str]:
     """{key: path} of the canonical files of a data set of ``task`` in ``folder``, named as rule
     prepare_data_<task> names them (the catalogue's ``data/<key>`` entries)."""
-    from ordeval import catalogue
     from ordeval.tasks import get_task
+    from ordeval.workflow import catalogue
 
     files = {}
     for key in get_task(task).canonical_files():

@@ -131,8 +131,10 @@ def figures() -> dict:
 
 if __name__ == "__main__":
     result = figures()
-    print(f"files {result['files']}, import arrows {result['arrows']}, circles {len(result['circles'])}, "
-          f"arrows back up {len(result['back_up'])}, modules at the package root {len(result['root_modules'])}")
+    print(
+        f"files {result['files']}, import arrows {result['arrows']}, circles {len(result['circles'])}, "
+        f"arrows back up {len(result['back_up'])}, modules at the package root {len(result['root_modules'])}"
+    )
     for circle in result["circles"]:
         print("  circle:", " <-> ".join(circle))
     for a, b in result["back_up"]:

@@ -16,12 +16,12 @@ from ordeval.analysis.agreement import (
     similarity_table,
     tau_matrix,
 )
-from ordeval.files import write_json
-from ordeval.latex import measure_label
-from ordeval.latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
-from ordeval.scores import ScoreStack, read_stack, score_files, write_scores
-from ordeval.stats import CI_METHODS, tau_confidence_interval
-from ordeval.table import Table
+from ordeval.io.files import write_json
+from ordeval.io.table import Table
+from ordeval.reports.latex import measure_label
+from ordeval.reports.latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
+from ordeval.stats.intervals import CI_METHODS, tau_confidence_interval
+from ordeval.tasks.stack import ScoreStack, read_stack, score_files, write_scores
 
 MEASURES = ["NMD", "RNOD", "JSD"]
 LOWER = [True, True, True]

@@ -18,10 +18,10 @@ from cli_helpers import one_error_line
 from conftest import REPO, shared_file, tiny_config
 
 from ordeval.cli import main
-from ordeval.errors import ConfigError, InputError
-from ordeval.plan import plan as make_plan
-from ordeval.published_reader import read_published, shipped_path
-from ordeval.scores import ScoreStack, load_stack, read_stack, score_files, write_scores
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.results.published import read_published, shipped_path
+from ordeval.tasks.stack import ScoreStack, load_stack, read_stack, score_files, write_scores
+from ordeval.workflow.plan import plan as make_plan
 
 SHIPPED = shipped_path().read_text(encoding="utf-8")
 HEADER, FIRST = SHIPPED.splitlines()[:2]  # FIRST: Sakai ACL-IJCNLP 2021, Table 2(I), Sem16T4C tau_a alpha_ORD ...
@@ -97,7 +97,7 @@ def test_the_shipped_transcription_reads_and_a_bad_one_stops_the_plan_before_any
     config = tiny_config(replication={"compare": True})
     assert make_plan(config, check_files=False).replicated_datasets == []  # no published data set here: read all
     bad = transcription(tmp_path, FIRST, FIRST.rsplit("\t", 1)[0])
-    monkeypatch.setattr("ordeval.published_reader.shipped_path", lambda: bad)
+    monkeypatch.setattr("ordeval.results.published.shipped_path", lambda: bad)
     with pytest.raises(InputError, match=r"published.tsv, line 3: expected 6 tab-separated fields"):
         make_plan(config, check_files=False)
     assert make_plan(tiny_config(), check_files=False)  # without the comparison the numbers are not read
@@ -113,7 +113,7 @@ def test_ordeval_run_refuses_a_bad_transcription_in_one_line_before_snakemake(tm
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(tiny_config("pub", replication={"compare": True})))
     monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} -c 'raise SystemExit(9)'")
     bad = transcription(tmp_path, FIRST.rsplit("\t", 1)[0])
-    monkeypatch.setattr("ordeval.published_reader.shipped_path", lambda: bad)
+    monkeypatch.setattr("ordeval.results.published.shipped_path", lambda: bad)
     assert main(["run", "-n", "--configfile", "c.yaml"]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert line == f"ordeval: error: {bad}:2: expected 6 tab-separated fields (source, dataset, statistic, a, b, " \
@@ -121,7 +121,7 @@ def test_ordeval_run_refuses_a_bad_transcription_in_one_line_before_snakemake(tm
 
 
 def test_the_replication_jobs_declare_the_published_numbers_and_every_package_data_file_is_accounted_for():
-    from ordeval.modules import DATA_FILES, NOT_READ, PACKAGE_DIR, PLANNING_FILES
+    from ordeval.workflow.modules import DATA_FILES, NOT_READ, PACKAGE_DIR, PLANNING_FILES
 
     planned = make_plan(tiny_config(replication={"compare": True}), check_files=False)
     for script in ("replication_dataset", "replication_summary"):
@@ -136,7 +136,7 @@ def test_the_replication_jobs_declare_the_published_numbers_and_every_package_da
 
 def test_the_published_numbers_are_read_anew_when_the_file_changes(tmp_path):
     """The reader keeps no memory of a file: an edited transcription is what the next call reads."""
-    from ordeval.replication import published_numbers
+    from ordeval.results.replication import published_numbers
 
     path = transcription(tmp_path, FIRST)
     assert [row.value for row in published_numbers(path)] == ["1.000"]
@@ -150,7 +150,7 @@ def test_the_published_numbers_are_read_anew_when_the_file_changes(tmp_path):
 def test_a_missing_data_root_is_one_line_saying_the_folder_is_missing():
     """The replication configuration with a data_root that does not exist: one line (was: the 31 files over 33
     lines)."""
-    from ordeval.config import load_yaml
+    from ordeval.workflow.config import load_yaml
 
     config = {**load_yaml(REPO / "config" / "replication.yaml"), "data_root": "/no/such/folder"}
     with pytest.raises(ConfigError) as error:
@@ -180,7 +180,7 @@ def test_missing_files_are_one_line_with_the_first_three_and_a_count(tmp_path):
 def sem16e_copy(folder: Path, edit=None) -> dict:
     """The official Sem16T4E gold and runs copied to ``folder`` (LYS's run edited by ``edit(lines)``), and the
     replication configuration's Sem16T4E alone, reading them."""
-    from ordeval.config import load_yaml
+    from ordeval.workflow.config import load_yaml
 
     gold = shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt")
     official = gold.parents[1]
@@ -447,7 +447,7 @@ def test_a_score_record_that_is_not_a_list_of_names_is_refused_in_one_line(tmp_p
 
 
 def test_a_plugin_file_changed_after_it_was_loaded_is_not_run_from_memory(tmp_path):
-    from ordeval import plugins
+    from ordeval.tasks import plugins
 
     plugin = tmp_path / "mine_r4.py"
     plugin.write_text("X = 1\n")
@@ -462,7 +462,7 @@ def test_a_plugin_file_changed_after_it_was_loaded_is_not_run_from_memory(tmp_pa
 
 
 def test_the_configuration_schema_is_read_again_when_it_changes(tmp_path, monkeypatch):
-    from ordeval import config
+    from ordeval.workflow import config
 
     copied = tmp_path / "config.schema.yaml"
     copied.write_text(config.SCHEMA_PATH.read_text())
@@ -550,8 +550,8 @@ def test_a_4_gb_sparse_file_under_a_3_gb_address_space_is_refused_not_a_memory_e
 
 
 def test_out_of_memory_is_one_line_in_a_command_and_in_a_job(tmp_path, monkeypatch, capsys):
-    from ordeval import validation
-    from ordeval.scripting import job, mock_snakemake
+    from ordeval.tasks import validation
+    from ordeval.workflow.scripting import job, mock_snakemake
 
     def exhausted(*arguments, **options):
         raise MemoryError
@@ -597,7 +597,7 @@ def test_the_planner_counts_a_gold_file_line_by_line(tmp_path):
 
 
 def test_the_block_reader_reports_utf8_errors_across_blocks_at_their_line(tmp_path, monkeypatch):
-    from ordeval import parsing
+    from ordeval.io import parsing
 
     monkeypatch.setattr(parsing, "READ_BLOCK", 8)
     path = tmp_path / "x.txt"

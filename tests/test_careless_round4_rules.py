@@ -17,10 +17,10 @@ from cli_helpers import one_error_line
 from conftest import REPO, shared_file, tiny_config
 
 from ordeval.cli import main
-from ordeval.errors import ConfigError, InputError
-from ordeval.plan import plan as make_plan
-from ordeval.replication import Published, Reproduced, pooled, verdicts
-from ordeval.table import Table, write_csv
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.table import Table, write_csv
+from ordeval.results.replication import Published, Reproduced, pooled, verdicts
+from ordeval.workflow.plan import plan as make_plan
 
 TOLERANCE = {"consistency_mean_tau": 0.03, "consistency_ve2": 0.001, "dp_significant": 4}
 PAPERS = ["QCRI", "finki", "pkudblab"]
@@ -80,7 +80,7 @@ def test_without_the_papers_run_names_their_number_decides(tmp_path):
 
 
 def test_the_shipped_numbers_know_the_papers_run_sets():
-    from ordeval.published_reader import papers_runs, read_published
+    from ordeval.results.published import papers_runs, read_published
 
     rows = read_published()
     names, count = papers_runs(rows, "Sem16T4E")
@@ -91,7 +91,7 @@ def test_the_shipped_numbers_know_the_papers_run_sets():
 
 
 def test_pooled_numbers_over_another_run_set_are_not_comparable(tmp_path):
-    from ordeval.published_reader import read_published
+    from ordeval.results.published import read_published
 
     pooled_over = sorted({row.dataset for row in read_published() if row.statistic == "dp_pairs"} - {"pooled"})
     papers = {row.dataset: int(row.value) for row in read_published() if row.statistic == "dp_pairs"}
@@ -173,7 +173,7 @@ def test_ordeval_run_refuses_the_colliding_name_before_snakemake(tmp_path, monke
 
 
 def test_a_200_character_name_is_reported_as_200_characters(tmp_path, capsys):
-    from ordeval.names import name_problem
+    from ordeval.io.names import name_problem
 
     assert "... (200 characters) is not allowed" in name_problem("x" * 200, kind="run")
     gold = tmp_path / "gold.txt"
@@ -191,8 +191,9 @@ def text_of(*paths: str) -> str:
 
 
 def test_each_documented_tolerance_is_the_code_s_constant():
-    from ordeval import config, errors, names
+    from ordeval.io import errors, names
     from ordeval.tasks.quantification import readers
+    from ordeval.workflow import config
 
     # the replicator's guide holds what the README said of the replication
     methods, readme, limits = text_of("docs/methods.md"), text_of("docs/replicator.md"), text_of("docs/limits.md")

@@ -186,7 +186,7 @@ def test_the_temporary_file_of_a_killed_call_does_not_block_the_next_one(tmp_pat
 
 def test_per_topic_scores_print_their_decimal_not_the_rounding_of_a_mean():
     from ordeval.cli.score import per_topic_lines
-    from ordeval.scores import ScoreStack
+    from ordeval.tasks.stack import ScoreStack
 
     values = np.array([[[0.4, 0.1], [0.44, 1 / 3]]])  # the mean of 0.4 and 0.44 is 0.42000000000000004
     assert float(values[0, :, 0].mean()) == 0.42000000000000004

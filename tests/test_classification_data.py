@@ -13,16 +13,9 @@ import numpy as np
 import pytest
 from conftest import SHARED_RAW, canonical_files, shared_file
 
-from ordeval.errors import ConfigError, InputError
-from ordeval.parsing import (
-    load_json,
-    parse_integer,
-    parse_number,
-    physical_lines,
-    read_fields,
-    read_text,
-)
-from ordeval.seeding import stream
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.parsing import load_json, parse_integer, parse_number, physical_lines, read_fields, read_text
+from ordeval.stats.seeding import stream
 from ordeval.tasks import get_task
 from ordeval.tasks.classification import TASK, ClassificationData, data, readers, simulate
 

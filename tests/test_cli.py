@@ -12,10 +12,10 @@ from cli_helpers import one_error_line
 from conftest import REPO, SHARED_RAW, no_shared_data
 
 import ordeval
-from ordeval import docs
 from ordeval.cli import main, parse_classes
-from ordeval.config import load as load_config
-from ordeval.plan import plan as make_plan
+from ordeval.reports import docs
+from ordeval.workflow.config import load as load_config
+from ordeval.workflow.plan import plan as make_plan
 
 TOPICS = [f"t{i}" for i in range(8)]
 
@@ -107,7 +107,7 @@ def test_measures_in_every_format(capsys):
 
 def test_committed_measures_document_is_the_generator_output():
     committed = (REPO / "docs" / "measures.md").read_text(encoding="utf-8")
-    assert committed == docs.markdown(), "regenerate it: python -m ordeval.docs > docs/measures.md"
+    assert committed == docs.markdown(), "regenerate it: python -m ordeval.reports.docs > docs/measures.md"
 
 
 # --------------------------------------------------------------------------- validate

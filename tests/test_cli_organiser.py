@@ -173,8 +173,7 @@ def test_validate_json_and_a_wrong_format_is_one_line_with_a_guess(labels, capsy
 @pytest.fixture
 def clean_registry():
     """The quantification registry and the loaded plugins as they were before the test."""
-    from ordeval import plugins
-    from ordeval.tasks import get_task
+    from ordeval.tasks import get_task, plugins
 
     registry = get_task("quantification").registry
     measures, loaded = dict(registry._measures), dict(plugins._loaded)

@@ -56,8 +56,7 @@ def test_run_takes_a_file_format_of_a_plugin_in_the_configuration(project, monke
     """The configuration's plugins are loaded before it is validated: a run source of a plugin's format."""
     from conftest import REPO
 
-    from ordeval import plugins
-    from ordeval.tasks import get_task
+    from ordeval.tasks import get_task, plugins
 
     folder, _ = project
     _fake_snakemake(folder, monkeypatch, ["1 of 1 steps (100%) done"], 0)
@@ -415,8 +414,7 @@ def test_live_snakemake_finds_only_snakemake_processes_of_the_project(tmp_path):
 def test_an_evaluate_measure_dry_run_writes_nothing(project, monkeypatch, capsys):
     from conftest import REPO
 
-    from ordeval import plugins
-    from ordeval.tasks import get_task
+    from ordeval.tasks import get_task, plugins
 
     folder, config = project
     _fake_snakemake(folder, monkeypatch, ["total 9"], 0)

@@ -9,13 +9,13 @@ from scipy import stats as scipy_stats
 from tabular_check import check_tabular
 
 from ordeval.analysis.consistency import compare_measures, mean_summary, read_pairs, read_summary, read_taus
-from ordeval.files import write_json
-from ordeval.latex import measure_label
-from ordeval.latex.consistency import comparison_latex, effect_size_latex, mean_summary_latex, symbols
-from ordeval.scores import ScoreStack, score_files, write_scores
-from ordeval.splits import condition_splits, random_splits, split_means, split_taus
-from ordeval.stats import residual_variance
-from ordeval.table import Table
+from ordeval.io.files import write_json
+from ordeval.io.table import Table
+from ordeval.reports.latex import measure_label
+from ordeval.reports.latex.consistency import comparison_latex, effect_size_latex, mean_summary_latex, symbols
+from ordeval.stats.intervals import residual_variance
+from ordeval.stats.splits import condition_splits, random_splits, split_means, split_taus
+from ordeval.tasks.stack import ScoreStack, score_files, write_scores
 
 # --------------------------------------------------------------------------- splits
 

@@ -8,12 +8,12 @@ import pytest
 import yaml
 from conftest import REPO, canonical_files, run_rule_script, tiny_config
 
-from ordeval.errors import ConfigError, InputError
-from ordeval.plan import plan as make_plan
+from ordeval.io.errors import ConfigError, InputError
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
 from ordeval.tasks.quantification.data import build_dataset, read_arrays, read_canonical, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.workflow.plan import plan as make_plan
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
 
@@ -309,7 +309,7 @@ def test_missing_data_file_names_file_and_entry_before_any_job(tmp_path, monkeyp
 def test_outputs_are_written_with_the_usual_permissions(tmp_path):
     import os
 
-    from ordeval.files import write_text
+    from ordeval.io.files import write_text
 
     write_text("x", tmp_path / "out.txt")
     umask = os.umask(0)

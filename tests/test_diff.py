@@ -1,6 +1,6 @@
 """``ordeval diff`` and ``ordeval reference`` on small results folders that differ in one way each (a cell by
 1e-3, a cell within the tolerance, a file added or removed, a PNG changed, columns or rows reordered, a text
-cell changed, bad input), the output formats, and the engine's API (ordeval.compare) for comparing
+cell changed, bad input), the output formats, and the engine's API (ordeval.results.compare) for comparing
 reproduced numbers with printed ones."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from cli_helpers import one_error_line
 from conftest import REPO
 
 from ordeval.cli import main
-from ordeval.compare import ROW_NUMBER, Tolerance, compare_printed, compare_tables, decimals, key_columns
-from ordeval.reference import VOLATILE, compare_folders, matches, open_folder
-from ordeval.table import Table
+from ordeval.io.table import Table
+from ordeval.results.compare import ROW_NUMBER, Tolerance, compare_printed, compare_tables, decimals, key_columns
+from ordeval.results.reference import VOLATILE, compare_folders, matches, open_folder
 
 AGREEMENT = "tables/agreement/X.csv"
 SCORES = "scores/X/JSD.tsv"

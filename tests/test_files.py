@@ -1,4 +1,4 @@
-"""ordeval.files.png_description reads a PNG's Description from its chunks, without decoding the image: the
+"""ordeval.io.files.png_description reads a PNG's Description from its chunks, without decoding the image: the
 same text as PIL's ``Image.text`` for every kind of text chunk, wherever it is in the file."""
 
 import struct
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from PIL import Image, PngImagePlugin
 
-from ordeval.files import png_description
+from ordeval.io.files import png_description
 
 TEXTS = ["plain Latin-1 caption, 95% CI", "\u0394NMD vs \u0394RNOD: run \u201cA\u201d \u2265 run B", ""]
 
@@ -68,7 +68,7 @@ def test_a_file_that_is_not_a_complete_png_is_named(tmp_path):
 def test_measure_names_are_typeset_in_figures_and_nothing_else():
     """measure_text turns a display name's sub- or superscript into math text, and save_figure parses the
     texts holding such a name only: a run named like math stays literal."""
-    from ordeval.figures import _typeset_measure_names, measure_text, new_figure
+    from ordeval.reports.figures import _typeset_measure_names, measure_text, new_figure
 
     assert measure_text("F1^M") == r"F1$^{\mathrm{M}}$" and measure_text("α_ORD") == r"α$_{\mathrm{ORD}}$"
     assert measure_text("NMD") == "NMD" and measure_text("$x$") == "$x$"
@@ -81,7 +81,7 @@ def test_measure_names_are_typeset_in_figures_and_nothing_else():
 
 
 def test_latex_escape_gives_greek_letters_and_signs_as_math_and_nothing_that_stops_pdflatex():
-    from ordeval.latex import escape
+    from ordeval.reports.latex import escape
 
     assert escape("ΔNMD − ΔRNOD") == r"$\Delta$NMD $-$ $\Delta$RNOD"
     assert escape("α_ORD µ é") == r"$\alpha$\_ORD $\mu$ é"

@@ -1,11 +1,11 @@
-"""Floats as text: ordeval.floattext gives repr's text, byte for byte, whichever formatter writes it."""
+"""Floats as text: ordeval.io.floattext gives repr's text, byte for byte, whichever formatter writes it."""
 
 import numpy as np
 import pytest
 
-from ordeval import floattext
-from ordeval.scores import matrix_text
-from ordeval.table import Table
+from ordeval.io import floattext
+from ordeval.io.table import Table
+from ordeval.tasks.stack import matrix_text
 
 
 def awkward_values(rng: np.random.Generator, size: int) -> np.ndarray:

@@ -7,9 +7,9 @@ import pytest
 from conftest import REPO
 
 from ordeval.cli import main
-from ordeval.config import schema_with_formats
-from ordeval.errors import ConfigError
+from ordeval.io.errors import ConfigError
 from ordeval.tasks import get_task
+from ordeval.workflow.config import schema_with_formats
 
 PLUGIN = REPO / "tests" / "formats" / "toy_format.py"
 GOLD = ["t1,0.2,0.2,0.2,0.2,0.2", "t2,0.1,0.2,0.4,0.2,0.1", "t3,0,0,0.5,0.5,0"]
@@ -20,7 +20,7 @@ RUN_B = ["t1,0.5,0.5,0,0,0", "t2,0,0,0,0.5,0.5", "t3,1,0,0,0,0"]
 @pytest.fixture(autouse=True)
 def formats_as_they_were():
     """The registry is module state: the toy format is removed after each test (it is loaded again)."""
-    from ordeval import plugins
+    from ordeval.tasks import plugins
 
     formats = get_task("quantification").formats
     before = dict(formats)
@@ -72,7 +72,7 @@ def test_a_plugin_format_is_validated_and_scored_from_the_command_line(tmp_path,
 def test_a_plugin_format_in_a_configuration(tmp_path):
     from conftest import tiny_config
 
-    from ordeval.plan import plan as make_plan
+    from ordeval.workflow.plan import plan as make_plan
 
     gold, run_a, _ = _files(tmp_path)
     config = tiny_config(data_root=str(tmp_path), plugins=[str(PLUGIN)])
@@ -93,8 +93,8 @@ def test_a_plugin_format_of_several_runs_is_planned_without_run_names(tmp_path):
     where given, else from the data once read (as for a canonical table not written yet)."""
     from conftest import tiny_config
 
-    from ordeval.plan import plan as make_plan
     from ordeval.tasks.quantification import register_format
+    from ordeval.workflow.plan import plan as make_plan
 
     @register_format("toy_many", roles=("run",), several_runs=True, description="several runs")
     def read_many(path, classes, source):  # read only when the files' contents are checked (or built)
@@ -109,6 +109,6 @@ def test_a_plugin_format_of_several_runs_is_planned_without_run_names(tmp_path):
     assert "SIM01" in planned.datasets["Toy"].runs and len(planned.datasets["Toy"].runs) == 6
     config["datasets"]["Toy"]["runs"][0]["runs"] = ["X", "Y"]
     assert make_plan(config, workdir=tmp_path, check_files=False).datasets["Toy"].runs[:2] == ["X", "Y"]
-    # the files' contents are read before any job (ordeval.source_check): a plugin reader's failure is one line
+    # the files' contents are read before any job (ordeval.workflow.source_check): a plugin reader's failure is one line
     with pytest.raises(ConfigError, match=r"datasets\.Toy: reading its files failed: AssertionError: not needed"):
         make_plan(config, workdir=tmp_path)

@@ -17,16 +17,16 @@ from conftest import tiny_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ordeval.errors import ConfigError, InputError
-from ordeval.files import write_atomically, write_json, write_text
-from ordeval.latex import comment, escape, tabular, write_latex
-from ordeval.names import name_problem
-from ordeval.plan import plan as make_plan
-from ordeval.provenance import ORIGINS, Origin, combined_origin
-from ordeval.scores import read_score_matrix
-from ordeval.table import Table, write_csv
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.files import write_atomically, write_json, write_text
+from ordeval.io.names import name_problem
+from ordeval.io.provenance import ORIGINS, Origin, combined_origin
+from ordeval.io.table import Table, write_csv
+from ordeval.reports.latex import comment, escape, tabular, write_latex
 from ordeval.tasks.classification import readers as oc_readers
 from ordeval.tasks.quantification import readers
+from ordeval.tasks.stack import read_score_matrix
+from ordeval.workflow.plan import plan as make_plan
 
 CLASSES = [-2, -1, 0, 1, 2]
 INJECTION = "R1\n\\input{/etc/passwd}"
@@ -94,9 +94,9 @@ def test_every_tex_writer_escapes_names(tmp_path):
     contradictions, pooled OC tables) get a name with live LaTeX and print it inert; the comment
     lines that head a fragment stay comments."""
     from ordeval.analysis.popularity import preference_table
-    from ordeval.latex.classification import kappa_constant_latex, pooled_latex
-    from ordeval.latex.popularity import preference_latex
-    from ordeval.latex.significance import contradictions_latex, discriminative_power_latex
+    from ordeval.reports.latex.classification import kappa_constant_latex, pooled_latex
+    from ordeval.reports.latex.popularity import preference_latex
+    from ordeval.reports.latex.significance import contradictions_latex, discriminative_power_latex
 
     hostile = "D\n\\input{/etc/passwd}"
     fragments = []
@@ -139,7 +139,7 @@ def test_every_tex_writer_escapes_names(tmp_path):
 
 
 def test_the_report_escapes_the_configuration_name_and_captions(tmp_path):
-    from ordeval.latex.report import ReportItem, ReportSection, latex_document
+    from ordeval.reports.latex.report import ReportItem, ReportSection, latex_document
 
     hostile = "x}\n\\input{/etc/passwd}"
     table = tmp_path / "t.tex"
@@ -200,7 +200,7 @@ def test_matplotlib_shows_every_string_literally(tmp_path):
     TeX; the PDF carries no creation date."""
     import matplotlib
 
-    from ordeval.figures import new_figure, save_figure
+    from ordeval.reports.figures import new_figure, save_figure
 
     assert matplotlib.rcParams["text.parse_math"] is False
     assert matplotlib.rcParams["text.usetex"] is False
@@ -352,7 +352,7 @@ def test_duplicate_json_keys_are_an_error(tmp_path):
 
 def test_totals_never_add_real_to_synthetic_counts(tmp_path):
     from ordeval.analysis.popularity import Deltas, preference_table, total_origins
-    from ordeval.latex.popularity import preference_latex
+    from ordeval.reports.latex.popularity import preference_latex
 
     def deltas(values):
         return Deltas(["NMD"], ["t1", "t2", "t3"], np.array([values], dtype=float), [True])
@@ -446,7 +446,7 @@ def test_every_writer_goes_through_a_temporary_file(tmp_path, monkeypatch, write
 
 
 def test_no_module_writes_an_output_in_place():
-    """Outputs are written through ``ordeval.files.write_atomically`` only: every call that writes a
+    """Outputs are written through ``ordeval.io.files.write_atomically`` only: every call that writes a
     file (``open(..., "w")``, ``write_text``, ``savefig``, ``to_csv``, ``np.save*``) writes a
     ``temporary`` (checked in the source)."""
     import ast
@@ -461,7 +461,7 @@ def test_no_module_writes_an_output_in_place():
         for node in ast.walk(ast.parse(source)):
             if not isinstance(node, ast.Call):
                 continue
-            # (a bare ``write_text(...)`` is ordeval.files.write_text, atomic itself)
+            # (a bare ``write_text(...)`` is ordeval.io.files.write_text, atomic itself)
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if isinstance(node.func, ast.Name) and name == "write_text":
                 continue

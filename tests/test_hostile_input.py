@@ -15,17 +15,17 @@ from pathlib import Path
 import pytest
 from conftest import REPO, tiny_config
 
-from ordeval.config import MAX_ALIASES, check_config_file, check_size, load, load_yaml, validate
-from ordeval.errors import ConfigError, InputError
-from ordeval.files import remove_stale_temporaries, write_atomically, write_text
-from ordeval.latex import report
-from ordeval.latex.markup import markup_problem
-from ordeval.limits import HOURS_VARIABLE, MEMORY_VARIABLE, estimate
-from ordeval.parsing import load_json
-from ordeval.plan import plan as make_plan
-from ordeval.scores import is_score_table, read_measure_table, read_score_matrix
-from ordeval.table import Table
-from ordeval.validation import check_file
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.files import remove_stale_temporaries, write_atomically, write_text
+from ordeval.io.parsing import load_json
+from ordeval.io.table import Table
+from ordeval.reports.latex import report
+from ordeval.reports.latex.markup import markup_problem
+from ordeval.tasks.stack import is_score_table, read_measure_table, read_score_matrix
+from ordeval.tasks.validation import check_file
+from ordeval.workflow.config import MAX_ALIASES, check_config_file, check_size, load, load_yaml, validate
+from ordeval.workflow.limits import HOURS_VARIABLE, MEMORY_VARIABLE, estimate
+from ordeval.workflow.plan import plan as make_plan
 
 
 @pytest.fixture(autouse=True)
@@ -396,11 +396,11 @@ def test_deeply_nested_json_is_one_line(tmp_path):
 
 
 def test_the_parsing_split_keeps_the_old_imports():
-    from ordeval import fields, parsing
+    from ordeval.io import fields, parsing
 
     assert parsing.read_fields is fields.read_fields and parsing.Fields is fields.Fields
     for module in ("parsing.py", "fields.py"):
-        assert len((REPO / "src" / "ordeval" / module).read_text().splitlines()) <= 600
+        assert len((REPO / "src" / "ordeval" / "io" / module).read_text().splitlines()) <= 600
 
 
 # =========================================================================== faults
@@ -468,7 +468,7 @@ def write_text_file(path: Path) -> Path:
 def test_figures_leave_no_temporary_font_folder(tmp_path):
     environment = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "MPLCONFIGDIR": str(tmp_path / "mpl")}
     (tmp_path / "tmp").mkdir()
-    code = "import ordeval.figures, matplotlib; print(matplotlib.rcParams['font.family'][0])"
+    code = "import ordeval.reports.figures, matplotlib; print(matplotlib.rcParams['font.family'][0])"
     for _ in range(2):  # derived once, then reused
         result = subprocess.run([sys.executable, "-c", code], env=environment, capture_output=True, text=True)
         assert result.returncode == 0, result.stderr

@@ -1,4 +1,4 @@
-"""Randomised Tukey HSD (ordeval.hsd): semantics, determinism, unbiased draws, agreement with a textbook
+"""Randomised Tukey HSD (ordeval.stats.hsd): semantics, determinism, unbiased draws, agreement with a textbook
 implementation within Monte Carlo error."""
 
 import numba
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
-from ordeval import hsd
-from ordeval.hsd import randomised_tukey_hsd
+from ordeval.stats import hsd
+from ordeval.stats.hsd import randomised_tukey_hsd
 
 
 def _scores(seed=0, topics=30, systems=5):

@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from ordeval.errors import InputError
-from ordeval.scripting import job, logged, mock_snakemake
+from ordeval.io.errors import InputError
+from ordeval.workflow.scripting import job, logged, mock_snakemake
 
 
 def _reset_logging():

@@ -1,4 +1,4 @@
-"""Kendall's tau, the one implementation (ordeval.kendall, batched O(n log n)), against scipy and the direct
+"""Kendall's tau, the one implementation (ordeval.stats.kendall, batched O(n log n)), against scipy and the direct
 definitions; the agreement between measures and the consistency over topic splits use it alike."""
 
 import numpy as np
@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from ordeval.kendall import SHORT, kendall_tau, kendall_tau_a, kendall_tau_b
-from ordeval.kendall_kernel import tau_rows
-from ordeval.stats import RANK_TIE_TOLERANCE
+from ordeval.stats.intervals import RANK_TIE_TOLERANCE
+from ordeval.stats.kendall import SHORT, kendall_tau, kendall_tau_a, kendall_tau_b
+from ordeval.stats.kendall_kernel import tau_rows
 
 
 def direct_tau(x, y, variant):
@@ -132,7 +132,7 @@ def test_agreement_and_consistency_give_the_same_tau_on_rankings_with_ties(varia
     measure's rankings on two topic sets) come from the same implementation and tie rule: built so that
     both compare the same two rankings, with tied runs (identical baseline copies, last-bit noise)."""
     from ordeval.analysis.agreement import ranking_agreement
-    from ordeval.splits import Splits, split_taus
+    from ordeval.stats.splits import Splits, split_taus
 
     first = np.array([0.3, 0.1, 0.1, 0.5, 0.2, 0.2, 0.4, 0.6])
     second = np.array([0.2, 0.1, 0.1 + 1e-17, 0.6, 0.3, 0.3, 0.4, 0.5])

@@ -9,12 +9,12 @@ import copy
 import numpy as np
 import pytest
 
-from ordeval import config as configuration
-from ordeval.errors import ConfigError
-from ordeval.seeding import stream
+from ordeval.io.errors import ConfigError
+from ordeval.stats.seeding import stream
 from ordeval.tasks import latent
 from ordeval.tasks.classification import simulate as oc
 from ordeval.tasks.quantification import simulate as oq
+from ordeval.workflow import config as configuration
 
 #: A system that predicts every class (cut points between the classes) and one that never predicts the
 #: extreme classes and puts most items in class 3 (the real INSIGHT-1 / YZU-NLP profile: low MAE^mu,

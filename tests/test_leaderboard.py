@@ -14,8 +14,8 @@ from ordeval.analysis.groups import (
     parse_groups,
 )
 from ordeval.analysis.leaderboard import leaderboard
-from ordeval.leaderboard_text import leaderboard_latex, leaderboard_markdown
-from ordeval.table import Table
+from ordeval.io.table import Table
+from ordeval.reports.leaderboard_text import leaderboard_latex, leaderboard_markdown
 
 
 def hsd_like(count: int, rng, spacing: str) -> np.ndarray:
@@ -151,8 +151,8 @@ def test_leaderboard_figures_are_bounded_and_reproducible(tmp_path, runs):
 
     from PIL import Image
 
-    from ordeval.figures import save_figure
-    from ordeval.figures.leaderboard import MAX_HEIGHT, leaderboard_figure
+    from ordeval.reports.figures import save_figure
+    from ordeval.reports.figures.leaderboard import MAX_HEIGHT, leaderboard_figure
 
     boards = synthetic_boards(runs, 3)
     names = {f"M{m}": f"Measure {m}" for m in range(3)}

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from ordeval.analysis.leaderboard import leaderboard
-from ordeval.leaderboard_page import leaderboard_page, write_leaderboard_page
-from ordeval.scores import ScoreStack
-from ordeval.table import Table
+from ordeval.io.table import Table
+from ordeval.reports.leaderboard_page import leaderboard_page, write_leaderboard_page
+from ordeval.tasks.stack import ScoreStack
 
 HOSTILE = '<img src=x onerror="alert(1)">&amp;</script><!--'
 

@@ -14,8 +14,8 @@ import pytest
 
 from ordeval.analysis.leaderboard import build_leaderboards, leaderboard, read_pooled
 from ordeval.analysis.significance import pairwise_significance
-from ordeval.scores import ScoreStack
-from ordeval.table import Table
+from ordeval.io.table import Table
+from ordeval.tasks.stack import ScoreStack
 
 
 @pytest.fixture

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import REPO, run_rule_script, tiny_config
 
-from ordeval.manifest import build_manifest, git_commit, output_records, pinned_packages
-from ordeval.pipeline import final_outputs, hashed_outputs
-from ordeval.plan import plan as make_plan
+from ordeval.results.manifest import build_manifest, git_commit, output_records, pinned_packages
+from ordeval.workflow.pipeline import final_outputs, hashed_outputs
+from ordeval.workflow.plan import plan as make_plan
 
 
 def _run_manifest(plan, commit: str, outputs: list[str]) -> None:

@@ -1,4 +1,4 @@
-"""A measure's own report (ordeval.measure_report, rule measure_report) from the pipeline's tables, the
+"""A measure's own report (ordeval.reports.measure_report, rule measure_report) from the pipeline's tables, the
 configuration 'ordeval evaluate-measure' derives, and the 'properties' and 'topics' commands."""
 
 import json
@@ -10,11 +10,11 @@ from conftest import REPO, tiny_config
 
 from ordeval.cli import main
 from ordeval.cli.evaluate import derived_config
-from ordeval.measure_report import build_report, html, latex, markdown
+from ordeval.io.table import Table, write_csv
 from ordeval.properties import check_measure
-from ordeval.scores import ScoreStack, score_files, write_scores
-from ordeval.table import Table, write_csv
+from ordeval.reports.measure_report import build_report, html, latex, markdown
 from ordeval.tasks.classification.measures import REGISTRY as OC
+from ordeval.tasks.stack import ScoreStack, score_files, write_scores
 
 MEASURES = ["alpha_ORD", "kappa", "MAE_M"]
 

@@ -1,4 +1,4 @@
-"""The library files a rule declares as inputs (ordeval.modules): the import closure of its script."""
+"""The library files a rule declares as inputs (ordeval.workflow.modules): the import closure of its script."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import ast
 import pytest
 from conftest import REPO
 
-from ordeval import modules
+from ordeval.workflow import modules
 
 
 def _package(root, files: dict[str, str]):
@@ -67,16 +67,23 @@ def test_parsing_the_import_part_finds_what_parsing_the_whole_module_finds():
 
 def test_every_script_closure_is_in_the_package():
     """For every rule's script, the modules it imports (at its top and in its ``with job(...)`` block) and
-    their closure are files of the installed package only, ``ordeval.scripting`` among them."""
+    their closure are files of the installed package only, ``ordeval.workflow.scripting`` among them."""
     for script in sorted((REPO / "scripts").glob("*.py")):
         names = modules.script_modules(script)
-        assert "ordeval.scripting" in names, script.name
+        assert "ordeval.workflow.scripting" in names, script.name
         found = modules.module_files(*names)
         assert found and all(path.is_relative_to(modules.PACKAGE_DIR) for path in found), script.name
 
 
 def test_a_script_names_the_modules_it_imports_in_its_with_block(tmp_path):
     script = tmp_path / "rule.py"
-    script.write_text("from ordeval.scripting import job\n\nwith job(snakemake):\n    from ordeval import hsd\n"
-                      "    import ordeval.kendall\n\ndef f():\n    from ordeval import stats\n")  # fmt: skip
-    assert set(modules.script_modules(script)) == {"ordeval.scripting", "ordeval", "ordeval.hsd", "ordeval.kendall"}
+    script.write_text(
+        "from ordeval.workflow.scripting import job\n\nwith job(snakemake):\n    from ordeval.stats import hsd\n"
+        "    import ordeval.stats.kendall\n\ndef f():\n    from ordeval.stats import intervals\n"
+    )
+    assert set(modules.script_modules(script)) == {
+        "ordeval.workflow.scripting",
+        "ordeval.stats",
+        "ordeval.stats.hsd",
+        "ordeval.stats.kendall",
+    }

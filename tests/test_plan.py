@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, tiny_config
 
-from ordeval import paper
-from ordeval.config import load
-from ordeval.errors import ConfigError
-from ordeval.plan import ANALYSES
-from ordeval.plan import plan as make_plan
+from ordeval.io.errors import ConfigError
+from ordeval.reports import paper
 from ordeval.tasks.quantification import TASK
 from ordeval.tasks.quantification.measures import REGISTRY
+from ordeval.workflow.config import load
+from ordeval.workflow.plan import ANALYSES
+from ordeval.workflow.plan import plan as make_plan
 
 ALL_MEASURES = ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
                 "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
@@ -224,7 +224,7 @@ def test_editing_a_numba_kernel_reruns_the_jobs_that_run_it(default, script, ker
     """The kernels are imported lazily (numba costs ~1 s a process): the scripts that run them name them."""
     library = _library(default, script)
     for kernel in kernels:
-        assert any(path.endswith(f"ordeval/{kernel}") for path in library), (script, kernel)
+        assert any(path.endswith(f"ordeval/stats/{kernel}") for path in library), (script, kernel)
 
 
 def test_every_script_has_its_library_and_every_rule_its_script():

@@ -11,9 +11,9 @@ import pytest
 from cli_helpers import one_error_line
 from conftest import run_rule_script, tiny_config
 
-from ordeval import plugins
 from ordeval.cli import main
-from ordeval.errors import MeasureError
+from ordeval.io.errors import MeasureError
+from ordeval.tasks import plugins
 
 #: name -> (body of the measure function of ``estimate`` and ``gold``, what the error line says)
 BEHAVIOURS = {
@@ -85,7 +85,7 @@ def test_a_nan_names_the_run_and_topic(bad_plugin, files, tmp_path, capsys):
 def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plugin, tmp_path, monkeypatch, name):
     """Script score_runs (as rule score_runs_quantification runs it) ends with one logged line naming the
     measure, exit status 1 and no traceback; a NaN names the run and topic."""
-    from ordeval.plan import plan as make_plan
+    from ordeval.workflow.plan import plan as make_plan
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("ORDEVAL_DEBUG", raising=False)

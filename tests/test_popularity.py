@@ -18,15 +18,15 @@ from ordeval.analysis.popularity import (
     scatter_pairs,
     scatter_panels,
 )
-from ordeval.files import write_json
-from ordeval.latex import measure_label
-from ordeval.latex.popularity import preference_latex
-from ordeval.provenance import origin_of_runs
-from ordeval.scores import ScoreStack, score_files, write_scores
-from ordeval.table import Table
+from ordeval.io.files import write_json
+from ordeval.io.provenance import origin_of_runs
+from ordeval.io.table import Table
+from ordeval.reports.latex import measure_label
+from ordeval.reports.latex.popularity import preference_latex
 from ordeval.tasks.quantification import TASK, baselines
 from ordeval.tasks.quantification.data import Dataset
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.tasks.stack import ScoreStack, score_files, write_scores
 
 MEASURES = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
 LABELS = {name: measure_label(name) for name in [*MEASURES, "HIGH"]}

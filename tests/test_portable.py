@@ -1,4 +1,4 @@
-"""ordeval.portable: the same bits on every x86-64 CPU (issue 42; docs/methods.md, section 8).
+"""ordeval.stats.portable: the same bits on every x86-64 CPU (issue 42; docs/methods.md, section 8).
 
 * each function gives, value by value, exactly what Python's math module gives, with numpy's results at the
   special values;
@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from conftest import REPO
 
-from ordeval import portable
+from ordeval.stats import portable
 
 #: numpy functions whose float kernels numpy chooses by CPU, and BLAS products.
 DISPATCHED = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "power", "float_power", "tanh", "arctanh",
@@ -100,12 +100,12 @@ def test_no_dispatched_function_outside_portable():
     are fine; a matrix product of integers says ``# exact`` on its line."""
     files = [*(REPO / "src" / "ordeval").rglob("*.py"), *(REPO / "scripts").glob("*.py")]
     offenders = [line for path in files if path.name != "portable.py" for line in _offenders(path)]
-    assert offenders == [], "use ordeval.portable instead:\n" + "\n".join(offenders)
+    assert offenders == [], "use ordeval.stats.portable instead:\n" + "\n".join(offenders)
 
 
 KERNELS_SCRIPT = """
 import hashlib, numpy as np
-from ordeval import portable
+from ordeval.stats import portable
 from ordeval.tasks.quantification.simulate import simulate_tweet_gold
 x = np.random.default_rng(1).uniform(-20, 20, 20000)
 gold = simulate_tweet_gold(np.random.default_rng(2), topics=30, num_classes=5, cut_points=[-3.0, -1.0, 1.0, 3.0])

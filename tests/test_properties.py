@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from ordeval import properties as props
-from ordeval.registry import Registry
 from ordeval.tasks.classification.measures import REGISTRY as OC
 from ordeval.tasks.classification.measures import accuracy, linear_weighted_kappa
 from ordeval.tasks.quantification.measures import REGISTRY as OQ
 from ordeval.tasks.quantification.measures import normalised_match_distance
+from ordeval.tasks.registry import Registry
 
 #: The ACL-IJCNLP 2021 paper's Table 4, columns (I) ordinal, (II) constant runs, (III) class imbalance.
 TABLE_4 = {

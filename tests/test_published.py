@@ -1,4 +1,4 @@
-"""Published versus reproduced (ordeval.replication): the transcription, the verdicts, the summary, and the
+"""Published versus reproduced (ordeval.results.replication): the transcription, the verdicts, the summary, and the
 papers' tau matrices of the official SemEval-2016 runs reproduced cell for cell."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from conftest import shared_file
 
 from ordeval.api import agreement, score_stack
-from ordeval.replication import (
+from ordeval.io.table import Table, write_csv
+from ordeval.results.replication import (
     POOLED,
     STATISTICS,
     VERDICTS,
@@ -19,7 +20,6 @@ from ordeval.replication import (
     summary,
     verdicts,
 )
-from ordeval.table import Table, write_csv
 
 TOLERANCE = {"consistency_mean_tau": 0.03, "consistency_ve2": 0.001, "dp_significant": 4}
 
@@ -66,7 +66,7 @@ def _reproduced(tmp_path, origin="real", popularity_origin="real", runs=("QCRI",
 
 
 def _published(statistic, a, b, value):
-    from ordeval.replication import Published
+    from ordeval.results.replication import Published
 
     return Published("a paper, Table 1", "X", statistic, a, b, value)
 
@@ -128,7 +128,7 @@ def test_numbers_of_the_gold_alone_are_compared_where_the_gold_is_real(tmp_path)
 
 
 def test_each_summary_row_has_the_origin_of_the_numbers_it_counts(tmp_path):
-    from ordeval.replication import summary_origins
+    from ordeval.results.replication import summary_origins
 
     stc3 = [_published("prefers_uniform", "NMD", "", "175"), _published("dp_significant", "NMD", "", "37")]
     stc3[1] = stc3[1].__class__("another paper, Table 3", *list(stc3[1].__dict__.values())[1:])
@@ -175,8 +175,8 @@ def test_the_acl_2021_tau_matrix_of_sem16t4c_is_reproduced_cell_for_cell(sem16t4
 
 def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
     """A count of significant pairs beside its published count reads 37, not 37.0; a tau one decimal more."""
-    from ordeval.latex.replication import replication_latex
-    from ordeval.table import Table
+    from ordeval.io.table import Table
+    from ordeval.reports.latex.replication import replication_latex
 
     table = Table({
         "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],

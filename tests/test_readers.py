@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
-from ordeval.errors import InputError
+from ordeval.io.errors import InputError
 from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification.measures import get_measure
 

@@ -29,8 +29,8 @@ from cli_helpers import one_error_line
 from test_diff import AGREEMENT, SCORES, _edit, _manifest, _write, new, old  # noqa: F401 (fixtures)
 
 from ordeval.cli import main
-from ordeval.compare import PORTABLE
-from ordeval.fingerprint import compare_fingerprints, fingerprint, text_numbers
+from ordeval.results.compare import PORTABLE
+from ordeval.results.fingerprint import compare_fingerprints, fingerprint, text_numbers
 
 
 def _diff(capsys, *args) -> tuple[int, str]:
@@ -207,7 +207,7 @@ def test_proc_self_is_named(capsys, old):
 
 
 def test_an_unreadable_file_is_named(capsys, old, new, monkeypatch):
-    import ordeval.reference as reference
+    import ordeval.results.reference as reference
 
     real = reference.sha256
 

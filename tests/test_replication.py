@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from conftest import REPO, SHARED_RAW, build_and_score, run_rule_script, shared_file
 
-from ordeval.config import load as load_config
-from ordeval.errors import ConfigError
-from ordeval.plan import plan as make_plan
-from ordeval.provenance import ORIGINS
-from ordeval.table import Table
+from ordeval.io.errors import ConfigError
+from ordeval.io.provenance import ORIGINS
+from ordeval.io.table import Table
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification.data import build_dataset
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.workflow.config import load as load_config
+from ordeval.workflow.plan import plan as make_plan
 
 CLASSES = [-2, -1, 0, 1, 2]
 SEM16_GOLD = "Sem16T4CE/twitter-2016test-CE.txt"

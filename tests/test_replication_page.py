@@ -1,13 +1,13 @@
-"""The page a replicator reads first (ordeval.replication_page) and the HTML report's first page
-(ordeval.captions.report_intro): counts per verdict, the verdict beside each number, names as printed, every text
-escaped, the intro true to the configuration's data."""
+"""The page a replicator reads first (ordeval.reports.replication_page) and the HTML report's first page
+(ordeval.reports.captions.report_intro): counts per verdict, the verdict beside each number, names as printed,
+every text escaped, the intro true to the configuration's data."""
 
 from __future__ import annotations
 
-from ordeval.captions import origin_paragraph, report_intro
-from ordeval.replication import summary
-from ordeval.replication_page import replication_page
-from ordeval.table import Table
+from ordeval.io.table import Table
+from ordeval.reports.captions import origin_paragraph, report_intro
+from ordeval.reports.replication_page import replication_page
+from ordeval.results.replication import summary
 
 
 def _numbers(dataset="X<script>"):

@@ -9,11 +9,11 @@ from types import SimpleNamespace
 import pytest
 from conftest import run_rule_script, tiny_config
 
-from ordeval import pipeline
-from ordeval.captions import CaptionBlock, caption_document, rst_text, table_caption
-from ordeval.figures import new_figure, save_figure
-from ordeval.latex import bold, escape, number, report, tabular, write_latex
-from ordeval.plan import plan as make_plan
+from ordeval.reports.captions import CaptionBlock, caption_document, rst_text, table_caption
+from ordeval.reports.figures import new_figure, save_figure
+from ordeval.reports.latex import bold, escape, number, report, tabular, write_latex
+from ordeval.workflow import pipeline
+from ordeval.workflow.plan import plan as make_plan
 
 # CI installs TeX and sets ORDEVAL_REQUIRE_TEX=1: there a missing engine fails instead of skipping.
 needs_tex = pytest.mark.skipif(
@@ -220,7 +220,7 @@ def test_report_marks_name_the_caption_category_and_subcategory_of_every_reporte
 def test_the_html_report_refuses_another_configuration_than_the_run(tmp_path):
     import json
 
-    from ordeval.manifest import report_configuration_problem
+    from ordeval.results.manifest import report_configuration_problem
 
     config = {"name": "x", "seed": 1, "consistency": {"trials": 10}}
     manifest = tmp_path / "manifest.json"

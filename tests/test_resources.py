@@ -1,6 +1,6 @@
 """Every job declares threads and resources (mem_mb, runtime in minutes) for a scheduler, computed from the
 kind of work of its rule and the size of its data set (or of every data set, for a job that gathers them) by
-ordeval.resources, and they grow with that size; every rule of the Snakefile uses them."""
+ordeval.workflow.resources, and they grow with that size; every rule of the Snakefile uses them."""
 
 import copy
 import re
@@ -8,10 +8,10 @@ import re
 import pytest
 from conftest import REPO, tiny_config
 
-from ordeval.config import load
-from ordeval.pipeline import cost
-from ordeval.plan import plan as make_plan
-from ordeval.resources import KINDS, DataSize, estimate
+from ordeval.workflow.config import load
+from ordeval.workflow.pipeline import cost
+from ordeval.workflow.plan import plan as make_plan
+from ordeval.workflow.resources import KINDS, DataSize, estimate
 
 KEYS = {"threads", "mem_mb", "runtime"}
 
@@ -105,7 +105,8 @@ def test_the_cost_model_at_scale():
 
 def test_every_rule_declares_its_kind_of_work_and_only_the_targets_are_local():
     """The .smk files: every rule that runs a script declares ``threads: threads("<kind>")`` and
-    ``**cost("<kind>")`` of one kind of ordeval.resources.KINDS, and a log; the target rules are local rules."""
+    ``**cost("<kind>")`` of one kind of ordeval.workflow.resources.KINDS, and a log; the target rules are local
+    rules."""
     local = _local_rules()
     kinds = set()
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):

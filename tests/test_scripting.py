@@ -1,4 +1,4 @@
-"""ordeval.scripting: a job whose log cannot be written whole (a full disk) fails in one line naming the log,
+"""ordeval.workflow.scripting: a job whose log cannot be written whole (a full disk) fails in one line naming the log,
 instead of succeeding with the log cut short."""
 
 import logging
@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ordeval.scripting import job, logged, mock_snakemake
+from ordeval.workflow.scripting import job, logged, mock_snakemake
 
 FULL = "/dev/full"  # every write fails with ENOSPC, as on a full disk
 

@@ -9,7 +9,6 @@ from conftest import run_rule_script
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ordeval import seeding
 from ordeval.analysis.significance import (
     PairwiseSignificance,
     arrays_path,
@@ -30,16 +29,17 @@ from ordeval.analysis.significance import (
     significance_overlap,
     write_pvalues,
 )
-from ordeval.files import sha256, write_json
-from ordeval.latex import measure_label
-from ordeval.latex.significance import (
+from ordeval.io.files import sha256, write_json
+from ordeval.io.table import Table, write_csv
+from ordeval.reports.latex import measure_label
+from ordeval.reports.latex.significance import (
     contradiction_counts_latex,
     contradictions_latex,
     discriminative_power_latex,
     sso_latex,
 )
-from ordeval.scores import ScoreStack, score_files, write_scores
-from ordeval.table import Table, write_csv
+from ordeval.stats import seeding
+from ordeval.tasks.stack import ScoreStack, score_files, write_scores
 
 ORIGINS = {"D1": "synthetic", "D2": "synthetic"}
 LABELS = {name: measure_label(name) for name in ["NMD", "RNOD", "JSD", "M1", "M2"]}

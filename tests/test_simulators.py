@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ordeval import config as configuration
 from ordeval.analysis.classification import PROPERTY_ORDER, properties_table
-from ordeval.errors import ConfigError
-from ordeval.seeding import stream
+from ordeval.io.errors import ConfigError
+from ordeval.stats.seeding import stream
 from ordeval.tasks.classification import simulate as oc
 from ordeval.tasks.quantification import readers
 from ordeval.tasks.quantification import simulate as oq
+from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent
 

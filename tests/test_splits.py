@@ -1,12 +1,12 @@
-"""Random topic splits and the split taus of the consistency analysis (ordeval.splits)."""
+"""Random topic splits and the split taus of the consistency analysis (ordeval.stats.splits)."""
 
 import tracemalloc
 
 import numpy as np
 import pytest
 
-from ordeval import splits as sp
-from ordeval.kendall import kendall_tau
+from ordeval.stats import splits as sp
+from ordeval.stats.kendall import kendall_tau
 
 
 def _values(seed, measures=3, topics=20, runs=8, levels=None):

@@ -1,4 +1,4 @@
-"""Statistics: Kendall's tau-a / tau-b (ordeval.kendall), its CI, VE2, Pearson r (ordeval.stats)."""
+"""Statistics: Kendall's tau-a / tau-b (ordeval.stats.kendall), its CI, VE2, Pearson r (ordeval.stats.intervals)."""
 
 import numpy as np
 import pytest
@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from ordeval.kendall import kendall_tau, kendall_tau_a, kendall_tau_b
-from ordeval.stats import pearson_with_ci, residual_variance, tau_confidence_interval
+from ordeval.stats.intervals import pearson_with_ci, residual_variance, tau_confidence_interval
+from ordeval.stats.kendall import kendall_tau, kendall_tau_a, kendall_tau_b
 
 # --------------------------------------------------------------------------- Kendall's tau
 

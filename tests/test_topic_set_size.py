@@ -1,4 +1,4 @@
-"""Topic set size design (ordeval.topic_set_size): the residual variance, exact power against statsmodels'
+"""Topic set size design (ordeval.stats.topic_set_size): the residual variance, exact power against statsmodels'
 power classes, the smallest n of each design, a Monte-Carlo check of the paired t design, the table."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
-from ordeval import topic_set_size as tss
+from ordeval.stats import topic_set_size as tss
 
 
 def score_matrix(topics=120, runs=6, seed=3) -> np.ndarray:
@@ -143,7 +143,7 @@ def test_curves_fall_as_the_difference_grows():
 def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
     from tabular_check import check_tabular
 
-    from ordeval.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
+    from ordeval.reports.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
 
     x = score_matrix(30, 5)
     table = tss.topic_set_size_table({"M_#1&": x, "kappa": x / 2})
@@ -159,8 +159,8 @@ def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
 
 
 def test_figure_is_byte_reproducible(tmp_path):
-    from ordeval.figures import save_figure
-    from ordeval.figures.topic_set_size import topic_set_size_figure
+    from ordeval.reports.figures import save_figure
+    from ordeval.reports.figures.topic_set_size import topic_set_size_figure
 
     matrices = {"A": score_matrix(40, 4), "B$x$": score_matrix(40, 4, seed=9) / 2}
     fractions = tss.CURVE_FRACTIONS[::4]
@@ -175,8 +175,8 @@ def test_figure_is_byte_reproducible(tmp_path):
 
 
 def test_score_folder_from_stack_or_tables(tmp_path):
-    from ordeval.errors import InputError
-    from ordeval.scores import ScoreStack, score_files, write_scores
+    from ordeval.io.errors import InputError
+    from ordeval.tasks.stack import ScoreStack, score_files, write_scores
 
     x = score_matrix(6, 3)
     stack = ScoreStack(["A", "B"], [f"t{i}" for i in range(6)], ["r1", "r2", "r3"], np.stack([x, 2 * x]))

@@ -11,10 +11,10 @@ import pytest
 from conftest import REPO, build_and_score, run_rule_script
 
 from ordeval.cli import main
-from ordeval.config import schema_with_formats
-from ordeval.plan import plan as make_plan
-from ordeval.plugins import load_plugins
 from ordeval.tasks import get_task, scoring_tasks
+from ordeval.tasks.plugins import load_plugins
+from ordeval.workflow.config import schema_with_formats
+from ordeval.workflow.plan import plan as make_plan
 
 TOY = REPO / "tests" / "tasks" / "toy_task.py"
 GRADES = ["low", "mid", "high"]
@@ -103,7 +103,7 @@ def test_a_configuration_of_the_toy_task_runs_through_the_pipelines_scripts(tmp_
 
 @pytest.mark.parametrize("key", ["unknown", "one_class_agreement"])
 def test_keys_of_other_tasks_are_refused_for_a_toy_data_set(tmp_path, key):
-    from ordeval.errors import ConfigError
+    from ordeval.io.errors import ConfigError
 
     config = toy_config(tmp_path)
     config["datasets"]["Grades"][key] = "one"

@@ -24,15 +24,15 @@ def __dir__() -> list[str]:
 
 def __getattr__(name: str):
     if name in _API:
-        from . import api
+        from ordeval import api
 
         return getattr(api, name)
     if name == "plan":
-        from .plan import plan
+        from ordeval.workflow.plan import plan
 
         return plan
     if name == "load_config":
-        from .config import load
+        from ordeval.workflow.config import load
 
         return load
     raise AttributeError(f"module 'ordeval' has no attribute {name!r}")

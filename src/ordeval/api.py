@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .files import write_atomically
-from .scores import ScoreStack
-from .seeding import stream
-from .tasks import get_task, scoring_tasks
+from ordeval.io.files import write_atomically
+from ordeval.stats.seeding import stream
+from ordeval.tasks import get_task, scoring_tasks
+from ordeval.tasks.stack import ScoreStack
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
 
@@ -119,7 +119,7 @@ def build_data(
 
 def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[str] | None = None,
                 **options) -> ScoreStack:  # fmt: skip
-    """Like :func:`score`, but returns the :class:`~ordeval.scores.ScoreStack` (measures x topics x runs,
+    """Like :func:`score`, but returns the :class:`~ordeval.tasks.stack.ScoreStack` (measures x topics x runs,
     with each measure's direction)."""
     task_object = get_task(task)
     data = build_data(gold, runs, task=task, **options)
@@ -177,7 +177,7 @@ def score(gold, runs, **options):
     the task); ``align`` (classification files): pair a run with the gold by item ``id`` or ``position``;
     ``baselines``: organiser baselines computed from the gold, ``uniform``, ``popularity`` (quantification)
     and ``constant:<class>``, added after the runs as ``BL-uniform``, ``BL-popularity``, ``BL-<class>``
-    (``runs`` may then be None). Bad input raises :class:`ordeval.errors.InputError` naming the file, the
+    (``runs`` may then be None). Bad input raises :class:`ordeval.io.errors.InputError` naming the file, the
     line and the problem.
     """
     return tidy(score_stack(gold, runs, **options))
@@ -264,7 +264,7 @@ def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequ
     Long and Cliff's (1997) consistent variance estimate. Returns a data frame measure_a, measure_b, tau,
     ci_low, ci_high.
     """
-    from .analysis.agreement import ranking_agreement
+    from ordeval.analysis.agreement import ranking_agreement
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset(list(measures)) if measures else stack
@@ -283,7 +283,7 @@ def hsd_pvalues(scores, *, measure: str | None = None, trials: int = 5000, seed:
     """
     import pandas as pd
 
-    from .analysis.significance import pairwise_significance
+    from ordeval.analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset([measure]) if measure else stack
@@ -298,8 +298,8 @@ def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, see
     Returns a data frame measure, significant, pairs, percent."""
     import pandas as pd
 
-    from .analysis.significance import discriminative_power as power
-    from .analysis.significance import pairwise_significance
+    from ordeval.analysis.significance import discriminative_power as power
+    from ordeval.analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     result = power(pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads), alpha)
@@ -322,8 +322,8 @@ def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, h
     trials x measures taus (higher mean tau is better), VE2 = sum of squared residuals of the two-way
     ANOVA / ((trials - 1)(measures - 1)). Returns (summary data frame: measure, mean_tau, outperforms,
     ve2, trials; taus: trials x measures array)."""
-    from .analysis.consistency import compare_measures
-    from .splits import random_splits, split_taus
+    from ordeval.analysis.consistency import compare_measures
+    from ordeval.stats.splits import random_splits, split_taus
 
     stack = as_stack(scores, lower_is_better)
     topics = len(stack.topics)
@@ -341,8 +341,8 @@ def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alph
     group letters (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data
     frame measure, rank, run, mean, ci_low, ci_high, group, lower_is_better. With one run, or one topic,
     the groups are empty (no test)."""
-    from .analysis.leaderboard import build_leaderboards, no_test_reason
-    from .analysis.significance import pairwise_significance
+    from ordeval.analysis.leaderboard import build_leaderboards, no_test_reason
+    from ordeval.analysis.significance import pairwise_significance
 
     stack = as_stack(scores, lower_is_better)
     stack = stack.subset([measure]) if measure else stack

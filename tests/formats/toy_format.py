@@ -3,7 +3,7 @@
 
 import numpy as np
 
-from ordeval.errors import InputError
+from ordeval.io.errors import InputError
 from ordeval.tasks.quantification import register_format
 from ordeval.tasks.quantification.readers import TopicDistributions, checked_distributions
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ordeval.errors import ConfigError, InputError
-from ordeval.fields import read_fields
-from ordeval.files import write_json, write_text
-from ordeval.provenance import read_provenance
-from ordeval.registry import Registry
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.fields import read_fields
+from ordeval.io.files import write_json, write_text
+from ordeval.io.provenance import read_provenance
 from ordeval.tasks import register_task
 from ordeval.tasks.base import FileFormats, Scored, Task, TaskData, build_runs, file_record, resolve_path
+from ordeval.tasks.registry import Registry
 
 REGISTRY = Registry("grades")
 FORMATS = FileFormats()

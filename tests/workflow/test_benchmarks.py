@@ -14,7 +14,7 @@ import sys
 import numpy as np
 from conftest import REPO, shared_file, tiny_config
 
-from ordeval.config import validate
+from ordeval.workflow.config import validate
 
 BENCHMARKS = REPO / "benchmarks"
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from conftest import run_workflow, tiny_config
 
-from ordeval.compare import EXACT
-from ordeval.reference import compare_folders
+from ordeval.results.compare import EXACT
+from ordeval.results.reference import compare_folders
 
 #: Files that are not outputs: job logs (time-stamped) and the TeX engine's byproducts.
 BYPRODUCTS = {".log", ".aux", ".fls", ".fdb_latexmk", ".out", ".toc"}

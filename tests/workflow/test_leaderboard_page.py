@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from ordeval.analysis.leaderboard import leaderboard
-from ordeval.leaderboard_page import write_leaderboard_page
-from ordeval.scores import ScoreStack
+from ordeval.reports.leaderboard_page import write_leaderboard_page
+from ordeval.tasks.stack import ScoreStack
 
 pytestmark = pytest.mark.workflow
 

@@ -16,9 +16,9 @@ from tabular_check import check_tabular
 
 from ordeval.analysis.classification import PROPERTY_ORDER
 from ordeval.analysis.groups import parse_groups
-from ordeval.files import png_description
-from ordeval.plan import plan as make_plan
-from ordeval.scores import read_score_matrix, read_stack
+from ordeval.io.files import png_description
+from ordeval.tasks.stack import read_score_matrix, read_stack
+from ordeval.workflow.plan import plan as make_plan
 
 OQ = {"TinySem": (12, 7), "TinyDQ": (14, 10)}  # topics, runs
 OC = {"TinyOC": (14, 7)}
@@ -198,8 +198,8 @@ def test_classification_outputs(pipeline):
 def test_report_inputs_every_table_and_includes_every_figure(pipeline):
     results = pipeline.results
     document = (results / "report" / "ordeval.tex").read_text()
-    from ordeval.latex import escape
-    from ordeval.latex.report import fragment_captions
+    from ordeval.reports.latex import escape
+    from ordeval.reports.latex.report import fragment_captions
 
     # printed once: the contradictions grouped (the plain list holds the same pairs), the leaderboards side by
     # side (tables/leaderboard/<dataset>_compact.tex; the per-measure tables, the figures and the results pages

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, SHARED_RAW, run_workflow, shared_file
 
-from ordeval.config import load
+from ordeval.workflow.config import load
 
 
 @pytest.fixture(scope="module")

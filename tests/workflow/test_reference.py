@@ -7,7 +7,7 @@ import json
 import shutil
 
 from ordeval.cli import main
-from ordeval.reference import VOLATILE, matches
+from ordeval.results.reference import VOLATILE, matches
 
 
 def test_a_reference_of_a_pipeline_run(pipeline, tmp_path, capsys):

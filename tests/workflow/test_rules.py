@@ -35,7 +35,7 @@ def planned_targets(configfile: str, extra: list[str]) -> dict:
     """The plan's targets, made in a process of its own: the registries of this one hold the measures
     other tests registered."""
     code = (
-        "import json, sys; from ordeval.config import load; from ordeval.plan import plan\n"
+        "import json, sys; from ordeval.workflow.config import load; from ordeval.workflow.plan import plan\n"
         "config = load(sys.argv[1])\n"
         "if len(sys.argv) > 2: config['data_root'] = sys.argv[2]\n"
         "p = plan(config, workdir='.'); print(json.dumps({'targets': p.targets(), 'results': p.results}))"

@@ -5,7 +5,7 @@ import copy
 
 from conftest import run_workflow
 
-from ordeval.scores import read_score_matrix
+from ordeval.tasks.stack import read_score_matrix
 
 
 def test_a_score_matrix_data_set_runs_through_every_analysis(pipeline, tmp_path):

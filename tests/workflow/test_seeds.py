@@ -10,8 +10,8 @@ import copy
 import numpy as np
 from conftest import REPO, run_workflow
 
-from ordeval.config import load_yaml
-from ordeval.scores import read_stack
+from ordeval.tasks.stack import read_stack
+from ordeval.workflow.config import load_yaml
 
 DATASET = "DialEval1-DQ-S"
 

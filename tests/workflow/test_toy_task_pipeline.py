@@ -8,7 +8,7 @@ import shutil
 from conftest import REPO, run_workflow
 from test_toy_task import toy_config
 
-from ordeval.plan import plan as make_plan
+from ordeval.workflow.plan import plan as make_plan
 
 
 def test_a_configuration_of_the_toy_task_runs_through_snakemake(tmp_path):

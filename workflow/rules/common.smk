@@ -1,17 +1,17 @@
-# The plan of this configuration (ordeval.plan: the validated configuration, its data sets, measures
+# The plan of this configuration (ordeval.workflow.plan: the validated configuration, its data sets, measures
 # and output paths) and the helpers every rule file uses. Every output's path template is written once,
-# in the analysis catalogue (ordeval.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
+# in the analysis catalogue (ordeval.workflow.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
 # fields ({dataset}, {condition}, {suffix}, ...) left as wildcards. `params` hold settings only.
 import os
 import re
 import sys
 
-from ordeval import pipeline
-from ordeval.config import check_config_file
-from ordeval.errors import InputError
-from ordeval.files import remove_stale_temporaries
-from ordeval.manifest import git_commit, report_configuration_problem
-from ordeval.plan import CONDITIONS, caption_name, plan as make_plan
+from ordeval.workflow import pipeline
+from ordeval.workflow.config import check_config_file
+from ordeval.io.errors import InputError
+from ordeval.io.files import remove_stale_temporaries
+from ordeval.results.manifest import git_commit, report_configuration_problem
+from ordeval.workflow.plan import CONDITIONS, caption_name, plan as make_plan
 
 # Each configuration file is checked for what Snakemake's loading lets through (duplicate keys, aliases,
 # sizes), then the configuration is validated and planned. A ConfigError or InputError (both ValueError)
@@ -120,14 +120,14 @@ def _cost(kind, wildcards):
 
 
 def threads(kind):
-    """The threads of a job of ``kind`` (ordeval.resources.KINDS) on its data set (or on every data set):
+    """The threads of a job of ``kind`` (ordeval.workflow.resources.KINDS) on its data set (or on every data set):
     the configured threads where the work is large enough, else one."""
     return lambda wildcards: _cost(kind, wildcards).threads
 
 
 def cost(kind):
     """mem_mb and runtime (minutes) of a job of ``kind`` on its data set (or on every data set), from its
-    size (ordeval.resources), multiplied by the attempt (``--retries``)."""
+    size (ordeval.workflow.resources), multiplied by the attempt (``--retries``)."""
     return {
         "mem_mb": lambda wildcards, attempt: _cost(kind, wildcards).mem_mb * attempt,
         "runtime": lambda wildcards, attempt: _cost(kind, wildcards).runtime * attempt,

@@ -1,4 +1,4 @@
-# Stage: published versus reproduced (ordeval.replication; docs/methods.md, section 7). Every number the
+# Stage: published versus reproduced (ordeval.results.replication; docs/methods.md, section 7). Every number the
 # replicated publications print for a configured data set, beside the one this configuration reproduces,
 # with the difference and a verdict; then the counts per verdict. Only with `replication: {compare: true}`.
 REPLICATED = PLAN.replicated_datasets

@@ -3,7 +3,7 @@
 For one data set, every measure ranks the runs by their mean score over topics, best first under its
 own direction; two measures agree as much as Kendall's tau between their rankings (tau-b by default;
 tau-a, which keeps tied pairs in the denominator n(n-1)/2, reproduces the papers' NTCIR tables),
-reported with a confidence interval (``ci_method``, :data:`ordeval.stats.CI_METHODS`): by default Fisher z
+reported with a confidence interval (``ci_method``, :data:`ordeval.stats.intervals.CI_METHODS`): by default Fisher z
 with the Fieller et al. variance, tanh(atanh(tau) -/+ z_{(1+level)/2} sqrt(0.437/(n-4))), n the number of
 runs; the papers' tables apply it to tau rounded to 3 decimals; Long and Cliff's (1997) interval uses the
 consistent variance of tau estimated from the rankings. Over several data sets the taus are averaged (no
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..kendall import kendall_tau
-from ..stats import tau_interval
-from ..table import Table
+from ordeval.io.table import Table
+from ordeval.stats.intervals import tau_interval
+from ordeval.stats.kendall import kendall_tau
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "tau", "ci_low", "ci_high"]
 
@@ -65,7 +65,7 @@ def ranking_agreement(
 
     tau_ab = tau(r_a, r_b) where r_m ranks the runs by mean score under m, best first: a measure for
     which higher is better has its means negated, so that every ranking points the same way;
-    CI_ab by ``ci_method`` (:func:`ordeval.stats.tau_interval`), e.g. ``fisher_z``:
+    CI_ab by ``ci_method`` (:func:`ordeval.stats.intervals.tau_interval`), e.g. ``fisher_z``:
     tanh(atanh(tau_ab) -/+ z_{(1+level)/2} sqrt(0.437 / (n - 4))), n = number of runs.
     """
     means = np.asarray(means, dtype=float)

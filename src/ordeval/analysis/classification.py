@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..table import Table
+from ordeval.io.table import Table
 
 #: (IV): a measure this close to both clusters (in mean tau) is in A/B.
 SIMILARITY_MARGIN = 0.05

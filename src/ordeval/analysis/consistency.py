@@ -1,11 +1,11 @@
 """System ranking consistency: robustness of a measure's ranking to the choice of topics (docs/methods.md 4.2).
 
-The taus of every measure over random topic splits come from :mod:`ordeval.splits`. The measures are
+The taus of every measure over random topic splits come from :mod:`ordeval.stats.splits`. The measures are
 then compared on the trials x measures tau matrix by the randomised Tukey HSD test (trials play the role
 of topics, measures of systems; a higher mean tau is better), with VE2, the residual variance of the
 two-way ANOVA without replication, and effect sizes (mean_a - mean_b) / sqrt(VE2).
 
-This module computes; :mod:`ordeval.latex.consistency` and :mod:`ordeval.figures.consistency` present.
+This module computes; :mod:`ordeval.reports.latex.consistency` and :mod:`ordeval.reports.figures.consistency` present.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..stats import residual_variance
-from ..table import Table, read_csv
+from ordeval.io.table import Table, read_csv
+from ordeval.stats.intervals import residual_variance
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"]
 
@@ -88,7 +88,7 @@ def compare_measures(
     Trials where some tau is undefined (NaN: a ranking that is all ties) are left out of all three.
     mean_m = (1/B') sum_b tau_bm; VE2 = sum_bm (tau_bm - tau_b. - tau_.m + tau_..)^2 / ((B'-1)(M-1)).
     """
-    from ..hsd import randomised_tukey_hsd  # numba: only the consistency job pays for it
+    from ordeval.stats.hsd import randomised_tukey_hsd  # numba: only the consistency job pays for it
 
     taus = np.asarray(taus, dtype=float)
     if taus.ndim != 2 or taus.shape[1] != len(measures):

@@ -41,8 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..table import Table
-from .groups import compact_letters
+from ordeval.analysis.groups import compact_letters
+from ordeval.io.table import Table
 
 COLUMNS = ["measure", "rank", "run", "mean", "ci_low", "ci_high", "group", "lower_is_better"]
 
@@ -197,16 +197,16 @@ class Leaderboards:
     @property
     def note(self) -> str:
         """The setting, and the data origin where known."""
-        from ..provenance import origin_sentence
+        from ordeval.io.provenance import origin_sentence
 
         return f"{self.setting} {origin_sentence(self.origins)}" if self.origins else self.setting
 
     def write(self, csv: str | Path, tex: str | Path, markdown: str | Path) -> None:
         """The leaderboards as CSV (with a ``data_origin`` column where the origin is known), LaTeX (headed by
         comments on the setting and origin) and Markdown."""
-        from ..files import write_text
-        from ..latex import comment, write_latex
-        from ..table import write_csv
+        from ordeval.io.files import write_text
+        from ordeval.io.table import write_csv
+        from ordeval.reports.latex import comment, write_latex
 
         if self.origins:
             write_csv(self.table(), csv, self.origins)
@@ -224,12 +224,12 @@ class Leaderboards:
         return Table.concat(self.tables())
 
     def markdown(self) -> str:
-        from ..leaderboard_text import leaderboard_markdown
+        from ordeval.reports.leaderboard_text import leaderboard_markdown
 
         return leaderboard_markdown(self.dataset, self.tables(), self.display, self.level, self.note, self.value_header)
 
     def latex(self) -> str:
-        from ..leaderboard_text import leaderboard_latex
+        from ordeval.reports.leaderboard_text import leaderboard_latex
 
         return leaderboard_latex(self.tables(), self.labels, self.level, self.value_header)
 
@@ -262,7 +262,7 @@ def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str 
                        pooled: np.ndarray | None = None, items: int | None = None, alpha: float = 0.05,
                        level: float = 0.95, test: str = "", no_test_reason: str = "",
                        origins: Mapping[str, str] | None = None) -> Leaderboards:  # fmt: skip
-    """The leaderboards of every measure of ``stack`` (a :class:`~ordeval.scores.ScoreStack`).
+    """The leaderboards of every measure of ``stack`` (a :class:`~ordeval.tasks.stack.ScoreStack`).
 
     ``significance``: anything with ``matrix(measure)`` giving the runs x runs p-values (a
     :class:`~ordeval.analysis.significance.PairwiseSignificance`), or None for no significance groups
@@ -270,7 +270,7 @@ def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str 
     "randomised Tukey HSD, B = 5000, seed = 0"; "paired randomisation test of each run pair, B = 5000,
     seed = 0" for the pooled protocol). ``protocol="pooled"``: ``pooled`` holds the pooled
     scores, measures x runs (``items``: how many items they pool). ``origins``: ``{data set: origin}``
-    (:func:`ordeval.provenance.read_origins`), said in the note and the CSV's ``data_origin`` column."""
+    (:func:`ordeval.io.provenance.read_origins`), said in the note and the CSV's ``data_origin`` column."""
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}")
     if protocol == "pooled" and pooled is None:
@@ -289,7 +289,7 @@ def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str 
         boards.append(board)
     note = setting_note(dataset, protocol, len(stack.topics), items, level, alpha, test if significance else "",
                         no_test_reason)  # fmt: skip
-    from ..latex import measure_labels
+    from ordeval.reports.latex import measure_labels
 
     return Leaderboards(dataset, protocol, boards, dict(zip(stack.measures, stack.display, strict=True)),
                         measure_labels(stack), level, note, dict(origins or {}))  # fmt: skip

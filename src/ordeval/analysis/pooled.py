@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..tasks.classification.measures import confusion_matrices
-from .significance import PairwiseSignificance
+from ordeval.analysis.significance import PairwiseSignificance
+from ordeval.tasks.classification.measures import confusion_matrices
 
 #: Cells (trials x kinds of differing items) of one block of the randomisation test.
 BLOCK_CELLS = 1 << 21

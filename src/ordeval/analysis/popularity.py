@@ -9,7 +9,7 @@ Where lower is better, Delta_M(t) < 0 means M prefers Popularity on t; where hig
 Delta_M(t) > 0 does. The counts and the quadrants use the *oriented* delta o_M(t) = Delta_M(t) for a
 lower-is-better measure and -Delta_M(t) otherwise, so that o_M(t) < 0 always means "prefers
 Popularity"; the table of deltas keeps the raw Delta_M. This module computes; presentation is in
-:mod:`ordeval.latex.popularity` and :mod:`ordeval.figures.popularity`.
+:mod:`ordeval.reports.latex.popularity` and :mod:`ordeval.reports.figures.popularity`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..provenance import read_origins, read_run_origins
-from ..scores import ScoreStack
-from ..stats import Correlation, pearson_with_ci
-from ..table import Table
+from ordeval.io.provenance import read_origins, read_run_origins
+from ordeval.io.table import Table
+from ordeval.stats.intervals import Correlation, pearson_with_ci
+from ordeval.tasks.stack import ScoreStack
 
 #: |Delta| at most this is a tie (the configuration's popularity.tie_tolerance overrides it).
 TIE_TOLERANCE = 1e-12
@@ -114,8 +114,8 @@ def preference_table(
 
     With ``origins`` ({data set: origin}) of more than one kind, real counts are never added to
     synthetic ones: one ``TOTAL (<origin>)`` row per origin and measure instead (in the order of
-    :class:`~ordeval.provenance.Origin`)."""
-    from ..provenance import ORIGINS
+    :class:`~ordeval.io.provenance.Origin`)."""
+    from ordeval.io.provenance import ORIGINS
 
     rows = []
     for name, values in deltas.items():
@@ -137,7 +137,7 @@ def preference_table(
 
 def total_origins(table: Table, origins: Mapping[str, str]) -> dict[str, str]:
     """``origins`` with the origin of each TOTAL row of a :func:`preference_table` (for its CSV)."""
-    from ..provenance import ORIGINS, combined_origin
+    from ordeval.io.provenance import ORIGINS, combined_origin
 
     result = dict(origins)
     for name in dict.fromkeys(table["dataset"]):

@@ -1,7 +1,7 @@
 """Discriminative power, significance overlap and contradictions between measures (docs/methods.md 4.3-4.5).
 
 All functions work on the p-values of every run pair of one data set from the randomised Tukey HSD
-test of :mod:`ordeval.hsd` (one call per data set, so that all measures share the permutations). Pairs
+test of :mod:`ordeval.stats.hsd` (one call per data set, so that all measures share the permutations). Pairs
 are the unordered run pairs (i, j), i < j in run order, in the row-major order of ``numpy.triu_indices``;
 a data set with m runs has T = m(m-1)/2 of them.
 
@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError
-from ..scores import ScoreStack, read_measure_table
-from ..table import Table
+from ordeval.io.errors import InputError
+from ordeval.io.table import Table
+from ordeval.tasks.stack import ScoreStack, read_measure_table
 
 #: Columns of the p-value table of one data set (``significance/<dataset>/pvalues.tsv``).
 PVALUE_COLUMNS = ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
@@ -103,8 +103,8 @@ def pairwise_significance(
 ) -> PairwiseSignificance:
     """p-values of every run pair for every measure of ``stack`` by the randomised Tukey HSD test
     with ``trials`` trials; one call on the whole stack, so all measures share the permutations.
-    ``progress(done, trials)``: see :func:`ordeval.hsd.randomised_tukey_hsd` (the result is the same)."""
-    from ..hsd import randomised_tukey_hsd  # numba: only the p-value job pays for it
+    ``progress(done, trials)``: see :func:`ordeval.stats.hsd.randomised_tukey_hsd` (the result is the same)."""
+    from ordeval.stats.hsd import randomised_tukey_hsd  # numba: only the p-value job pays for it
 
     result = randomised_tukey_hsd(stack.values, trials, rng, threads, progress)
     first, second = np.triu_indices(len(stack.runs), k=1)
@@ -151,7 +151,7 @@ def write_pvalues(significance: PairwiseSignificance, path, arrays=None) -> None
     measure at a time (the whole table as text held ~3 GB at 1,000 runs)."""
     import hashlib
 
-    from ..files import write_atomically
+    from ordeval.io.files import write_atomically
 
     hasher = hashlib.sha256()  # of the bytes as written (not read back: 6.5 million rows at 1,000 runs)
 
@@ -184,8 +184,8 @@ def _read_arrays(path, arrays) -> tuple | None:
     SHA-256); None otherwise (missing, or the TSV changed since), and the TSV is parsed. A file that is not
     such arrays (empty, random bytes, pickled objects, shapes that do not fit, p-values outside [0, 1]) is
     an InputError naming it."""
-    from ..files import sha256
-    from ..parsing import load_arrays
+    from ordeval.io.files import sha256
+    from ordeval.io.parsing import load_arrays
 
     if not Path(arrays).is_file():
         return None

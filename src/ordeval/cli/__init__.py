@@ -27,10 +27,8 @@ import pickle
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from ..errors import ConfigError, InputError
-from ..scripting import damaged_kernel_cache
-from . import (
+from ordeval import __version__
+from ordeval.cli import (
     diff,
     evaluate,
     inputs,
@@ -44,7 +42,9 @@ from . import (
     topics,
     validate,
 )
-from .common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
+from ordeval.cli.common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.workflow.scripting import damaged_kernel_cache
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
 

@@ -7,7 +7,7 @@
   (about 16 bytes per trial and measure, plus the scores); a call whose estimate exceeds the limit is
   refused with the estimate. The limit is half the machine's memory; ``ORDEVAL_MEMORY_LIMIT`` (in GiB,
   e.g. ``ORDEVAL_MEMORY_LIMIT=64``) overrides it;
-* names: run names follow the pipeline's name policy (:mod:`ordeval.names`; ``topic`` and the other
+* names: run names follow the pipeline's name policy (:mod:`ordeval.io.names`; ``topic`` and the other
   column names are reserved);
 * ``--out``: a folder holds exactly what one call wrote. ``ordeval score`` records the files it writes
   in ``<out>/.ordeval-files`` before it writes them (so a call stopped midway, by a full disk or a kill,
@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from .common import UserError
+from ordeval.cli.common import UserError
 
 MAX_SEED = 2**63 - 1
 MAX_TRIALS = 10_000_000
@@ -115,7 +115,7 @@ def memory_limit() -> int:
         if not math.isfinite(value) or value <= 0:
             raise UserError(f"{MEMORY_VARIABLE}={override!r}: a positive number of GiB")
         return int(value * 2**30)
-    from ..limits import machine_memory_gb
+    from ordeval.workflow.limits import machine_memory_gb
 
     return int(machine_memory_gb() * 2**30) // 2 or 8 * 2**30  # 8 GiB where the memory cannot be known
 
@@ -138,7 +138,7 @@ def _size(count: int) -> str:
 
 def check_run_names(names: Iterable[str]) -> None:
     """Run names by the pipeline's name policy (``topic`` and the other column names are reserved)."""
-    from ..names import name_problem
+    from ordeval.io.names import name_problem
 
     for name in names:
         problem = name_problem(name, kind="run name")
@@ -165,8 +165,8 @@ def out_folder(path: str | Path) -> list[Path]:
             f"--out {path}: the folder is not empty and was not written by 'ordeval score' (no {RECORD}); "
             "give a new or empty folder"
         )
-    from ..errors import InputError
-    from ..parsing import iter_lines
+    from ordeval.io.errors import InputError
+    from ordeval.io.parsing import iter_lines
 
     try:  # line by line: a record that is not text is refused at its first bad block
         listed = {line.strip() for _, line in iter_lines(record) if line.strip()}
@@ -188,7 +188,7 @@ def out_folder(path: str | Path) -> list[Path]:
 
 def _temporary_of(name: str, listed: set[str]) -> bool:
     """Whether ``name`` is the temporary file of a listed file (left by a call killed while writing it)."""
-    from ..files import TEMPORARY
+    from ordeval.io.files import TEMPORARY
 
     match = TEMPORARY.match(name)
     return bool(match) and match.group("name") in listed
@@ -202,6 +202,6 @@ def clear_previous(files: Iterable[Path]) -> None:
 
 def record_written(folder: Path, names: Iterable[str]) -> None:
     """Write :data:`RECORD`: the names of the files this call wrote into ``folder``."""
-    from ..files import write_text
+    from ordeval.io.files import write_text
 
     write_text("".join(f"{name}\n" for name in sorted(set(names))), folder / RECORD)

@@ -8,8 +8,8 @@ import sys
 import time
 from pathlib import Path
 
-from ..errors import InputError
-from ..tasks import scoring_tasks  # noqa: F401 (the subcommands' task choices)
+from ordeval.io.errors import InputError
+from ordeval.tasks import scoring_tasks  # noqa: F401 (the subcommands' task choices)
 
 
 class UserError(Exception):
@@ -46,7 +46,7 @@ def describe(error: BaseException) -> str:
 
 
 def fail(message: str) -> int:
-    from .inputs import shown
+    from ordeval.cli.inputs import shown
 
     print(f"ordeval: error: {shown(message)}", file=sys.stderr)
     return 2
@@ -147,7 +147,7 @@ def measure_list(text: str | None, task: str | None = None) -> list[str] | None:
         return None
     names = [name.strip() for name in text.split(",") if name.strip()]
     if task:
-        from ..tasks import get_task
+        from ordeval.tasks import get_task
 
         registry = get_task(task).registry
         unknown = [name for name in names if name not in registry]
@@ -165,7 +165,7 @@ def measure_list(text: str | None, task: str | None = None) -> list[str] | None:
 
 def task_formats(task: str) -> list[str]:
     """The file formats the readers of ``task`` take, sorted."""
-    from ..api import file_formats
+    from ordeval.api import file_formats
 
     return file_formats(task)
 
@@ -195,7 +195,7 @@ def title(text: str) -> str:
 
 def add_hsd_options(parser: argparse.ArgumentParser) -> None:
     """The options of a leaderboard: the significance test, intervals, title, output."""
-    from . import checks
+    from ordeval.cli import checks
 
     parser.add_argument("--trials", "-B", type=checks.trials, default=5000,
                         help=f"trials of the significance test (default 5000; at most {checks.MAX_TRIALS:,} and the "
@@ -222,7 +222,7 @@ def add_plugin_option(parser: argparse.ArgumentParser) -> None:
 
 def load_plugin_files(plugins) -> None:
     """Import the ``--plugins`` (and the installed entry points), before any measure is looked up."""
-    from ..plugins import load_plugins
+    from ordeval.tasks.plugins import load_plugins
 
     load_plugins(list(plugins or ()), key="--plugins")
 

@@ -1,6 +1,6 @@
 """``ordeval diff OLD NEW``: which outputs of two results folders (or of a recorded reference and a results
-folder) differ, and for tables which cells moved and by how much (:mod:`ordeval.reference`,
-:mod:`ordeval.compare`). Exit status 0 when equal (within the tolerance), 1 when not, 2 on bad input."""
+folder) differ, and for tables which cells moved and by how much (:mod:`ordeval.results.reference`,
+:mod:`ordeval.results.compare`). Exit status 0 when equal (within the tolerance), 1 when not, 2 on bad input."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import math
 import sys
 from collections.abc import Iterable
 
-from .checks import non_negative_number, positive
+from ordeval.cli.checks import non_negative_number, positive
 
 #: Details shown per table and per list of files, unless --limit or --all says otherwise.
 LIMIT = 10
@@ -24,9 +24,9 @@ PRECISION_HELP = (
 
 
 def tolerance_of(args):
-    """The tolerance the arguments ask for: :data:`ordeval.compare.PORTABLE` unless ``--exact`` or a given
+    """The tolerance the arguments ask for: :data:`ordeval.results.compare.PORTABLE` unless ``--exact`` or a given
     ``--tolerance`` / ``--relative-tolerance`` (each replacing its part)."""
-    from ..compare import EXACT, PORTABLE, Tolerance
+    from ordeval.results.compare import EXACT, PORTABLE, Tolerance
 
     if args.exact:
         return EXACT
@@ -36,7 +36,7 @@ def tolerance_of(args):
 
 
 def cmd_diff(args) -> int:
-    from ..reference import compare_folders
+    from ordeval.results.reference import compare_folders
 
     tolerance = tolerance_of(args)
     result = compare_folders(args.old, args.new, tolerance, args.ignore)
@@ -63,7 +63,7 @@ def _signed(value: float | None) -> str:
 
 
 def _key_text(diff, row_key) -> str:
-    from ..compare import describe_key
+    from ordeval.results.compare import describe_key
 
     return describe_key(diff.key, row_key)
 
@@ -119,7 +119,7 @@ def _table_notes(diff) -> list[str]:
 
 
 def _key_note(diff) -> str:
-    from ..compare import ROW_NUMBER
+    from ordeval.results.compare import ROW_NUMBER
 
     if diff.key == [ROW_NUMBER]:
         return "rows matched by position (no text column)"
@@ -301,7 +301,7 @@ def document(result) -> dict:
 
 def add_parser(commands) -> None:
     """The ``diff`` subcommand's arguments."""
-    from ..reference import INDEX, VOLATILE
+    from ordeval.results.reference import INDEX, VOLATILE
 
     parser = commands.add_parser(
         "diff",

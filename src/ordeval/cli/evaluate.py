@@ -9,14 +9,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..files import write_text
-from .common import UserError
+from ordeval.cli.common import UserError
+from ordeval.io.files import write_text
 
 
 def registered() -> dict[str, str]:
     """{measure: task} of every measure registered now."""
-    from ..tasks import get_task
-    from .common import scoring_tasks
+    from ordeval.cli.common import scoring_tasks
+    from ordeval.tasks import get_task
 
     return {name: task for task in scoring_tasks() for name in get_task(task).registry.names()}
 
@@ -26,7 +26,7 @@ def derived_config(base: dict, plugin: Path, measures: dict[str, str]) -> dict:
     of their tasks, and a name of its own (``<name>-<plugin>``), so that the base results stay as they are."""
     import copy
 
-    from ..tasks import DEFAULT_TASK
+    from ordeval.tasks import DEFAULT_TASK
 
     config = copy.deepcopy(base)
     tasks = set(measures.values())
@@ -50,9 +50,9 @@ def derived_config(base: dict, plugin: Path, measures: dict[str, str]) -> dict:
 def cmd_evaluate(args, extra) -> int:
     import yaml
 
-    from ..config import load_yaml
-    from ..plugins import load_plugins
-    from . import run
+    from ordeval.cli import run
+    from ordeval.tasks.plugins import load_plugins
+    from ordeval.workflow.config import load_yaml
 
     plugin = Path(args.plugin).resolve()
     if not plugin.is_file():
@@ -99,7 +99,7 @@ def cmd_evaluate(args, extra) -> int:
 
 def add_parser(commands) -> None:
     """The ``evaluate-measure`` subcommand's arguments."""
-    from . import run
+    from ordeval.cli import run
 
     parser = commands.add_parser(
         "evaluate-measure",

@@ -8,11 +8,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..analysis.leaderboard import PROTOCOLS
-from ..errors import InputError
-from ..scores import SUMMARY_FILES, is_score_table
-from .checks import check_hsd_memory
-from .common import Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
+from ordeval.analysis.leaderboard import PROTOCOLS
+from ordeval.cli.checks import check_hsd_memory
+from ordeval.cli.common import Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
+from ordeval.io.errors import InputError
+from ordeval.tasks.stack import SUMMARY_FILES, is_score_table
 
 #: The files a leaderboard call writes into its output folder.
 LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
@@ -22,9 +22,9 @@ PAGE = "leaderboard.html"
 def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str] | None = None):
     """The per-topic leaderboards of ``stack``, with the randomised Tukey HSD's groups where it applies
     (memory checked first)."""
-    from ..analysis.leaderboard import build_leaderboards, check_finite_means, no_test_reason
-    from ..analysis.significance import pairwise_significance
-    from ..seeding import stream
+    from ordeval.analysis.leaderboard import build_leaderboards, check_finite_means, no_test_reason
+    from ordeval.analysis.significance import pairwise_significance
+    from ordeval.stats.seeding import stream
 
     check_finite_means(stack)  # before the test: an infinite mean is never ranked
     reason = no_test_reason(stack)
@@ -42,8 +42,8 @@ def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str]
 def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
     """``<out>/leaderboard.{csv,md,tex}`` and the results page ``leaderboard.html`` (with the per-topic
     scores of ``stack`` on demand); returns the names of the files written."""
-    from ..leaderboard_page import write_leaderboard_page
-    from ..provenance import origin_sentence
+    from ordeval.io.provenance import origin_sentence
+    from ordeval.reports.leaderboard_page import write_leaderboard_page
 
     out.mkdir(parents=True, exist_ok=True)
     boards.write(*(out / name for name in LEADERBOARD_FILES))
@@ -68,7 +68,7 @@ def read_scores_folder(folder: Path, measures: Sequence[str] | None = None, stat
     ``measures.tsv`` (the directions, display names); else every score table, directions from the registry.
     ``stated``: {measure: lower is better} from the command line, needed for a measure that neither gives
     (never a silent default), refused where it contradicts them."""
-    from ..scores import ScoreStack, read_measure_table, read_score_matrices
+    from ordeval.tasks.stack import ScoreStack, read_measure_table, read_score_matrices
 
     table_path = folder / "measures.tsv"
     info: dict[str, dict] = {}
@@ -104,8 +104,8 @@ def _option(lower_is_better: bool) -> str:
 
 def _directions(folder: Path, names: list[str], info: Mapping[str, Mapping], stated: dict[str, bool]) -> list[bool]:
     """Each measure's direction: the folder's measures.tsv, else the registry, else as ``stated``."""
-    from ..api import registered_direction
-    from .evaluate import registered
+    from ordeval.api import registered_direction
+    from ordeval.cli.evaluate import registered
 
     for name, lower in stated.items():
         if name not in names:
@@ -146,7 +146,7 @@ def folder_origins(folder: Path, dataset: str) -> dict[str, str]:
     """``{dataset: origin}`` from the provenance of a scores folder: ``provenance.json`` in it, or the
     pipeline's ``results/<name>/data/<dataset>/provenance.json`` beside ``results/<name>/scores/<dataset>``;
     empty when there is none."""
-    from ..provenance import read_origins
+    from ordeval.io.provenance import read_origins
 
     for candidate in (folder / "provenance.json", folder.parent.parent / "data" / folder.name / "provenance.json"):
         if candidate.is_file():
@@ -178,8 +178,8 @@ def output_folder(folder: Path, out: str | None) -> Path:
 def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mapping[str, str]):
     """The pooled leaderboards of a scores folder from its ``pooled.tsv`` (no groups: the item labels the
     test needs are not in the folder)."""
-    from ..analysis.leaderboard import build_leaderboards, read_pooled
-    from ..table import Table
+    from ordeval.analysis.leaderboard import build_leaderboards, read_pooled
+    from ordeval.io.table import Table
 
     path = folder / "pooled.tsv"
     if not path.is_file():
@@ -195,8 +195,8 @@ def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mappin
 
 
 def cmd_leaderboard(args) -> int:
-    from ..analysis.leaderboard import UndefinedMean
-    from .common import load_plugin_files
+    from ordeval.analysis.leaderboard import UndefinedMean
+    from ordeval.cli.common import load_plugin_files
 
     load_plugin_files(args.plugins)
     folder = existing(args.scores_dir, "folder")

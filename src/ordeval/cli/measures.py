@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .common import add_plugin_option, load_plugin_files, scoring_tasks
+from ordeval.cli.common import add_plugin_option, load_plugin_files, scoring_tasks
 
 
 def cmd_measures(args) -> int:
     load_plugin_files(args.plugins)
-    from ..docs import measure_records, records_json
+    from ordeval.reports.docs import measure_records, records_json
 
     if args.format == "json":
         print(records_json(args.task))

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import sys
 
-from .common import UserError, add_plugin_option, load_plugin_files, scoring_tasks
+from ordeval.cli.common import UserError, add_plugin_option, load_plugin_files, scoring_tasks
 
 
 def cmd_properties(args) -> int:
     load_plugin_files(args.plugins)
-    from ..properties import property_table, render, resolve_measures, table_disagreements
+    from ordeval.properties import property_table, render, resolve_measures, table_disagreements
 
     try:
         measures = resolve_measures(args.measure or None, args.task)
@@ -30,7 +30,7 @@ def cmd_properties(args) -> int:
 
 def add_parser(commands) -> None:
     """The ``properties`` subcommand's arguments."""
-    from . import checks
+    from ordeval.cli import checks
 
     parser = commands.add_parser(
         "properties",

@@ -1,4 +1,4 @@
-"""``ordeval reference RESULTS OUT``: record the reference of a results folder (:mod:`ordeval.reference`),
+"""``ordeval reference RESULTS OUT``: record the reference of a results folder (:mod:`ordeval.results.reference`),
 which ``ordeval diff OUT RESULTS`` compares a later run with."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import sys
 
 
 def cmd_reference(args) -> int:
-    from ..fingerprint import by_value
-    from ..reference import KEPT_TEXT, matches, record_reference
+    from ordeval.results.fingerprint import by_value
+    from ordeval.results.reference import KEPT_TEXT, matches, record_reference
 
     files = record_reference(args.results, args.out)
     kept = sum(matches(name, KEPT_TEXT) for name in files)
@@ -20,7 +20,7 @@ def cmd_reference(args) -> int:
 
 def add_parser(commands) -> None:
     """The ``reference`` subcommand's arguments."""
-    from ..reference import INDEX, KEPT_TEXT, VOLATILE
+    from ordeval.results.reference import INDEX, KEPT_TEXT, VOLATILE
 
     parser = commands.add_parser(
         "reference",

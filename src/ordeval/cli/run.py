@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from ..errors import ConfigError, InputError
-from . import checks
-from .common import Progress, UserError, describe, progress_wanted
+from ordeval.cli import checks
+from ordeval.cli.common import Progress, UserError, describe, progress_wanted
+from ordeval.io.errors import ConfigError, InputError
 
 
 def _stages() -> tuple[str, ...]:
-    from ..catalogue import STAGES
+    from ordeval.workflow.catalogue import STAGES
 
     return ("all", *STAGES)
 
@@ -105,8 +105,8 @@ STOP_GRACE = 30.0
 
 
 def cmd_run(args, extra: Sequence[str]) -> int:
-    from ..config import load_yaml
-    from ..plan import plan as make_plan
+    from ordeval.workflow.config import load_yaml
+    from ordeval.workflow.plan import plan as make_plan
 
     project = project_folder()
     configfile = Path(args.configfile).resolve() if args.configfile else project / "config" / "config.yaml"
@@ -364,7 +364,7 @@ def _where(
 ) -> list[str]:
     """Where the results, report and log are; the command for Snakemake's HTML report, runnable from here as
     printed (with the run's ``--config`` items; after the 'report' stage where its manifest is missing)."""
-    from ..manifest import report_configuration_problem
+    from ordeval.results.manifest import report_configuration_problem
 
     relative_results = os.path.relpath(results)
     lines = [f"results: {relative_results}/ (tables/, figures/, scores/)"]

@@ -14,10 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.leaderboard import PROTOCOLS
-from ..errors import InputError
-from . import checks
-from .common import (
+from ordeval.analysis.leaderboard import PROTOCOLS
+from ordeval.cli import checks
+from ordeval.cli.common import (
     Progress,
     UserError,
     add_file_options,
@@ -29,8 +28,15 @@ from .common import (
     progress_wanted,
     task_formats,
 )
-from .inputs import STDIN, format_hint, gold_format_of, input_path
-from .leaderboard import LEADERBOARD_FILES, PAGE, per_topic_leaderboards, print_leaderboard, write_leaderboard
+from ordeval.cli.inputs import STDIN, format_hint, gold_format_of, input_path
+from ordeval.cli.leaderboard import (
+    LEADERBOARD_FILES,
+    PAGE,
+    per_topic_leaderboards,
+    print_leaderboard,
+    write_leaderboard,
+)
+from ordeval.io.errors import InputError
 
 #: Gold file names that say nothing about the data set: the title then uses the gold's folder name.
 GENERIC_STEMS = {"gold", "test", "truth", "labels", "answers", "key", "qrels", "reference", "stdin"}
@@ -78,7 +84,7 @@ def _merge(parts):
 def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progress):
     """The data set (gold, runs and baselines) of the command's files. One run at a time (so that progress
     can be shown; the same with or without it), except for a canonical runs table, which holds many runs."""
-    from ..api import build_data
+    from ordeval.api import build_data
 
     gold_format = gold_format_of(args)
     options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
@@ -106,8 +112,8 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
 
 def _check_arguments(args):
     """Every argument that can be checked before reading a file; returns (classes, measures, earlier files)."""
-    from ..api import baseline_sources
-    from ..tasks import get_task
+    from ordeval.api import baseline_sources
+    from ordeval.tasks import get_task
 
     load_plugin_files(args.plugins)
     task = get_task(args.task)
@@ -136,10 +142,10 @@ def _check_arguments(args):
 
 def pooled_leaderboards(data, stack, args, dataset: str):
     """The pooled leaderboards, with the paired randomisation test's groups where there are two runs."""
-    from ..analysis.leaderboard import build_leaderboards
-    from ..analysis.pooled import pooled_scores, pooled_significance
-    from ..seeding import stream
-    from ..tasks import get_task
+    from ordeval.analysis.leaderboard import build_leaderboards
+    from ordeval.analysis.pooled import pooled_scores, pooled_significance
+    from ordeval.stats.seeding import stream
+    from ordeval.tasks import get_task
 
     registry = get_task(args.task).registry
     measures = [registry[name] for name in stack.measures]
@@ -183,8 +189,8 @@ def per_topic_lines(stack) -> list[str]:
 
 
 def cmd_score(args) -> int:
-    from ..scores import score_files, write_scores
-    from ..tasks import get_task
+    from ordeval.tasks import get_task
+    from ordeval.tasks.stack import score_files, write_scores
 
     classes, measures, earlier = _check_arguments(args)
     gold = input_path(args.gold, "--gold")
@@ -263,7 +269,7 @@ def _print(stack, boards, args, dataset: str) -> None:
     elif boards is not None:
         print_leaderboard(boards, False)
     else:
-        from ..scores import matrix_text
+        from ordeval.tasks.stack import matrix_text
 
         sys.stdout.write(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"))
 

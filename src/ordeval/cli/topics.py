@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
-from .common import UserError, existing
+from ordeval.cli.common import UserError, existing
 
 
 def cmd_topics(args) -> int:
-    from ..topic_set_size import DESIGNS, read_score_folder, table_text, topic_set_size_table
+    from ordeval.stats.topic_set_size import DESIGNS, read_score_folder, table_text, topic_set_size_table
 
     folder = existing(args.scores, "scores folder")
     matrices = read_score_folder(folder)
@@ -30,7 +30,7 @@ def cmd_topics(args) -> int:
 
 def add_parser(commands) -> None:
     """The ``topics`` subcommand's arguments."""
-    from . import checks
+    from ordeval.cli import checks
 
     parser = commands.add_parser(
         "topics",
@@ -47,7 +47,7 @@ def add_parser(commands) -> None:
     parser.add_argument("--power", type=checks.probability, default=0.8, help="power 1 - beta (default 0.8)")
     parser.add_argument("--mdd", type=checks.positive_number, action="append", metavar="DIFF",
                         help="minimum detectable difference (repeatable; default: scaled to each measure)")  # fmt: skip
-    # ordeval.topic_set_size.DESIGNS, written out: that module imports scipy (~0.3 s), which every ordeval
+    # ordeval.stats.topic_set_size.DESIGNS, written out: that module imports scipy (~0.3 s), which every ordeval
     # command would pay for its --help (a test checks that the two agree).
     parser.add_argument("--design", choices=("paired_t", "anova", "ci"), action="append", help="only this design")
     parser.add_argument("--measure", action="append", metavar="NAME", help="only this measure (repeatable)")

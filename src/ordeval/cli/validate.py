@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import InputError
-from .common import UserError, add_file_options, add_plugin_option, check_format, parse_classes, task_formats
-from .inputs import format_hint, gold_format_of, input_path, shown
+from ordeval.cli.common import UserError, add_file_options, add_plugin_option, check_format, parse_classes, task_formats
+from ordeval.cli.inputs import format_hint, gold_format_of, input_path, shown
+from ordeval.io.errors import InputError
 
 
 def cmd_validate(args) -> int:
-    from ..validation import check_file
+    from ordeval.tasks.validation import check_file
 
     check_format(args.task, args.format)
     gold_format = gold_format_of(args)

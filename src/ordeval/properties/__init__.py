@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..table import Table
+from ordeval.io.table import Table
 
 #: Instances per property: its defining cases, then seeded random ones.
 DEFAULT_TRIALS = 2000
@@ -170,7 +170,7 @@ def define(task: str, name: str, title: str, quantifier: str, cases, *, paper: b
 
 def properties_of(task: str) -> dict[str, Property]:
     """The properties defined for ``task`` (empty for a task without any)."""
-    from . import classification, quantification  # noqa: F401  (they define the properties)
+    from ordeval.properties import classification, quantification  # noqa: F401  (they define the properties)
 
     return PROPERTIES.get(task, {})
 
@@ -186,7 +186,7 @@ def instances(task: str, name: str, trials: int = DEFAULT_TRIALS, seed: int = 0)
 
 def _case_axes(task: str) -> int:
     """Trailing axes of one case of ``task``'s measures (Task.case_axes: a distribution 1, a confusion matrix 2)."""
-    from ..tasks import get_task
+    from ordeval.tasks import get_task
 
     return get_task(task).case_axes
 
@@ -248,7 +248,7 @@ def table_disagreements(table: Table) -> list[str]:
 
 def resolve_measures(names: Sequence[str] | None = None, task: str | None = None) -> list:
     """Registered measures by name (searched in every task's registry), or every measure (of ``task``)."""
-    from ..tasks import get_task, scoring_tasks
+    from ordeval.tasks import get_task, scoring_tasks
 
     tasks = [task] if task else scoring_tasks()
     registries = [get_task(t).registry for t in tasks]

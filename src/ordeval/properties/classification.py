@@ -13,8 +13,8 @@ import itertools
 
 import numpy as np
 
-from .. import portable
-from . import Batch, Scorer, define
+from ordeval.properties import Batch, Scorer, define
+from ordeval.stats import portable
 
 TASK = "classification"
 

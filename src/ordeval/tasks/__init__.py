@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import Task
+from ordeval.tasks.base import Task
 
 
 def _discover() -> dict[str, Task]:

@@ -2,7 +2,7 @@
 
 A :class:`Task` says what the items of a data set are, and owns its readers (``build``, the canonical
 tables), its measure registry and its per-topic scoring. Its output is a :class:`Scored`: a
-:class:`~ordeval.scores.ScoreStack` (topics x runs per measure, with each measure's direction) plus
+:class:`~ordeval.tasks.stack.ScoreStack` (topics x runs per measure, with each measure's direction) plus
 any task-specific tables; the analyses see only the stack.
 
 Two tasks ship with ordeval: ``quantification`` (a gold distribution per topic) and
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ConfigError, InputError, MeasureError
-from ..registry import Measure, Registry
-from ..scores import ScoreStack
-from ..table import Table
+from ordeval.io.errors import ConfigError, InputError, MeasureError
+from ordeval.io.table import Table
+from ordeval.tasks.registry import Measure, Registry
+from ordeval.tasks.stack import ScoreStack
 
 
 @dataclass
@@ -58,7 +58,7 @@ class FileFormat:
     runs with the gold by topic reads tables with ``topics`` and their ``locations``, "line 3": what ``ordeval
     validate`` pairs and names); ``source``
     is the data set's source entry (``path``, ``name``, and keys of ``needs`` such as ``score``) with
-    ``role`` ``"gold"`` or ``"run"``. Errors are :class:`~ordeval.errors.InputError` naming file and line."""
+    ``role`` ``"gold"`` or ``"run"``. Errors are :class:`~ordeval.io.errors.InputError` naming file and line."""
 
     name: str
     read: Callable[[Path, Sequence, Mapping], dict]
@@ -107,7 +107,7 @@ class Task(ABC):
     formats: FileFormats = FileFormats()
     #: The task's section of the configuration schema: a YAML file with ``dataset`` (the keys of a data set of
     #: this task: ``properties``, ``required``) and ``$defs`` (its sources' definitions), which
-    #: :func:`ordeval.config.schema_with_formats` adds to the schema.
+    #: :func:`ordeval.workflow.config.schema_with_formats` adds to the schema.
     schema_file: Path | None = None
     #: The definitions of the task's gold and run sources (``$defs`` names) that its file formats extend.
     schema_sources: Mapping[str, str] = {}
@@ -154,12 +154,12 @@ class Task(ABC):
 
     def source_defaults(self, kind: str | None) -> Mapping:
         """The defaults of the parameters of a source of type ``kind`` (a simulator's), for the checks of
-        ``<x>_min`` <= ``<x>_max`` against a default (:mod:`ordeval.config_checks`). Default: none."""
+        ``<x>_min`` <= ``<x>_max`` against a default (:mod:`ordeval.workflow.config_checks`). Default: none."""
         return {}
 
     def size_hints(self, spec: Mapping) -> dict:
         """What the configuration of a data set says of its size besides topics and runs, for the limits
-        checked before any work (:mod:`ordeval.limits`): ``measures`` where the data set brings its own (else
+        checked before any work (:mod:`ordeval.workflow.limits`): ``measures`` where the data set brings its own (else
         the configuration's), ``items`` (labels per run), ``ratings`` (simulated annotations)."""
         return {}
 
@@ -214,7 +214,7 @@ class Task(ABC):
         column = self.gold_topic_column.get(gold["type"])
         if column is None or "path" not in gold:
             return None
-        from ..parsing import iter_lines
+        from ordeval.io.parsing import iter_lines
 
         topics = set()
         try:  # line by line: the memory of the topics, not of the file, which may be huge or not text
@@ -280,7 +280,7 @@ class Task(ABC):
 
 def measure_values(measure: Measure, *arguments) -> np.ndarray:
     """``measure(*arguments)`` as a float array. A measure that raises, calls ``sys.exit`` or returns
-    anything but numbers (None, strings, objects, complex numbers) is a :class:`~ordeval.errors.MeasureError`
+    anything but numbers (None, strings, objects, complex numbers) is a :class:`~ordeval.io.errors.MeasureError`
     naming it and the file that defines it (what it raised is chained: ``ORDEVAL_DEBUG=1`` shows it)."""
     try:
         result = measure(*arguments)
@@ -305,7 +305,7 @@ def measure_values(measure: Measure, *arguments) -> np.ndarray:
 def checked_scores(measure: Measure, values: np.ndarray, runs: Sequence[str], topics: Sequence[str],
                    dataset: str) -> np.ndarray:  # fmt: skip
     """``values``, the runs x topics scores of ``measure`` on data set ``dataset``, once checked: one finite
-    number per run and topic, else a :class:`~ordeval.errors.MeasureError` naming the measure and the first
+    number per run and topic, else a :class:`~ordeval.io.errors.MeasureError` naming the measure and the first
     run and topic without one."""
     expected = (len(runs), len(topics))
     if values.shape != expected:
@@ -386,7 +386,7 @@ def build_runs(dataset: str, spec: Mapping, runs_of: Callable[[Mapping, int, str
 def file_record(source: Mapping, data_root: str | Path) -> dict:
     """The provenance of a source read from a file: its type, its path as the configuration gives it (relative
     to ``data_root`` unless absolute: the same bytes wherever the data and the checkout lie) and its SHA-256."""
-    from ..files import sha256
+    from ordeval.io.files import sha256
 
     record = {"source": "file", "type": source["type"], "path": str(source["path"])}
     record["sha256"] = sha256(resolve_path(source["path"], data_root))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import portable
+from ordeval.stats import portable
 
 #: The keys of a profile: an ordinal classification system's, and a quantification system's.
 OC_PROFILE_KEYS = ("noise_sd", "edges")

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ConfigError, InputError
-from ..files import sha256, write_json
-from ..parsing import iter_lines
-from ..provenance import ORIGINS, read_provenance
-from ..registry import Registry
-from ..scores import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
-from .base import Scored, Task, TaskData, resolve_path
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.files import sha256, write_json
+from ordeval.io.parsing import iter_lines
+from ordeval.io.provenance import ORIGINS, read_provenance
+from ordeval.tasks.base import Scored, Task, TaskData, resolve_path
+from ordeval.tasks.registry import Registry
+from ordeval.tasks.stack import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
 
 
 @dataclass

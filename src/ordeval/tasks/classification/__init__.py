@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...table import Table
-from ..base import Scored, Task, checked_scores, measure_values, registry_on_first_use
-from . import data, formats, readers
+from ordeval.io.table import Table
+from ordeval.tasks.base import Scored, Task, checked_scores, measure_values, registry_on_first_use
+from ordeval.tasks.classification import data, formats, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
@@ -54,7 +54,7 @@ class ClassificationTask(Task):
 
     def check_settings(self, name: str, spec: Mapping) -> None:
         """Simulation settings that cannot be met are errors at plan time, naming the key."""
-        from . import simulate
+        from ordeval.tasks.classification import simulate
 
         classes = len(spec.get("classes", []))
         if spec["gold"]["type"] == data.SIMULATED_GOLD:
@@ -65,7 +65,7 @@ class ClassificationTask(Task):
 
     @property
     def registry(self):
-        from .measures import REGISTRY
+        from ordeval.tasks.classification.measures import REGISTRY
 
         return REGISTRY
 
@@ -74,7 +74,7 @@ class ClassificationTask(Task):
         return data.build_dataset(name, spec, data_root, seed)
 
     def source_defaults(self, kind: str | None) -> Mapping:
-        from . import simulate
+        from ordeval.tasks.classification import simulate
 
         return {"simulate_items": simulate.GOLD_DEFAULTS, "simulate": simulate.RUN_DEFAULTS}.get(kind, {})
 
@@ -83,7 +83,7 @@ class ClassificationTask(Task):
         ``items_min`` and ``items_max``)."""
         import math
 
-        from .simulate import GOLD_DEFAULTS
+        from ordeval.tasks.classification.simulate import GOLD_DEFAULTS
 
         gold = spec.get("gold", {})
         if gold.get("type") != "simulate_items":
@@ -136,7 +136,7 @@ class ClassificationTask(Task):
         """Every run scored on every topic's confusion matrix; extras: how often each measure's 0/0
         conventions applied (``conventions``), and each measure on one confusion matrix over all items
         per run (``pooled``, the official SemEval protocol)."""
-        from . import measures as oc
+        from ordeval.tasks.classification import measures as oc
 
         measures = list(measures)
         confusion = oc.confusion_matrices(

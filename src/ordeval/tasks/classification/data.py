@@ -32,14 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import ConfigError
-from ...files import write_atomically, write_json
-from ...parsing import load_json
-from ...provenance import dataset_origin
-from ...seeding import stream
-from ..base import TaskData, build_runs, check_files_exist, file_record, resolve_path
-from . import readers, simulate
-from .formats import FORMATS
+from ordeval.io.errors import ConfigError
+from ordeval.io.files import write_atomically, write_json
+from ordeval.io.parsing import load_json
+from ordeval.io.provenance import dataset_origin
+from ordeval.stats.seeding import stream
+from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
+from ordeval.tasks.classification import readers, simulate
+from ordeval.tasks.classification.formats import FORMATS
 
 BASELINE_SOURCES = frozenset({"constant_class"})
 SIMULATED_GOLD = "simulate_items"

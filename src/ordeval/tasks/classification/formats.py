@@ -4,8 +4,8 @@ A reader returns label tables (:class:`~ordeval.tasks.classification.readers.Lab
 
 from __future__ import annotations
 
-from ..base import FileFormats
-from . import readers
+from ordeval.tasks.base import FileFormats
+from ordeval.tasks.classification import readers
 
 FORMATS = FileFormats()
 register_format = FORMATS.register

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import portable
-from ...registry import Registry
+from ordeval.stats import portable
+from ordeval.tasks.registry import Registry
 
 #: The ordinal classification measures, in the paper's Table 2 order (the default table order).
 REGISTRY = Registry("classification")

@@ -2,8 +2,8 @@
 project's canonical long tables, and the pairing of a run with the gold.
 
 An item is a (topic, id) pair: the real SemEval gold files hold the same tweet id under two topics
-(76 ids in 2016, 93 in 2017), as two items. Every error is an :class:`~ordeval.errors.InputError`
-naming the file, the physical line and the problem (see :mod:`ordeval.parsing`).
+(76 ids in 2016, 93 in 2017), as two items. Every error is an :class:`~ordeval.io.errors.InputError`
+naming the file, the physical line and the problem (see :mod:`ordeval.io.parsing`).
 
 Pairing a run with the gold (``align`` of a run source):
 
@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import InputError
-from ...fields import Fields, iter_fields, read_fields
-from ...parsing import INTEGER, quoted
+from ordeval.io.errors import InputError
+from ordeval.io.fields import Fields, iter_fields, read_fields
+from ordeval.io.parsing import INTEGER, quoted
 
 SEMEVAL_FIELDS = ("id", "topic", "label")
 GOLD_COLUMNS = ("topic", "item", "label")

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ... import portable
-from .. import latent
-from ..base import team_count
-from .simulate_settings import (  # the settings, re-exported for the callers of this module
+from ordeval.stats import portable
+from ordeval.tasks import latent
+from ordeval.tasks.base import team_count
+from ordeval.tasks.classification.simulate_settings import (
     BIASES,
     DEFAULT_CLASS_SHARES_5,
     DEFAULT_CONCENTRATION,

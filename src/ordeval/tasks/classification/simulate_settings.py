@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from ...errors import ConfigError
-from .. import latent
-from ..base import team_count
+from ordeval.io.errors import ConfigError
+from ordeval.tasks import latent
+from ordeval.tasks.base import team_count
 
 #: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
 DEFAULT_CLASS_SHARES_5 = (0.02, 0.12, 0.45, 0.35, 0.06)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..base import Scored, Task, checked_scores, registry_on_first_use
-from . import data, formats, readers
+from ordeval.tasks.base import Scored, Task, checked_scores, registry_on_first_use
+from ordeval.tasks.quantification import data, formats, readers
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 
@@ -38,7 +38,7 @@ class QuantificationTask(Task):
 
     @property
     def registry(self):
-        from .measures import REGISTRY
+        from ordeval.tasks.quantification.measures import REGISTRY
 
         return REGISTRY
 
@@ -49,7 +49,7 @@ class QuantificationTask(Task):
         """The defaults of the simulators' keyword arguments."""
         import inspect
 
-        from . import simulate
+        from ordeval.tasks.quantification import simulate
 
         function = {
             "simulate_tweets": simulate.simulate_tweet_gold,
@@ -86,7 +86,7 @@ class QuantificationTask(Task):
 
     def score(self, dataset: data.Dataset, measures: Sequence[str]) -> Scored:
         """Score every run on every topic: measure(estimate, gold) over runs x topics x K."""
-        from .measures import score_runs
+        from ordeval.tasks.quantification.measures import score_runs
 
         scores = score_runs(list(measures), dataset.runs, dataset.gold)
         checked = [checked_scores(self.registry[name], scores[name], dataset.run_names, dataset.topics, dataset.name)

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import ConfigError, InputError
-from ...files import sha256, write_atomically, write_json
-from ...provenance import dataset_origin
-from ...seeding import stream
-from ...table import Table
-from ..base import TaskData, build_runs, check_files_exist, file_record, resolve_path
-from . import baselines, readers, simulate
-from .formats import FORMATS
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.files import sha256, write_atomically, write_json
+from ordeval.io.provenance import dataset_origin
+from ordeval.io.table import Table
+from ordeval.stats.seeding import stream
+from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
+from ordeval.tasks.quantification import baselines, readers, simulate
+from ordeval.tasks.quantification.formats import FORMATS
 
 BASELINE_SOURCES = frozenset({"uniform", "popularity", "constant_class"})
 
@@ -222,7 +222,7 @@ def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | Non
     missing, or a table or the classes changed since), and the tables are parsed instead. A file that is
     not such arrays (empty, random bytes, pickled objects, shapes that do not fit, values that are not
     distributions) is an InputError naming it."""
-    from ...parsing import load_arrays
+    from ordeval.io.parsing import load_arrays
 
     if not Path(arrays_path).is_file():
         return None
@@ -266,7 +266,7 @@ def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_pa
 def tsv_run_names(path: Path) -> list[str]:
     """The distinct values of the ``run`` column of a canonical runs table, in file order; none
     where the file cannot be read (building the data set then reports the problem)."""
-    from ...parsing import iter_lines
+    from ordeval.io.parsing import iter_lines
 
     names: dict[str, None] = {}
     column = None

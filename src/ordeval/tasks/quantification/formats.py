@@ -3,8 +3,8 @@ one more ``@FORMATS.register(...)`` here or in a plugin (``ordeval.tasks.quantif
 
 from __future__ import annotations
 
-from ..base import FileFormats
-from . import readers
+from ordeval.tasks.base import FileFormats
+from ordeval.tasks.quantification import readers
 
 FORMATS = FileFormats()
 register_format = FORMATS.register

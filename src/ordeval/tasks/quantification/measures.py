@@ -25,8 +25,8 @@ from contextvars import ContextVar
 
 import numpy as np
 
-from ... import portable
-from ...registry import Registry
+from ordeval.stats import portable
+from ordeval.tasks.registry import Registry
 
 #: Two probabilities closer than this are tied (DNKT, docs/methods.md, section 2).
 TIE_TOLERANCE = 1e-9
@@ -75,7 +75,7 @@ _SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
 
 def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """``REGISTRY[name](estimate, gold)``, computed once per :func:`score_runs` call."""
-    from ..base import measure_values  # a measure that raises or returns no numbers: one line naming it
+    from ordeval.tasks.base import measure_values  # a measure that raises or returns no numbers: one line naming it
 
     memo = _SCORED.get()
     if memo is None:

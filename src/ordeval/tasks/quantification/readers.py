@@ -1,15 +1,15 @@
 """Readers for the native data formats (docs/methods.md, section 1) and the project's canonical tables.
 
 Every reader returns validated distributions over the data set's classes (renormalised to sum
-to 1) and raises :class:`~ordeval.errors.InputError` naming the file, the physical line or JSON
+to 1) and raises :class:`~ordeval.io.errors.InputError` naming the file, the physical line or JSON
 record, and the problem for anything listed under "Validation" in docs/methods.md. Text files are
-split by :mod:`ordeval.parsing` (UTF-8 checked, physical lines, strict numbers, vectorised): a
+split by :mod:`ordeval.io.parsing` (UTF-8 checked, physical lines, strict numbers, vectorised): a
 canonical runs table of millions of lines reads in about a second.
 
 Duplicates are errors naming both places: a topic given twice (``semeval_dist``, the NTCIR JSON
 files), a tweet given twice in one topic (``semeval_labels``), a (topic, class) or (topic, run,
 class) cell given twice (canonical tables), a JSON object repeating a key. Run names read from a
-canonical runs table follow the name policy (:mod:`ordeval.names`).
+canonical runs table follow the name policy (:mod:`ordeval.io.names`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import InputError
-from ...fields import Fields, iter_fields, read_fields
-from ...names import distinct, name_problem
-from ...parsing import load_json, quoted, read_text
+from ordeval.io.errors import InputError
+from ordeval.io.fields import Fields, iter_fields, read_fields
+from ordeval.io.names import distinct, name_problem
+from ordeval.io.parsing import load_json, quoted, read_text
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4

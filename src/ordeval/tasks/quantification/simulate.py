@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ... import portable
-from .. import latent
-from ..base import team_count
+from ordeval.stats import portable
+from ordeval.tasks import latent
+from ordeval.tasks.base import team_count
 
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")

@@ -1,0 +1,113 @@
+"""One name policy for configuration names, data sets, runs and measures.
+
+Names become folder and file names, CSV cells, LaTeX text and figure labels, so they are checked
+when the configuration is loaded (and when a file brings run names): letters, digits and ``_ . + -``,
+starting with a letter or digit, at most 64 characters; no path separators, no ``.``/``..``, no
+whitespace or control characters; and none of the words the outputs use for themselves (``all``,
+``mean``, ``TOTAL``, ``POOLED``, column names such as ``topic``), in any case, alone or as a prefix
+before ``_`` for the summary names (``mean_half``, ``all_oc``, ``dnkt_NMD``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ordeval.io.errors import ConfigError, shorten_repr
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+#: Words used by the outputs themselves: summary rows and files, and column names.
+RESERVED = frozenset(
+    {
+        "all",
+        "mean",
+        "similarity",
+        "pooled",
+        "total",
+        "topic",
+        "run",
+        "item",
+        "label",
+        "class",
+        "prob",
+        "measure",
+        "dataset",
+        "data_origin",
+        "group",
+        "con",
+        "nul",
+        "aux",
+        "prn",
+    }
+)
+#: Summary outputs are named ``<word>_<something>``: a data set may not start like that.
+RESERVED_PREFIXES = ("all_", "mean_", "similarity_", "dnkt_")
+
+
+def name_problem(name: object, *, kind: str = "name") -> str | None:
+    """Why ``name`` breaks the policy, or None when it is fine (the name shown cut to 200 characters)."""
+    if not isinstance(name, str):
+        return f"{kind} {shorten_repr(name)} is not a string"
+    shown = shorten_repr(name)
+    if name in {".", ".."}:
+        return f"{kind} {shown} is a relative path"
+    if "/" in name or "\\" in name:
+        return f"{kind} {shown} contains a path separator"
+    if any(character.isspace() or not character.isprintable() for character in name):
+        return f"{kind} {shown} contains whitespace or a control character"
+    if not NAME.match(name):
+        return (
+            f"{kind} {shown} is not allowed: use letters, digits and _ . + - (starting with a letter or digit, "
+            "at most 64 characters)"
+        )
+    lowered = name.lower()
+    if lowered in RESERVED:
+        return f"{kind} {shown} is a reserved word ({', '.join(sorted(RESERVED))})"
+    if kind == "data set" and lowered.startswith(RESERVED_PREFIXES):
+        return f"{kind} {shown} starts like a summary output ({', '.join(RESERVED_PREFIXES)})"
+    return None
+
+
+def distinct(text: str) -> str:
+    """``repr(text)`` for a name read from a file, such that two names that differ only in Unicode
+    normalisation print differently: a name not in NFC form (``'cafe\\u0301'``, e with a combining accent,
+    beside ``'café'``) shows its characters beyond ASCII as code points."""
+    import unicodedata
+
+    return repr(text) if unicodedata.is_normalized("NFC", text) else ascii(text)
+
+
+def printable(text: str) -> str:
+    """``text`` on one line: every non-printable character as its Python escape (``\\n``)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def check_name(name: object, *, kind: str, key: str) -> str:
+    """``name`` if it follows the policy; otherwise a ConfigError naming the configuration ``key``."""
+    problem = name_problem(name, kind=kind)
+    if problem:  # the key may hold the name itself: shown with its control characters escaped
+        raise ConfigError(f"{printable(key)}: {problem}")
+    return name  # type: ignore[return-value]
+
+
+def check_paths(owners) -> None:
+    """``owners``: (output path, catalogue entry, its data set or None, its measure or None) of every output a
+    configuration's names give. Two outputs with one path, or with paths that differ only in case (one file on
+    a case-insensitive file system), are a ConfigError naming the configuration key of the name to change: the
+    measure's, else the longer data set name (the one the pipeline's suffix makes look like the other), else
+    the later one."""
+    seen: dict[str, tuple] = {}
+    for owner in owners:
+        first = seen.setdefault(owner[0].casefold(), owner)
+        if first is owner or first[1:] == owner[1:]:
+            continue
+        blamed = min((owner, first), key=lambda item: (item[3] is None, -len(item[2] or "")))
+        kind = f"measure {blamed[3]!r}" if blamed[3] else f"data set {blamed[2]!r}"
+        key = "measures" if blamed[3] and not blamed[2] else f"datasets.{blamed[2]}"
+        made = [f"{entry} of data set {dataset!r}" + (f" (measure {measure!r})" if measure else "") if dataset
+                else entry for _, entry, dataset, measure in (first, owner)]  # fmt: skip
+        if first[0] == owner[0]:
+            clash = f"{owner[0]} would be written twice"
+        else:
+            clash = (f"{first[0]} and {owner[0]} differ only in case, one file on a case-insensitive file system "
+                     "(macOS, Windows)")  # fmt: skip
+        raise ConfigError(f"config key {key}: {clash}: as {made[0]} and as {made[1]}; rename {kind}")

@@ -1,0 +1,317 @@
+"""Strict text parsing shared by the readers of every task.
+
+Rules (docs/methods.md, section 1, "Validation"):
+
+* a file is UTF-8 (a leading byte-order mark is accepted and dropped); a byte that is not UTF-8 is an
+  error naming the physical line and the byte offset; a NUL byte is an error (not text); a file without
+  a non-empty line is an error ("file is empty");
+* lines are the PHYSICAL lines: the file is split on ``\\n`` only and a trailing ``\\r`` is dropped, so
+  a form feed, U+2028, U+0085 and the like stay inside their line (``str.splitlines`` would split on
+  them and make every later line number wrong); empty lines are skipped but keep their numbers;
+* fields are separated by TAB; every line of a table has the same number of fields;
+* numbers follow :data:`NUMBER` (``[+-]?(digits[.digits?]|.digits)([eE][+-]?digits)?``) and integers
+  ``[+-]?digits``: no whitespace, no ``_``, no ``nan`` / ``inf`` (all of which Python's ``float``
+  accepts);
+* JSON objects must not repeat a key.
+
+Every problem is an :class:`~ordeval.io.errors.InputError` naming the file, the physical line (or JSON
+record) and the problem, and the FIRST bad line of the file is the one reported.
+
+Tables are split with array operations on the file's bytes in :mod:`ordeval.io.fields` (:class:`Fields`,
+:func:`read_fields`, :func:`iter_fields`, also importable from here).
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ordeval.io.errors import InputError
+
+BOM = b"\xef\xbb\xbf"
+TAB, NEWLINE, CARRIAGE_RETURN, NUL = 9, 10, 13, 0
+
+#: The number grammar (as a regular expression, for single values; tables use the equivalent automaton).
+NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+INTEGER = re.compile(r"[+-]?[0-9]+")
+#: Longer fields are not taken for numbers (keeps the vectorised check's loop short).
+MAX_NUMBER_LENGTH = 64
+#: Integers with more digits than this may overflow 64 bits and are rejected.
+MAX_INTEGER_DIGITS = 18
+
+
+# --------------------------------------------------------------------------- bytes and text
+
+
+#: Files are read in blocks of this many bytes, each checked (UTF-8, no NUL) before the next is read: a
+#: file that is not text is refused at its first bad block, with the memory of the blocks read so far.
+READ_BLOCK = 1 << 22
+
+
+def checked_blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
+    """The file's bytes in blocks of at most :data:`READ_BLOCK` (a UTF-8 byte-order mark dropped), each with
+    the offset of its first byte in the file, checked as they are read: the first byte that is not UTF-8 or is NUL
+    is an InputError naming its physical line and byte offset, and nothing after its block is read."""
+    path = Path(path)
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, not a file") from None
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = lines = position = 0  # byte-order mark; newlines and bytes (after the mark) before the block
+    with handle:
+        while True:
+            block = handle.read(READ_BLOCK)
+            if position == 0 and offset == 0 and block.startswith(BOM):
+                block, offset = block[len(BOM) :], len(BOM)
+            if not block:
+                break
+            pending = decoder.getstate()[0]
+            if pending or not block.isascii():  # let the codec find the first bad byte
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError as error:
+                    _not_utf8(path, block, lines, position, error.start - len(pending), error.object[error.start],
+                              offset)  # fmt: skip
+            nul = block.find(b"\0")
+            if nul >= 0:
+                line = lines + block.count(b"\n", 0, nul) + 1
+                where = f"byte offset {position + nul + offset}"
+                raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
+            yield block, position + offset
+            lines += block.count(b"\n")
+            position += len(block)
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as error:  # the file ends inside a character
+            pending = error.object
+            _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
+
+
+def _not_utf8(path, block: bytes, lines: int, position: int, start: int, byte: int, offset: int):
+    """The InputError of a byte that is not UTF-8 at ``start`` of ``block`` (negative: in the bytes held over
+    from the block before, which hold no newline)."""
+    line = lines + (block.count(b"\n", 0, start) if start > 0 else 0) + 1
+    where = f"byte offset {position + start + offset}"
+    raise InputError(path, f"line {line}", f"not UTF-8: byte 0x{byte:02x} at line {line} ({where})") from None
+
+
+def read_bytes(path: str | Path) -> tuple[bytearray, int]:
+    """The file's bytes without a UTF-8 byte-order mark, and the offset of the first kept byte (3 or 0),
+    checked to be UTF-8 text without NUL bytes as it is read (:func:`checked_blocks`: a file that is not
+    text costs the memory of its blocks up to the first bad one, not of the whole file)."""
+    raw = bytearray()
+    offset = None
+    for block, start in checked_blocks(path):
+        offset = start if offset is None else offset
+        raw += block
+    return raw, offset or 0
+
+
+def read_text(path: str | Path) -> str:
+    """The file as text: UTF-8 (see :func:`checked_blocks`), byte-order mark dropped, not blank."""
+    raw, _ = read_bytes(path)
+    if not raw or raw.isspace():
+        raise InputError(path, None, "file is empty")
+    return raw.decode("utf-8")
+
+
+def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(physical line number, line) of every line of the file, as :func:`physical_lines` splits them, read
+    block by block (:func:`checked_blocks`): the memory of one block and one line, and reading stops at
+    the first byte that is not text. A file without a non-empty line is an InputError ("file is empty")."""
+    pending: list[bytes] = []  # the start of a line that goes on in the next block
+    number = 0
+    blank = True
+    for block, _ in checked_blocks(path):
+        start = 0
+        while (end := block.find(b"\n", start)) >= 0:
+            line = block[start:end]
+            if pending:
+                line, pending = b"".join([*pending, line]), []
+            line = line.removesuffix(b"\r")
+            number += 1
+            blank = blank and not line.strip()
+            yield number, line.decode("utf-8")
+            start = end + 1
+        if start < len(block):
+            pending.append(block[start:])
+    if pending:
+        line = b"".join(pending).removesuffix(b"\r")
+        blank = blank and not line.strip()
+        yield number + 1, line.decode("utf-8")
+    if blank:
+        raise InputError(path, None, "file is empty")
+
+
+def first_line(path: str | Path) -> tuple[int, str]:
+    """(physical line number, text) of the file's first non-empty line, read as :func:`iter_lines` reads
+    (the rest of the file is not read)."""
+    for number, line in iter_lines(path):
+        if line:
+            return number, line
+    raise InputError(path, None, "file is empty")  # pragma: no cover - iter_lines raises it
+
+
+def physical_lines(text: str) -> list[str]:
+    """``text`` split on ``\\n`` only, a trailing ``\\r`` dropped from each line, no empty last line
+    for a final newline. Line ``i`` of the result is physical line ``i + 1``."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "\r" in text:
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    return lines
+
+
+def quoted(text: str, limit: int = 60) -> str:
+    """``repr`` of a field for messages, shortened if long; a field not in Unicode NFC form with its characters
+    beyond ASCII as code points (:func:`ordeval.io.names.distinct`), so that two that differ only there differ."""
+    from ordeval.io.names import distinct
+
+    return distinct(text) if len(text) <= limit else distinct(text[:limit]) + f"... ({len(text)} characters)"
+
+
+# --------------------------------------------------------------------------- single values
+
+
+def parse_number(text: str, path: str | Path, where: str | None, what: str = "number") -> float:
+    """One finite number in the strict grammar (:data:`NUMBER`)."""
+    if len(text) > MAX_NUMBER_LENGTH or not NUMBER.fullmatch(text):
+        raise InputError(path, where, f"{what} {quoted(text)} is not a number")
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(path, where, f"{what} {quoted(text)} is out of range")
+    return value
+
+
+def parse_integer(text: str, path: str | Path, where: str | None, what: str = "integer") -> int:
+    """One integer ``[+-]?digits``."""
+    if not INTEGER.fullmatch(text) or len(text.lstrip("+-")) > MAX_INTEGER_DIGITS:
+        raise InputError(path, where, f"{what} {quoted(text)} is not an integer")
+    return int(text)
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+class _DuplicateKeys(dict):
+    """A JSON object that repeated a key (kept to be reported with its place)."""
+
+    duplicate: str = ""
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict:
+    result: dict = {}
+    for key, value in pairs:
+        if key in result:
+            marked = _DuplicateKeys(result)
+            marked.duplicate = key
+            for later_key, later_value in pairs:
+                marked.setdefault(later_key, later_value)
+            return marked
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _find_duplicate(value, place: list) -> tuple[list, str] | None:
+    """(path to the object, key) of the first object (depth first) that repeated a key; iterative, so that
+    a deeply nested value costs no recursion."""
+    stack = [(value, place)]
+    while stack:
+        value, place = stack.pop()
+        if isinstance(value, _DuplicateKeys):
+            return place, value.duplicate
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack.extend((child, [*place, key]) for key, child in reversed(list(children)))
+    return None
+
+
+def _describe_place(place: list) -> str:
+    if not place:
+        return "top-level object"
+    head, rest = place[0], place[1:]
+    text = f"record {head + 1}" if isinstance(head, int) else f"key {head!r}"
+    return text + "".join(f"[{step!r}]" for step in rest)
+
+
+def load_json(path: str | Path):
+    """A JSON file: UTF-8 (reported as :func:`read_text` does), no repeated key in any object (an error
+    naming the record -- 1-based position in a top-level list -- and the key), no NaN / Infinity."""
+    text = read_text(path)
+    try:
+        value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise InputError(path, f"line {error.lineno} column {error.colno}", f"invalid JSON: {error.msg}") from None
+    except RecursionError:
+        raise InputError(path, None, "invalid JSON: nested too deeply (arrays or objects inside each other)") from None
+    except ValueError as error:
+        raise InputError(path, None, f"invalid JSON: {error}") from None
+    found = _find_duplicate(value, [])
+    if found:
+        place, key = found
+        raise InputError(path, _describe_place(place), f"duplicate key {key!r} in one JSON object")
+    return value
+
+
+# --------------------------------------------------------------------------- arrays
+
+
+def load_arrays(path: str | Path, what: str, kinds: Mapping[str, tuple[str, int]]) -> dict[str, np.ndarray]:
+    """The arrays of an ``.npz`` file that ordeval wrote (``what`` it is, for messages), each of ``kinds``
+    (name -> numpy kind ``f`` float, ``U`` text, ``b`` bool, ``i`` integer, and dimensions) present with that
+    kind and number of dimensions (others are returned too). A file that is not such a file (empty, not a zip
+    of arrays, pickled objects, an array missing or of another kind) is an InputError naming it; no pickled
+    object is ever loaded."""
+    import zipfile
+
+    def corrupt(problem: str) -> InputError:
+        return InputError(path, None, f"not {what} as ordeval writes it ({problem})")
+
+    path = Path(path)
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(4)
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except OSError as error:
+        raise corrupt(error.strerror or str(error)) from None
+    if not start.startswith(b"PK"):  # numpy would take any other bytes for a pickle
+        raise corrupt("empty" if not start else f"not an .npz archive: it starts with {start!r}")
+    try:  # numpy given the open file: closed also when the archive is damaged
+        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files} if hasattr(data, "files") else None
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
+        raise corrupt(str(error).split(". ")[0][:120]) from None
+    if arrays is None:
+        raise corrupt("one array, not an .npz archive")
+    for name, (kind, dimensions) in kinds.items():
+        array = arrays.get(name)
+        if array is None:
+            raise corrupt(f"no array {name!r}")
+        if array.dtype.kind != kind or array.ndim != dimensions:
+            raise corrupt(f"array {name!r} is {array.ndim}-D {array.dtype}, not {dimensions}-D of kind {kind!r}")
+    return arrays
+
+
+def __getattr__(name: str):
+    """The table readers moved to :mod:`ordeval.io.fields` stay importable from here."""
+    if name in ("Fields", "iter_fields", "read_fields"):
+        from ordeval.io import fields
+
+        return getattr(fields, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

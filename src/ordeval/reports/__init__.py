@@ -1,0 +1,2 @@
+"""What a reader sees: LaTeX fragments and the report, figures, leaderboards as text and as a page, captions,
+one measure's report, the replication page and the measures' documentation."""

@@ -1,0 +1,34 @@
+"""Figure of the ranking agreement analysis: the heatmap of the averaged tau matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ordeval.analysis.agreement import tau_matrix
+from ordeval.io.table import Table
+from ordeval.reports.figures import NAME, PRINT_WIDTH, SMALL, TEXT, Figure, new_figure
+
+
+def tau_heatmap(pairs: Table, measures: Sequence[str], names: Sequence[str], title: str = "") -> Figure:
+    """The symmetric tau matrix as a heatmap, each cell annotated with its tau (2 decimals);
+    ``names`` label the measures."""
+    matrix = tau_matrix(pairs, measures)
+    # drawn at the width it is printed at: names at NAME points, values at SMALL
+    figure = new_figure(PRINT_WIDTH, min(0.9 * PRINT_WIDTH, 1.6 + 0.38 * len(measures)))
+    axes = figure.subplots()
+    lowest = min(0.0, float(np.nanmin(matrix)))
+    image = axes.imshow(matrix, cmap="viridis", vmin=lowest, vmax=1.0)
+    axes.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=NAME)
+    axes.set_yticks(range(len(names)), names, fontsize=NAME)
+    threshold = lowest + 0.6 * (1.0 - lowest)
+    for (i, j), value in np.ndenumerate(matrix):
+        if not np.isnan(value):
+            colour = "black" if value > threshold else "white"
+            axes.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=SMALL, color=colour)
+    colorbar = figure.colorbar(image, ax=axes, shrink=0.8)
+    colorbar.set_label("Kendall's τ", fontsize=TEXT)
+    if title:
+        axes.set_title(title, fontsize=9)
+    return figure

@@ -1,0 +1,96 @@
+"""Figures of the Popularity vs Uniform analysis: scatter plots of deltas and example topics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ordeval.analysis.popularity import Deltas, Example, Panel
+from ordeval.reports.figures import NAME, PRINT_HEIGHT, PRINT_WIDTH, SMALL, Figure, new_figure
+
+
+def _annotation(panel: Panel, level: float) -> str:
+    correlation = panel.correlation
+    r = (
+        "r undefined"
+        if np.isnan(correlation.r)
+        else f"r = {correlation.r:.3f} [{correlation.low:.3f}, {correlation.high:.3f}]"
+    )
+    return f"2nd quadrant: {panel.quadrants.second}, 4th: {panel.quadrants.fourth}\n{r}"
+
+
+def _delta_label(deltas: Deltas, measure: str, names: Mapping[str, str]) -> str:
+    lower = deltas.lower_is_better[deltas.measures.index(measure)]
+    return f"{'' if lower else '-'}\u0394{names[measure]}"
+
+
+def scatter_figure(
+    title: str, deltas: Deltas, panels: Sequence[Panel], names: Mapping[str, str], level: float
+) -> Figure:
+    """A grid of scatter plots, one per panel: the oriented delta of x against that of y per topic
+    (negative: prefers Popularity), with the axes through 0, the quadrant counts and Pearson r.
+    The points are rasterised, so that the PDF stays small and fast with many topics."""
+    columns = max(1, min(3, len(panels)))
+    rows = max(1, -(-len(panels) // columns))
+    # the printed width, three panels to a row; the quadrant counts and r above each panel, at SMALL points
+    figure = new_figure(PRINT_WIDTH, min(2.5 * rows, PRINT_HEIGHT - 0.6) + 0.6)
+    axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False)).ravel()
+    for axis, panel in zip(axes, panels, strict=False):
+        x = deltas.oriented(panel.x) + 0.0  # + 0.0 turns -0.0 into 0.0: the same bytes every run
+        y = deltas.oriented(panel.y) + 0.0
+        axis.scatter(x, y, s=7, alpha=0.5, linewidths=0, rasterized=True)
+        axis.axhline(0, color="0.5", linewidth=0.6)
+        axis.axvline(0, color="0.5", linewidth=0.6)
+        axis.set_xlabel(_delta_label(deltas, panel.x, names), fontsize=NAME)
+        axis.set_ylabel(_delta_label(deltas, panel.y, names), fontsize=NAME)
+        axis.set_title(_annotation(panel, level), fontsize=SMALL)
+    for axis in axes[len(panels) :]:
+        axis.set_axis_off()
+    if not panels:
+        axes[0].text(0.5, 0.5, "No pair of measures to plot", ha="center", va="center")
+    figure.suptitle(f"{title} (r with its {level:.0%} CI)", fontsize=10)
+    return figure
+
+
+@dataclass(frozen=True)
+class ExamplePanel:
+    """What one panel of :func:`examples_figure` shows: ``distributions[k]`` over ``classes`` is
+    drawn as the bars labelled ``labels[k]`` (gold, Popularity, Uniform)."""
+
+    title: str
+    example: Example
+    classes: list[str]
+    labels: list[str]
+    distributions: np.ndarray  # labels x classes
+
+
+def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") -> Figure:
+    """Grouped bar charts of the distributions of each example topic, two panels to a row;
+    ``note`` is shown instead when there are no panels."""
+    columns = 2
+    rows = max(1, -(-len(panels) // columns))
+    figure = new_figure(PRINT_WIDTH, min(2.7 * rows, PRINT_HEIGHT - 0.5) + 0.5)  # the printed width
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    for axis, panel in zip(axes, panels, strict=False):
+        positions = np.arange(len(panel.classes))
+        width = 0.8 / len(panel.labels)
+        for offset, (label, distribution) in enumerate(zip(panel.labels, panel.distributions, strict=True)):
+            axis.bar(positions + (offset - (len(panel.labels) - 1) / 2) * width, distribution, width, label=label)
+        axis.set_xticks(positions, panel.classes)
+        axis.set_ylim(0, 1.05)
+        axis.set_ylabel("probability")
+        example = panel.example
+        axis.set_title(
+            f"{panel.title}, topic {example.topic}\n"
+            f"\u0394NMD = {example.delta_nmd:.3f}, \u0394RNOD = {example.delta_rnod:.3f}, d = {example.d:.3f}",
+            fontsize=8,
+        )
+        axis.legend(fontsize=SMALL)
+    for axis in axes[len(panels) :]:
+        axis.set_axis_off()
+    if not panels:
+        axes[0].text(0, 0.5, note, ha="left", va="center", wrap=True, fontsize=9)
+    figure.suptitle(title, fontsize=10)
+    return figure

@@ -1,0 +1,182 @@
+"""LaTeX output: the primitives every table fragment is built from.
+
+Every string that reaches LaTeX -- data set, run and measure names, captions -- goes through
+:func:`escape`, which turns the special characters into their text commands and every control or
+line-separating character into a space, so that no name can become live LaTeX (not even inside the
+``%`` comment lines that head each fragment). Numbers use :func:`number`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from ordeval.io.files import write_text
+from ordeval.io.provenance import origin_sentence
+
+LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def _greek() -> dict[str, str]:
+    """The Greek letters LaTeX has a math command for (not omicron, final sigma, or the capitals that look
+    Latin: those of :data:`~ordeval.reports.latex.markup.GREEK`), as inline math."""
+    import unicodedata
+
+    from ordeval.reports.latex.markup import GREEK
+
+    capitals = {name for name in GREEK if name[0].isupper()}
+    found = {}
+    for code in [*range(0x3B1, 0x3CA), *range(0x391, 0x3AA)]:
+        character = chr(code)
+        words = unicodedata.name(character, "").split()
+        if not words or code == 0x3C2 or words[-1] == "OMICRON":  # unassigned, final sigma, omicron
+            continue
+        name = words[-1].lower().replace("lamda", "lambda")
+        command = name if character.islower() else name.capitalize()
+        if character.isupper() and command not in capitals:
+            continue
+        found[character] = rf"$\{command}$"
+    return found
+
+
+#: Greek letters and signs that measure names and captions use (pdflatex's utf8 input knows Latin
+#: letters only): as math. Any other character beyond Latin Extended-B becomes "?", so that no name can
+#: stop the report from compiling.
+UNICODE_LATEX = {
+    **_greek(),
+    "\u00b5": r"$\mu$",  # micro sign
+    "\u2212": r"$-$",  # minus sign
+    "\u2013": "--",
+    "\u2014": "---",
+    "\u2264": r"$\le$",
+    "\u2265": r"$\ge$",
+}
+#: Control characters and the Unicode line and paragraph separators: each becomes a space.
+_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u0085]")
+
+
+def plain(text) -> str:
+    """``text`` on one line: every control or line-separating character replaced by a space."""
+    return _BREAKING.sub(" ", str(text))
+
+
+def escape(text) -> str:
+    """Plain text as LaTeX: special characters escaped, Greek letters and a few signs as math, any other
+    character beyond Latin Extended-B as "?", control and line-break characters as spaces."""
+    return "".join(_escaped(character) for character in plain(text))
+
+
+def _escaped(character: str) -> str:
+    if character in LATEX_SPECIAL:
+        return LATEX_SPECIAL[character]
+    if character in UNICODE_LATEX:
+        return UNICODE_LATEX[character]
+    return character if ord(character) <= 0x24F else "?"
+
+
+def measure_label(display: str, latex: str = "") -> str:
+    """How a measure is named in tables: its registry's trusted LaTeX markup, else its escaped
+    display name."""
+    return latex or escape(display)
+
+
+def measure_labels(measures) -> dict[str, str]:
+    """``{measure: LaTeX label}`` from a data set's measure table (``scores/<dataset>/measures.tsv``)
+    or a ScoreStack."""
+    if hasattr(measures, "values"):  # a ScoreStack
+        return {
+            m: measure_label(d, x) for m, d, x in zip(measures.measures, measures.display, measures.latex, strict=True)
+        }
+    return {
+        m: measure_label(d, x)
+        for m, d, x in zip(measures["measure"], measures["display"], measures["latex"], strict=True)
+    }
+
+
+def number(value, decimals: int = 3) -> str:
+    """A number with ``decimals`` decimals; '-' for NaN/None (e.g. an undefined SSO)."""
+    if value is None:
+        return "-"
+    value = float(value)
+    if math.isnan(value):
+        return "-"
+    text = f"{value:.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # never "-0.000"
+
+
+def bold(text: str) -> str:
+    return rf"\textbf{{{text}}}"
+
+
+def underline(text: str) -> str:
+    return rf"\underline{{{text}}}"
+
+
+def tabular(
+    header: Sequence[str] | Sequence[Sequence[str]],
+    rows: Iterable[Sequence[str]],
+    align: str,
+    *,
+    rules_after: Iterable[int] = (),
+) -> str:
+    """A booktabs ``tabular`` (no float): cells are LaTeX already (use :func:`escape` for text).
+
+    ``header`` is one row or several; ``rules_after`` lists body row indices followed by a midrule.
+    """
+    header_rows = [header] if header and isinstance(header[0], str) else list(header)
+    rules = set(rules_after)
+    lines = [rf"\begin{{tabular}}{{{align}}}", r"\toprule"]
+    lines += [" & ".join(row) + r" \\" for row in header_rows]
+    lines.append(r"\midrule")
+    for index, row in enumerate(rows):
+        lines.append(" & ".join(row) + r" \\")
+        if index in rules:
+            lines.append(r"\midrule")
+    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def upper_triangle_tabular(
+    names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "", escaped: bool = False
+) -> str:
+    """A booktabs ``tabular`` of the upper triangle of a square matrix over ``names`` (plain text, or
+    LaTeX already with ``escaped=True``).
+
+    Rows are ``names[:-1]``, columns ``names[1:]``; ``cells[i][j]`` (LaTeX already) fills row i,
+    column j for j > i, and the cells on and below the diagonal stay empty. A cell may hold several
+    lines separated by ``\\n``: the row is then written as that many table rows.
+    """
+    label = (lambda name: name) if escaped else escape
+    header = [corner] + [label(name) for name in names[1:]]
+    rows = []
+    for i, name in enumerate(names[:-1]):
+        parts = [cells[i][j].split("\n") if j > i else [""] for j in range(1, len(names))]
+        height = max(len(part) for part in parts)
+        for line in range(height):
+            first = label(name) if line == 0 else ""
+            rows.append([first] + [part[line] if line < len(part) else "" for part in parts])
+    return tabular(header, rows, "l" + "c" * (len(names) - 1))
+
+
+def comment(text: str) -> str:
+    """A LaTeX comment line holding ``text`` (one line, whatever ``text`` holds)."""
+    return f"% {plain(text)}"
+
+
+def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str], description: str = "") -> None:
+    """Write a LaTeX fragment headed by comments saying what it shows and where the data come from."""
+    comments = [comment(line) for line in (description, origin_sentence(origins)) if line]
+    write_text("\n".join(comments) + "\n" + fragment, path)

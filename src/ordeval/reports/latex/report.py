@@ -1,0 +1,401 @@
+r"""The LaTeX report: one document that inputs every table fragment and includes every figure.
+
+:func:`latex_document` writes the source; :func:`compile_pdf` runs a real TeX engine on it. Sections and
+their order come from the analysis catalogue (:data:`ordeval.workflow.catalogue.SECTIONS`); captions come from the
+outputs themselves (a fragment's leading ``%`` comments, a figure's PNG description).
+
+Organised for reading and printing: the sections are the analyses (the catalogue's order: published versus
+reproduced first), each with a subsection per data set after the summaries over the data sets, because the
+papers print their tables per analysis and a reader compares the data sets within one; then the lists of
+tables and figures; the per-run leaderboards in an appendix, the measures side by side.
+
+Typesetting: Latin Modern fonts (Type 1, never bitmap Type 3); a heading is never left alone at the foot of a
+page; a table goes in portrait, in \small, shrunk to the text width where needed, unless it is much wider (then
+a landscape page, shared with the landscape tables after it); long tables break across pages with their header
+repeated; figures are included at the size they are drawn (the figures are drawn at most the text width wide);
+long identifiers (the git commit) may break anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ordeval.io.files import png_description
+from ordeval.reports.latex import escape
+from ordeval.workflow.catalogue import SECTIONS
+
+TEX_PACKAGES = "texlive-latex-base texlive-latex-recommended texlive-latex-extra latexmk lmodern"
+
+
+class ReportError(RuntimeError):
+    """The report cannot be built (no TeX engine, or LaTeX failed)."""
+
+
+@dataclass
+class ReportItem:
+    """A table fragment (``.tex``) or a figure (``.pdf``/``.png``) with its caption (plain text)."""
+
+    kind: str  # "table" or "figure"
+    path: str
+    caption: str
+    long: bool = False  # many rows: a longtable that breaks across pages, its header repeated
+    dataset: str = ""  # the data set it shows ("" for several): its subsection
+
+
+@dataclass
+class ReportSection:
+    title: str
+    items: list[ReportItem] = field(default_factory=list)
+    text: str = ""
+    appendix: bool = False
+
+
+#: Sections printed after the analyses, as an appendix (long per-run listings).
+APPENDIX = ("leaderboard",)
+#: The report's text width in inches (A4, 2 cm margins): the figures are drawn at most this wide, so that they
+#: are printed at the size they are drawn (:data:`ordeval.reports.figures.PRINT_WIDTH`).
+TEXT_WIDTH_IN = (21.0 - 4.0) / 2.54
+
+PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
+\usepackage[margin=2cm]{geometry}
+\usepackage[T1]{fontenc}
+\usepackage{lmodern}
+\usepackage[table]{xcolor}
+\usepackage{booktabs}
+\usepackage{graphicx}
+\usepackage{adjustbox}
+\usepackage{amssymb}
+\usepackage{pdflscape}
+\usepackage{longtable}
+\usepackage{needspace}
+\usepackage{seqsplit}
+\usepackage[font=small,labelfont=bf,hypcap=false]{caption}
+\usepackage[hidelinks]{hyperref}
+\setlength{\emergencystretch}{3em}
+\setlength{\LTcapwidth}{\textwidth}
+\setcounter{tocdepth}{2}
+% Every item is a unit: its caption and its table or figure in one box, kept with the heading before it
+% (\Needspace: never a heading alone at the foot of a page). Tables are set in \small; one more than 1.25 times
+% as wide as the text goes on a landscape page, and consecutive landscape tables share their pages.
+\newsavebox\ordevalbox
+\newbox\ordevalunit
+\newdimen\ordevalwidth
+\AtBeginDocument{\setlength\ordevalwidth{\textwidth}}
+\newif\ifordevallandscape
+\newcommand\ordevalportrait{\ifordevallandscape\end{landscape}\global\ordevallandscapefalse\fi}
+\newcommand\ordevalturn{\ifordevallandscape\else\begin{landscape}\global\ordevallandscapetrue\fi}
+\newcommand\ordevalput[1]{% #1: the heading (or nothing), then the unit
+  \Needspace*{\dimexpr\ht\ordevalunit+\dp\ordevalunit+4\baselineskip\relax}#1\par\nobreak
+  \box\ordevalunit\par\bigskip}
+% \ordevaltable{heading}{short caption}{caption}{fragment}
+\newcommand\ordevaltable[4]{%
+  \sbox\ordevalbox{\small\input{#4}}%
+  \ifdim\wd\ordevalbox>1.25\ordevalwidth\relax
+    \ifordevallandscape\else
+      \sbox\ordevalbox{\footnotesize\setlength\tabcolsep{4pt}\input{#4}}%  8 pt, if it fits with little shrinking
+      \ifdim\wd\ordevalbox>1.15\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
+    \fi
+  \else\ifdim\wd\ordevalbox>\ordevalwidth\relax\else\ordevalportrait\fi\fi
+  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\captionof{table}[#2]{#3}%
+    \adjustbox{max width=\linewidth}{\usebox\ordevalbox}\par}%
+  \ordevalput{#1}}
+% \ordevalfigure{heading}{short caption}{caption}{figure}: at the size it is drawn (scaled down only if it
+% would not fit); the log records the printed width of each.
+\newcommand\ordevalfigure[4]{%
+  \ordevalportrait
+  \sbox\ordevalbox{\adjustbox{max width=\linewidth,max totalheight=0.86\textheight}{\includegraphics{#4}}}%
+  \typeout{ordeval figure: #4 printed \the\wd\ordevalbox}%
+  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\usebox\ordevalbox\par\captionof{figure}[#2]{#3}}%
+  \ordevalput{#1}}
+"""
+
+
+def _relative(path: str | Path, start: Path) -> str:
+    return Path(os.path.relpath(Path(path).resolve(), start.resolve())).as_posix()
+
+
+def breakable(text: str) -> str:
+    """A long identifier (a git commit) that may break at any character."""
+    return rf"\seqsplit{{{escape(text)}}}"
+
+
+def short_caption(caption: str, limit: int = 90) -> str:
+    """The caption's first sentence (for the lists of tables and figures), at most ``limit`` characters."""
+    match = re.match(r"(.{20,}?[.;])(\s|$)", caption)
+    text = match.group(1).rstrip(".;") if match else caption
+    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + " ..."
+
+
+def latex_document(sections: list[ReportSection], title: str, introduction: str, tex_path: str | Path,
+                   opening: str = "") -> str:  # fmt: skip
+    """LaTeX source of the report; paths are written relative to ``tex_path``'s folder. ``introduction`` and
+    ``opening`` (what the first page says before the contents: the verdict counts of a replication) are LaTeX
+    already (escape their parts).
+
+    Each section starts a page; an item about one data set comes under the data set's subsection (the items
+    over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
+    folder = Path(tex_path).parent
+    lines = [PREAMBLE, r"\begin{document}", r"\begin{center}", rf"{{\Large\bfseries {escape(title)}\par}}",
+             r"\end{center}", r"\bigskip", introduction, ""]  # fmt: skip
+    if opening:
+        lines += [opening, ""]
+    lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}"]
+    appendix = False
+    for section in sections:
+        lines += [r"\ordevalportrait", r"\clearpage"]
+        if section.appendix and not appendix:
+            lines.append(r"\appendix")
+            appendix = True
+        # the section's heading and opening go with its first item (on a landscape page, if that is one)
+        opening = rf"\section{{{escape(section.title)}}}" + (rf"{escape(section.text)}\par\medskip" if section.text
+                                                              else "")  # fmt: skip
+        current = None
+        for item in section.items:
+            heading = opening
+            opening = ""
+            if item.dataset != current:
+                name = item.dataset or "Over the data sets"
+                heading += rf"\subsection{{{escape(name)}}}"
+                current = item.dataset
+            lines.append(_item_source(item, folder, heading))
+    lines += [r"\ordevalportrait", r"\end{document}", ""]
+    return "\n".join(lines)
+
+
+def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
+    path = _relative(item.path, folder)
+    caption, short = escape(item.caption), escape(short_caption(item.caption))
+    if item.kind == "table" and item.long:
+        return long_table(Path(item.path).read_text(encoding="utf-8"), heading, short, caption)
+    if item.kind == "table":
+        return rf"\ordevaltable{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
+    if item.kind == "figure":
+        return rf"\ordevalfigure{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
+    raise ValueError(f"report item kind must be 'table' or 'figure', not {item.kind!r}")
+
+
+def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
+    """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
+    "continued"), in \\small; ``heading`` is kept with its first rows."""
+    match = re.search(r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule", fragment, re.S)
+    if match is None:
+        raise ValueError("not a booktabs tabular fragment")
+    align, header, body = match.group(1), match.group(2).strip(), match.group(3).strip()
+    columns = len(re.findall(r"[lrcp]", align))
+    return "\n".join([
+        r"\ordevalportrait", r"\Needspace*{12\baselineskip}", heading, r"\begingroup\small",
+        rf"\begin{{longtable}}{{{align}}}", rf"\caption[{short}]{{{caption}}}\\", r"\toprule", header,
+        r"\midrule", r"\endfirsthead",
+        rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize\itshape Table \thetable, continued}}\\", r"\toprule", header,
+        r"\midrule", r"\endhead",
+        rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\", r"\endfoot",
+        r"\bottomrule", r"\endlastfoot", body, r"\end{longtable}", r"\endgroup", r"\bigskip",
+    ])  # fmt: skip
+
+
+def tex_engine() -> list[str]:
+    """The command that compiles a .tex file to PDF: latexmk, else pdflatex; an error names the packages."""
+    if shutil.which("latexmk") and shutil.which("pdflatex"):
+        return ["latexmk", "-pdf", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error"]
+    if shutil.which("pdflatex"):
+        return ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error"]
+    raise ReportError(
+        "no TeX engine found (latexmk/pdflatex): install the Debian packages "
+        f"`apt-get install {TEX_PACKAGES}` (or a TeX Live with booktabs, adjustbox, pdflscape, float, caption, "
+        "lmodern, seqsplit, xcolor)"
+    )
+
+
+#: What the engines write beside the source for a job name, removed after a failure (latexmk would read a
+#: truncated ``.aux`` or ``.fdb_latexmk`` of a run that failed on a full disk, and fail every time after).
+BUILD_FILES = (".pdf", ".aux", ".fdb_latexmk", ".fls", ".out", ".toc", ".lof", ".lot", ".log", ".synctex.gz",
+               ".xdv", ".running")  # fmt: skip
+
+
+def clean_build(tex_path: str | Path, jobname: str) -> None:
+    """Remove the files of an unfinished compilation of ``tex_path`` under ``jobname``."""
+    folder = Path(tex_path).parent
+    for suffix in BUILD_FILES:
+        (folder / f"{jobname}{suffix}").unlink(missing_ok=True)
+
+
+def compile_pdf(tex_path: str | Path) -> Path:
+    """Compile ``tex_path`` with a real TeX engine into the PDF beside it; returns the PDF path.
+
+    SOURCE_DATE_EPOCH is fixed so that the same source gives the same PDF bytes. The engine writes
+    ``<stem>-partial.pdf`` (``-jobname``), renamed into place once it succeeded: a compilation that
+    fails or is killed leaves no PDF that could pass for complete (the log is kept beside the source).
+    A compilation removes its build files (:func:`clean_build`: ``.aux``, ``.fls``, ``.fdb_latexmk``...)
+    when it is done, failed or not, and so does the next one when the previous was killed (its
+    ``<stem>-partial.running`` marker is still there): the next run works with no manual step.
+    """
+    tex_path = Path(tex_path).resolve()
+    command = tex_engine()
+    environment = {**os.environ, "SOURCE_DATE_EPOCH": "0", "FORCE_SOURCE_DATE": "1"}
+    jobname = f"{tex_path.stem}-partial"
+    partial = tex_path.with_name(f"{jobname}.pdf")
+    marker = tex_path.with_name(f"{jobname}.running")
+    if marker.exists():  # the previous compilation was killed: start from nothing
+        clean_build(tex_path, jobname)
+    partial.unlink(missing_ok=True)
+    runs = 1 if command[0] == "latexmk" else 2  # pdflatex twice for the table of contents
+    try:
+        marker.touch()
+        for _ in range(runs):
+            result = subprocess.run(
+                [*command, f"-jobname={jobname}", tex_path.name],
+                cwd=tex_path.parent,
+                capture_output=True,
+                text=True,
+                env=environment,
+            )
+            log = tex_path.with_name(f"{jobname}.log")
+            if log.exists():
+                os.replace(log, tex_path.with_suffix(".log"))
+            if result.returncode != 0:
+                log = tex_path.with_suffix(".log")
+                detail = log.read_text(errors="replace")[-3000:] if log.exists() else result.stdout[-3000:]
+                raise ReportError(f"LaTeX failed on {tex_path} (exit {result.returncode}):\n{detail}")
+        pdf = tex_path.with_suffix(".pdf")
+        try:
+            os.replace(partial, pdf)
+        except OSError as error:
+            raise ReportError(f"LaTeX wrote no {partial.name} for {tex_path} ({error.strerror})") from None
+    finally:  # done, failed or interrupted: the PDF and the log stay, LaTeX's build files (and the marker) go
+        clean_build(tex_path, jobname)
+    return pdf
+
+
+def page_count(tex_path: str | Path) -> int:
+    """Pages of the compiled PDF, as the TeX log reports them."""
+    log = Path(tex_path).with_suffix(".log").read_text(errors="replace")
+    match = re.findall(r"Output written on .*?\((\d+) pages?", log, flags=re.S)
+    if not match:
+        raise ReportError(f"{tex_path}: the TeX log reports no output")
+    return int(match[-1])
+
+
+# --------------------------------------------------------------------------- the sections
+
+#: Tables with more body rows than this become longtables.
+LONG_ROWS = 40
+
+
+def fragment_captions(tex_path: str | Path) -> list[str]:
+    """The leading ``%`` comment lines of a fragment written by ``latex.write_latex`` (its description, its data
+    origin), each a sentence of the caption."""
+    lines = []
+    for line in Path(tex_path).read_text(encoding="utf-8").splitlines():
+        if not line.startswith("%"):
+            break
+        lines.append(line.lstrip("% ").strip())
+    return lines
+
+
+def fragment_caption(tex_path: str | Path) -> str:
+    """The leading ``%`` comment lines of a fragment, as sentences."""
+    return sentences(*fragment_captions(tex_path))
+
+
+def _body_rows(tex_path: str | Path) -> int:
+    text = Path(tex_path).read_text(encoding="utf-8")
+    return text.split(r"\midrule", 1)[-1].count(r"\\")
+
+
+def sentences(*parts: str) -> str:
+    """Parts of a caption joined as sentences: each stripped, its first letter a capital, ending with a full
+    stop."""
+    done = []
+    for part in parts:
+        part = " ".join(str(part).split())
+        if not part:
+            continue
+        part = part[0].upper() + part[1:]
+        done.append(part if part.endswith((".", "?", "!")) else part + ".")
+    return " ".join(done)
+
+
+def report_sections(items: Iterable[tuple], seed: int) -> list[ReportSection]:
+    """Report sections, in catalogue order, from ``(section key, data set, output path)`` triples (or
+    ``(section key, output path)`` pairs): tables ``.tex`` and figures ``.pdf`` (with a ``.png`` beside it
+    holding the caption); each caption ends with the seed. Within a section the items over several data sets
+    come first, then each data set's, in the order given."""
+    sections = {key: ReportSection(title, text=text, appendix=key in APPENDIX)
+                for key, (title, text) in SECTIONS.items()}  # fmt: skip
+    for item in items:
+        key, dataset, path = item if len(item) == 3 else (item[0], "", item[1])
+        suffix = Path(path).suffix
+        if suffix == ".tex":
+            caption = sentences(*fragment_captions(path), f"Seed {seed}")
+            sections[key].items.append(ReportItem("table", str(path), caption, _body_rows(path) > LONG_ROWS, dataset))
+        elif suffix == ".pdf":
+            caption = sentences(png_description(Path(path).with_suffix(".png")), f"Seed {seed}")
+            sections[key].items.append(ReportItem("figure", str(path), caption, dataset=dataset))
+    found = []
+    for section in sections.values():
+        if not section.items:
+            continue
+        order = list(dict.fromkeys(item.dataset for item in section.items))
+        order.sort(key=lambda name: name != "")
+        section.items.sort(key=lambda item: order.index(item.dataset))  # stable: catalogue order within
+        found.append(section)
+    found.sort(key=lambda section: section.appendix)
+    return found
+
+
+def report_introduction(name: str, parameters: str, origins: Mapping[str, str], commit: str) -> str:
+    """The report's opening paragraph (LaTeX): configuration, data origin of each data set, parameters."""
+    datasets = "; ".join(f"{dataset} ({origin})" for dataset, origin in origins.items())
+    return (
+        escape(f"Generated by ordeval from the configuration '{name}' (git commit ")
+        + breakable(commit)
+        + escape(
+            f"). Data sets and the origin of their data: {datasets}. "
+            + (
+                "Synthetic data are simulated (ordeval docs/methods.md, section 6): their numbers describe the "
+                "simulation, not the official evaluations. "
+                if set(origins.values()) - {"real"}
+                else ""
+            )
+            + f"Parameters: {parameters}. Every table and figure states its data set, its data origin "
+            "and its parameters in its caption."
+        )
+    )
+
+
+def verdict_counts(summary_csv: str | Path) -> dict[str, int]:
+    """The counts per verdict of every published number (the total row of ``tables/replication/summary.csv``)."""
+    from ordeval.io.table import read_csv
+    from ordeval.results.replication import VERDICTS
+
+    table = read_csv(summary_csv)
+    total = table.records()[-1]
+    return {"numbers": int(total["numbers"]),
+            **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS}}  # fmt: skip
+
+
+def replication_opening(counts: Mapping[str, int]) -> str:
+    """The first page's account of the replication (LaTeX): the verdict counts, where the details are."""
+    from ordeval.results.replication import VERDICTS
+
+    rows = " ".join(rf"{escape(verdict.capitalize())} & {counts[verdict]} \\" for verdict in VERDICTS)
+    return (
+        r"\begin{center}\begin{tabular}{lr}\toprule "
+        + rf"\multicolumn{{2}}{{l}}{{\textbf{{Published versus reproduced: {counts['numbers']} numbers}}}} \\ "
+        + r"\midrule "
+        + rows
+        + r" \bottomrule\end{tabular}\end{center}"
+        + "\n"
+        + escape(
+            "Exact: equal at the printed precision. Within randomisation error: a statistic of random splits or "
+            "permutations within its tolerance. Not comparable: the runs (or, for a statistic of the gold alone, "
+            "the gold) are not the papers' here. Section 1 gives the counts per published table, then every "
+            "number beside the reproduced one."
+        )
+    )

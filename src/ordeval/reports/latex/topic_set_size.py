@@ -1,0 +1,71 @@
+"""LaTeX fragment of the topic set size table (Sakai, Information Retrieval Journal 19(3), 2016; see
+:mod:`ordeval.stats.topic_set_size`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ordeval.io.table import Table
+from ordeval.reports.latex import escape, tabular
+
+DESIGN_HEADINGS = {"paired_t": "paired $t$", "anova": "ANOVA", "ci": "CI"}
+
+
+def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None) -> str:
+    """One row per measure and minimum detectable difference: the residual variance, the difference, and
+    the topics each design needs (columns in the order the table has them). ``labels``: trusted LaTeX of
+    the measures (else their escaped names)."""
+    labels = labels or {}
+    records = table.records()
+    designs = list(dict.fromkeys(row["design"] for row in records))
+    runs = sorted({int(row["runs"]) for row in records if row["design"] == "anova"})
+    headings = []
+    for design in designs:
+        heading = DESIGN_HEADINGS.get(design, escape(design))
+        if design == "anova" and len(runs) == 1:
+            heading += f" ($m = {runs[0]}$)"
+        headings.append(heading)
+    header = ["Measure", r"$\hat{\sigma}^2$", "minD", *headings]
+    cells: dict[tuple[str, float], dict[str, str]] = {}
+    variances: dict[str, float] = {}
+    for row in records:
+        variances[row["measure"]] = row["residual_variance"]
+        topics = str(int(row["topics"]))
+        if row["design"] == "anova" and len(runs) > 1:
+            topics += f" ($m = {int(row['runs'])}$)"
+        cells.setdefault((row["measure"], float(row["mdd"])), {})[row["design"]] = topics
+    rows, rules, previous = [], [], None
+    for (measure, mdd), by_design in cells.items():
+        if previous is not None and measure != previous:
+            rules.append(len(rows) - 1)
+        first = measure != previous
+        rows.append([labels.get(measure, escape(measure)) if first else "",
+                     f"{variances[measure]:.3g}" if first else "", f"{mdd:.4g}",
+                     *(by_design.get(design, "-") for design in designs)])  # fmt: skip
+        previous = measure
+    if not rows:
+        rows = [[rf"\multicolumn{{{len(header)}}}{{l}}{{no measure}}"]]
+    return tabular(header, rows, "lrr" + "r" * len(designs), rules_after=rules)
+
+
+def topic_set_size_caption(table: Table, dataset: str = "", fractions: Sequence[float] = (0.05, 0.10, 0.20)) -> str:
+    """A plain-text caption (the writer escapes it): what the numbers are, with alpha, power and the
+    ``fractions`` of each measure's score range that minD is (the table's ``mdd_fractions``)."""
+    records = table.records()
+    alphas = sorted({float(row["alpha"]) for row in records})
+    powers = sorted({float(row["power"]) for row in records if row["design"] != "ci"})
+    where = f" on {dataset}" if dataset else ""
+    return (
+        f"Topic set size design (Sakai, IRJ 2016){where}: topics needed by a paired t-test and by a one-way ANOVA "
+        f"over m runs to detect a difference (ANOVA: a range of run means) of minD with power "
+        f"{', '.join(f'{p:g}' for p in powers) or '-'} at alpha = {', '.join(f'{a:g}' for a in alphas) or '-'}, and "
+        "for the expected width of the CI of a paired difference to be at most minD; sigma^2 is the residual "
+        "variance of the two-way ANOVA without replication (paired differences: 2 sigma^2); minD is "
+        f"{_listed([f'{100 * fraction:g}%' for fraction in fractions])} of each measure's observed score range "
+        "unless given."
+    )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

@@ -1,0 +1,377 @@
+"""Score matrices: the seam between a task and the analyses.
+
+A task scores every run on every topic with each of its measures; everything after that -- agreement,
+consistency, significance, discriminative power, SSO, Popularity vs Uniform, leaderboards, reports --
+sees only a :class:`ScoreStack`: measures x topics x runs scores plus, per measure, its direction
+(``lower_is_better``) and display name. No analysis asks which task produced it.
+
+On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
+
+* ``<measure>.tsv`` -- topics x runs: column ``topic``, then one column per run (full precision);
+* ``means.tsv`` -- column ``run``, then the mean score of each measure;
+* ``measures.tsv`` -- ``measure, display, lower_is_better, task, latex``: what the analyses need to know;
+* ``stack.npz`` -- all of it in one binary file, which the analysis jobs read (fast).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ordeval.io.errors import InputError
+from ordeval.io.files import sha256, write_atomically, write_text
+from ordeval.io.floattext import float_rows
+from ordeval.io.table import Table
+
+
+@dataclass
+class ScoreStack:
+    """Score matrices of several measures on one data set: ``values[m]`` is topics x runs."""
+
+    measures: list[str]
+    topics: list[str]
+    runs: list[str]
+    values: np.ndarray  # measures x topics x runs
+    lower_is_better: list[bool] = field(default_factory=list)  # per measure; default: all lower is better
+    display: list[str] = field(default_factory=list)  # per measure; default: the names
+    task: str = ""
+    latex: list[str] = field(default_factory=list)  # per measure: trusted LaTeX markup, "" for none
+
+    def __post_init__(self):
+        self.values = np.asarray(self.values, dtype=float)
+        if not self.lower_is_better:
+            self.lower_is_better = [True] * len(self.measures)
+        if not self.display:
+            self.display = list(self.measures)
+        if not self.latex:
+            self.latex = [""] * len(self.measures)
+        expected = (len(self.measures), len(self.topics), len(self.runs))
+        if self.values.shape != expected:
+            raise ValueError(f"score stack has shape {self.values.shape}, its labels say {expected}")
+        if len(self.lower_is_better) != len(self.measures) or len(self.display) != len(self.measures):
+            raise ValueError("one direction and one display name per measure")
+
+    @property
+    def orientation(self) -> np.ndarray:
+        """+1 for a measure where lower is better, -1 where higher is better (per measure)."""
+        return np.where(np.asarray(self.lower_is_better, dtype=bool), 1.0, -1.0)
+
+    def means(self) -> np.ndarray:
+        """Mean score of every run under every measure, measures x runs."""
+        return self.values.mean(axis=1)
+
+    def matrix(self, measure: str) -> np.ndarray:
+        return self.values[self.measures.index(measure)]
+
+    def direction_of(self, measure: str) -> bool:
+        return self.lower_is_better[self.measures.index(measure)]
+
+    def subset(self, measures: Sequence[str]) -> ScoreStack:
+        missing = [name for name in measures if name not in self.measures]
+        if missing:
+            raise KeyError(f"no scores for measure(s) {', '.join(missing)}; scored: {', '.join(self.measures)}")
+        rows = [self.measures.index(name) for name in measures]
+        return ScoreStack(
+            list(measures),
+            self.topics,
+            self.runs,
+            self.values[rows],
+            [self.lower_is_better[i] for i in rows],
+            [self.display[i] for i in rows],
+            self.task,
+            [self.latex[i] for i in rows],
+        )
+
+    def measure_table(self) -> Table:
+        return Table(
+            {
+                "measure": self.measures,
+                "display": self.display,
+                "lower_is_better": list(self.lower_is_better),
+                "task": [self.task] * len(self.measures),
+                "latex": list(self.latex),
+            }
+        )
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def matrix_text(topics: Sequence[str], runs: Sequence[str], matrix: np.ndarray, first: str = "topic") -> str:
+    """A topics x runs matrix as TSV text: column ``first``, then one column per run; floats in their
+    shortest round-trip form (as pandas writes them: ``repr``, see :mod:`ordeval.io.floattext`)."""
+    lines = ["\t".join([first, *runs])]
+    lines += [label + "\t" + row for label, row in zip(topics, float_rows(matrix), strict=True)]
+    return "\n".join(lines) + "\n"
+
+
+#: What the worker processes of :func:`write_scores` write: (stack, paths), set before they are forked.
+_PENDING: tuple[ScoreStack, list[Path]] | None = None
+
+
+def _write_matrix(index: int) -> None:
+    stack, paths = _PENDING
+    write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
+
+
+def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
+    """The files :func:`write_scores` writes: ``{measure: <measure>.tsv, "means": ..., "measures": ...,
+    "stack": ...}``."""
+    folder = Path(folder)
+    paths = {measure: folder / f"{measure}.tsv" for measure in stack.measures}
+    return {**paths, "means": folder / "means.tsv", "measures": folder / "measures.tsv", "stack": folder / "stack.npz"}
+
+
+def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path], processes: int = 1) -> Mapping[str, str | Path]:
+    """Write a data set's score files (see the module docstring) to ``paths``: ``{measure: its topics x runs
+    matrix, "means": ..., "measures": ..., "stack": ...}`` (:func:`score_files` names them in a folder);
+    returns ``paths``.
+
+    The text matrices cost most (the shortest round-trip form of every float, ~0.1 us each): with
+    ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
+    and the stack, then takes the matrices no worker has started (the same bytes either way)."""
+    global _PENDING
+    matrices = [paths[measure] for measure in stack.measures]
+    parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
+    _PENDING = (stack, matrices)
+    try:
+        pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork")) if parallel else None
+        pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))] if pool else []
+        write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+        stack.measure_table().write(paths["measures"])
+        if pool is None:
+            for index in range(len(matrices)):
+                _write_matrix(index)
+        else:
+            with pool:
+                for index in reversed(range(len(matrices))):  # the last ones: least likely started
+                    if pending[index].cancel():
+                        _write_matrix(index)
+                for future in pending:
+                    if not future.cancelled():
+                        future.result()  # a worker's error is raised here
+        # last, with the SHA-256 of the tables it mirrors: a stack is only trusted while they are as written
+        write_stack(stack, paths["stack"], [*matrices, paths["measures"]])
+    finally:
+        _PENDING = None
+    return paths
+
+
+def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Path] = ()) -> None:
+    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, the
+    tables it mirrors (:func:`write_scores`: each measure's ``<measure>.tsv`` and ``measures.tsv``), so that
+    :func:`read_stack` trusts it only while they are unchanged."""
+    import os
+
+    folder = Path(path).parent
+    names = [os.path.relpath(source, folder) for source in sources]
+    digests = [sha256(source) for source in sources]
+
+    def write(temporary: str) -> None:
+        with open(temporary, "wb") as handle:
+            np.savez(
+                handle,
+                values=stack.values,
+                measures=np.array(stack.measures, dtype=str),
+                topics=np.array(stack.topics, dtype=str),
+                runs=np.array(stack.runs, dtype=str),
+                lower_is_better=np.array(stack.lower_is_better, dtype=bool),
+                display=np.array(stack.display, dtype=str),
+                task=np.array(stack.task, dtype=str),
+                latex=np.array(stack.latex, dtype=str),
+                **({"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
+                   if sources else {}),
+            )  # fmt: skip
+
+    write_atomically(path, write)
+
+
+# --------------------------------------------------------------------------- reading
+
+#: The arrays of a ``stack.npz``: name -> numpy kind (f float, U text, b bool) and dimensions.
+STACK_ARRAYS = {"values": ("f", 3), "measures": ("U", 1), "topics": ("U", 1), "runs": ("U", 1),
+                "lower_is_better": ("b", 1), "display": ("U", 1), "task": ("U", 0), "latex": ("U", 1)}  # fmt: skip
+
+
+def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
+    """(the ScoreStack of ``path``, {table it mirrors, relative to its folder: SHA-256 when written}), the
+    file checked to be what :func:`write_stack` writes: a file that is not (empty, not a zip of arrays,
+    pickled objects, arrays missing or of another kind or shape, scores that are not finite) is an
+    InputError naming it. The tables are not looked at (:func:`read_stack` does)."""
+    from ordeval.io.parsing import load_arrays
+
+    what = "a score stack"
+    arrays = load_arrays(path, what, STACK_ARRAYS)
+    sources = arrays.get("sources", np.array([], dtype=str))
+    digests = arrays.get("sources_sha256", np.array([], dtype=str))
+    if sources.dtype.kind not in "U" or digests.dtype.kind not in "U" or sources.shape != digests.shape or \
+            sources.ndim != 1:  # fmt: skip
+        raise InputError(path, None, f"not {what} as ordeval writes it (its tables and their SHA-256 do not match)")
+    if not np.isfinite(arrays["values"]).all():
+        raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
+    try:
+        stack = ScoreStack(arrays["measures"].tolist(), arrays["topics"].tolist(), arrays["runs"].tolist(),
+                           arrays["values"], arrays["lower_is_better"].tolist(), arrays["display"].tolist(),
+                           str(arrays["task"]), arrays["latex"].tolist())  # fmt: skip
+    except ValueError as error:
+        raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
+    return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
+
+
+def stale_tables(path: str | Path, recorded: Mapping[str, str], measures: Sequence[str] | None = None) -> list[str]:
+    """The tables among ``recorded`` ({name relative to the stack's folder: SHA-256 when written}; with
+    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed."""
+    folder = Path(path).parent
+    wanted = None if measures is None else {f"{name}.tsv" for name in measures} | {"measures.tsv"}
+    stale = []
+    for name, digest in recorded.items():
+        if wanted is not None and Path(name).name not in wanted:
+            continue
+        table = folder / name
+        if not table.is_file() or sha256(table) != digest:
+            stale.append(name)
+    return stale
+
+
+def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> ScoreStack:
+    """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order),
+    trusted only as far as it is checked: what :func:`load_stack` checks, and the tables it mirrors (beside it,
+    with the SHA-256 it recorded): where one of them changed since, the stack is stale and the tables are read
+    instead (the tables, not the stack, are what a user edits and sees); a table it mirrors that is gone is an
+    InputError naming it. A stack that records no tables (written by :func:`write_stack` alone, e.g. a
+    data set's precomputed ``scores.npz``) is its own source."""
+    stack, recorded = load_stack(path)
+    if recorded and stale_tables(path, recorded, measures):
+        folder = Path(path).parent
+        missing = [name for name in recorded if not (folder / name).is_file()]
+        if missing:
+            raise InputError(folder / missing[0], None, f"no such file, though {Path(path).name} beside it was "
+                             "written with it (deleted since?)")  # fmt: skip
+        tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
+        if measures is not None:
+            tables = {name: tables[name] for name in measures if name in tables}
+        stack = read_score_tables(tables, folder / "measures.tsv", stack.task)
+    return stack.subset(measures) if measures is not None else stack
+
+
+def read_score_tables(tables: Mapping[str, str | Path], measures_path: str | Path, task: str = "") -> ScoreStack:
+    """The ScoreStack of score tables ({measure: its ``<measure>.tsv``}, one topics and runs for all) and the
+    directions, display names and LaTeX labels of ``measures.tsv`` (which must list every one of them)."""
+    info = {row["measure"]: row for row in read_measure_table(measures_path).records()}
+    missing = [name for name in tables if name not in info]
+    if missing:
+        raise InputError(measures_path, None, f"lists no measure {missing[0]!r} (it has {', '.join(info)})")
+    topics, runs, values = read_score_matrices(list(tables.values()))
+    names = list(tables)
+    return ScoreStack(names, topics, runs, values, [bool(info[n]["lower_is_better"]) for n in names],
+                      [str(info[n]["display"]) for n in names], task or str(info[names[0]]["task"]),
+                      [str(info[n]["latex"] or "") for n in names])  # fmt: skip
+
+
+def read_score_matrices(paths: Sequence[str | Path]) -> tuple[list[str], list[str], np.ndarray]:
+    """(topics, runs, measures x topics x runs scores) of the score tables ``paths`` of one data set, which must
+    list the same topics and runs in the same order (an InputError naming the first that does not)."""
+    topics = runs = first = None
+    matrices = []
+    for path in paths:
+        these_topics, these_runs, values = read_score_matrix(path)
+        if topics is None:
+            topics, runs, first = these_topics, these_runs, path
+        elif these_topics != topics or these_runs != runs:
+            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
+        matrices.append(values)
+    return topics, runs, np.stack(matrices)
+
+
+def score_matrix_header(path: str | Path) -> tuple[int, list[str]]:
+    """(physical line number, fields) of the header of a score table: its first non-empty line."""
+    from ordeval.io.parsing import first_line
+
+    number, line = first_line(path)  # the rest of the file is not read
+    return number, line.split("\t")
+
+
+def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarray]:
+    """(topics, runs, topics x runs scores) from a score table ``<measure>.tsv``: a header
+    ``topic<TAB>run...`` (run names follow the name policy, each once), one line per topic (non-empty,
+    each once), scores in the strict number grammar (:mod:`ordeval.io.parsing`)."""
+    from ordeval.io.fields import read_fields
+    from ordeval.io.names import distinct, name_problem
+
+    number, header = score_matrix_header(path)
+    where = f"line {number}"
+    if header[0] != "topic" or len(header) < 2:
+        raise InputError(path, where, "a score table starts with a 'topic' column followed by one column per run")
+    runs = header[1:]
+    for run in runs:
+        problem = name_problem(run, kind="run")
+        if problem:
+            raise InputError(path, where, f"{problem} (run names from files follow the configuration's name policy)")
+    repeated = [run for index, run in enumerate(runs) if run in runs[:index]]
+    if repeated:
+        raise InputError(path, where, f"run {repeated[0]!r} has two columns")
+    fields = read_fields(path, header, header=True, layout="topic, then one score per run")
+    fields.require_nonempty(0)
+    columns = [fields.floats(k, f"score of run {header[k]!r}") for k in range(1, len(header))]
+    topics = fields.column(0)
+    if len(set(topics)) < len(topics):
+        seen: dict[str, int] = {}
+        for record, topic in enumerate(topics):
+            if topic in seen:
+                raise fields.error(record, f"duplicate topic {distinct(topic)} (first at {fields.where(seen[topic])})")
+            seen[topic] = record
+    return topics, runs, np.column_stack(columns)
+
+
+def read_measure_table(path: str | Path) -> Table:
+    """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex; parsed
+    strictly, an InputError naming the line and column otherwise: measure names by the name policy
+    (:mod:`ordeval.io.names`, so no path separator), ``lower_is_better`` exactly ``True`` or ``False``, no
+    control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.reports.latex.markup`)."""
+    from ordeval.io.names import name_problem, printable
+    from ordeval.io.parsing import quoted
+    from ordeval.reports.latex.markup import markup_problem
+
+    table = Table.read(path)
+    missing = [column for column in MEASURE_COLUMNS if column not in table.columns]
+    if missing:
+        raise InputError(path, "line 1", f"no column(s) {', '.join(missing)} (expected {', '.join(MEASURE_COLUMNS)})")
+    directions = []
+    for index, row in enumerate(table.records()):
+        where = f"line {index + 2}"
+        problem = name_problem(row["measure"], kind="measure")
+        if problem:
+            raise InputError(path, where, f"column measure: {printable(problem)}")
+        if row["lower_is_better"] not in ("True", "False"):
+            shown = printable(quoted(row["lower_is_better"]))
+            raise InputError(path, where, f"column lower_is_better: {shown} is not True or False")
+        directions.append(row["lower_is_better"] == "True")
+        for column in ("display", "task"):
+            if printable(row[column]) != row[column]:
+                shown = printable(quoted(row[column]))
+                raise InputError(path, where, f"column {column}: {shown} has a control character")
+        problem = markup_problem(row["latex"])
+        if problem:
+            raise InputError(path, where, f"column latex: {printable(problem)}")
+    table["lower_is_better"] = directions
+    return table
+
+
+#: The columns of ``measures.tsv``.
+MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
+
+
+#: The tables of a scores folder that are not a measure's topics x runs score matrix.
+SUMMARY_FILES = frozenset({"means.tsv", "measures.tsv"})
+
+
+def is_score_table(path: str | Path) -> bool:
+    """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
+    byte-order mark before it is ignored, as the readers do)."""
+    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+        return handle.readline(64).split("\t")[0].strip() == "topic"  # not a whole line: it may be a hole

@@ -1,0 +1,603 @@
+"""The planner: from a configuration to everything the pipeline will do, before any job runs.
+
+:func:`plan` validates the configuration (schema, defaults, name policy), loads its plugins, resolves
+each data set's task, scored measures and runs, the measures of every analysis, and checks everything
+that can be checked before the first job (files exist, enough runs, subset sizes, known measures...).
+The :class:`Plan` it returns answers the rules' questions: which data sets and measures an analysis
+covers, the output paths of every catalogue entry, the targets of each stage, captions, and which
+library files a job's code depends on. The ``.smk`` files only turn those answers into rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ordeval.io.errors import ConfigError
+from ordeval.io.names import check_name
+from ordeval.reports import paper
+from ordeval.stats.splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
+from ordeval.tasks import all_tasks, get_task
+from ordeval.tasks.base import check_files_exist, resolve_path, source_files
+from ordeval.tasks.plugins import load_plugins
+from ordeval.workflow import catalogue
+from ordeval.workflow.config import parameters as config_parameters
+from ordeval.workflow.config import validate
+from ordeval.workflow.limits import check_limits
+from ordeval.workflow.modules import module_files, script_modules
+
+#: Analyses whose configuration section may list measures.
+ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
+#: Kendall's tau and its CI need more than 4 runs.
+MIN_RUNS = 5
+
+#: Catalogue entries compiled by TeX: planned only where the PDF is wanted (:meth:`Plan.pdf_wanted`).
+PDF_ENTRIES = ("report/pdf", "measures/pdf")
+
+
+#: The pattern fields that the rules take as wildcards (the others, a consistency condition or a measure, are
+#: written out in the rules' output names).
+WILDCARD_FIELDS = ("dataset", "suffix", "combination", "focus")
+
+
+@dataclass(frozen=True)
+class ReportedOutput:
+    """One output of the HTML report: its path, catalogue entry and pattern fields, the template of the rule
+    output it is (wildcards left), and the caption file of that template."""
+
+    path: str
+    key: str
+    values: dict
+    template: str
+    caption: str
+
+
+@dataclass(frozen=True)
+class ScoringGroup:
+    """Data sets that are scored alike: one rule (``rule``) scores each of them into the same files."""
+
+    rule: str
+    task: str
+    measures: list[str]
+    datasets: list[str]
+
+
+@dataclass
+class DatasetPlan:
+    """One data set as configured."""
+
+    name: str
+    task: str
+    spec: dict
+    classes: list[str]
+    measures: list[str]  #: scored measures, registry order
+    runs: list[str]  #: declared run names (those of an unreadable tsv source are missing)
+    files: list[str]  #: input files
+    topics: int | None  #: number of topics where known before reading the data
+
+
+@dataclass
+class Plan:
+    config: dict
+    workdir: Path
+    data_root: Path
+    datasets: dict[str, DatasetPlan]
+    plugin_files: list[str] = field(default_factory=list)
+    analysis_measures: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    dnkt_combinations: list[str] = field(default_factory=list)
+    popularity_datasets: list[str] = field(default_factory=list)
+    popularity_skipped: dict[str, str] = field(default_factory=dict)
+    #: measures reported on one by one (``measure_reports``), with the task of each
+    measure_reports: dict[str, str] = field(default_factory=dict)
+    #: catalogue entry key -> its combinations of pattern fields (:meth:`_values`), made once: the plan
+    #: does not change once built, and the Snakefile asks for paths ~2,300 times at every start
+    _combinations: dict[str, list[dict]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _replicated: list[str] | None = field(default=None, init=False, repr=False, compare=False)
+
+    # ------------------------------------------------------------------ basic facts
+    @property
+    def name(self) -> str:
+        return self.config["name"]
+
+    @property
+    def results(self) -> str:
+        """``results/<name>``: every output of this configuration goes below it."""
+        return f"results/{self.name}"
+
+    @property
+    def tasks(self) -> list[str]:
+        """The tasks of the configured data sets, in order of first appearance."""
+        return list(dict.fromkeys(dataset.task for dataset in self.datasets.values()))
+
+    def task_datasets(self, task: str) -> list[str]:
+        return [name for name, dataset in self.datasets.items() if dataset.task == task]
+
+    def suffix(self, task: str) -> str:
+        return get_task(task).summary_suffix
+
+    def scored(self, task: str) -> list[str]:
+        """The measures scored on every data set of ``task`` (in the first data set's order)."""
+        lists = [self.datasets[name].measures for name in self.task_datasets(task)]
+        return [measure for measure in lists[0] if all(measure in other for other in lists[1:])]
+
+    def input_files(self) -> list[str]:
+        """Every input file of every data set (as configured, below ``data_root``)."""
+        return [path for data in self.datasets.values() for path in data.files]
+
+    def dataset_settings(self) -> dict[str, dict]:
+        """{data set: {task, spec (its configuration), measures (scored)}}: what building and scoring
+        each data set are told."""
+        return {
+            name: {"task": data.task, "spec": data.spec, "measures": data.measures}
+            for name, data in self.datasets.items()
+        }
+
+    def constant_runs(self, datasets: list[str]) -> dict[str, dict[str, str]]:
+        """{data set: {run: class}} of the runs that always return one class (``constant_class``)."""
+        return {
+            name: {s["name"]: s["class"] for s in self.datasets[name].spec["runs"] if s["type"] == "constant_class"}
+            for name in datasets
+        }
+
+    def matrices(self) -> tuple[list[str], list[str]]:
+        """(data sets, measures): every score matrix ``scores/<dataset>/<measure>.tsv``, as two lists of
+        equal length for ``expand(..., zip, dataset=..., measure=...)``."""
+        pairs = [(name, measure) for name, data in self.datasets.items() for measure in data.measures]
+        return [name for name, _ in pairs], [measure for _, measure in pairs]
+
+    def measures(self, analysis: str, task: str) -> list[str]:
+        """The measures of ``analysis`` on the data sets of ``task``, in table order."""
+        return self.analysis_measures[(analysis, task)]
+
+    def dataset_measures(self, analysis: str, dataset: str) -> list[str]:
+        return self.measures(analysis, self.datasets[dataset].task)
+
+    def suffix_task(self, suffix: str) -> str:
+        """The configured task whose summaries carry ``suffix``."""
+        return next(task for task in self.tasks if self.suffix(task) == suffix)
+
+    def suffix_measures(self, analysis: str, suffix: str) -> list[str]:
+        """The measures of ``analysis`` on the data sets of the task whose summaries carry ``suffix``."""
+        return self.measures(analysis, self.suffix_task(suffix))
+
+    @property
+    def replicated_datasets(self) -> list[str]:
+        """The configured data sets the replicated papers print numbers for, where the configuration asks
+        for the comparison (``replication: {compare: true}``); else none. The published numbers are read
+        (and checked: :mod:`ordeval.results.published`) once, when the plan is made."""
+        if self._replicated is None:
+            self._replicated = []
+            if self.config["replication"]["compare"]:
+                from ordeval.results.replication import datasets_with_numbers
+
+                published = set(datasets_with_numbers())
+                self._replicated = [name for name in self.datasets if name in published]
+        return self._replicated
+
+    def canonical_paths(self, task: str) -> dict[str, str]:
+        """{key: path template} of the canonical files of a data set of ``task`` (``data/{dataset}/<file>``)."""
+        return {key: self.path(f"data/{key}") for key in get_task(task).canonical_files()}
+
+    def scoring_groups(self) -> list[ScoringGroup]:
+        """The data sets that score alike (one task, one list of measures: the same files), each group with the
+        name of its scoring rule (``score_runs_<task>``; a number after it where a task has several lists)."""
+        groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+        for name, data in self.datasets.items():
+            groups.setdefault((data.task, tuple(data.measures)), []).append(name)
+        found, seen = [], {}
+        for (task, measures), names in groups.items():
+            seen[task] = seen.get(task, 0) + 1
+            rule = f"score_runs_{task}" + (f"_{seen[task]}" if seen[task] > 1 else "")
+            found.append(ScoringGroup(rule, task, list(measures), names))
+        return found
+
+    def score_paths(self, group: ScoringGroup) -> dict[str, str]:
+        """{output name: path template} of a scoring group's jobs: ``matrix_<measure>`` per measure, ``means``,
+        ``measures``, ``stack``, and the task's extra tables by key."""
+        paths = {f"matrix_{measure}": self.path("scores/matrix", measure=measure) for measure in group.measures}
+        paths.update({key: self.path(f"scores/{key}") for key in ("means", "measures", "stack")})
+        paths.update({key: self.path(f"scores/{key}") for key in get_task(group.task).extras})
+        return paths
+
+    def score_tables(self, *datasets: str) -> list[str]:
+        """The tables each of ``datasets``' ``stack.npz`` mirrors (every ``<measure>.tsv`` and ``measures.tsv``,
+        whose SHA-256 it records): an input of every rule that reads the stack, which is trusted only while
+        they are as written (:func:`ordeval.tasks.stack.read_stack`; an edited table is read instead)."""
+        found = []
+        for dataset in datasets:
+            found += [self.path("scores/matrix", dataset=dataset, measure=m) for m in self.datasets[dataset].measures]
+            found.append(self.path("scores/measures", dataset=dataset))
+        return found
+
+    @property
+    def dnkt_datasets(self) -> list[str]:
+        """The data sets of the DNKT_M tables: those that score DNKT (and, planned, every M and DNKT_M)."""
+        return [name for name, data in self.datasets.items() if "DNKT" in data.measures]
+
+    def suffix_datasets(self, suffix: str) -> list[str]:
+        """The data sets of the task whose summaries carry ``suffix`` (``""`` OQ, ``"_oc"`` OC)."""
+        return [name for name in self.datasets if self.suffix(self.datasets[name].task) == suffix]
+
+    def provides(self, dataset: str, entry_key: str) -> bool:
+        """Whether ``dataset``'s task makes catalogue entry ``entry_key`` (every task makes the entries that are
+        not task-specific; a task-specific one only the tasks that list it in ``Task.outputs``)."""
+        entry = catalogue.ENTRIES[entry_key]
+        return not entry.task_specific or entry_key in get_task(self.datasets[dataset].task).outputs
+
+    def stage_datasets(self, stage: str, task: str = "") -> list[str]:
+        """The data sets a stage covers (optionally only those of ``task``): Popularity vs Uniform those with
+        both baselines, a task's own stage (e.g. the OC paper's layout) the data sets of that task."""
+        if stage == "popularity":
+            names = self.popularity_datasets
+        elif stage == "replication":
+            names = self.replicated_datasets
+        else:
+            own = [entry.key for entry in catalogue.entries(stage) if entry.task_specific]
+            names = list(self.datasets)
+            if own and all(catalogue.ENTRIES[key].per == () for key in own):  # a task's own stage
+                names = [name for name in names if any(self.provides(name, key) for key in own)]
+        return [name for name in names if not task or self.datasets[name].task == task]
+
+    # ------------------------------------------------------------------ catalogue
+    def parameters(self) -> dict:
+        """The values captions may use (:func:`ordeval.workflow.config.parameters`)."""
+        return config_parameters(self.config)
+
+    def entry_datasets(self, entry_key: str) -> list[str]:
+        """The data sets for which this plan makes catalogue entry ``entry_key`` (a per-data-set entry)."""
+        return list(dict.fromkeys(values["dataset"] for values in self.combinations(entry_key)))
+
+    def combinations(self, entry_key: str) -> list[dict]:
+        """Every combination of the pattern fields of catalogue entry ``entry_key`` that this plan makes."""
+        return self._values(catalogue.ENTRIES[entry_key])
+
+    def _values(self, entry: catalogue.Entry) -> list[dict]:
+        """Every combination of the entry's pattern fields that this plan makes (not to be modified)."""
+        if entry.key not in self._combinations:
+            self._combinations[entry.key] = self._make_values(entry)
+        return self._combinations[entry.key]
+
+    def _make_values(self, entry: catalogue.Entry) -> list[dict]:
+        tasks = [task for task in self.tasks if not entry.task_specific or entry.key in get_task(task).outputs]
+        if not tasks or (entry.stage == "replication" and not self.config["replication"]["compare"]):
+            return []
+        if "suffix" in entry.per:
+            combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
+        elif "dataset" in entry.per:
+            combinations = [
+                {"dataset": name, "task": self.datasets[name].task}
+                for name in self.stage_datasets(entry.stage)
+                if self.datasets[name].task in tasks
+            ]
+        elif "focus" in entry.per:
+            combinations = [{"focus": m} for m in self.measure_reports] if tasks else []
+        elif "combination" in entry.per:
+            combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
+        elif "key" in entry.per:
+            combinations = [{"key": Path(caption).stem} for caption in self.caption_files()]
+        else:
+            combinations = [{}]
+        if "condition" in entry.per:
+            combinations = [{**values, "condition": c} for values in combinations for c in CONDITIONS]
+        if "measure" in entry.per:
+            combinations = [
+                {**values, "measure": m} for values in combinations for m in self.datasets[values["dataset"]].measures
+            ]
+        return combinations
+
+    def paths(self, entry_key: str, formats: tuple[str, ...] | None = None, **fixed) -> list[str]:
+        """Output paths of catalogue entry ``entry_key`` (all combinations, or those matching ``fixed``)."""
+        entry = catalogue.ENTRIES[entry_key]
+        found = []
+        for values in self._values(entry):
+            if any(values.get(name) != value for name, value in fixed.items()):
+                continue
+            for ext in formats or entry.formats:
+                found.append(f"{self.results}/" + entry.pattern.format(**{**values, "ext": ext}))
+        return found
+
+    def path(self, entry_key: str, ext: str | None = None, **fields) -> str:
+        """One output path of entry ``entry_key``; fields left out stay as ``{field}`` wildcards."""
+        entry = catalogue.ENTRIES[entry_key]
+        values = {name: "{" + name + "}" for name in ("dataset", "condition", "combination", "measure", "key", "focus")}
+        values.update(fields)
+        values.setdefault("suffix", "")
+        return f"{self.results}/" + entry.pattern.format(**values, ext=ext or entry.formats[0])
+
+    def targets(self, stage: str | None = None) -> list[str]:
+        """Every output of ``stage`` (or of all stages), in catalogue order."""
+        return [path for entry in catalogue.entries(stage) if self._compiled(entry) for path in self.paths(entry.key)]
+
+    def reported_keys(self) -> list[str]:
+        """Catalogue entries shown in the HTML report (they have a category) that this plan makes."""
+        return [
+            entry.key
+            for entry in catalogue.entries()
+            if entry.category and entry.key != "report/captions" and self._compiled(entry) and self._values(entry)
+        ]
+
+    def _compiled(self, entry: catalogue.Entry) -> bool:
+        """False for an entry compiled by TeX (:data:`PDF_ENTRIES`) where the PDF is not wanted."""
+        return entry.key not in PDF_ENTRIES or self.pdf_wanted()
+
+    def caption(self, key: str, **fields) -> str:
+        entry = catalogue.ENTRIES[key]
+        values = {**self.parameters(), "dataset": "each data set", "condition": "each condition",
+                  "combination": "M", "measure": "each measure", "key": key, "task_name": "", "focus": "the measure",
+                  **fields}  # fmt: skip
+        if "task" in fields:
+            values["task_name"] = get_task(fields["task"]).title
+        return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
+
+    def reported_outputs(self) -> list[ReportedOutput]:
+        """Every output shown in the HTML report (each reported entry's format, every combination), with the
+        path template of the rule output it comes from: the entry's fields that a rule takes as wildcards
+        (:data:`WILDCARD_FIELDS`) left as ``{field}``, the others (a consistency condition) filled in."""
+        found = []
+        for key in self.reported_keys():
+            entry = catalogue.ENTRIES[key]
+            wildcards = {name: "{" + name + "}" for name in entry.per if name in WILDCARD_FIELDS}
+            for values in self._values(entry):
+                fixed = {name: value for name, value in values.items() if name in entry.per and name not in wildcards}
+                template = self.path(key, entry.reported_format, **fixed, **wildcards)
+                name = "-".join([caption_name(key), *fixed.values()])
+                path = self.path(key, entry.reported_format, **values)
+                found.append(ReportedOutput(path, key, values, template, self.path("report/captions", key=name)))
+        return found
+
+    def caption_files(self) -> dict[str, list[ReportedOutput]]:
+        """The HTML report's caption files (one per reported rule output template, as Snakemake's report()
+        takes one caption per output of a rule) -> the reported outputs each covers."""
+        files: dict[str, list[ReportedOutput]] = {}
+        for output in self.reported_outputs():
+            files.setdefault(output.caption, []).append(output)
+        return files
+
+    def pdf_wanted(self) -> bool:
+        """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
+        import shutil
+
+        setting = self.config["report"]["pdf"]
+        if setting == "auto":
+            return bool(shutil.which("pdflatex"))
+        return bool(setting)
+
+    # ------------------------------------------------------------------ code a job depends on
+    def library(self, script: str | Path, task: str | None = None) -> list[str]:
+        """The ordeval source files that a rule's ``script`` depends on (an input of its rule, so that an edit
+        re-runs exactly the jobs whose code changed): the modules the script imports at module level (those it
+        runs lazily through a library function it names itself), what they import at module level, the data
+        (``scripts/prepare_data.py``) and scoring (``scripts/score_runs.py``) modules of the configured tasks
+        (or of ``task``), and the plugin files for the scripts that load them."""
+        modules = list(script_modules(script))
+        extra_files: list[str] = []
+        name = Path(script).stem
+        for each in [task] if task else self.tasks:
+            if name == "prepare_data":
+                modules += get_task(each).data_modules
+            if name == "score_runs":
+                modules += get_task(each).data_modules + get_task(each).scoring_modules
+        if "ordeval.tasks.plugins" in modules:
+            extra_files = self.plugin_files
+        return [str(path) for path in module_files(*dict.fromkeys(modules))] + extra_files
+
+
+def caption_name(key: str) -> str:
+    """The name of catalogue entry ``key``'s caption file (``report/captions/<name>.rst``)."""
+    return key.replace("/", "-")
+
+
+# --------------------------------------------------------------------------- building the plan
+
+
+def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True) -> Plan:
+    """Validate ``config`` and work out everything the pipeline will do; every problem found is a
+    ConfigError naming the configuration key."""
+    plugins = config.get("plugins") if isinstance(config, Mapping) else None
+    if isinstance(plugins, list) and len(plugins) <= 100 and all(isinstance(plugin, str) for plugin in plugins):
+        load_plugins(plugins, base=workdir)  # first: a plugin may register a file format the schema then takes
+    config = validate(config)
+    check_limits(config)  # sizes first: nothing below lists a million runs
+    workdir = Path(workdir)
+    check_name(config["name"], kind="configuration name", key="name")
+    plugin_files = load_plugins(config["plugins"], base=workdir)
+    data_root = resolve_path(config.get("data_root", "resources/"), workdir)
+
+    datasets = {}
+    for name, spec in config["datasets"].items():
+        check_name(name, kind="data set", key=f"datasets.{name}")
+        datasets[name] = _dataset_plan(name, spec, config, data_root)
+    if check_files:
+        check_files_exist({name: d.spec for name, d in datasets.items()}, data_root)
+
+    result = Plan(config, workdir, data_root, datasets, plugin_files)
+    for task in result.tasks:
+        for analysis in ANALYSES:
+            result.analysis_measures[(analysis, task)] = _analysis_measures(config, analysis, task, result.scored(task))
+    result.dnkt_combinations = _dnkt_combinations(config, result)
+    result.measure_reports = _measure_reports(config, result)
+    _plan_popularity(result)
+    _check_consistency(result)
+    _check_output_paths(result)
+    result.replicated_datasets  # noqa: B018 - the published numbers checked before any job, not when a rule asks
+    if check_files:  # the input files' contents, before any job (ordeval.workflow.source_check)
+        from ordeval.workflow.source_check import check_contents
+
+        check_contents(result)
+    return result
+
+
+def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> DatasetPlan:
+    task = get_task(spec["task"])
+    registered = task.registry.names()
+    listed = config.get("measures")
+    own = task.dataset_measures(spec)
+    if listed:
+        unknown = [measure for measure in listed if measure not in set(_all_measures(config))]
+        if unknown:
+            raise ConfigError(f"config key measures: unknown measure(s) {', '.join(unknown)}")
+    if own is not None:
+        for measure in own:
+            check_name(measure, kind="measure", key=f"datasets.{name}.scores")
+        measures = own
+    elif listed:
+        measures = [measure for measure in listed if measure in registered]
+        if not measures:
+            raise ConfigError(
+                f"config key measures: lists no {task.name} measure, but data set {name} is {task.name}; "
+                f"add some of: {', '.join(registered)}"
+            )
+    else:
+        measures = task.registry.default_names()
+    task.check_settings(name, spec)
+    runs = task.declared_runs(spec, data_root)
+    for run in runs:
+        check_name(run, kind="run", key=f"datasets.{name}.runs")
+    duplicates = sorted(run for run, count in Counter(runs).items() if count > 1)
+    if duplicates:
+        raise ConfigError(f"config key datasets.{name}.runs: run name(s) {', '.join(duplicates)} used twice")
+    if len(runs) < MIN_RUNS and all(_runs_known(task, source, data_root) for source in spec["runs"]):
+        raise ConfigError(
+            f"config key datasets.{name}.runs: {len(runs)} runs; the analyses need at least {MIN_RUNS} "
+            "(Kendall's tau and its confidence interval need more than 4 systems)"
+        )
+    classes = [str(label) for label in spec.get("classes", [])]
+    return DatasetPlan(
+        name=name,
+        task=task.name,
+        spec=spec,
+        classes=classes,
+        measures=list(measures),
+        runs=runs,
+        files=[str(path) for path, _ in source_files(name, spec, data_root)],
+        topics=task.topic_count(spec, data_root),
+    )
+
+
+def _runs_known(task, source: dict, data_root: Path) -> bool:
+    """Whether the run names of ``source`` are known before the data set is built (a canonical runs
+    table that cannot be read yet is reported when it is built, not as too few runs)."""
+    if not task.several_runs(source) or source.get("runs"):
+        return True
+    if source["type"] != "tsv":  # a plugin format of several runs: its names come with the data
+        return False
+    path = resolve_path(source["path"], data_root)
+    return path.is_file() and bool(task.tsv_run_names(path))
+
+
+def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list[str]) -> list[str]:
+    listed = config[analysis].get("measures")
+    task = get_task(task_name)
+    if not listed:  # the papers' lists, and what else is scored, but no measure scored only where named
+        analysed = [name for name in scored if name not in task.registry or task.registry[name].meta_evaluated]
+        return paper.default_measures(task_name, analysis, analysed)
+    known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
+    mine = [measure for measure in listed if measure in known]
+    unknown = [m for m in listed if m not in set(_all_measures(config))]
+    if unknown:
+        raise ConfigError(f"config key {analysis}.measures: unknown measure(s) {', '.join(unknown)}")
+    unscored = [measure for measure in mine if measure not in scored]
+    if unscored:
+        raise ConfigError(
+            f"config key {analysis}.measures: {', '.join(unscored)} not scored; add them to 'measures' "
+            f"(scored {task_name} measures: {', '.join(scored)})"
+        )
+    if not mine:
+        raise ConfigError(
+            f"config key {analysis}.measures: lists no {task_name} measure, but there are {task_name} data sets"
+        )
+    return mine
+
+
+def _measure_reports(config: dict, result: Plan) -> dict[str, str]:
+    """{measure: task} of ``measure_reports``: each must be scored on the data sets of its task."""
+    found = {}
+    for index, measure in enumerate(config["measure_reports"]):
+        tasks = [task for task in result.tasks if measure in result.scored(task)]
+        if not tasks:
+            raise ConfigError(
+                f"config key measure_reports[{index}]: {measure!r} is not scored on any configured data set "
+                f"(registered: {', '.join(_all_measures(config))})"
+            )
+        found[measure] = tasks[0]
+    return found
+
+
+def _all_measures(config: dict) -> list[str]:
+    """Every measure a configuration can name: the registered ones of every task, and those of its
+    precomputed-score data sets."""
+    names = [m for task in all_tasks() for m in task.registry.names()]
+    for spec in config["datasets"].values():
+        names += [source["measure"] for source in spec.get("scores", [])]
+    return names
+
+
+def _dnkt_combinations(config: dict, result: Plan) -> list[str]:
+    """The M of each DNKT_M table: those listed, else the papers' that are scored, on the data sets that
+    score DNKT (:meth:`Plan.dnkt_datasets`)."""
+    datasets = [data for data in result.datasets.values() if "DNKT" in data.measures]
+    if not datasets:
+        return []
+    scored = set.intersection(*(set(data.measures) for data in datasets))
+    listed = config["agreement"].get("dnkt_combinations")
+    if listed:
+        for measure in listed:
+            missing = [m for m in ("DNKT", measure, f"DNKT_{measure}") if m not in scored]
+            if missing:
+                raise ConfigError(
+                    f"config key agreement.dnkt_combinations: {measure} needs {', '.join(missing)} to be scored"
+                )
+        return list(listed)
+    return [m for m in paper.DNKT_COMBINATIONS if {"DNKT", m, f"DNKT_{m}"} <= scored]
+
+
+def _plan_popularity(result: Plan) -> None:
+    settings = result.config["popularity"]
+    wanted = [settings["popularity_run"], settings["uniform_run"]]
+    for name, dataset in result.datasets.items():
+        missing = [run for run in wanted if run not in dataset.runs]
+        if missing:
+            result.popularity_skipped[name] = f"it has no run {' or '.join(missing)}"
+        else:
+            result.popularity_datasets.append(name)
+
+
+def _check_output_paths(result: Plan) -> None:
+    """Names that the pipeline extends into file names (``tables/leaderboard/<dataset>_pooled.csv``,
+    ``scores/<dataset>/<measure>.tsv``) must not give two outputs one path, nor paths that differ only in case
+    (one file on macOS): a data set ``Sem16T4C_pooled`` beside the OC data set ``Sem16T4C``, a measure
+    ``means``. (A rule's ``{dataset}`` matches exactly the data sets it makes outputs for, so two rules can
+    match one file only where two planned outputs share its path.)"""
+    from ordeval.io.names import check_paths
+
+    owners = []
+    for entry in catalogue.entries():
+        for values in result._values(entry):
+            for ext in entry.formats:
+                path = entry.pattern.format(**{"suffix": "", **values, "ext": ext})
+                owners.append((path, entry.key, values.get("dataset"), values.get("measure")))
+    check_paths(owners)
+
+
+def _check_consistency(result: Plan) -> None:
+    settings = result.config["consistency"]
+    size = settings["subset_size"]
+    for name, dataset in result.datasets.items():
+        if dataset.topics is None:
+            continue
+        if dataset.topics < 4:
+            raise ConfigError(f"config key datasets.{name}: {dataset.topics} topics; consistency needs at least 4")
+        if 2 * size > dataset.topics:
+            raise ConfigError(
+                f"config key consistency.subset_size: {size}, but data set {name} has {dataset.topics} topics; "
+                f"two disjoint subsets of {size} need {2 * size}"
+            )
+    for (analysis, task), measures in result.analysis_measures.items():
+        if analysis in ("agreement", "consistency", "significance") and len(measures) < 2:
+            raise ConfigError(
+                f"config key {analysis}.measures: {analysis} compares measures and needs at least 2 "
+                f"{task} measures, got {', '.join(measures)}"
+            )

@@ -1,0 +1,208 @@
+"""What the workflow's scripts share (``scripts/<rule>.py``, run by each rule's ``script:``).
+
+A script reads ``snakemake.input.<name>``, ``snakemake.params.<name>`` and ``snakemake.wildcards``, calls the
+library, and writes exactly ``snakemake.output``. Its work sits in ``with job(snakemake) as log:``:
+
+* :func:`job` -- the rule's log file (``snakemake.log[0]``; warnings and errors also on the terminal),
+  third-party loggers kept at WARNING, the time taken, and bad input (an :class:`~ordeval.io.errors.InputError`
+  or :class:`~ordeval.io.errors.ConfigError`) ending the job with its one-line message and no traceback
+  (``ORDEVAL_DEBUG=1`` keeps it);
+* :func:`mock_snakemake` and :func:`run_script` -- a script run outside Snakemake on the files you name, with
+  the object Snakemake would give it (tests, debugging)::
+
+      from ordeval.workflow.scripting import mock_snakemake, run_script
+      run_script("scripts/replication_dataset.py", mock_snakemake(
+          "replication_dataset", input={...}, output={...}, params={...}, wildcards={"dataset": "Sem16T4E"}))
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import runpy
+import sys
+import time
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+#: Third-party loggers kept at WARNING in job logs (fontTools.subset writes an INFO line per table and glyph
+#: set of every embedded font: 14 KB in one figure job's log).
+QUIET_LOGGERS = ("fontTools", "matplotlib", "PIL", "numba", "urllib3", "asyncio")
+
+
+class _LogFile(logging.FileHandler):
+    """A log file that keeps the first error of writing it (a full disk, say) instead of printing it and
+    going on: :func:`logged` raises it, naming the file, so that a job whose log is cut short fails."""
+
+    failure: OSError | None = None
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging's name)
+        error = sys.exc_info()[1]
+        if isinstance(error, OSError):
+            self.failure = self.failure or error
+            return
+        super().handleError(record)
+
+
+@contextmanager
+def logged(log_path: str | Path | None, rule: str) -> Iterator[logging.Logger]:
+    """Log to ``log_path`` (warnings and errors also to stderr, every line there without a log file);
+    record an exception before re-raising it. A log that could not be written whole (a full disk) is an
+    :class:`OSError` naming it."""
+    terminal = logging.StreamHandler(sys.stderr)
+    handlers: list[logging.Handler] = [terminal]
+    log_file = None
+    if log_path:  # the log file has every line; the terminal (Snakemake's) only warnings and errors
+        terminal.setLevel(logging.WARNING)
+        Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+        log_file = _LogFile(log_path, mode="w", encoding="utf-8")
+        handlers.append(log_file)
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, handlers=handlers, force=True)
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    logging.captureWarnings(True)
+    warnings.simplefilter("default")
+    logger = logging.getLogger(rule)
+    start = time.perf_counter()
+    try:
+        try:
+            yield logger
+        except Exception as error:
+            logger.error("%s failed: %s", rule, "out of memory" if isinstance(error, MemoryError) else error)
+            raise
+        logger.info("%s done in %.2f s", rule, time.perf_counter() - start)
+    finally:
+        if log_file is not None:
+            logging.getLogger().removeHandler(log_file)
+            try:
+                log_file.close()
+            except OSError as error:
+                log_file.failure = log_file.failure or error
+    if log_file is not None and log_file.failure is not None:
+        failure = log_file.failure
+        raise OSError(failure.errno, f"cannot write the log ({failure.strerror or failure})", str(log_path))
+
+
+@contextmanager
+def job(snakemake) -> Iterator[logging.Logger]:
+    """A script's work: logged to the rule's log file; bad input, or a file that could not be written (a full
+    disk), ends it with a one-line message and exit status 1, no traceback (``ORDEVAL_DEBUG=1`` shows it)."""
+    from ordeval.io.errors import ConfigError, InputError
+
+    wildcards = dict(snakemake.wildcards.items())
+    name = snakemake.rule + "".join(f"[{value}]" for value in wildcards.values())
+    try:
+        with logged(snakemake.log[0] if len(snakemake.log) else None, name) as log:
+            yield log
+    except (InputError, ConfigError):
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        raise SystemExit(1) from None
+    except OSError as error:  # a file that could not be written or read (a full disk): one line naming it
+        if os.environ.get("ORDEVAL_DEBUG") == "1" or not error.filename:
+            raise
+        print(f"{name} failed: {error.filename}: {error.strerror}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except pickle.UnpicklingError:  # ordeval unpickles nothing (allow_pickle=False): numba's cache of its kernels
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        print(f"{name} failed: {damaged_kernel_cache()}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except MemoryError:  # logged by logged(); one line, no traceback
+        if os.environ.get("ORDEVAL_DEBUG") == "1":
+            raise
+        print(f"{name} failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)",
+              file=sys.stderr)  # fmt: skip
+        raise SystemExit(1) from None
+
+
+def damaged_kernel_cache() -> str:
+    """What to say when numba's on-disk cache of ordeval's compiled kernels cannot be read (a file cut short by
+    a killed process, or written over): where it is, and that its files may be deleted (they are made again)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parents[1] / "stats" / "__pycache__")
+    return (f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
+            "of ordeval there (they are compiled again, a few seconds)")  # fmt: skip
+
+
+class Files(list):
+    """Snakemake's named lists as a script sees them: every item in order (``files[0]``, iteration), and each
+    name as an attribute or key (``files.stack``, ``files["stack"]``: a string, or a list where the rule gave
+    a list)."""
+
+    def __init__(self, named: Mapping[str, Any] | None = None, positional=()):
+        self._names: dict[str, Any] = {}
+        super().__init__(positional)
+        for name, value in (named or {}).items():
+            value = value if isinstance(value, (str, int, float, bool, dict)) or value is None else list(value)
+            self._names[name] = value
+            self.extend(value if isinstance(value, list) else [value])
+
+    def __getattr__(self, name: str):
+        try:
+            return self.__dict__["_names"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __getitem__(self, key):
+        return self._names[key] if isinstance(key, str) else super().__getitem__(key)
+
+    def items(self):
+        return self._names.items()
+
+    def get(self, name: str, default=None):
+        return self._names.get(name, default)
+
+    def keys(self):
+        return self._names.keys()
+
+
+class MockSnakemake:
+    """The object a ``script:`` is given: rule, input, output, params, wildcards, log, threads, resources."""
+
+    def __init__(self, rule: str, *, input=None, output=None, params=None, wildcards=None, log=(), threads: int = 1,
+                 resources=None):  # fmt: skip
+        self.rule = rule
+        self.input = Files(input)
+        self.output = Files(output)
+        self.params = Files(params)
+        self.wildcards = Files(wildcards)
+        self.log = Files(positional=[str(path) for path in ([log] if isinstance(log, (str, Path)) else log)])
+        self.threads = threads
+        self.resources = Files(resources)
+
+
+def one_file(value) -> str | None:
+    """The path of a named input that holds one file or none (an input function's ``[]``), or None."""
+    if isinstance(value, str):
+        return value
+    found = list(value or [])
+    if len(found) > 1:
+        raise ValueError(f"expected one file, got {len(found)}: {', '.join(map(str, found))}")
+    return str(found[0]) if found else None
+
+
+def mock_snakemake(rule: str, **given) -> MockSnakemake:
+    """What Snakemake gives the script of ``rule``, from ``input``, ``output``, ``params``, ``wildcards`` (dicts
+    of a name to a path, a list of paths or a value), ``log`` (a path or paths), ``threads``, ``resources``."""
+    return MockSnakemake(rule, **given)
+
+
+def run_script(path: str | Path, snakemake) -> dict:
+    """Run a rule's script with ``snakemake`` (e.g. :func:`mock_snakemake`'s) as Snakemake would, in this
+    process; its globals. The logging it sets up (:func:`job`) is undone afterwards."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        return runpy.run_path(str(path), init_globals={"snakemake": snakemake}, run_name="__main__")
+    finally:
+        for handler in root.handlers:
+            if handler not in handlers:
+                handler.close()
+        root.handlers[:] = handlers
+        root.setLevel(level)
+        logging.captureWarnings(False)
