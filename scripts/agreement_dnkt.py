@@ -6,7 +6,6 @@ from ordeval.io.provenance import origins_of
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import combination_latex
-from ordeval.stats import kendall  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
 from ordeval.stats.intervals import CI_METHODS
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job

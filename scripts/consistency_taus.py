@@ -10,7 +10,6 @@ from ordeval.io.provenance import read_origins
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.consistency import comparison_latex, effect_size_latex, symbols
-from ordeval.stats import hsd, kendall  # noqa: F401 (their kernels run here: an edit to them re-runs this job)
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import condition_splits, split_taus
 from ordeval.tasks.stack import read_stack

@@ -4,7 +4,7 @@ paired randomisation test), as CSV, LaTeX and Markdown."""
 
 from ordeval.analysis.leaderboard import pipeline_pooled_leaderboards
 from ordeval.io.provenance import read_provenance
-from ordeval.reports import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
+from ordeval.reports.leaderboard_text import write_leaderboards
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job
 
@@ -15,5 +15,5 @@ with job(snakemake) as log:
     items = provenance.get("summary", {}).get("items")
     boards = pipeline_pooled_leaderboards(stack, inputs.pooled, dataset=dataset, items=items, alpha=params.alpha,
                                           level=params.ci_level, origins={dataset: provenance["origin"]})  # fmt: skip
-    boards.write(output.csv, output.tex, output.md)
+    write_leaderboards(boards, output.csv, output.tex, output.md)
     log.info("%s: %d measures x %d runs (pooled)", dataset, len(boards.boards), len(stack.runs))

@@ -6,10 +6,9 @@ for print (LaTeX)."""
 from ordeval.analysis.leaderboard import build_leaderboards, pipeline_pooled_leaderboards
 from ordeval.analysis.significance import read_pvalue_table
 from ordeval.io.provenance import origin_sentence, read_provenance
-from ordeval.reports import leaderboard_text  # noqa: F401 (its writers run here, through the leaderboards: an edit re-runs this job)
 from ordeval.reports.latex import write_latex
 from ordeval.reports.leaderboard_page import write_leaderboard_page
-from ordeval.reports.leaderboard_text import compact_latex
+from ordeval.reports.leaderboard_text import compact_latex, leaderboard_labels, write_leaderboards
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job, one_file
 
@@ -24,13 +23,13 @@ with job(snakemake) as log:
     origins = {dataset: provenance["origin"]}
     boards = build_leaderboards(stack, significance, dataset=dataset, alpha=alpha, level=level,
                                 test=f"randomised Tukey HSD, B = {trials}", origins=origins)  # fmt: skip
-    boards.write(output.csv, output.tex, output.md)
+    write_leaderboards(boards, output.csv, output.tex, output.md)
     # for print: every measure side by side, a row per run (the report's appendix)
     compact = (f"{dataset}: every run's mean over the topics under every measure side by side (the arrow points to "
                f"the better end), with its significance groups: runs sharing a letter do not differ significantly "
                f"(randomised Tukey HSD, B = {trials}, α = {alpha}); each run's {level:.0%} interval and rank are "
                f"in tables/leaderboard/{dataset}.csv")  # fmt: skip
-    write_latex(compact_latex(boards.tables(), boards.labels), output.compact, origins, compact)
+    write_latex(compact_latex(boards.tables(), leaderboard_labels(boards)), output.compact, origins, compact)
     page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]
     pooled = one_file(inputs.pooled)
     if pooled is not None:

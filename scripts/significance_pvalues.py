@@ -2,7 +2,6 @@
 (randomised Tukey HSD, all measures sharing the permutations), and the sets of identical runs."""
 
 from ordeval.analysis.significance import identical_run_sets, identical_set_table, pairwise_significance, write_pvalues
-from ordeval.stats import hsd  # noqa: F401 (its kernel runs here: an edit to it re-runs this job)
 from ordeval.stats.seeding import stream
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job

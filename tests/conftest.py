@@ -264,8 +264,8 @@ def build_and_score(plan) -> None:
 def canonical_files(task: str, folder) -> dict[str, str]:
     """{key: path} of the canonical files of a data set of ``task`` in ``folder``, named as rule
     prepare_data_<task> names them (the catalogue's ``data/<key>`` entries)."""
+    from ordeval.reports import catalogue
     from ordeval.tasks import get_task
-    from ordeval.workflow import catalogue
 
     files = {}
     for key in get_task(task).canonical_files():

@@ -14,7 +14,8 @@ import pytest
 from conftest import SHARED_RAW, canonical_files, shared_file
 
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.io.parsing import load_json, parse_integer, parse_number, physical_lines, read_fields, read_text
+from ordeval.io.fields import read_fields
+from ordeval.io.parsing import load_json, parse_integer, parse_number, physical_lines, read_text
 from ordeval.stats.seeding import stream
 from ordeval.tasks import get_task
 from ordeval.tasks.classification import TASK, ClassificationData, data, readers, simulate

@@ -15,6 +15,7 @@ import pytest
 from ordeval.analysis.leaderboard import build_leaderboards, leaderboard, read_pooled
 from ordeval.analysis.significance import pairwise_significance
 from ordeval.io.table import Table
+from ordeval.reports.leaderboard_text import leaderboards_markdown, write_leaderboards
 from ordeval.tasks.stack import ScoreStack
 
 
@@ -36,7 +37,7 @@ def test_per_topic_boards_are_the_measures_leaderboards_with_a_note(stack):
     assert boards.note == ("D1, per-topic protocol: mean over 10 topics with 95% t intervals, rank, and significance "
                            "groups (runs sharing a letter do not differ significantly: randomised Tukey HSD, B = 200, "
                            "seed = 1, alpha = 0.05).")  # fmt: skip
-    assert boards.markdown().startswith("# Leaderboard: D1\n\n" + boards.note)
+    assert leaderboards_markdown(boards).startswith("# Leaderboard: D1\n\n" + boards.note)
 
 
 def test_pooled_boards_have_no_interval_and_without_a_test_no_groups(stack, tmp_path):
@@ -48,8 +49,10 @@ def test_pooled_boards_have_no_interval_and_without_a_test_no_groups(stack, tmp_
     assert all(math.isnan(value) for value in mae.ci_low) and mae.groups == [""] * 4
     assert "pooled protocol: each measure on one confusion matrix over all 123 items" in boards.note
     assert "no significance groups (a reason)" in boards.note and "Real data" in boards.note
-    assert "| Rank | Run | Score |" in boards.markdown() and "| 1 | D | 0.100 |" in boards.markdown()
-    boards.write(tmp_path / "b.csv", tmp_path / "b.tex", tmp_path / "b.md")
+    assert "| Rank | Run | Score |" in leaderboards_markdown(boards) and "| 1 | D | 0.100 |" in leaderboards_markdown(
+        boards
+    )
+    write_leaderboards(boards, tmp_path / "b.csv", tmp_path / "b.tex", tmp_path / "b.md")
     rows = list(csv.DictReader(io.StringIO((tmp_path / "b.csv").read_text())))
     assert {row["data_origin"] for row in rows} == {"real"} and rows[0]["ci_low"] == ""
     assert "pooled protocol" in (tmp_path / "b.tex").read_text().splitlines()[0]

@@ -1,10 +1,11 @@
-"""The library files a rule declares as inputs (ordeval.workflow.modules): the import closure of its script."""
+"""Code tracking (ordeval.workflow.modules): the files a rule's script depends on -- its imports, at module level
+and inside functions, transitively, packages as files -- and every script dated after the newest of them, so that
+Snakemake's code trigger re-runs exactly the jobs whose code changed."""
 
 from __future__ import annotations
 
-import ast
+import os
 
-import pytest
 from conftest import REPO
 
 from ordeval.workflow import modules
@@ -18,13 +19,16 @@ def _package(root, files: dict[str, str]):
 
 
 PACKAGE = {
-    "pkg/__init__.py": "",
-    "pkg/a.py": "from . import b\nimport os\n\ndef f():\n    from . import c  # inside a function: not followed\n",
-    "pkg/b.py": "from pkg.sub import d\ntry:\n    from .sub import e\nexcept ImportError:\n    pass\n",
+    "pkg/__init__.py": "from pkg import c  # the package's own import: followed only where pkg itself is imported\n",
+    "pkg/a.py": "from . import b\nimport os\n\ndef f():\n    from . import c  # inside a function: followed too\n",
+    "pkg/b.py": "from pkg.sub import d\ntry:\n    from .sub import (\n        e,  # in parentheses\n    )\n"
+    "except ImportError:\n"
+    "    pass\n",
     "pkg/c.py": "",
     "pkg/sub/__init__.py": "",
-    "pkg/sub/d.py": "from .. import c\n",
+    "pkg/sub/d.py": "from .. import c as renamed\n",
     "pkg/sub/e.py": "",
+    "pkg/sub/f.py": "",
     "pkg/notapackage/x.py": "",  # no __init__.py: not importable as pkg.notapackage.x
 }
 
@@ -33,57 +37,59 @@ def _names(paths, root):
     return sorted(str(path.relative_to(root)) for path in paths)
 
 
-def test_closure_follows_module_level_imports_only(tmp_path):
+def test_closure_follows_every_import_and_takes_packages_as_files(tmp_path):
     _package(tmp_path, PACKAGE)
     index = modules.ModuleIndex(tmp_path / "pkg", "pkg")
-    assert _names(index.closure("a"), tmp_path) == [
+    assert _names(index.closure("pkg.a"), tmp_path) == [
         "pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/sub/__init__.py", "pkg/sub/d.py", "pkg/sub/e.py"
     ]  # fmt: skip
-    assert _names(index.closure("pkg.c"), tmp_path) == ["pkg/__init__.py", "pkg/c.py"]
+    assert "pkg/sub/f.py" not in _names(index.closure("pkg.sub.d"), tmp_path)
+    assert _names(index.closure("pkg.sub.e"), tmp_path) == ["pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/e.py"]
     assert "pkg.notapackage.x" not in index.files
-    with pytest.raises(ValueError, match="has no module 'pkg.missing'"):
-        index.closure("pkg.missing")
-    with pytest.raises(ValueError, match="is not an pkg module"):
-        index.path("other.a")
 
 
-def test_parsing_the_import_part_finds_what_parsing_the_whole_module_finds():
-    """Every module of the package: the imports found in the part before its first definition are those
-    of the whole file; a cut inside a string, or an import after the definitions, parses all of it."""
-    index = modules.package_index()
-    cut = 0
-    for name, (path, _) in index.files.items():
-        source = path.read_text(encoding="utf-8")
-        whole = [ast.dump(node) for node in modules._top_level_imports(ast.parse(source))]
-        assert [ast.dump(node) for node in modules._top_level_imports(modules._parse_imports(source))] == whole, name
-        cut += len(modules.import_part(source)) < len(source)
-    assert cut > len(index.files) // 2  # most modules are parsed in part
-    late = "import os\n\ndef f():\n    pass\n\nfrom . import b\n"
-    assert modules.import_part(late) == late
-    in_string = 'import os\nTEXT = """\nclass Foo: in a string\n"""\n'
-    assert modules.import_part(in_string) == 'import os\nTEXT = """\n'  # does not parse: all of it is parsed
-    assert [node.names[0].name for node in modules._top_level_imports(modules._parse_imports(in_string))] == ["os"]
-
-
-def test_every_script_closure_is_in_the_package():
-    """For every rule's script, the modules it imports (at its top and in its ``with job(...)`` block) and
-    their closure are files of the installed package only, ``ordeval.workflow.scripting`` among them."""
-    for script in sorted((REPO / "scripts").glob("*.py")):
-        names = modules.script_modules(script)
-        assert "ordeval.workflow.scripting" in names, script.name
-        found = modules.module_files(*names)
-        assert found and all(path.is_relative_to(modules.PACKAGE_DIR) for path in found), script.name
-
-
-def test_a_script_names_the_modules_it_imports_in_its_with_block(tmp_path):
+def test_a_script_depends_on_what_it_imports_and_nothing_else(tmp_path):
     script = tmp_path / "rule.py"
-    script.write_text(
-        "from ordeval.workflow.scripting import job\n\nwith job(snakemake):\n    from ordeval.stats import hsd\n"
-        "    import ordeval.stats.kendall\n\ndef f():\n    from ordeval.stats import intervals\n"
-    )
-    assert set(modules.script_modules(script)) == {
-        "ordeval.workflow.scripting",
-        "ordeval.stats",
-        "ordeval.stats.hsd",
-        "ordeval.stats.kendall",
-    }
+    script.write_text("from ordeval.workflow.scripting import job\n\nwith job(snakemake):\n"
+                      "    from ordeval.stats import hsd\n")  # fmt: skip
+    files = {path.relative_to(modules.PACKAGE_DIR).as_posix() for path in modules.script_files(script) if
+             path.is_relative_to(modules.PACKAGE_DIR)}  # fmt: skip
+    assert {"workflow/scripting.py", "stats/hsd.py", "stats/__init__.py", "__init__.py"} <= files
+    assert not any(name.startswith(("reports/", "analysis/")) for name in files), files
+    assert script in modules.script_files(script)
+
+
+def test_every_script_depends_on_package_files_only_and_on_the_kernels_it_runs():
+    """No script imports a module for the tracker's sake: the kernels the analyses import inside functions
+    are found through them."""
+    for script in sorted((REPO / "scripts").glob("*.py")):
+        files = modules.script_files(script)
+        assert all(path == script or path.is_relative_to(modules.PACKAGE_DIR) for path in files), script.name
+        assert "noqa: F401" not in script.read_text(), script.name
+    for script, kernel in (("significance_pvalues", "stats/hsd.py"), ("consistency_taus", "stats/hsd.py"),
+                           ("agreement_dataset", "stats/kendall_kernel.py")):  # fmt: skip
+        files = modules.script_files(REPO / "scripts" / f"{script}.py")
+        assert modules.PACKAGE_DIR / kernel in files, (script, kernel)
+
+
+def test_the_replication_scripts_depend_on_the_published_numbers():
+    files = modules.script_files(REPO / "scripts" / "replication_dataset.py")
+    assert modules.PACKAGE_DIR / "published" / "published.tsv" in files
+
+
+def test_a_script_is_dated_after_the_newest_file_its_code_uses(tmp_path):
+    _package(tmp_path, PACKAGE)
+    index = modules.ModuleIndex(tmp_path / "pkg", "pkg")
+    script = tmp_path / "rule.py"
+    script.write_text("from pkg import a\n")
+    os.utime(script, ns=(10**18, 10**18))
+    newer = tmp_path / "pkg" / "sub" / "e.py"
+    os.utime(newer, ns=(2 * 10**18, 2 * 10**18))
+    original = modules._INDEX
+    modules._INDEX = index
+    try:
+        assert modules.date_scripts([script]) == [script]
+        assert os.stat(script).st_mtime_ns == 2 * 10**18
+        assert modules.date_scripts([script]) == []  # as new as its code: left alone
+    finally:
+        modules._INDEX = original

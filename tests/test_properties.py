@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from ordeval import properties as props
+from ordeval.properties.base import QUANTIFIERS
 from ordeval.tasks.classification.measures import REGISTRY as OC
 from ordeval.tasks.classification.measures import accuracy, linear_weighted_kappa
 from ordeval.tasks.quantification.measures import REGISTRY as OQ
@@ -134,6 +135,6 @@ def test_property_table_and_its_text():
 def test_every_property_is_defined_with_its_reference():
     for task in ("classification", "quantification"):
         for prop in props.properties_of(task).values():
-            assert prop.quantifier in props.QUANTIFIERS and prop.title and prop.definition, prop.name
+            assert prop.quantifier in QUANTIFIERS and prop.title and prop.definition, prop.name
             own = prop.name in ("constant_no_better_than_chance", "majority_run_far_from_perfect")
             assert ("ordeval's earlier reading" in prop.definition) if own else ("Sakai" in prop.definition), prop.name

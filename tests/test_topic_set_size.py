@@ -11,6 +11,7 @@ from scipy import stats
 from statsmodels.stats.power import FTestAnovaPower, TTestPower
 
 from ordeval.stats import topic_set_size as tss
+from ordeval.tasks.stack import read_score_folder
 
 
 def score_matrix(topics=120, runs=6, seed=3) -> np.ndarray:
@@ -181,17 +182,17 @@ def test_score_folder_from_stack_or_tables(tmp_path):
     x = score_matrix(6, 3)
     stack = ScoreStack(["A", "B"], [f"t{i}" for i in range(6)], ["r1", "r2", "r3"], np.stack([x, 2 * x]))
     write_scores(stack, score_files(stack, tmp_path / "scores"))
-    read = tss.read_score_folder(tmp_path / "scores")
+    read = read_score_folder(tmp_path / "scores")
     assert list(read) == ["A", "B"] and np.array_equal(read["B"], 2 * x)
     (tmp_path / "scores" / "stack.npz").unlink()
-    read = tss.read_score_folder(tmp_path / "scores")
+    read = read_score_folder(tmp_path / "scores")
     assert list(read) == ["A", "B"] and np.array_equal(read["A"], x)
     (tmp_path / "own").mkdir()
     (tmp_path / "own" / "M.tsv").write_text("topic\tsys1\nt1\t0.5\nt2\t0.25\n")
     with pytest.raises(InputError, match=r"M.tsv: 2 topic\(s\) x 1 run\(s\)"):
-        tss.read_score_folder(tmp_path / "own")
+        read_score_folder(tmp_path / "own")
     with pytest.raises(InputError, match="no such folder"):
-        tss.read_score_folder(tmp_path / "missing")
+        read_score_folder(tmp_path / "missing")
 
 
 def test_the_worked_example_of_the_document():

@@ -13,7 +13,6 @@ rule agreement_dataset:
         stack=path("scores/stack"),
         tables=score_tables,
         provenance=path("data/provenance"),
-        library=library("agreement_dataset"),
     output:
         csv=reported(path("agreement/dataset", "csv")),
         tex=path("agreement/dataset", "tex"),
@@ -42,7 +41,6 @@ rule agreement_summary:
         provenance=lambda wildcards: expand(
             path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("agreement_summary"),
     output:
         mean_csv=reported(path("agreement/mean", "csv", suffix="{suffix}")),
         mean_tex=path("agreement/mean", "tex", suffix="{suffix}"),
@@ -68,7 +66,6 @@ rule agreement_dnkt:
         stack=expand(path("scores/stack"), dataset=PLAN.dnkt_datasets),
         tables=PLAN.score_tables(*PLAN.dnkt_datasets),
         provenance=expand(path("data/provenance"), dataset=PLAN.dnkt_datasets),
-        library=library("agreement_dnkt"),
     output:
         csv=reported(path("agreement/dnkt", "csv")),
         tex=path("agreement/dnkt", "tex"),
@@ -96,7 +93,6 @@ rule agreement_heatmap:
         provenance=lambda wildcards: expand(
             path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("agreement_heatmap"),
     output:
         pdf=path("agreement/heatmap", "pdf", suffix="{suffix}"),
         png=reported(path("agreement/heatmap", "png", suffix="{suffix}")),

@@ -27,7 +27,6 @@ if OC:
             pooled=expand(path("scores/pooled"), dataset=OC),
             conventions=expand(path("scores/conventions"), dataset=OC),
             plugins=PLAN.plugin_files,
-            library=library("classification_tables"),
         output:
             agreement_csv=reported(path("classification/agreement", "csv")),
             agreement_tex=path("classification/agreement", "tex"),
@@ -69,7 +68,6 @@ if OC:
             arrays=expand(path("significance/arrays"), dataset=OC),
             measures=expand(path("scores/measures"), dataset=OC),
             provenance=expand(path("data/provenance"), dataset=OC),
-            library=library("classification_figures"),
         output:
             pdf=path("classification/figure1", "pdf"),
             png=reported(path("classification/figure1", "png")),

@@ -1,13 +1,15 @@
 # The plan of this configuration (ordeval.workflow.plan: the validated configuration, its data sets, measures
 # and output paths) and the helpers every rule file uses. Every output's path template is written once,
-# in the analysis catalogue (ordeval.workflow.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
+# in the analysis catalogue (ordeval.reports.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
 # fields ({dataset}, {condition}, {suffix}, ...) left as wildcards. `params` hold settings only.
+import glob
 import os
 import re
 import sys
 
 from ordeval.workflow import pipeline
 from ordeval.workflow.config import check_config_file
+from ordeval.workflow.modules import date_scripts
 from ordeval.io.errors import InputError
 from ordeval.io.files import remove_stale_temporaries
 from ordeval.results.manifest import git_commit, report_configuration_problem
@@ -32,6 +34,9 @@ if any(
         sys.exit(f"ordeval: report: {problem}")
 
 RESULTS = PLAN.results
+# Code tracking: each script is dated after the newest ordeval file its code uses (ordeval.workflow.modules), so
+# that Snakemake's code trigger re-runs exactly the jobs whose code changed.
+date_scripts(sorted(glob.glob(os.path.join(workflow.basedir, "scripts", "*.py"))))
 # Temporary files of jobs killed mid-write (the atomic writer's names, older than a few minutes).
 remove_stale_temporaries(RESULTS)
 ENV = "../../environment.yml"
@@ -63,11 +68,6 @@ wildcard_constraints:
 path = (
     PLAN.path
 )  # path("<catalogue entry>", "<ext>"): its template under results/<name>/
-
-
-def library(script):
-    """The ordeval source files ``scripts/<script>.py`` imports: an edit to one re-runs the jobs that use it."""
-    return PLAN.library(os.path.join(workflow.basedir, "scripts", f"{script}.py"))
 
 
 def score_tables(wildcards):

@@ -10,7 +10,6 @@ rule consistency_taus:
         stack=path("scores/stack"),
         tables=score_tables,
         provenance=path("data/provenance"),
-        library=library("consistency_taus"),
     output:
         **{f"taus_{c}": path("consistency/taus", condition=c) for c in CONDITIONS},
         **reported(
@@ -71,7 +70,6 @@ rule consistency_summary:
         provenance=lambda wildcards: expand(
             path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("consistency_summary"),
     output:
         **reported(
             {

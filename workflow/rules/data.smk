@@ -12,7 +12,6 @@ for TASK in TASKS:
             # the data set's input files, as its configuration names them (none for simulated data)
             files=lambda wildcards: PLAN.datasets[wildcards.dataset].files,
             plugins=PLAN.plugin_files,  # a plugin's file format or task
-            library=library("prepare_data"),
         output:
             **PLAN.canonical_paths(TASK),
         log:
@@ -38,7 +37,6 @@ for TASK in TASKS:
 rule datasets_table:
     input:
         provenance=expand(path("data/provenance"), dataset=DATASETS),
-        library=library("datasets_table"),
     output:
         csv=reported(path("data/table", "csv")),
         tex=path("data/table", "tex"),

@@ -13,7 +13,6 @@ rule dataset_figures:
         tables=score_tables,
         measures=path("scores/measures"),
         provenance=path("data/provenance"),
-        library=library("dataset_figures"),
     output:
         **{
             f"consistency_pdf_{c}": path("consistency/figure", "pdf", condition=c)

@@ -18,7 +18,6 @@ rule leaderboard_tables:
         provenance=path("data/provenance"),
         # the official protocol's scores, where the task has one (the results page shows both protocols)
         pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
-        library=library("leaderboard_tables"),
     output:
         csv=reported(path("leaderboard/table", "csv")),
         tex=path("leaderboard/table", "tex"),
@@ -50,7 +49,6 @@ rule leaderboard_pooled:
         tables=score_tables,
         pooled=path("scores/pooled"),
         provenance=path("data/provenance"),
-        library=library("leaderboard_pooled"),
     output:
         csv=reported(path("leaderboard/pooled", "csv")),
         tex=path("leaderboard/pooled", "tex"),

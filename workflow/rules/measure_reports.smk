@@ -27,7 +27,6 @@ if PLAN.measure_reports:
                 "significance/power", "csv", suffix=focus_suffix(wildcards)
             ),
             plugins=PLAN.plugin_files,
-            library=library("measure_report"),
         output:
             **({"pdf": path("measures/pdf", "pdf")} if PLAN.pdf_wanted() else {}),
             md=path("measures/report", "md"),

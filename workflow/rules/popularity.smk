@@ -27,7 +27,6 @@ rule popularity_scatter:
         stack=path("scores/stack"),
         tables=score_tables,
         provenance=path("data/provenance"),
-        library=library("popularity_scatter"),
     output:
         csv=reported(path("popularity/scatter_table", "csv")),
         tex=path("popularity/scatter_table", "tex"),
@@ -55,7 +54,6 @@ rule popularity_tables:
         stack=expand(path("scores/stack"), dataset=POPULARITY),
         tables=PLAN.score_tables(*POPULARITY),
         provenance=expand(path("data/provenance"), dataset=DATASETS),
-        library=library("popularity_tables"),
     output:
         csv=reported(path("popularity/table", "csv")),
         tex=path("popularity/table", "tex"),
@@ -86,7 +84,6 @@ rule popularity_examples:
         runs=expand(path("data/runs"), dataset=EXAMPLES),
         arrays=expand(path("data/arrays"), dataset=EXAMPLES),
         provenance=expand(path("data/provenance"), dataset=DATASETS),
-        library=library("popularity_examples"),
     output:
         pdf=path("popularity/examples", "pdf"),
         png=reported(path("popularity/examples", "png")),

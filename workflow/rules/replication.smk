@@ -29,7 +29,6 @@ if REPLICATED:
                 else []
             ),
             provenance=path("data/provenance"),
-            library=library("replication_dataset"),
         output:
             csv=reported(path("replication/dataset", "csv")),
             tex=path("replication/dataset", "tex"),
@@ -53,7 +52,6 @@ if REPLICATED:
             tables=expand(path("replication/dataset", "csv"), dataset=REPLICATED),
             power=PLAN.paths("significance/power", ("csv",)),
             provenance=expand(path("data/provenance"), dataset=DATASETS),
-            library=library("replication_summary"),
         output:
             csv=reported(path("replication/summary", "csv")),
             tex=path("replication/summary", "tex"),

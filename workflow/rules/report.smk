@@ -12,7 +12,6 @@ rule manifest:
         # every output of the other jobs (the manifest records their SHA-256)
         outputs=pipeline.hashed_outputs(PLAN),
         requirements=workflow.source_path("../../requirements.txt"),
-        library=library("manifest"),
     output:
         manifest=reported(path("report/manifest")),
     log:
@@ -39,7 +38,6 @@ rule report_captions:
             for block in blocks
             if block["table"]
         ],
-        library=library("report_captions"),
     output:
         **{name: path("report/captions", key=name) for name in CAPTIONS},
     log:
@@ -60,7 +58,6 @@ rule report_intro:
         provenance=expand(path("data/provenance"), dataset=DATASETS),
         # the verdict counts (where the configuration compares)
         replication=PLAN.paths("replication/summary", ("csv",)),
-        library=library("report_intro"),
     output:
         rst=path("report/intro"),
     log:
@@ -86,7 +83,6 @@ rule report_tex:
         manifest=path("report/manifest"),
         # the verdict counts, said on the first page (where the configuration compares)
         replication=PLAN.paths("replication/summary", ("csv",)),
-        library=library("report_tex"),
     output:
         tex=path("report/tex"),
     log:
@@ -110,7 +106,6 @@ rule report_pdf:
     input:
         tex=path("report/tex"),
         fragments=[item for *_, item in REPORT_ITEMS],
-        library=library("report_pdf"),
     output:
         pdf=reported(path("report/pdf")),
     log:

@@ -10,7 +10,6 @@ for GROUP in PLAN.scoring_groups():
         input:
             **PLAN.canonical_paths(GROUP.task),
             plugins=PLAN.plugin_files,
-            library=library("score_runs"),
         output:
             **reported(PLAN.score_paths(GROUP)),
         log:

@@ -8,7 +8,6 @@ rule significance_pvalues:
     input:
         stack=path("scores/stack"),
         tables=score_tables,
-        library=library("significance_pvalues"),
     output:
         pvalues=path("significance/pvalues"),
         # the same p-values as arrays, read instead of the table while its SHA-256 matches
@@ -35,7 +34,6 @@ rule significance_overlap:
         arrays=path("significance/arrays"),
         measures=path("scores/measures"),
         provenance=path("data/provenance"),
-        library=library("significance_overlap"),
     output:
         csv=reported(path("significance/sso", "csv")),
         tex=path("significance/sso", "tex"),
@@ -73,7 +71,6 @@ rule significance_summary:
         provenance=lambda wildcards: expand(
             path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("significance_summary"),
     output:
         power_csv=reported(path("significance/power", "csv", suffix="{suffix}")),
         power_tex=path("significance/power", "tex", suffix="{suffix}"),
@@ -117,7 +114,6 @@ rule significance_curves:
         provenance=lambda wildcards: expand(
             path("data/provenance"), dataset=suffix_datasets(wildcards)
         ),
-        library=library("significance_curves"),
     output:
         pdf=path("significance/curves_all", "pdf", suffix="{suffix}"),
         png=reported(path("significance/curves_all", "png", suffix="{suffix}")),

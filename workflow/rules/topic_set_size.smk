@@ -9,7 +9,6 @@ rule topic_set_size_table:
         stack=path("scores/stack"),
         tables=score_tables,
         provenance=path("data/provenance"),
-        library=library("topic_set_size_table"),
     output:
         csv=reported(path("topic_set_size/table", "csv")),
         tex=path("topic_set_size/table", "tex"),

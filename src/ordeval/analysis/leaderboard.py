@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -189,7 +188,7 @@ class Leaderboards:
     protocol: str
     boards: list[Leaderboard]
     display: dict[str, str]  #: measure -> display name
-    labels: dict[str, str]  #: measure -> LaTeX label
+    markup: dict[str, str]  #: measure -> its registry's LaTeX markup ("" for none: its display name, escaped)
     level: float
     setting: str  #: what the leaderboards show: protocol, intervals, test (see :func:`setting_note`)
     origins: dict[str, str] = field(default_factory=dict)  #: {data set: origin} where known
@@ -201,37 +200,12 @@ class Leaderboards:
 
         return f"{self.setting} {origin_sentence(self.origins)}" if self.origins else self.setting
 
-    def write(self, csv: str | Path, tex: str | Path, markdown: str | Path) -> None:
-        """The leaderboards as CSV (with a ``data_origin`` column where the origin is known), LaTeX (headed by
-        comments on the setting and origin) and Markdown."""
-        from ordeval.io.files import write_text
-        from ordeval.io.table import write_csv
-        from ordeval.reports.latex import comment, write_latex
-
-        if self.origins:
-            write_csv(self.table(), csv, self.origins)
-            write_latex(self.latex(), tex, self.origins, self.setting)
-        else:
-            self.table().write(csv, sep=",")
-            write_text(comment(self.setting) + "\n" + self.latex(), tex)
-        write_text(self.markdown(), markdown)
-
     def tables(self) -> list[Table]:
         return [board.table() for board in self.boards]
 
     def table(self) -> Table:
         """measure, rank, run, mean, ci_low, ci_high, group, lower_is_better (one block per measure)."""
         return Table.concat(self.tables())
-
-    def markdown(self) -> str:
-        from ordeval.reports.leaderboard_text import leaderboard_markdown
-
-        return leaderboard_markdown(self.dataset, self.tables(), self.display, self.level, self.note, self.value_header)
-
-    def latex(self) -> str:
-        from ordeval.reports.leaderboard_text import leaderboard_latex
-
-        return leaderboard_latex(self.tables(), self.labels, self.level, self.value_header)
 
     @property
     def value_header(self) -> str:
@@ -289,10 +263,9 @@ def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str 
         boards.append(board)
     note = setting_note(dataset, protocol, len(stack.topics), items, level, alpha, test if significance else "",
                         no_test_reason)  # fmt: skip
-    from ordeval.reports.latex import measure_labels
-
-    return Leaderboards(dataset, protocol, boards, dict(zip(stack.measures, stack.display, strict=True)),
-                        measure_labels(stack), level, note, dict(origins or {}))  # fmt: skip
+    display = dict(zip(stack.measures, stack.display, strict=True))
+    markup = dict(zip(stack.measures, stack.latex, strict=True))
+    return Leaderboards(dataset, protocol, boards, display, markup, level, note, dict(origins or {}))
 
 
 def setting_note(dataset: str, protocol: str, topics: int, items: int | None, level: float, alpha: float,

@@ -24,7 +24,27 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ordeval.cli.common import UserError
+
+class UserError(Exception):
+    """A mistake of the user's: printed as one line, exit status 2."""
+
+
+def existing(path: str, what: str = "file", option: str = "") -> Path:
+    """``path`` as a Path where it is an existing ``what`` (file or folder); else a UserError saying what it is
+    (``option``: the command-line option that gave it, for an empty path)."""
+    if not str(path).strip():
+        raise UserError(f"{option or what}: empty path")
+    candidate = Path(path)
+    if not candidate.exists():
+        raise UserError(f"{path}: no such {what}")
+    if what == "file" and candidate.is_dir():
+        raise UserError(f"{path}: is a folder, not a file")
+    if what == "file" and not candidate.is_file():
+        raise UserError(f"{path}: not a file")
+    if what == "folder" and not candidate.is_dir():
+        raise UserError(f"{path}: not a folder")
+    return candidate
+
 
 MAX_SEED = 2**63 - 1
 MAX_TRIALS = 10_000_000

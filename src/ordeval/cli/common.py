@@ -6,15 +6,10 @@ import argparse
 import re
 import sys
 import time
-from pathlib import Path
 
+from ordeval.cli.checks import UserError, existing  # noqa: F401 (the subcommands take them from here)
 from ordeval.io.errors import InputError
 from ordeval.tasks import scoring_tasks  # noqa: F401 (the subcommands' task choices)
-
-
-class UserError(Exception):
-    """A mistake of the user's: printed as one line, exit status 2."""
-
 
 # --------------------------------------------------------------------------- one-line errors
 
@@ -123,23 +118,6 @@ def parse_classes(text: str | None) -> list:
     if len(set(map(str, labels))) != len(labels):
         raise UserError(f"--classes: duplicate label in {text!r}")
     return labels
-
-
-def existing(path: str, what: str = "file", option: str = "") -> Path:
-    """``path`` as a Path where it is an existing ``what`` (file or folder); else a UserError saying what it is
-    (``option``: the command-line option that gave it, for an empty path)."""
-    if not str(path).strip():
-        raise UserError(f"{option or what}: empty path")
-    candidate = Path(path)
-    if not candidate.exists():
-        raise UserError(f"{path}: no such {what}")
-    if what == "file" and candidate.is_dir():
-        raise UserError(f"{path}: is a folder, not a file")
-    if what == "file" and not candidate.is_file():
-        raise UserError(f"{path}: not a file")
-    if what == "folder" and not candidate.is_dir():
-        raise UserError(f"{path}: not a folder")
-    return candidate
 
 
 def measure_list(text: str | None, task: str | None = None) -> list[str] | None:

@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ordeval.cli.common import UserError, existing
+from ordeval.cli.checks import UserError, existing
 
 #: Where standard input was saved (the readers take paths) -> how messages name it.
 STDIN_NAMES: dict[str, str] = {}

@@ -15,7 +15,7 @@ from ordeval.io.errors import InputError
 from ordeval.tasks.stack import SUMMARY_FILES, is_score_table
 
 #: The files a leaderboard call writes into its output folder.
-LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of Leaderboards.write
+LEADERBOARD_FILES = ("leaderboard.csv", "leaderboard.tex", "leaderboard.md")  # in the order of write_leaderboards
 PAGE = "leaderboard.html"
 
 
@@ -44,9 +44,10 @@ def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
     scores of ``stack`` on demand); returns the names of the files written."""
     from ordeval.io.provenance import origin_sentence
     from ordeval.reports.leaderboard_page import write_leaderboard_page
+    from ordeval.reports.leaderboard_text import write_leaderboards
 
     out.mkdir(parents=True, exist_ok=True)
-    boards.write(*(out / name for name in LEADERBOARD_FILES))
+    write_leaderboards(boards, *(out / name for name in LEADERBOARD_FILES))
     origin = origin_sentence(boards.origins) if boards.origins else "data origin not recorded"
     write_leaderboard_page(out / PAGE, f"{boards.dataset}: leaderboard", boards.tables(), boards.display,
                            stack if boards.protocol == "per-topic" else None, boards.protocol, origin,
@@ -59,7 +60,9 @@ def print_leaderboard(boards, as_json: bool, extra: Mapping | None = None) -> No
     if as_json:
         print(json.dumps({**(extra or {}), "leaderboard": boards.records()}, indent=1, allow_nan=False))
         return
-    markdown = boards.markdown()
+    from ordeval.reports.leaderboard_text import leaderboards_markdown
+
+    markdown = leaderboards_markdown(boards)
     sys.stdout.write(markdown if markdown.endswith("\n") else markdown + "\n")
 
 

@@ -21,7 +21,7 @@ from ordeval.io.errors import ConfigError, InputError
 
 
 def _stages() -> tuple[str, ...]:
-    from ordeval.workflow.catalogue import STAGES
+    from ordeval.reports.catalogue import STAGES
 
     return ("all", *STAGES)
 

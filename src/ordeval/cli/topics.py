@@ -9,7 +9,8 @@ from ordeval.cli.common import UserError, existing
 
 
 def cmd_topics(args) -> int:
-    from ordeval.stats.topic_set_size import DESIGNS, read_score_folder, table_text, topic_set_size_table
+    from ordeval.stats.topic_set_size import DESIGNS, table_text, topic_set_size_table
+    from ordeval.tasks.stack import read_score_folder
 
     folder = existing(args.scores, "scores folder")
     matrices = read_score_folder(folder)

@@ -18,7 +18,7 @@ Every problem is an :class:`~ordeval.io.errors.InputError` naming the file, the 
 record) and the problem, and the FIRST bad line of the file is the one reported.
 
 Tables are split with array operations on the file's bytes in :mod:`ordeval.io.fields` (:class:`Fields`,
-:func:`read_fields`, :func:`iter_fields`, also importable from here).
+:func:`read_fields`, :func:`iter_fields`).
 """
 
 from __future__ import annotations
@@ -306,12 +306,3 @@ def load_arrays(path: str | Path, what: str, kinds: Mapping[str, tuple[str, int]
         if array.dtype.kind != kind or array.ndim != dimensions:
             raise corrupt(f"array {name!r} is {array.ndim}-D {array.dtype}, not {dimensions}-D of kind {kind!r}")
     return arrays
-
-
-def __getattr__(name: str):
-    """The table readers moved to :mod:`ordeval.io.fields` stay importable from here."""
-    if name in ("Fields", "iter_fields", "read_fields"):
-        from ordeval.io import fields
-
-        return getattr(fields, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

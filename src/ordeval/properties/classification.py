@@ -13,7 +13,7 @@ import itertools
 
 import numpy as np
 
-from ordeval.properties import Batch, Scorer, define
+from ordeval.properties.base import Batch, Scorer, define
 from ordeval.stats import portable
 
 TASK = "classification"

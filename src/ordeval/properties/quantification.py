@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ordeval.properties import Batch, Scorer, define
+from ordeval.properties.base import Batch, Scorer, define
 
 TASK = "quantification"
 #: Grid denominators of the random distributions.

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from ordeval.analysis.groups import GROUPS_KEY
+from ordeval.analysis.leaderboard import Leaderboards
 from ordeval.analysis.leaderboard import lower_is_better as is_lower
-from ordeval.io.table import Table
-from ordeval.reports.latex import escape, number, tabular
+from ordeval.io.files import write_text
+from ordeval.io.table import Table, write_csv
+from ordeval.reports.latex import comment, escape, measure_label, number, tabular, write_latex
 
 
 def _direction(lower_is_better) -> str:
@@ -114,3 +117,34 @@ def compact_latex(boards: Sequence[Table], labels: Mapping[str, str]) -> str:
     measures = [board.records()[0]["measure"] for board in boards]
     rows = [[escape(run)] + [cells.get((measure, run), "-") for measure in measures] for run in runs + others]
     return tabular(header, rows, "l" + "r" * len(measures))
+
+
+# --------------------------------------------------------------------------- one data set's leaderboards
+
+
+def leaderboard_labels(boards: Leaderboards) -> dict[str, str]:
+    """{measure: LaTeX label} of the leaderboards' measures (the registry's markup, else the escaped name)."""
+    return {
+        measure: measure_label(boards.display[measure], boards.markup.get(measure, "")) for measure in boards.display
+    }
+
+
+def leaderboards_markdown(boards: Leaderboards) -> str:
+    return leaderboard_markdown(boards.dataset, boards.tables(), boards.display, boards.level, boards.note,
+                                boards.value_header)  # fmt: skip
+
+
+def leaderboards_latex(boards: Leaderboards) -> str:
+    return leaderboard_latex(boards.tables(), leaderboard_labels(boards), boards.level, boards.value_header)
+
+
+def write_leaderboards(boards: Leaderboards, csv: str | Path, tex: str | Path, markdown: str | Path) -> None:
+    """The leaderboards as CSV (with a ``data_origin`` column where the origin is known), LaTeX (headed by
+    comments on the setting and origin) and Markdown."""
+    if boards.origins:
+        write_csv(boards.table(), csv, boards.origins)
+        write_latex(leaderboards_latex(boards), tex, boards.origins, boards.setting)
+    else:
+        boards.table().write(csv, sep=",")
+        write_text(comment(boards.setting) + "\n" + leaderboards_latex(boards), tex)
+    write_text(leaderboards_markdown(boards), markdown)

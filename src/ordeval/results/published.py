@@ -9,7 +9,7 @@ comparison, that is when it is planned, before any job), and the first problem i
 * UTF-8 text without NUL bytes, not empty, the header ``source dataset statistic a b value``, six
   tab-separated fields on every line (no tab inside a field);
 * ``source`` printable text; ``dataset`` one of the papers' data sets (:data:`DATASETS`) or ``pooled``;
-  ``statistic`` one of :data:`ordeval.results.replication.STATISTICS`;
+  ``statistic`` one of :data:`STATISTICS`;
 * ``a`` and ``b``: two different measures of the data set's task (``tau_*``), one measure (``consistency_mean_tau_*``,
   ``dp_*``), nothing (``consistency_ve2_*``), or a run name by the name policy (``official_*``); a measure is
   one registered with the task (``ordeval measures``);
@@ -24,6 +24,7 @@ the official results, else the number of runs from the pairs compared.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -47,6 +48,37 @@ HEADER = ("source", "dataset", "statistic", "a", "b", "value")
 SHIPPED = "published/published.tsv"
 
 
+#: statistic -> (what it is, randomised). Randomised statistics may differ within their tolerance.
+STATISTICS: dict[str, tuple[str, bool]] = {
+    "tau_a": ("Kendall's tau-a between two measures' run rankings", False),
+    "tau_ci_low": ("lower bound of the 95% interval of that tau", False),
+    "tau_ci_high": ("upper bound of the 95% interval of that tau", False),
+    "consistency_mean_tau_half": ("mean tau over random splits into topic halves", True),
+    "consistency_mean_tau_10v10": ("mean tau over random pairs of disjoint 10-topic sets", True),
+    "consistency_ve2_half": ("VE2 of the halves' taus", True),
+    "consistency_ve2_10v10": ("VE2 of the 10 vs 10 taus", True),
+    "dp_significant": ("run pairs significant under the randomised Tukey HSD", True),
+    "dp_pairs": ("run pairs compared", False),
+    "official_MAE_M": ("official MAE^M, pooled over all tweets", False),
+    "official_MAE_mu": ("official MAE^mu, pooled over all tweets", False),
+    "official_EMD": ("official EMD, mean over topics ((K-1) x NMD)", False),
+    "prefers_uniform": ("dialogues on which the measure scores Uniform better than Popularity", False),
+    "prefers_popularity": ("dialogues on which the measure scores Popularity better than Uniform", False),
+}
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published number: where it is printed, what it is, and the value as printed."""
+
+    source: str
+    dataset: str
+    statistic: str
+    a: str
+    b: str
+    value: str
+
+
 def shipped_path() -> Path:
     """The file of the transcription shipped with ordeval (what the replication rules declare as input)."""
     return Path(str(resources.files("ordeval").joinpath(SHIPPED)))
@@ -54,7 +86,7 @@ def shipped_path() -> Path:
 
 def read_published(path: str | Path | None = None) -> list:
     """The published numbers of ``path`` (default: :func:`shipped_path`) as
-    :class:`ordeval.results.replication.Published` rows, every row checked (see the module docstring)."""
+    :class:`Published` rows, every row checked (see the module docstring)."""
     from ordeval.io.parsing import iter_lines
 
     path = shipped_path() if path is None else Path(path)
@@ -90,7 +122,6 @@ def _key_text(row) -> str:
 def _checked_row(path: Path, number: int, fields: list[str]):
     from ordeval.io.names import name_problem, printable
     from ordeval.io.parsing import NUMBER, quoted
-    from ordeval.results.replication import STATISTICS, Published
 
     where = f"line {number}"
     if len(fields) != len(HEADER):

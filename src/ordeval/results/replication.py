@@ -30,26 +30,10 @@ from pathlib import Path
 
 from ordeval.io.table import Table, read_csv
 from ordeval.results.compare import Tolerance, compare_printed
+from ordeval.results.published import STATISTICS, Published, papers_runs, read_published
 
 VERDICTS = ("exact", "within randomisation error", "differs", "not comparable")
 
-#: statistic -> (what it is, randomised). Randomised statistics may differ within their tolerance.
-STATISTICS: dict[str, tuple[str, bool]] = {
-    "tau_a": ("Kendall's tau-a between two measures' run rankings", False),
-    "tau_ci_low": ("lower bound of the 95% interval of that tau", False),
-    "tau_ci_high": ("upper bound of the 95% interval of that tau", False),
-    "consistency_mean_tau_half": ("mean tau over random splits into topic halves", True),
-    "consistency_mean_tau_10v10": ("mean tau over random pairs of disjoint 10-topic sets", True),
-    "consistency_ve2_half": ("VE2 of the halves' taus", True),
-    "consistency_ve2_10v10": ("VE2 of the 10 vs 10 taus", True),
-    "dp_significant": ("run pairs significant under the randomised Tukey HSD", True),
-    "dp_pairs": ("run pairs compared", False),
-    "official_MAE_M": ("official MAE^M, pooled over all tweets", False),
-    "official_MAE_mu": ("official MAE^mu, pooled over all tweets", False),
-    "official_EMD": ("official EMD, mean over topics ((K-1) x NMD)", False),
-    "prefers_uniform": ("dialogues on which the measure scores Uniform better than Popularity", False),
-    "prefers_popularity": ("dialogues on which the measure scores Popularity better than Uniform", False),
-}
 #: The tolerance key of each randomised statistic (``replication.tolerance`` in the configuration).
 TOLERANCE_KEYS = {
     "consistency_mean_tau_half": "consistency_mean_tau",
@@ -69,24 +53,10 @@ RUN_COUNT_ONLY = ("dp_pairs",)
 POOLED = "pooled"
 
 
-@dataclass(frozen=True)
-class Published:
-    """One published number: where it is printed, what it is, and the value as printed."""
-
-    source: str
-    dataset: str
-    statistic: str
-    a: str
-    b: str
-    value: str
-
-
 def published_numbers(path: str | Path | None = None) -> list[Published]:
     """The published numbers (default: the transcription shipped with ordeval; not to be modified), every row
     checked (:mod:`ordeval.results.published`: an InputError naming the file and line otherwise). Read anew at
     each call (8 ms): an edited file is never answered from memory."""
-    from ordeval.results.published import read_published
-
     return read_published(path)
 
 
@@ -273,8 +243,6 @@ def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
     (their names where the published numbers name them: the official results; else their number: from
     ``dp_pairs``, or :data:`ordeval.results.published.RUN_COUNTS`), or "" where it is or nothing tells
     (docs/methods.md, section 7: numbers over other runs are not comparable)."""
-    from ordeval.results.published import papers_runs
-
     if reproduced.means is None or "run" not in reproduced.means.columns:
         return ""
     here = [str(run) for run in reproduced.means["run"]]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ordeval.workflow.resources import usable_cpus
+from ordeval.stats.threads import usable_cpus
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -46,7 +46,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ordeval.stats.intervals import RANK_TIE_TOLERANCE, tie_group_ranks
-from ordeval.workflow.resources import usable_cpus
+from ordeval.stats.threads import usable_cpus
 
 VARIANTS = ("a", "b")
 #: Rankings of at most this many items are counted pair by pair in numpy (n^2 signs per pair of rankings).

@@ -263,51 +263,6 @@ def topic_set_size_table(
     return Table({column: [row[i] for row in rows] for i, column in enumerate(COLUMNS)})
 
 
-def read_score_folder(folder) -> dict[str, np.ndarray]:
-    """``{measure: topics x runs scores}`` of a score folder (``results/<name>/scores/<dataset>/``): its
-    ``stack.npz`` while it mirrors the score tables beside it (the SHA-256 it recorded of each; one that records
-    none, only where the folder has no score table), else the tables: those ``measures.tsv`` lists, or every
-    ``<measure>.tsv`` score table (``means.tsv`` aside), in name order. Errors name the file."""
-    from pathlib import Path
-
-    from ordeval.io.errors import InputError
-    from ordeval.tasks.stack import (
-        SUMMARY_FILES,
-        is_score_table,
-        load_stack,
-        read_measure_table,
-        read_score_matrix,
-        read_stack,
-    )
-
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise InputError(folder, None, "no such folder of score matrices")
-    listed = folder / "measures.tsv"
-    paths = sorted(p for p in folder.glob("*.tsv") if p.name not in SUMMARY_FILES and is_score_table(p))
-    stack_path = folder / "stack.npz"
-    if stack_path.is_file():
-        stack, recorded = load_stack(stack_path)  # a corrupt one: an error naming it
-        if recorded or not (paths or listed.is_file()):
-            stack = read_stack(stack_path) if recorded else stack  # the tables instead where it is stale
-            return {name: stack.matrix(name) for name in stack.measures}
-    if listed.is_file():
-        names = read_measure_table(listed)["measure"]
-        paths = [folder / f"{name}.tsv" for name in names]
-        for path in paths:
-            if not path.is_file():
-                raise InputError(path, None, f"no such file (listed in {listed})")
-    if not paths:
-        raise InputError(folder, None, "holds neither stack.npz nor a <measure>.tsv score table")
-    matrices = {}
-    for path in paths:
-        topics, runs, matrix = read_score_matrix(path)
-        if len(topics) < 2 or len(runs) < 2:
-            raise InputError(path, None, f"{len(topics)} topic(s) x {len(runs)} run(s): at least 2 x 2 are needed")
-        matrices[path.stem] = matrix
-    return matrices
-
-
 def topic_curves(
     matrices: Mapping[str, np.ndarray],
     design: str,

@@ -332,10 +332,10 @@ def read_measure_table(path: str | Path) -> Table:
     """A data set's ``measures.tsv``: measure, display, lower_is_better (bool), task, latex; parsed
     strictly, an InputError naming the line and column otherwise: measure names by the name policy
     (:mod:`ordeval.io.names`, so no path separator), ``lower_is_better`` exactly ``True`` or ``False``, no
-    control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.reports.latex.markup`)."""
+    control character in a display name, LaTeX labels from the safe subset (:mod:`ordeval.io.markup`)."""
+    from ordeval.io.markup import markup_problem
     from ordeval.io.names import name_problem, printable
     from ordeval.io.parsing import quoted
-    from ordeval.reports.latex.markup import markup_problem
 
     table = Table.read(path)
     missing = [column for column in MEASURE_COLUMNS if column not in table.columns]
@@ -375,3 +375,36 @@ def is_score_table(path: str | Path) -> bool:
     byte-order mark before it is ignored, as the readers do)."""
     with open(path, encoding="utf-8-sig", errors="replace") as handle:
         return handle.readline(64).split("\t")[0].strip() == "topic"  # not a whole line: it may be a hole
+
+
+def read_score_folder(folder) -> dict[str, np.ndarray]:
+    """``{measure: topics x runs scores}`` of a score folder (``results/<name>/scores/<dataset>/``): its
+    ``stack.npz`` while it mirrors the score tables beside it (the SHA-256 it recorded of each; one that records
+    none, only where the folder has no score table), else the tables: those ``measures.tsv`` lists, or every
+    ``<measure>.tsv`` score table (``means.tsv`` aside), in name order. Errors name the file."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(folder, None, "no such folder of score matrices")
+    listed = folder / "measures.tsv"
+    paths = sorted(p for p in folder.glob("*.tsv") if p.name not in SUMMARY_FILES and is_score_table(p))
+    stack_path = folder / "stack.npz"
+    if stack_path.is_file():
+        stack, recorded = load_stack(stack_path)  # a corrupt one: an error naming it
+        if recorded or not (paths or listed.is_file()):
+            stack = read_stack(stack_path) if recorded else stack  # the tables instead where it is stale
+            return {name: stack.matrix(name) for name in stack.measures}
+    if listed.is_file():
+        names = read_measure_table(listed)["measure"]
+        paths = [folder / f"{name}.tsv" for name in names]
+        for path in paths:
+            if not path.is_file():
+                raise InputError(path, None, f"no such file (listed in {listed})")
+    if not paths:
+        raise InputError(folder, None, "holds neither stack.npz nor a <measure>.tsv score table")
+    matrices = {}
+    for path in paths:
+        topics, runs, matrix = read_score_matrix(path)
+        if len(topics) < 2 or len(runs) < 2:
+            raise InputError(path, None, f"{len(topics)} topic(s) x {len(runs)} run(s): at least 2 x 2 are needed")
+        matrices[path.stem] = matrix
+    return matrices

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ordeval.workflow import catalogue
+from ordeval.reports import catalogue
 from ordeval.workflow.plan import Plan
 from ordeval.workflow.resources import UNKNOWN_TOPICS, DataSize, Resources, estimate
 

@@ -18,16 +18,15 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
-from ordeval.reports import paper
+from ordeval.reports import catalogue, paper
 from ordeval.stats.splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
 from ordeval.tasks import all_tasks, get_task
 from ordeval.tasks.base import check_files_exist, resolve_path, source_files
 from ordeval.tasks.plugins import load_plugins
-from ordeval.workflow import catalogue
 from ordeval.workflow.config import parameters as config_parameters
 from ordeval.workflow.config import validate
 from ordeval.workflow.limits import check_limits
-from ordeval.workflow.modules import module_files, script_modules
+from ordeval.workflow.modules import script_files
 
 #: Analyses whose configuration section may list measures.
 ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
@@ -366,23 +365,11 @@ class Plan:
         return bool(setting)
 
     # ------------------------------------------------------------------ code a job depends on
-    def library(self, script: str | Path, task: str | None = None) -> list[str]:
-        """The ordeval source files that a rule's ``script`` depends on (an input of its rule, so that an edit
-        re-runs exactly the jobs whose code changed): the modules the script imports at module level (those it
-        runs lazily through a library function it names itself), what they import at module level, the data
-        (``scripts/prepare_data.py``) and scoring (``scripts/score_runs.py``) modules of the configured tasks
-        (or of ``task``), and the plugin files for the scripts that load them."""
-        modules = list(script_modules(script))
-        extra_files: list[str] = []
-        name = Path(script).stem
-        for each in [task] if task else self.tasks:
-            if name == "prepare_data":
-                modules += get_task(each).data_modules
-            if name == "score_runs":
-                modules += get_task(each).data_modules + get_task(each).scoring_modules
-        if "ordeval.tasks.plugins" in modules:
-            extra_files = self.plugin_files
-        return [str(path) for path in module_files(*dict.fromkeys(modules))] + extra_files
+    def library(self, script: str | Path) -> list[str]:
+        """The files the code of a rule's ``script`` depends on, itself included: the script is dated after the
+        newest of them (:mod:`ordeval.workflow.modules`), so that an edit re-runs exactly the jobs whose code
+        changed."""
+        return [str(path) for path in script_files(script)]
 
 
 def caption_name(key: str) -> str:

@@ -22,15 +22,7 @@ Retries (``--retries``) multiply the memory and time by the attempt number. Test
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity where the platform tells it): the default number of
-    threads of the compiled kernels (:mod:`ordeval.stats.hsd`, :mod:`ordeval.stats.kendall`)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-
 
 #: Topics assumed for a data set whose number of topics cannot be known before it is built.
 UNKNOWN_TOPICS = 1000

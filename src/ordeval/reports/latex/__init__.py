@@ -32,10 +32,10 @@ LATEX_SPECIAL = {
 
 def _greek() -> dict[str, str]:
     """The Greek letters LaTeX has a math command for (not omicron, final sigma, or the capitals that look
-    Latin: those of :data:`~ordeval.reports.latex.markup.GREEK`), as inline math."""
+    Latin: those of :data:`~ordeval.io.markup.GREEK`), as inline math."""
     import unicodedata
 
-    from ordeval.reports.latex.markup import GREEK
+    from ordeval.io.markup import GREEK
 
     capitals = {name for name in GREEK if name[0].isupper()}
     found = {}

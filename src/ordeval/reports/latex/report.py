@@ -1,7 +1,7 @@
 r"""The LaTeX report: one document that inputs every table fragment and includes every figure.
 
 :func:`latex_document` writes the source; :func:`compile_pdf` runs a real TeX engine on it. Sections and
-their order come from the analysis catalogue (:data:`ordeval.workflow.catalogue.SECTIONS`); captions come from the
+their order come from the analysis catalogue (:data:`ordeval.reports.catalogue.SECTIONS`); captions come from the
 outputs themselves (a fragment's leading ``%`` comments, a figure's PNG description).
 
 Organised for reading and printing: the sections are the analyses (the catalogue's order: published versus
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ordeval.io.files import png_description
+from ordeval.reports.catalogue import SECTIONS
 from ordeval.reports.latex import escape
-from ordeval.workflow.catalogue import SECTIONS
 
 TEX_PACKAGES = "texlive-latex-base texlive-latex-recommended texlive-latex-extra latexmk lmodern"
 
