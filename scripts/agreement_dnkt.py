@@ -11,7 +11,7 @@ from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
-    measure, params = snakemake.wildcards.combination, snakemake.params
+    measure, params = snakemake.wildcards.measure, snakemake.params
     level, variant, method = params.ci_level, params.kendall, params.ci_method
     origins = origins_of(snakemake.input.provenance)
     measures = combination_measures(measure)

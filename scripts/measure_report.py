@@ -12,7 +12,7 @@ from ordeval.tasks.plugins import load_plugins
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
-    name, params, inputs, output = snakemake.wildcards.focus, snakemake.params, snakemake.input, snakemake.output
+    name, params, inputs, output = snakemake.wildcards.measure, snakemake.params, snakemake.input, snakemake.output
     load_plugins(params.plugins)
     measure = get_task(params.task).registry[name]
     files = {

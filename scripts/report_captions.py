@@ -9,6 +9,7 @@ from ordeval.reports.captions import CaptionBlock, caption_document
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
+    outputs = {Path(path).stem: path for path in snakemake.output.captions}  # each caption file named after its key
     for name, blocks in snakemake.params.captions.items():
         made = []
         for block in blocks:
@@ -18,5 +19,5 @@ with job(snakemake) as log:
                 with open(table, encoding="utf-8", newline="") as handle:
                     text = handle.read()
             made.append(CaptionBlock(block["wildcards"], block["caption"], text, Path(table).name if table else ""))
-        write_text(caption_document(made), snakemake.output[name])
+        write_text(caption_document(made), outputs[name])
     log.info("%d caption files", len(snakemake.params.captions))

@@ -202,7 +202,7 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
         },
         output=summary,
         params={"kendall": "b", "measures": measures, "datasets": names},
-        wildcards={"suffix": ""},
+        wildcards={"task_suffix": ""},
     )
     mean = read(out / "mean.csv")
     assert list(mean.columns) == [*PAIR_COLUMNS, "data_origin"] and np.isnan(mean["ci_low"]).all()
@@ -220,7 +220,7 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
         },
         output={"csv": str(out / "dnkt.csv"), "tex": str(out / "dnkt.tex")},
         params=settings,
-        wildcards={"combination": "JSD"},
+        wildcards={"measure": "JSD"},
     )
     dnkt = read(out / "dnkt.csv")
     assert len(dnkt) == 9 and list(dnkt["dataset"]) == ["A"] * 3 + ["B"] * 3 + ["mean"] * 3

@@ -344,9 +344,8 @@ def test_the_rules_that_read_a_stack_declare_the_tables_it_mirrors():
     tables = planned.score_tables("TinySem")
     assert tables[-1] == "results/tiny/scores/TinySem/measures.tsv" and "results/tiny/scores/TinySem/NMD.tsv" in tables
     rules = [path.read_text() for path in (REPO / "workflow" / "rules").glob("*.smk")]
-    stacks = sum(
-        text.count('stack=path("scores/stack")') + text.count('stack=expand(path("scores/stack")') for text in rules
-    )
+    stack = re.compile(r'stack=(?:expand\(\s*)?f"\{RESULTS\}/scores/\{\{dataset\}\}/stack\.npz"')
+    stacks = sum(len(stack.findall(text)) for text in rules)
     tables = sum(text.count("tables=score_tables,") + text.count("tables=PLAN.score_tables(") for text in rules)
     assert stacks == tables == 12
 

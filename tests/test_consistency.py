@@ -224,7 +224,7 @@ def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
         },
         output=output,
         params={"conditions": CONDITIONS, "datasets": ["X", "Y"]},
-        wildcards={"suffix": ""},
+        wildcards={"task_suffix": ""},
     )
     for condition in CONDITIONS:
         mean = Table.read(output[f"mean_{condition}"], sep=",", numeric=["X", "Y", "mean"])

@@ -190,7 +190,8 @@ def test_every_reported_table_shows_its_rows_in_the_caption_file_of_its_rule_out
     files = {name: planned.path("report/captions", key=name) for name in captions}
     table_inputs = [block["table"] for blocks in captions.values() for block in blocks if block["table"]]
     assert sorted(table_inputs) == sorted(tables)
-    run_rule_script("report_captions", input={"tables": table_inputs}, output=files, params={"captions": captions})
+    run_rule_script("report_captions", input={"tables": table_inputs}, output={"captions": list(files.values())},
+                    params={"captions": captions})  # fmt: skip
     for path, (output, row) in tables.items():
         wildcards = {name: value for name, value in output.values.items() if "{" + name + "}" in output.template}
         rendered = _render(Path(output.caption).read_text(), **wildcards)
@@ -209,10 +210,10 @@ def test_report_marks_name_the_caption_category_and_subcategory_of_every_reporte
     assert all("{dataset}" not in mark.caption for mark in marks.values())  # one caption per rule output
     per_dataset = marks[planned.path("agreement/dataset", "csv")]
     assert per_dataset.subcategory == "{dataset}" and per_dataset.category.endswith("Ranking agreement")
-    summary = marks[planned.path("agreement/mean", "csv", suffix="{suffix}")]
-    assert summary.subcategory(SimpleNamespace(suffix="_oc")) == "classification"
-    assert summary.subcategory(SimpleNamespace(suffix="")) == "quantification"
-    assert marks[planned.path("agreement/dnkt", "csv")].subcategory == "DNKT_{combination}"
+    summary = marks[planned.path("agreement/mean", "csv", task_suffix="{task_suffix}")]
+    assert summary.subcategory(SimpleNamespace(task_suffix="_oc")) == "classification"
+    assert summary.subcategory(SimpleNamespace(task_suffix="")) == "quantification"
+    assert marks[planned.path("agreement/dnkt", "csv")].subcategory == "DNKT_{measure}"
     categories = sorted({mark.category for mark in marks.values()})
     assert [category[:3] for category in categories] == [f"{i:02d} " for i in range(len(categories))]
 

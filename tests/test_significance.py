@@ -341,10 +341,11 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
                for stem in ("power", "counts", "contradictions", "collapsed") for ext in ("csv", "tex")}  # fmt: skip
     params = {**settings, "datasets": list(datasets), "measures": measures}
     inputs = per_dataset("pvalues", "arrays", "identical_runs", "measures", "provenance")
-    run_rule_script("significance_summary", input=inputs, output=outputs, params=params, wildcards={"suffix": ""})
+    run_rule_script("significance_summary", input=inputs, output=outputs, params=params, wildcards={"task_suffix": ""})
     curves = {ext: str(tmp_path / f"all.{ext}") for ext in ("pdf", "png")}
     run_rule_script("significance_curves", input=per_dataset("pvalues", "arrays", "measures", "provenance"),
-                    output=curves, params={**params, "task": "quantification"}, wildcards={"suffix": ""})  # fmt: skip
+                    output=curves, params={**params, "task": "quantification"},
+                    wildcards={"task_suffix": ""})  # fmt: skip
 
     def header(path):
         return Table.read(path, sep="\t" if str(path).endswith(".tsv") else ",").columns

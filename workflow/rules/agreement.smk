@@ -10,12 +10,12 @@ AGREEMENT = {
 
 rule agreement_dataset:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        provenance=path("data/provenance"),
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        csv=reported(path("agreement/dataset", "csv")),
-        tex=path("agreement/dataset", "tex"),
+        csv=reported(f"{RESULTS}/tables/agreement/{{dataset}}.csv"),
+        tex=f"{RESULTS}/tables/agreement/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/agreement_dataset/{{dataset}}.log",
     conda:
@@ -33,21 +33,26 @@ rule agreement_dataset:
 rule agreement_summary:
     input:
         tables=lambda wildcards: expand(
-            path("agreement/dataset", "csv"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/tables/agreement/{{dataset}}.csv",
+            dataset=task_datasets(wildcards),
         ),
         measures=lambda wildcards: expand(
-            path("scores/measures"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+            dataset=task_datasets(wildcards),
         ),
         provenance=lambda wildcards: expand(
-            path("data/provenance"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/data/{{dataset}}/provenance.json",
+            dataset=task_datasets(wildcards),
         ),
     output:
-        mean_csv=reported(path("agreement/mean", "csv", suffix="{suffix}")),
-        mean_tex=path("agreement/mean", "tex", suffix="{suffix}"),
-        similarity_csv=reported(path("agreement/similarity", "csv", suffix="{suffix}")),
-        similarity_tex=path("agreement/similarity", "tex", suffix="{suffix}"),
+        mean_csv=reported(f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv"),
+        mean_tex=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.tex",
+        similarity_csv=reported(
+            f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.csv"
+        ),
+        similarity_tex=f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.tex",
     log:
-        f"{RESULTS}/logs/agreement_summary/summary{{suffix}}.log",
+        f"{RESULTS}/logs/agreement_summary/summary{{task_suffix}}.log",
     conda:
         ENV
     threads: threads("light")
@@ -55,24 +60,30 @@ rule agreement_summary:
         **cost("light"),
     params:
         kendall=KENDALL,
-        measures=lambda wildcards: PLAN.suffix_measures("agreement", wildcards.suffix),
-        datasets=suffix_datasets,
+        measures=lambda wildcards: PLAN.suffix_measures(
+            "agreement", wildcards.task_suffix
+        ),
+        datasets=task_datasets,
     script:
         "../../scripts/agreement_summary.py"
 
 
 rule agreement_dnkt:
     input:
-        stack=expand(path("scores/stack"), dataset=PLAN.dnkt_datasets),
+        stack=expand(
+            f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=PLAN.dnkt_datasets
+        ),
         tables=PLAN.score_tables(*PLAN.dnkt_datasets),
-        provenance=expand(path("data/provenance"), dataset=PLAN.dnkt_datasets),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=PLAN.dnkt_datasets
+        ),
     output:
-        csv=reported(path("agreement/dnkt", "csv")),
-        tex=path("agreement/dnkt", "tex"),
+        csv=reported(f"{RESULTS}/tables/agreement/dnkt_{{measure}}.csv"),
+        tex=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.tex",
     log:
-        f"{RESULTS}/logs/agreement_dnkt/{{combination}}.log",
+        f"{RESULTS}/logs/agreement_dnkt/{{measure}}.log",
     wildcard_constraints:
-        combination=alternatives(PLAN.dnkt_combinations),
+        measure=alternatives(PLAN.dnkt_combinations),
     conda:
         ENV
     threads: threads("tables")
@@ -86,18 +97,20 @@ rule agreement_dnkt:
 
 rule agreement_heatmap:
     input:
-        mean=path("agreement/mean", "csv", suffix="{suffix}"),
-        measures=lambda wildcards: path(
-            "scores/measures", dataset=suffix_datasets(wildcards)[0]
+        mean=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv",
+        measures=lambda wildcards: expand(
+            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+            dataset=task_datasets(wildcards),
         ),
         provenance=lambda wildcards: expand(
-            path("data/provenance"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/data/{{dataset}}/provenance.json",
+            dataset=task_datasets(wildcards),
         ),
     output:
-        pdf=path("agreement/heatmap", "pdf", suffix="{suffix}"),
-        png=reported(path("agreement/heatmap", "png", suffix="{suffix}")),
+        pdf=f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.pdf",
+        png=reported(f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.png"),
     log:
-        f"{RESULTS}/logs/agreement_heatmap/heatmap{{suffix}}.log",
+        f"{RESULTS}/logs/agreement_heatmap/heatmap{{task_suffix}}.log",
     conda:
         ENV
     threads: threads("figures")
@@ -105,7 +118,9 @@ rule agreement_heatmap:
         **cost("figures"),
     params:
         kendall=KENDALL,
-        measures=lambda wildcards: PLAN.suffix_measures("agreement", wildcards.suffix),
+        measures=lambda wildcards: PLAN.suffix_measures(
+            "agreement", wildcards.task_suffix
+        ),
     script:
         "../../scripts/agreement_heatmap.py"
 

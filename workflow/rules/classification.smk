@@ -11,35 +11,37 @@ if OC:
 
     rule classification_tables:
         input:
-            **{
-                f"consistency_{c}": expand(
-                    path("consistency/summary", "csv", condition=c), dataset=OC
-                )
-                for c in CONDITIONS
-            },
-            agreement=expand(path("agreement/dataset", "csv"), dataset=OC),
-            power=path("significance/power", "csv", suffix=OC_SUFFIX),
-            stack=expand(path("scores/stack"), dataset=OC),
+            consistency_half=expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_half.csv", dataset=OC
+            ),
+            consistency_10v10=expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv", dataset=OC
+            ),
+            agreement=expand(f"{RESULTS}/tables/agreement/{{dataset}}.csv", dataset=OC),
+            power=f"{RESULTS}/tables/discriminative_power{OC_SUFFIX}.csv",
+            stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=OC),
             tables=PLAN.score_tables(*OC),
-            measures=expand(path("scores/measures"), dataset=OC),
-            provenance=expand(path("data/provenance"), dataset=OC),
-            gold=expand(path("data/gold"), dataset=OC),
-            pooled=expand(path("scores/pooled"), dataset=OC),
-            conventions=expand(path("scores/conventions"), dataset=OC),
+            measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=OC),
+            provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
+            gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=OC),
+            pooled=expand(f"{RESULTS}/scores/{{dataset}}/pooled.tsv", dataset=OC),
+            conventions=expand(
+                f"{RESULTS}/scores/{{dataset}}/conventions.tsv", dataset=OC
+            ),
             plugins=PLAN.plugin_files,
         output:
-            agreement_csv=reported(path("classification/agreement", "csv")),
-            agreement_tex=path("classification/agreement", "tex"),
-            consistency_csv=reported(path("classification/consistency", "csv")),
-            consistency_tex=path("classification/consistency", "tex"),
-            properties_csv=reported(path("classification/properties", "csv")),
-            properties_tex=path("classification/properties", "tex"),
-            kappa_csv=reported(path("classification/kappa", "csv")),
-            kappa_tex=path("classification/kappa", "tex"),
-            pooled_csv=reported(path("classification/pooled", "csv")),
-            pooled_tex=path("classification/pooled", "tex"),
-            conventions_csv=reported(path("classification/conventions", "csv")),
-            conventions_tex=path("classification/conventions", "tex"),
+            agreement_csv=reported(f"{RESULTS}/tables/oc/agreement.csv"),
+            agreement_tex=f"{RESULTS}/tables/oc/agreement.tex",
+            consistency_csv=reported(f"{RESULTS}/tables/oc/consistency.csv"),
+            consistency_tex=f"{RESULTS}/tables/oc/consistency.tex",
+            properties_csv=reported(f"{RESULTS}/tables/oc/properties.csv"),
+            properties_tex=f"{RESULTS}/tables/oc/properties.tex",
+            kappa_csv=reported(f"{RESULTS}/tables/oc/kappa_constant.csv"),
+            kappa_tex=f"{RESULTS}/tables/oc/kappa_constant.tex",
+            pooled_csv=reported(f"{RESULTS}/tables/oc/pooled.csv"),
+            pooled_tex=f"{RESULTS}/tables/oc/pooled.tex",
+            conventions_csv=reported(f"{RESULTS}/tables/oc/conventions.csv"),
+            conventions_tex=f"{RESULTS}/tables/oc/conventions.tex",
         log:
             f"{RESULTS}/logs/classification_tables.log",
         conda:
@@ -64,13 +66,15 @@ if OC:
 
     rule classification_figures:
         input:
-            pvalues=expand(path("significance/pvalues"), dataset=OC),
-            arrays=expand(path("significance/arrays"), dataset=OC),
-            measures=expand(path("scores/measures"), dataset=OC),
-            provenance=expand(path("data/provenance"), dataset=OC),
+            pvalues=expand(
+                f"{RESULTS}/significance/{{dataset}}/pvalues.tsv", dataset=OC
+            ),
+            arrays=expand(f"{RESULTS}/significance/{{dataset}}/pvalues.npz", dataset=OC),
+            measures=expand(f"{RESULTS}/scores/{{dataset}}/measures.tsv", dataset=OC),
+            provenance=expand(f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=OC),
         output:
-            pdf=path("classification/figure1", "pdf"),
-            png=reported(path("classification/figure1", "png")),
+            pdf=f"{RESULTS}/figures/oc/dp_curves.pdf",
+            png=reported(f"{RESULTS}/figures/oc/dp_curves.png"),
         log:
             f"{RESULTS}/logs/classification_figures.log",
         conda:

@@ -57,17 +57,12 @@ def alternatives(names):
     )
 
 
-# A data set wildcard matches a configured data set only (not "mean" in tables/agreement/mean.csv), a task
-# suffix one of the configured tasks' (the empty one included).
+# The wildcards: {dataset} a configured data set only (not "mean" in tables/agreement/mean.csv); {task_suffix}
+# what the outputs that combine a task's data sets add to their names ("" quantification, "_oc" classification,
+# "_scores" precomputed scores); {measure} a measure (the DNKT_M tables, the measure reports: each rule says which).
 wildcard_constraints:
     dataset=alternatives(DATASETS),
-    suffix=alternatives(SUFFIXES),
-    condition=alternatives(CONDITIONS),
-
-
-path = (
-    PLAN.path
-)  # path("<catalogue entry>", "<ext>"): its template under results/<name>/
+    task_suffix=alternatives(SUFFIXES),
 
 
 def score_tables(wildcards):
@@ -75,24 +70,24 @@ def score_tables(wildcards):
     return PLAN.score_tables(wildcards.dataset)
 
 
-def suffix_datasets(wildcards):
-    """The data sets of the task whose summaries carry ``wildcards.suffix``."""
-    return PLAN.suffix_datasets(wildcards.suffix)
+def task_datasets(wildcards):
+    """The data sets of the task whose summaries carry ``wildcards.task_suffix``."""
+    return PLAN.suffix_datasets(wildcards.task_suffix)
 
 
-def task_suffix(wildcards):
+def dataset_task_suffix(wildcards):
     """The suffix of the summaries of the data set's task ("" OQ, "_oc" OC)."""
     return PLAN.suffix(PLAN.datasets[wildcards.dataset].task)
 
 
-def focus_datasets(wildcards):
+def measure_datasets(wildcards):
     """The data sets of the reported measure (rule measure_report)'s task."""
-    return PLAN.task_datasets(PLAN.measure_reports[wildcards.focus])
+    return PLAN.task_datasets(PLAN.measure_reports[wildcards.measure])
 
 
-def focus_suffix(wildcards):
+def measure_task_suffix(wildcards):
     """The suffix of the summaries of the reported measure's task."""
-    return PLAN.suffix(PLAN.measure_reports[wildcards.focus])
+    return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
 
 
 def reported(paths):

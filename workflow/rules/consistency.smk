@@ -7,31 +7,23 @@ CONSISTENCY = PLAN.config["consistency"]
 
 rule consistency_taus:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        provenance=path("data/provenance"),
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        **{f"taus_{c}": path("consistency/taus", condition=c) for c in CONDITIONS},
-        **reported(
-            {
-                f"summary_{c}": path("consistency/summary", "csv", condition=c)
-                for c in CONDITIONS
-            }
+        # the conditions (ordeval.stats.splits.CONDITIONS): topic halves, and two subsets of subset_size topics
+        taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",
+        taus_10v10=f"{RESULTS}/consistency/{{dataset}}/10v10.tsv",
+        summary_half=reported(f"{RESULTS}/tables/consistency/{{dataset}}_half.csv"),
+        summary_10v10=reported(f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv"),
+        summary_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.tex",
+        summary_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.tex",
+        pairs_half=reported(f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.csv"),
+        pairs_10v10=reported(
+            f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.csv"
         ),
-        **{
-            f"summary_tex_{c}": path("consistency/summary", "tex", condition=c)
-            for c in CONDITIONS
-        },
-        **reported(
-            {
-                f"pairs_{c}": path("consistency/pairs", "csv", condition=c)
-                for c in CONDITIONS
-            }
-        ),
-        **{
-            f"pairs_tex_{c}": path("consistency/pairs", "tex", condition=c)
-            for c in CONDITIONS
-        },
+        pairs_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.tex",
+        pairs_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.tex",
     log:
         f"{RESULTS}/logs/consistency_taus/{{dataset}}.log",
     priority: 2
@@ -57,36 +49,31 @@ rule consistency_taus:
 
 rule consistency_summary:
     input:
-        **{
-            f"summary_{c}": lambda wildcards, c=c: expand(
-                path("consistency/summary", "csv", condition=c),
-                dataset=suffix_datasets(wildcards),
-            )
-            for c in CONDITIONS
-        },
-        measures=lambda wildcards: path(
-            "scores/measures", dataset=suffix_datasets(wildcards)[0]
+        summary_half=lambda wildcards: expand(
+            rules.consistency_taus.output.summary_half,
+            dataset=task_datasets(wildcards),
+        ),
+        summary_10v10=lambda wildcards: expand(
+            rules.consistency_taus.output.summary_10v10,
+            dataset=task_datasets(wildcards),
+        ),
+        measures=lambda wildcards: expand(
+            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+            dataset=task_datasets(wildcards),
         ),
         provenance=lambda wildcards: expand(
-            path("data/provenance"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/data/{{dataset}}/provenance.json",
+            dataset=task_datasets(wildcards),
         ),
     output:
-        **reported(
-            {
-                f"mean_{c}": path(
-                    "consistency/mean", "csv", condition=c, suffix="{suffix}"
-                )
-                for c in CONDITIONS
-            }
+        mean_half=reported(f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.csv"),
+        mean_10v10=reported(
+            f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.csv"
         ),
-        **{
-            f"mean_tex_{c}": path(
-                "consistency/mean", "tex", condition=c, suffix="{suffix}"
-            )
-            for c in CONDITIONS
-        },
+        mean_tex_half=f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.tex",
+        mean_tex_10v10=f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.tex",
     log:
-        f"{RESULTS}/logs/consistency_summary/summary{{suffix}}.log",
+        f"{RESULTS}/logs/consistency_summary/summary{{task_suffix}}.log",
     conda:
         ENV
     threads: threads("light")
@@ -94,7 +81,7 @@ rule consistency_summary:
         **cost("light"),
     params:
         conditions=list(CONDITIONS),
-        datasets=suffix_datasets,
+        datasets=task_datasets,
     script:
         "../../scripts/consistency_summary.py"
 

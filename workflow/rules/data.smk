@@ -36,10 +36,12 @@ for TASK in TASKS:
 
 rule datasets_table:
     input:
-        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
     output:
-        csv=reported(path("data/table", "csv")),
-        tex=path("data/table", "tex"),
+        csv=reported(f"{RESULTS}/tables/datasets.csv"),
+        tex=f"{RESULTS}/tables/datasets.tex",
     log:
         f"{RESULTS}/logs/datasets_table.log",
     conda:

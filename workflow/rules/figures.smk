@@ -5,31 +5,30 @@
 
 rule dataset_figures:
     input:
-        **{f"taus_{c}": path("consistency/taus", condition=c) for c in CONDITIONS},
-        pvalues=path("significance/pvalues"),
-        arrays=path("significance/arrays"),
-        leaderboard=path("leaderboard/table", "csv"),
-        stack=path("scores/stack"),
+        taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",
+        taus_10v10=f"{RESULTS}/consistency/{{dataset}}/10v10.tsv",
+        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
+        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+        leaderboard=f"{RESULTS}/tables/leaderboard/{{dataset}}.csv",
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        measures=path("scores/measures"),
-        provenance=path("data/provenance"),
+        measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        **{
-            f"consistency_pdf_{c}": path("consistency/figure", "pdf", condition=c)
-            for c in CONDITIONS
-        },
-        **reported(
-            {
-                f"consistency_png_{c}": path("consistency/figure", "png", condition=c)
-                for c in CONDITIONS
-            }
+        consistency_pdf_half=f"{RESULTS}/figures/consistency/{{dataset}}_half.pdf",
+        consistency_pdf_10v10=f"{RESULTS}/figures/consistency/{{dataset}}_10v10.pdf",
+        consistency_png_half=reported(
+            f"{RESULTS}/figures/consistency/{{dataset}}_half.png"
         ),
-        curves_pdf=path("significance/curves", "pdf"),
-        curves_png=reported(path("significance/curves", "png")),
-        leaderboard_pdf=path("leaderboard/figure", "pdf"),
-        leaderboard_png=reported(path("leaderboard/figure", "png")),
-        topic_set_size_pdf=path("topic_set_size/figure", "pdf"),
-        topic_set_size_png=reported(path("topic_set_size/figure", "png")),
+        consistency_png_10v10=reported(
+            f"{RESULTS}/figures/consistency/{{dataset}}_10v10.png"
+        ),
+        curves_pdf=f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf",
+        curves_png=reported(f"{RESULTS}/figures/dp_curves/{{dataset}}.png"),
+        leaderboard_pdf=f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf",
+        leaderboard_png=reported(f"{RESULTS}/figures/leaderboard/{{dataset}}.png"),
+        topic_set_size_pdf=f"{RESULTS}/figures/topic_set_size/{{dataset}}.pdf",
+        topic_set_size_png=reported(f"{RESULTS}/figures/topic_set_size/{{dataset}}.png"),
     log:
         f"{RESULTS}/logs/dataset_figures/{{dataset}}.log",
     priority: 1

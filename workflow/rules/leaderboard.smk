@@ -11,21 +11,21 @@ LEADERBOARD = {
 
 rule leaderboard_tables:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        pvalues=path("significance/pvalues"),
-        arrays=path("significance/arrays"),
-        provenance=path("data/provenance"),
+        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
+        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
         # the official protocol's scores, where the task has one (the results page shows both protocols)
         pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
     output:
-        csv=reported(path("leaderboard/table", "csv")),
-        tex=path("leaderboard/table", "tex"),
-        md=path("leaderboard/table", "md"),
+        csv=reported(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv"),
+        tex=f"{RESULTS}/tables/leaderboard/{{dataset}}.tex",
+        md=f"{RESULTS}/tables/leaderboard/{{dataset}}.md",
         # the results page: every measure's table, sortable, with per-topic scores on demand
-        html=path("leaderboard/table", "html"),
+        html=f"{RESULTS}/tables/leaderboard/{{dataset}}.html",
         # for print: every measure side by side, a row per run
-        compact=path("leaderboard/compact", "tex"),
+        compact=f"{RESULTS}/tables/leaderboard/{{dataset}}_compact.tex",
     log:
         f"{RESULTS}/logs/leaderboard_tables/{{dataset}}.log",
     priority: 3
@@ -45,14 +45,14 @@ rule leaderboard_tables:
 
 rule leaderboard_pooled:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        pooled=path("scores/pooled"),
-        provenance=path("data/provenance"),
+        pooled=f"{RESULTS}/scores/{{dataset}}/pooled.tsv",
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        csv=reported(path("leaderboard/pooled", "csv")),
-        tex=path("leaderboard/pooled", "tex"),
-        md=path("leaderboard/pooled", "md"),
+        csv=reported(f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv"),
+        tex=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.tex",
+        md=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.md",
     log:
         f"{RESULTS}/logs/leaderboard_pooled/{{dataset}}.log",
     wildcard_constraints:

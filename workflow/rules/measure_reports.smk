@@ -7,43 +7,46 @@ if PLAN.measure_reports:
 
     rule measure_report:
         input:
-            **{
-                f"consistency_{c}": lambda wildcards, c=c: expand(
-                    path("consistency/summary", "csv", condition=c),
-                    dataset=focus_datasets(wildcards),
-                )
-                for c in CONDITIONS
-            },
+            consistency_half=lambda wildcards: expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
+                dataset=measure_datasets(wildcards),
+            ),
+            consistency_10v10=lambda wildcards: expand(
+                f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
+                dataset=measure_datasets(wildcards),
+            ),
             agreement=lambda wildcards: expand(
-                path("agreement/dataset", "csv"), dataset=focus_datasets(wildcards)
+                f"{RESULTS}/tables/agreement/{{dataset}}.csv",
+                dataset=measure_datasets(wildcards),
             ),
             topic_set_size=lambda wildcards: expand(
-                path("topic_set_size/table", "csv"), dataset=focus_datasets(wildcards)
+                f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",
+                dataset=measure_datasets(wildcards),
             ),
-            similarity=lambda wildcards: path(
-                "agreement/similarity", "csv", suffix=focus_suffix(wildcards)
-            ),
-            power=lambda wildcards: path(
-                "significance/power", "csv", suffix=focus_suffix(wildcards)
-            ),
+            similarity=lambda wildcards: f"{RESULTS}/tables/agreement/similarity{measure_task_suffix(wildcards)}.csv",
+            power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{measure_task_suffix(wildcards)}.csv",
             plugins=PLAN.plugin_files,
         output:
-            **({"pdf": path("measures/pdf", "pdf")} if PLAN.pdf_wanted() else {}),
-            md=path("measures/report", "md"),
-            html=path("measures/report", "html"),
-            tex=path("measures/report", "tex"),
+            **(
+                {"pdf": f"{RESULTS}/measures/{{measure}}/report.pdf"}
+                if PLAN.pdf_wanted()
+                else {}
+            ),
+            md=f"{RESULTS}/measures/{{measure}}/report.md",
+            html=f"{RESULTS}/measures/{{measure}}/report.html",
+            tex=f"{RESULTS}/measures/{{measure}}/report.tex",
         log:
-            f"{RESULTS}/logs/measure_report/{{focus}}.log",
+            f"{RESULTS}/logs/measure_report/{{measure}}.log",
         wildcard_constraints:
-            focus=alternatives(PLAN.measure_reports),
+            measure=alternatives(PLAN.measure_reports),
         conda:
             ENV
         threads: threads("light")
         resources:
             **cost("light"),
         params:
-            task=lambda wildcards: PLAN.measure_reports[wildcards.focus],
-            datasets=focus_datasets,
+            task=lambda wildcards: PLAN.measure_reports[wildcards.measure],
+            datasets=measure_datasets,
             conditions=list(CONDITIONS),
             plugins=PLAN.plugin_files,
             property_instances=2000,  # the property checks: random instances per property

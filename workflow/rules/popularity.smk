@@ -24,14 +24,14 @@ POPULARITY_SETTINGS = {
 
 rule popularity_scatter:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        provenance=path("data/provenance"),
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        csv=reported(path("popularity/scatter_table", "csv")),
-        tex=path("popularity/scatter_table", "tex"),
-        pdf=path("popularity/scatter", "pdf"),
-        png=reported(path("popularity/scatter", "png")),
+        csv=reported(f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv"),
+        tex=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex",
+        pdf=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf",
+        png=reported(f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png"),
     log:
         f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
     wildcard_constraints:
@@ -51,13 +51,15 @@ rule popularity_scatter:
 
 rule popularity_tables:
     input:
-        stack=expand(path("scores/stack"), dataset=POPULARITY),
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
         tables=PLAN.score_tables(*POPULARITY),
-        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
     output:
-        csv=reported(path("popularity/table", "csv")),
-        tex=path("popularity/table", "tex"),
-        deltas=reported(path("popularity/deltas", "csv")),
+        csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv"),
+        tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
+        deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv"),
     log:
         f"{RESULTS}/logs/popularity_tables.log",
     priority: 1
@@ -78,15 +80,17 @@ rule popularity_tables:
 
 rule popularity_examples:
     input:
-        stack=expand(path("scores/stack"), dataset=EXAMPLES),
+        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=EXAMPLES),
         tables=PLAN.score_tables(*EXAMPLES),
-        gold=expand(path("data/gold"), dataset=EXAMPLES),
-        runs=expand(path("data/runs"), dataset=EXAMPLES),
-        arrays=expand(path("data/arrays"), dataset=EXAMPLES),
-        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=EXAMPLES),
+        runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=EXAMPLES),
+        arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=EXAMPLES),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
     output:
-        pdf=path("popularity/examples", "pdf"),
-        png=reported(path("popularity/examples", "png")),
+        pdf=f"{RESULTS}/figures/popularity_examples.pdf",
+        png=reported(f"{RESULTS}/figures/popularity_examples.png"),
     log:
         f"{RESULTS}/logs/popularity_examples.log",
     priority: 1

@@ -8,16 +8,12 @@ if REPLICATED:
 
     rule replication_dataset:
         input:
-            **{
-                f"consistency_{c}": path("consistency/summary", "csv", condition=c)
-                for c in CONDITIONS
-            },
+            consistency_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
+            consistency_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
             # the discriminative power table of the data set's task (tables/discriminative_power<suffix>.csv)
-            agreement=path("agreement/dataset", "csv"),
-            power=lambda wildcards: path(
-                "significance/power", "csv", suffix=task_suffix(wildcards)
-            ),
-            means=path("scores/means"),
+            agreement=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
+            power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{dataset_task_suffix(wildcards)}.csv",
+            means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
             # the official protocol's scores, where the task has one (classification: pooled.tsv)
             pooled=lambda wildcards: PLAN.paths(
                 "scores/pooled", dataset=wildcards.dataset
@@ -28,10 +24,10 @@ if REPLICATED:
                 if wildcards.dataset in POPULARITY
                 else []
             ),
-            provenance=path("data/provenance"),
+            provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
         output:
-            csv=reported(path("replication/dataset", "csv")),
-            tex=path("replication/dataset", "tex"),
+            csv=reported(f"{RESULTS}/tables/replication/{{dataset}}.csv"),
+            tex=f"{RESULTS}/tables/replication/{{dataset}}.tex",
         log:
             f"{RESULTS}/logs/replication_dataset/{{dataset}}.log",
         wildcard_constraints:
@@ -49,16 +45,20 @@ if REPLICATED:
 
     rule replication_summary:
         input:
-            tables=expand(path("replication/dataset", "csv"), dataset=REPLICATED),
+            tables=expand(
+                f"{RESULTS}/tables/replication/{{dataset}}.csv", dataset=REPLICATED
+            ),
             power=PLAN.paths("significance/power", ("csv",)),
-            provenance=expand(path("data/provenance"), dataset=DATASETS),
+            provenance=expand(
+                f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+            ),
         output:
-            csv=reported(path("replication/summary", "csv")),
-            tex=path("replication/summary", "tex"),
-            pooled_csv=reported(path("replication/pooled", "csv")),
-            pooled_tex=path("replication/pooled", "tex"),
+            csv=reported(f"{RESULTS}/tables/replication/summary.csv"),
+            tex=f"{RESULTS}/tables/replication/summary.tex",
+            pooled_csv=reported(f"{RESULTS}/tables/replication/pooled.csv"),
+            pooled_tex=f"{RESULTS}/tables/replication/pooled.tex",
             # the page a replicator reads first (linked from the HTML report's first page)
-            page=reported(path("replication/page", "html")),
+            page=reported(f"{RESULTS}/tables/replication/published_vs_reproduced.html"),
         log:
             f"{RESULTS}/logs/replication_summary.log",
         conda:

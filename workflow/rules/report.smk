@@ -13,7 +13,7 @@ rule manifest:
         outputs=pipeline.hashed_outputs(PLAN),
         requirements=workflow.source_path("../../requirements.txt"),
     output:
-        manifest=reported(path("report/manifest")),
+        manifest=reported(f"{RESULTS}/manifest.json"),
     log:
         f"{RESULTS}/logs/manifest.log",
     conda:
@@ -39,7 +39,8 @@ rule report_captions:
             if block["table"]
         ],
     output:
-        **{name: path("report/captions", key=name) for name in CAPTIONS},
+        # one caption file per template of a reported output (CAPTIONS: its name -> the tables it names)
+        captions=[f"{RESULTS}/report/captions/{name}.rst" for name in CAPTIONS],
     log:
         f"{RESULTS}/logs/report_captions.log",
     conda:
@@ -55,11 +56,13 @@ rule report_captions:
 
 rule report_intro:
     input:
-        provenance=expand(path("data/provenance"), dataset=DATASETS),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
         # the verdict counts (where the configuration compares)
         replication=PLAN.paths("replication/summary", ("csv",)),
     output:
-        rst=path("report/intro"),
+        rst=f"{RESULTS}/report/intro.rst",
     log:
         f"{RESULTS}/logs/report_intro.log",
     conda:
@@ -79,12 +82,14 @@ rule report_intro:
 rule report_tex:
     input:
         fragments=[item for *_, item in REPORT_ITEMS],
-        provenance=expand(path("data/provenance"), dataset=DATASETS),
-        manifest=path("report/manifest"),
+        provenance=expand(
+            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        ),
+        manifest=f"{RESULTS}/manifest.json",
         # the verdict counts, said on the first page (where the configuration compares)
         replication=PLAN.paths("replication/summary", ("csv",)),
     output:
-        tex=path("report/tex"),
+        tex=f"{RESULTS}/report/ordeval.tex",
     log:
         f"{RESULTS}/logs/report_tex.log",
     conda:
@@ -104,10 +109,10 @@ rule report_tex:
 
 rule report_pdf:
     input:
-        tex=path("report/tex"),
+        tex=f"{RESULTS}/report/ordeval.tex",
         fragments=[item for *_, item in REPORT_ITEMS],
     output:
-        pdf=reported(path("report/pdf")),
+        pdf=reported(f"{RESULTS}/report/ordeval.pdf"),
     log:
         f"{RESULTS}/logs/report_pdf.log",
     conda:

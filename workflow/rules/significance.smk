@@ -6,13 +6,13 @@ SIGNIFICANCE = PLAN.config["significance"]
 
 rule significance_pvalues:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
     output:
-        pvalues=path("significance/pvalues"),
+        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
         # the same p-values as arrays, read instead of the table while its SHA-256 matches
-        arrays=path("significance/arrays"),
-        identical_runs=path("significance/identical"),
+        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+        identical_runs=f"{RESULTS}/significance/{{dataset}}/identical_runs.tsv",
     log:
         f"{RESULTS}/logs/significance_pvalues/{{dataset}}.log",
     priority: 3
@@ -30,13 +30,13 @@ rule significance_pvalues:
 
 rule significance_overlap:
     input:
-        pvalues=path("significance/pvalues"),
-        arrays=path("significance/arrays"),
-        measures=path("scores/measures"),
-        provenance=path("data/provenance"),
+        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
+        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+        measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        csv=reported(path("significance/sso", "csv")),
-        tex=path("significance/sso", "tex"),
+        csv=reported(f"{RESULTS}/tables/sso/{{dataset}}.csv"),
+        tex=f"{RESULTS}/tables/sso/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/significance_overlap/{{dataset}}.log",
     conda:
@@ -57,42 +57,49 @@ rule significance_overlap:
 rule significance_summary:
     input:
         pvalues=lambda wildcards: expand(
-            path("significance/pvalues"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
+            dataset=task_datasets(wildcards),
         ),
         arrays=lambda wildcards: expand(
-            path("significance/arrays"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+            dataset=task_datasets(wildcards),
         ),
         identical_runs=lambda wildcards: expand(
-            path("significance/identical"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/significance/{{dataset}}/identical_runs.tsv",
+            dataset=task_datasets(wildcards),
         ),
         measures=lambda wildcards: expand(
-            path("scores/measures"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+            dataset=task_datasets(wildcards),
         ),
         provenance=lambda wildcards: expand(
-            path("data/provenance"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/data/{{dataset}}/provenance.json",
+            dataset=task_datasets(wildcards),
         ),
     output:
-        power_csv=reported(path("significance/power", "csv", suffix="{suffix}")),
-        power_tex=path("significance/power", "tex", suffix="{suffix}"),
-        counts_csv=reported(path("significance/counts", "csv", suffix="{suffix}")),
-        counts_tex=path("significance/counts", "tex", suffix="{suffix}"),
+        power_csv=reported(f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv"),
+        power_tex=f"{RESULTS}/tables/discriminative_power{{task_suffix}}.tex",
+        counts_csv=reported(f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.csv"),
+        counts_tex=f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.tex",
         contradictions_csv=reported(
-            path("significance/contradictions", "csv", suffix="{suffix}")
+            f"{RESULTS}/tables/contradictions{{task_suffix}}.csv"
         ),
-        contradictions_tex=path("significance/contradictions", "tex", suffix="{suffix}"),
-        collapsed_csv=reported(path("significance/collapsed", "csv", suffix="{suffix}")),
-        collapsed_tex=path("significance/collapsed", "tex", suffix="{suffix}"),
+        contradictions_tex=f"{RESULTS}/tables/contradictions{{task_suffix}}.tex",
+        collapsed_csv=reported(
+            f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.csv"
+        ),
+        collapsed_tex=f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.tex",
     log:
-        f"{RESULTS}/logs/significance_summary/summary{{suffix}}.log",
+        f"{RESULTS}/logs/significance_summary/summary{{task_suffix}}.log",
     conda:
         ENV
     threads: threads("tables")
     resources:
         **cost("tables"),
     params:
-        datasets=suffix_datasets,
+        datasets=task_datasets,
         measures=lambda wildcards: PLAN.suffix_measures(
-            "significance", wildcards.suffix
+            "significance", wildcards.task_suffix
         ),
         alpha=SIGNIFICANCE["alpha"],
         hsd_trials=SIGNIFICANCE["hsd_trials"],
@@ -103,22 +110,26 @@ rule significance_summary:
 rule significance_curves:
     input:
         pvalues=lambda wildcards: expand(
-            path("significance/pvalues"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
+            dataset=task_datasets(wildcards),
         ),
         arrays=lambda wildcards: expand(
-            path("significance/arrays"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
+            dataset=task_datasets(wildcards),
         ),
         measures=lambda wildcards: expand(
-            path("scores/measures"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+            dataset=task_datasets(wildcards),
         ),
         provenance=lambda wildcards: expand(
-            path("data/provenance"), dataset=suffix_datasets(wildcards)
+            f"{RESULTS}/data/{{dataset}}/provenance.json",
+            dataset=task_datasets(wildcards),
         ),
     output:
-        pdf=path("significance/curves_all", "pdf", suffix="{suffix}"),
-        png=reported(path("significance/curves_all", "png", suffix="{suffix}")),
+        pdf=f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.pdf",
+        png=reported(f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.png"),
     log:
-        f"{RESULTS}/logs/significance_curves/curves{{suffix}}.log",
+        f"{RESULTS}/logs/significance_curves/curves{{task_suffix}}.log",
     priority: 1
     conda:
         ENV
@@ -126,10 +137,10 @@ rule significance_curves:
     resources:
         **cost("figures"),
     params:
-        datasets=suffix_datasets,
-        task=lambda wildcards: PLAN.suffix_task(wildcards.suffix),
+        datasets=task_datasets,
+        task=lambda wildcards: PLAN.suffix_task(wildcards.task_suffix),
         measures=lambda wildcards: PLAN.suffix_measures(
-            "significance", wildcards.suffix
+            "significance", wildcards.task_suffix
         ),
         alpha=SIGNIFICANCE["alpha"],
         hsd_trials=SIGNIFICANCE["hsd_trials"],

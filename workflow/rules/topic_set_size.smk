@@ -6,12 +6,12 @@ TOPIC_SET_SIZE = PLAN.config["topic_set_size"]
 
 rule topic_set_size_table:
     input:
-        stack=path("scores/stack"),
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         tables=score_tables,
-        provenance=path("data/provenance"),
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
     output:
-        csv=reported(path("topic_set_size/table", "csv")),
-        tex=path("topic_set_size/table", "tex"),
+        csv=reported(f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv"),
+        tex=f"{RESULTS}/tables/topic_set_size/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/topic_set_size_table/{{dataset}}.log",
     priority: 2

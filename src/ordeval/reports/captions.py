@@ -1,8 +1,8 @@
 """The captions of Snakemake's HTML report (reStructuredText, rendered by the report through Jinja first).
 
 A rule output shown in the report has one caption file (Snakemake's ``report()`` takes one caption per output
-of a rule, whatever its wildcards); for an output over ``{dataset}`` (or a task's ``{suffix}``, a DNKT
-``{combination}``) the file holds the caption of each of its files, each in a Jinja ``if`` on the wildcards, so
+of a rule, whatever its wildcards); for an output over ``{dataset}`` (or a task's ``{task_suffix}``, a DNKT
+``{measure}``) the file holds the caption of each of its files, each in a Jinja ``if`` on the wildcards, so
 that every file shows its own caption -- and a table, its own rows (the report would otherwise offer the CSV as
 a download only).
 """

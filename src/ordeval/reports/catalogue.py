@@ -6,10 +6,10 @@ and in the LaTeX report (section). The planner expands the patterns for the conf
 Snakemake rules take their outputs from it, the HTML report its captions and categories, and the
 LaTeX report its sections: there is no second list.
 
-Pattern fields: ``{dataset}``, ``{condition}`` (consistency), ``{combination}`` (DNKT_M tables), ``{focus}``
-(a measure reported on by itself),
-``{measure}`` (score matrices), ``{suffix}`` (``""`` for quantification, ``_oc`` for classification:
-outputs that combine the data sets of one task), ``{key}`` (caption files) and ``{ext}``.
+Pattern fields, named as the rules' wildcards: ``{dataset}``, ``{condition}`` (consistency), ``{measure}`` (a
+data set's score matrices; the measure M of a DNKT_M table; a measure reported on by itself), ``{task_suffix}``
+(``""`` for quantification, ``_oc`` for classification: outputs that combine the data sets of one task), ``{key}``
+(caption files) and ``{ext}``.
 """
 
 from __future__ import annotations
@@ -153,17 +153,17 @@ _ENTRIES = [
     Entry("agreement/dataset", "agreement", "tables/agreement/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: Kendall's τ-{kendall} between the run rankings of every pair of measures, with "
           "{ci_level:.0%} CIs ({ci_method}).", ("dataset",), "agreement", "agreement"),
-    Entry("agreement/mean", "agreement", "tables/agreement/mean{suffix}.{ext}", ("csv", "tex"),
+    Entry("agreement/mean", "agreement", "tables/agreement/mean{task_suffix}.{ext}", ("csv", "tex"),
           "Kendall's τ-{kendall} between the measures' run rankings averaged over the {task_name} data sets.",
-          ("suffix",), "agreement", "agreement"),
-    Entry("agreement/similarity", "agreement", "tables/agreement/similarity{suffix}.{ext}", ("csv", "tex"),
-          "Average similarity of each measure with the others ({task_name} data sets).", ("suffix",),
+          ("task_suffix",), "agreement", "agreement"),
+    Entry("agreement/similarity", "agreement", "tables/agreement/similarity{task_suffix}.{ext}", ("csv", "tex"),
+          "Average similarity of each measure with the others ({task_name} data sets).", ("task_suffix",),
           "agreement", "agreement"),
-    Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{combination}.{ext}", ("csv", "tex"),
-          "Kendall's τ between DNKT, {combination} and their harmonic mean DNKT_{combination}, per data set "
-          "and averaged.", ("combination",), "agreement", "agreement"),
-    Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{suffix}.{ext}", ("pdf", "png"),
-          "Heatmap of the averaged tau matrix ({task_name} data sets).", ("suffix",), "agreement", "agreement"),
+    Entry("agreement/dnkt", "agreement", "tables/agreement/dnkt_{measure}.{ext}", ("csv", "tex"),
+          "Kendall's τ between DNKT, {measure} and their harmonic mean DNKT_{measure}, per data set "
+          "and averaged.", ("measure",), "agreement", "agreement"),
+    Entry("agreement/heatmap", "agreement", "figures/agreement/mean_heatmap{task_suffix}.{ext}", ("pdf", "png"),
+          "Heatmap of the averaged tau matrix ({task_name} data sets).", ("task_suffix",), "agreement", "agreement"),
     # consistency
     Entry("consistency/taus", "consistency", "consistency/{dataset}/{condition}.{ext}", ("tsv",),
           "{dataset}, {condition}: Kendall's τ of every measure in each of {consistency_trials} random topic splits.",
@@ -175,8 +175,8 @@ _ENTRIES = [
     Entry("consistency/pairs", "consistency", "tables/consistency/{dataset}_{condition}_pairs.{ext}",
           ("csv", "tex"), "{dataset}, {condition}: difference, effect size and p-value of every pair of measures.",
           ("dataset", "condition"), "consistency", "consistency"),
-    Entry("consistency/mean", "consistency", "tables/consistency/mean_{condition}{suffix}.{ext}", ("csv", "tex"),
-          "Mean τ per measure and {task_name} data set, condition {condition}.", ("condition", "suffix"),
+    Entry("consistency/mean", "consistency", "tables/consistency/mean_{condition}{task_suffix}.{ext}", ("csv", "tex"),
+          "Mean τ per measure and {task_name} data set, condition {condition}.", ("condition", "task_suffix"),
           "consistency", "consistency"),
     Entry("consistency/figure", "consistency", "figures/consistency/{dataset}_{condition}.{ext}", ("pdf", "png"),
           "{dataset}, {condition}: distribution of the split taus of every measure.", ("dataset", "condition"),
@@ -191,24 +191,24 @@ _ENTRIES = [
           "it while the hash matches).", ("dataset",)),
     Entry("significance/identical", "significance", "significance/{dataset}/identical_runs.{ext}", ("tsv",),
           "{dataset}: runs with identical scores under every measure.", ("dataset",)),
-    Entry("significance/power", "significance", "tables/discriminative_power{suffix}.{ext}", ("csv", "tex"),
+    Entry("significance/power", "significance", "tables/discriminative_power{task_suffix}.{ext}", ("csv", "tex"),
           "Discriminative power: run pairs with p < {significance_alpha} (randomised Tukey HSD, "
-          "B = {significance_hsd_trials}) per {task_name} data set and pooled.", ("suffix",), "power", "power"),
+          "B = {significance_hsd_trials}) per {task_name} data set and pooled.", ("task_suffix",), "power", "power"),
     Entry("significance/sso", "significance", "tables/sso/{dataset}.{ext}", ("csv", "tex"),
           "{dataset}: significance overlap SSO = b/(a+b+c) of every pair of measures.", ("dataset",), "sso", "sso"),
-    Entry("significance/counts", "significance", "tables/contradiction_counts{suffix}.{ext}", ("csv", "tex"),
-          "Contradictions per pair of measures and {task_name} data set.", ("suffix",), "contradictions",
+    Entry("significance/counts", "significance", "tables/contradiction_counts{task_suffix}.{ext}", ("csv", "tex"),
+          "Contradictions per pair of measures and {task_name} data set.", ("task_suffix",), "contradictions",
           "contradictions"),
     # the report prints the grouped list only (the same pairs, identical runs in one row: never two lists alike)
-    Entry("significance/contradictions", "significance", "tables/contradictions{suffix}.{ext}", ("csv", "tex"),
-          "Contradicting run pairs ({task_name} data sets).", ("suffix",), "contradictions"),
-    Entry("significance/collapsed", "significance", "tables/contradictions_grouped{suffix}.{ext}", ("csv", "tex"),
-          "Contradicting run pairs with identical runs collapsed into one row ({task_name} data sets).", ("suffix",),
-          "contradictions", "contradictions"),
+    Entry("significance/contradictions", "significance", "tables/contradictions{task_suffix}.{ext}", ("csv", "tex"),
+          "Contradicting run pairs ({task_name} data sets).", ("task_suffix",), "contradictions"),
+    Entry("significance/collapsed", "significance", "tables/contradictions_grouped{task_suffix}.{ext}",
+          ("csv", "tex"), "Contradicting run pairs with identical runs collapsed into one row ({task_name} data "
+          "sets).", ("task_suffix",), "contradictions", "contradictions"),
     Entry("significance/curves", "significance", "figures/dp_curves/{dataset}.{ext}", ("pdf", "png"),
           "{dataset}: discriminative power curves.", ("dataset",), "power", "power"),
-    Entry("significance/curves_all", "significance", "figures/dp_curves/all{suffix}.{ext}", ("pdf", "png"),
-          "Discriminative power curves of the {task_name} data sets.", ("suffix",), "power", "power"),
+    Entry("significance/curves_all", "significance", "figures/dp_curves/all{task_suffix}.{ext}", ("pdf", "png"),
+          "Discriminative power curves of the {task_name} data sets.", ("task_suffix",), "power", "power"),
     # Popularity vs Uniform
     Entry("popularity/table", "popularity", "tables/popularity_vs_uniform.{ext}", ("csv", "tex"),
           "Topics on which each measure prefers {uniform_run} or {popularity_run}, and ties.", (),
@@ -271,10 +271,10 @@ _ENTRIES = [
           "How often each 0/0 convention of the OC measures was applied.", (), "classification", "classification",
           True),
     # one measure's meta-evaluation (ordeval evaluate-measure)
-    Entry("measures/report", "measure_reports", "measures/{focus}/report.{ext}", ("md", "html", "tex"),
-          "The meta-evaluation of {focus} next to the established measures of its task.", ("focus",)),
-    Entry("measures/pdf", "measure_reports", "measures/{focus}/report.{ext}", ("pdf",),
-          "The meta-evaluation of {focus}, compiled.", ("focus",)),
+    Entry("measures/report", "measure_reports", "measures/{measure}/report.{ext}", ("md", "html", "tex"),
+          "The meta-evaluation of {measure} next to the established measures of its task.", ("measure",)),
+    Entry("measures/pdf", "measure_reports", "measures/{measure}/report.{ext}", ("pdf",),
+          "The meta-evaluation of {measure}, compiled.", ("measure",)),
     # provenance and reports
     Entry("report/manifest", "report", "manifest.{ext}", ("json",),
           "Provenance: the configuration, seeds, versions of Python and every dependency, the git commit and the "

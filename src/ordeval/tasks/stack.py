@@ -362,6 +362,20 @@ def read_measure_table(path: str | Path) -> Table:
     return table
 
 
+def read_measure_tables(paths: Sequence[str | Path]) -> Table:
+    """The ``measures.tsv`` of several data sets as one table: every measure once, in the order of first
+    appearance; a measure whose direction differs between two of them is an InputError naming the second."""
+    rows: dict[str, dict] = {}
+    for path in paths:
+        for row in read_measure_table(path).records():
+            known = rows.setdefault(row["measure"], row)
+            if known["lower_is_better"] != row["lower_is_better"]:
+                raise InputError(path, f"measure {row['measure']}", "its direction differs from another data set's")
+    if not rows:
+        raise ValueError("no measures table given")
+    return Table({column: [row[column] for row in rows.values()] for column in MEASURE_COLUMNS})
+
+
 #: The columns of ``measures.tsv``.
 MEASURE_COLUMNS = ("measure", "display", "lower_is_better", "task", "latex")
 

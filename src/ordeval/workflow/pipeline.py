@@ -43,9 +43,9 @@ def report_marks(plan: Plan) -> dict[str, ReportMark]:
         category = f"{shown.index(entry.category):02d} {catalogue.CATEGORIES[entry.category]}"
         if "dataset" in entry.per:
             subcategory = "{dataset}"
-        elif "combination" in entry.per:
-            subcategory = "DNKT_{combination}"
-        elif "suffix" in entry.per:
+        elif "measure" in entry.per:
+            subcategory = "DNKT_{measure}"
+        elif "task_suffix" in entry.per:
             subcategory = _task_of(tasks)
         else:
             subcategory = None
@@ -72,8 +72,8 @@ def report_captions(plan: Plan) -> dict[str, list[dict]]:
 
 
 def _task_of(tasks: dict[str, str]) -> Callable:
-    """The subcategory function of a per-task summary: its task's name from the wildcard ``suffix``."""
-    return lambda wildcards: tasks[wildcards.suffix]
+    """The subcategory function of a per-task summary: its task's name from the wildcard ``task_suffix``."""
+    return lambda wildcards: tasks[wildcards.task_suffix]
 
 
 def data_size(plan: Plan, dataset: str) -> DataSize:

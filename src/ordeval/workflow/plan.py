@@ -39,7 +39,7 @@ PDF_ENTRIES = ("report/pdf", "measures/pdf")
 
 #: The pattern fields that the rules take as wildcards (the others, a consistency condition or a measure, are
 #: written out in the rules' output names).
-WILDCARD_FIELDS = ("dataset", "suffix", "combination", "focus")
+WILDCARD_FIELDS = ("dataset", "task_suffix", "measure")
 
 
 @dataclass(frozen=True)
@@ -263,25 +263,25 @@ class Plan:
         tasks = [task for task in self.tasks if not entry.task_specific or entry.key in get_task(task).outputs]
         if not tasks or (entry.stage == "replication" and not self.config["replication"]["compare"]):
             return []
-        if "suffix" in entry.per:
-            combinations = [{"suffix": self.suffix(task), "task": task} for task in tasks]
+        if "task_suffix" in entry.per:
+            combinations = [{"task_suffix": self.suffix(task), "task": task} for task in tasks]
         elif "dataset" in entry.per:
             combinations = [
                 {"dataset": name, "task": self.datasets[name].task}
                 for name in self.stage_datasets(entry.stage)
                 if self.datasets[name].task in tasks
             ]
-        elif "focus" in entry.per:
-            combinations = [{"focus": m} for m in self.measure_reports] if tasks else []
-        elif "combination" in entry.per:
-            combinations = [{"combination": m} for m in self.dnkt_combinations] if tasks else []
+        elif "measure" in entry.per and entry.stage == "measure_reports":  # a measure reported on by itself
+            combinations = [{"measure": m} for m in self.measure_reports] if tasks else []
+        elif "measure" in entry.per:  # the M of a DNKT_M table
+            combinations = [{"measure": m} for m in self.dnkt_combinations] if tasks else []
         elif "key" in entry.per:
             combinations = [{"key": Path(caption).stem} for caption in self.caption_files()]
         else:
             combinations = [{}]
         if "condition" in entry.per:
             combinations = [{**values, "condition": c} for values in combinations for c in CONDITIONS]
-        if "measure" in entry.per:
+        if "measure" in entry.per and "dataset" in entry.per:  # a data set's score matrices
             combinations = [
                 {**values, "measure": m} for values in combinations for m in self.datasets[values["dataset"]].measures
             ]
@@ -301,9 +301,9 @@ class Plan:
     def path(self, entry_key: str, ext: str | None = None, **fields) -> str:
         """One output path of entry ``entry_key``; fields left out stay as ``{field}`` wildcards."""
         entry = catalogue.ENTRIES[entry_key]
-        values = {name: "{" + name + "}" for name in ("dataset", "condition", "combination", "measure", "key", "focus")}
+        values = {name: "{" + name + "}" for name in ("dataset", "condition", "measure", "key")}
         values.update(fields)
-        values.setdefault("suffix", "")
+        values.setdefault("task_suffix", "")
         return f"{self.results}/" + entry.pattern.format(**values, ext=ext or entry.formats[0])
 
     def targets(self, stage: str | None = None) -> list[str]:
@@ -324,9 +324,9 @@ class Plan:
 
     def caption(self, key: str, **fields) -> str:
         entry = catalogue.ENTRIES[key]
-        values = {**self.parameters(), "dataset": "each data set", "condition": "each condition",
-                  "combination": "M", "measure": "each measure", "key": key, "task_name": "", "focus": "the measure",
-                  **fields}  # fmt: skip
+        measure = {"agreement": "M", "measure_reports": "the measure"}.get(entry.stage, "each measure")
+        values = {**self.parameters(), "dataset": "each data set", "condition": "each condition", "measure": measure,
+                  "key": key, "task_name": "", **fields}  # fmt: skip
         if "task" in fields:
             values["task_name"] = get_task(fields["task"]).title
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
@@ -564,7 +564,7 @@ def _check_output_paths(result: Plan) -> None:
     for entry in catalogue.entries():
         for values in result._values(entry):
             for ext in entry.formats:
-                path = entry.pattern.format(**{"suffix": "", **values, "ext": ext})
+                path = entry.pattern.format(**{"task_suffix": "", **values, "ext": ext})
                 owners.append((path, entry.key, values.get("dataset"), values.get("measure")))
     check_paths(owners)
 
