@@ -8,7 +8,7 @@ from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import combination_latex
 from ordeval.stats.intervals import CI_METHODS
 from ordeval.tasks.stack import read_stack
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     measure, params = snakemake.wildcards.measure, snakemake.params
@@ -16,7 +16,7 @@ with job(snakemake) as log:
     origins = origins_of(snakemake.input.provenance)
     measures = combination_measures(measure)
     agreements, labels = {}, {}
-    for name, path in zip(origins, snakemake.input.stack, strict=True):  # both in the order of the data sets
+    for name, path in keyed(snakemake.input.stack, snakemake.params.datasets).items():
         stack = read_stack(path, measures)
         agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant, method)
         labels.update(measure_labels(stack))

@@ -7,14 +7,14 @@ from ordeval.io.table import read_csv, write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import similarity_latex, tau_matrix_latex
 from ordeval.tasks.stack import read_measure_table
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, output = snakemake.params, snakemake.output
     origins = origins_of(snakemake.input.provenance)
-    names = params.datasets  # the order of the rule's expand() over them
-    pairs = {name: read_csv(path, numeric=["tau", "ci_low", "ci_high"])
-             for name, path in zip(names, snakemake.input.tables, strict=True)}  # fmt: skip
+    names = params.datasets
+    tables = keyed(snakemake.input.tables, names)
+    pairs = {name: read_csv(tables[name], numeric=["tau", "ci_low", "ci_high"]) for name in names}
     labels = {}
     for path in snakemake.input.measures:
         labels.update(measure_labels(read_measure_table(path)))

@@ -6,16 +6,17 @@ from ordeval.io.provenance import origins_of
 from ordeval.reports.figures import measure_text, save_figure
 from ordeval.reports.figures.significance import dp_curves_grid
 from ordeval.tasks.stack import read_measure_table
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
     alpha, trials, measures = params.alpha, params.hsd_trials, params.measures
     panels, names, counts = {}, {}, {}
-    for name, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures,
-                                                   strict=True):  # fmt: skip
-        panels[name] = read_significance(pvalues, measures_tsv, measures, trials, arrays)
-        info = read_measure_table(measures_tsv)
+    pvalues, arrays = keyed(inputs.pvalues, params.datasets), keyed(inputs.arrays, params.datasets)
+    measure_tables = keyed(inputs.measures, params.datasets)
+    for name in params.datasets:
+        panels[name] = read_significance(pvalues[name], measure_tables[name], measures, trials, arrays[name])
+        info = read_measure_table(measure_tables[name])
         display = dict(zip(info["measure"], info["display"], strict=True))
         names[name] = [measure_text(display[m]) for m in measures]
         counts[name] = panels[name].significant(alpha).sum(axis=1).tolist()

@@ -18,21 +18,25 @@ from ordeval.reports.latex.classification import conventions_latex, kappa_consta
 from ordeval.reports.latex.consistency import beaten_worst, paper_consistency_latex, split_heading
 from ordeval.tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
 from ordeval.tasks.plugins import load_plugins
-from ordeval.tasks.stack import read_measure_table, read_stack
-from ordeval.workflow.scripting import job
+from ordeval.tasks.stack import read_measure_tables, read_stack
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, inputs, out = snakemake.params, snakemake.input, snakemake.output
     load_plugins(params.plugins)  # a plugin OC measure has its registry entry here too
     measures, conditions = params.measures, params.conditions
-    datasets = {}  # each data set's files, in the order of the rule's expand() over them
-    for index, name in enumerate(params.datasets):
-        datasets[name] = {key: inputs[key][index] for key in ("agreement", "stack", "pooled", "conventions", "gold")}
-        datasets[name]["consistency"] = {c: inputs[f"consistency_{c}"][index] for c in conditions}
+    files = {
+        key: keyed(inputs[key], params.datasets) for key in ("agreement", "stack", "pooled", "conventions", "gold")
+    }
+    consistency = {c: keyed(inputs[f"consistency_{c}"], params.datasets) for c in conditions}
+    datasets = {}  # each data set's files
+    for name in params.datasets:
+        datasets[name] = {key: found[name] for key, found in files.items()}
+        datasets[name]["consistency"] = {c: consistency[c][name] for c in conditions}
         datasets[name]["topics"] = params.topics[name]
         datasets[name]["constant_runs"] = params.constant_runs[name]
     origins = origins_of(inputs.provenance)
-    labels = measure_labels(read_measure_table(inputs.measures[0]))
+    labels = measure_labels(read_measure_tables(inputs.measures))
 
     # Table 2: tau between the measures' rankings per data set
     pairs = {

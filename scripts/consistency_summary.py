@@ -7,15 +7,15 @@ from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.consistency import mean_summary_latex
 from ordeval.tasks.stack import read_measure_tables
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params = snakemake.params
     origins = origins_of(snakemake.input.provenance)
     labels = measure_labels(read_measure_tables(snakemake.input.measures))
     for condition in params.conditions:
-        summaries = zip(params.datasets, snakemake.input[f"summary_{condition}"], strict=True)
-        table = mean_summary({name: read_summary(path) for name, path in summaries})
+        summaries = keyed(snakemake.input[f"summary_{condition}"], params.datasets)
+        table = mean_summary({name: read_summary(path) for name, path in summaries.items()})
         write_csv(table, snakemake.output[f"mean_{condition}"], origins)
         description = (
             f"System ranking consistency, condition {condition}: mean Kendall's τ between the rankings on "

@@ -8,22 +8,24 @@ from ordeval.reports.figures import save_figure
 from ordeval.reports.figures.popularity import ExamplePanel, examples_figure
 from ordeval.tasks.quantification.data import read_selection
 from ordeval.tasks.stack import read_stack
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
-    provenance = dict(zip(params.all_datasets, inputs.provenance, strict=True))
+    provenance = keyed(inputs.provenance, params.all_datasets)
     runs = [params.popularity_run, params.uniform_run]
     examples = []
-    files = zip(params.datasets, inputs.stack, inputs.gold, inputs.runs, inputs.arrays, strict=True)
-    for dataset, stack_path, gold_path, runs_path, arrays_path in files:
-        stack = read_stack(stack_path, params.measures)
+    files = {key: keyed(inputs[key], params.datasets) for key in ("stack", "gold", "runs", "arrays")}
+    for dataset in params.datasets:
+        stack = read_stack(files["stack"][dataset], params.measures)
         if not all(m in stack.measures for m in D_MEASURES):
             continue
         picked = most_negative_d(compute_deltas(stack, *runs))
         classes = list(params.classes[dataset])
         topics = [example.topic for example in picked]
-        gold, chosen = read_selection(gold_path, runs_path, arrays_path, classes, topics, runs)
+        gold, chosen = read_selection(
+            *(files[key][dataset] for key in ("gold", "runs", "arrays")), classes, topics, runs
+        )
         for example in picked:
             distributions = np.stack([gold[example.topic], *(chosen[(run, example.topic)] for run in runs)])
             examples.append(ExamplePanel(dataset, example, classes, ["gold", *runs], distributions))

@@ -6,16 +6,16 @@ from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_label, measure_labels, write_latex
 from ordeval.reports.latex.popularity import preference_latex
 from ordeval.tasks.stack import read_stack
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, output = snakemake.params, snakemake.output
-    provenance = dict(zip(params.all_datasets, snakemake.input.provenance, strict=True))
+    provenance = keyed(snakemake.input.provenance, params.all_datasets)
     runs = [params.popularity_run, params.uniform_run]
     tolerance, measures = params.tie_tolerance, params.measures
     # Labels from the scores' measure tables; a measure's escaped name where no data set is compared.
     deltas, labels = {}, {measure: measure_label(measure) for measure in measures}
-    for dataset, path in zip(params.datasets, snakemake.input.stack, strict=True):
+    for dataset, path in keyed(snakemake.input.stack, params.datasets).items():
         stack = read_stack(path, measures)
         labels.update(measure_labels(stack))
         deltas[dataset] = compute_deltas(stack, *runs)

@@ -5,16 +5,19 @@ from ordeval.io.provenance import origins_of
 from ordeval.reports.figures import measure_text, save_figure
 from ordeval.reports.figures.significance import dp_curves_grid
 from ordeval.tasks.stack import read_measure_table
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, inputs = snakemake.params, snakemake.input
     setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: α = {params.alpha:g}"
     panels, names = {}, {}
-    for dataset, pvalues, arrays, measures_tsv in zip(params.datasets, inputs.pvalues, inputs.arrays,
-                                                      inputs.measures, strict=True):  # fmt: skip
-        panels[dataset] = read_significance(pvalues, measures_tsv, params.measures, params.hsd_trials, arrays)
-        info = read_measure_table(measures_tsv)
+    pvalues, arrays = keyed(inputs.pvalues, params.datasets), keyed(inputs.arrays, params.datasets)
+    measure_tables = keyed(inputs.measures, params.datasets)
+    for dataset in params.datasets:
+        panels[dataset] = read_significance(
+            pvalues[dataset], measure_tables[dataset], params.measures, params.hsd_trials, arrays[dataset]
+        )
+        info = read_measure_table(measure_tables[dataset])
         display = dict(zip(info["measure"], info["display"], strict=True))
         names[dataset] = [measure_text(display[m]) for m in params.measures]
     figure = dp_curves_grid(panels, names, params.alpha, f"Discriminative power curves ({params.task})")

@@ -20,16 +20,17 @@ from ordeval.reports.latex.significance import (
     discriminative_power_latex,
 )
 from ordeval.tasks.stack import read_measure_table
-from ordeval.workflow.scripting import job
+from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
     params, inputs, output = snakemake.params, snakemake.input, snakemake.output
     alpha, trials, measures = params.alpha, params.hsd_trials, params.measures
     test = f"randomised Tukey HSD, B = {trials} trials, α = {alpha:g}"
     origins = origins_of(inputs.provenance)
-    files = zip(params.datasets, inputs.pvalues, inputs.arrays, inputs.measures, inputs.identical_runs, strict=True)
+    files = {key: keyed(inputs[key], params.datasets) for key in ("pvalues", "arrays", "measures", "identical_runs")}
     powers, contradictions, identical_set_of, labels = {}, [], {}, {}
-    for dataset, pvalues, arrays, measures_tsv, identical_runs in files:
+    for dataset in params.datasets:
+        pvalues, arrays, measures_tsv, identical_runs = (files[key][dataset] for key in files)
         significance = read_significance(pvalues, measures_tsv, measures, trials, arrays)
         labels.update(measure_labels(read_measure_table(measures_tsv)))
         powers[dataset] = discriminative_power(significance, alpha)

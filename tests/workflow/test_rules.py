@@ -62,18 +62,34 @@ def test_every_output_of_the_rules_is_a_target_made_once(configfile):
 
 
 def test_the_rule_files_name_their_paths_and_pass_settings_only():
-    """Every output of a job rule is a path template of the catalogue, named in its .smk file
-    (``path("<entry>", ...)``, or the task's canonical and score files for the data and scoring rules), its
-    log a template under the results' ``logs/``; params name no results path."""
+    """Every output of a job rule is written out in its .smk file as a literal path template under the
+    results folder (``f"{RESULTS}/..."``, its wildcards left), one of the catalogue's templates, and every
+    template of the catalogue is written by a rule; only the data and scoring rules take the files they
+    write (data/, scores/) from the task. Its log a template under the results' ``logs/``; params name no
+    results path."""
+    from ordeval.reports.catalogue import ENTRIES
+    from ordeval.workflow.plan import CONDITIONS
+
+    templates = {entry.pattern.replace("{ext}", ext) for entry in ENTRIES.values() for ext in entry.formats}
+    # the consistency conditions are written out in the rules
+    templates = {t.replace("{condition}", c) for t in templates for c in CONDITIONS}
+    from_task = {"data.smk": "PLAN.canonical_paths(", "scoring.smk": "PLAN.score_paths("}
+    written = set()
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         text = path.read_text()
         for block in re.split(r"\n(?=\s*rule(?: \w+)?:)", text)[1:]:
             if "script:" not in block:
                 continue
             output = block.split("output:", 1)[1].split("log:", 1)[0]
-            assert re.search(r"\bpath\(|PLAN\.(canonical|score)_paths\(", output), (path.name, block[:60])
-            assert "RESULTS" not in output and "results/" not in output, (path.name, block[:60])
+            literal = [t.replace("{{", "{").replace("}}", "}") for t in re.findall(r'f"\{RESULTS\}/([^"]+)"', output)]
+            if path.name in from_task and from_task[path.name] in output:
+                assert not literal, (path.name, block[:60])
+            else:
+                assert literal and "PLAN." not in output and "path(" not in output, (path.name, block[:60])
+                assert set(literal) <= templates, (path.name, set(literal) - templates)
+                written.update(literal)
             log = block.split("log:", 1)[1].split("\n", 2)[1]
             assert log.strip().startswith('f"{RESULTS}/logs/'), (path.name, block[:60])
             params = block.split("params:", 1)[1].split("script:", 1)[0] if "params:" in block else ""
             assert "RESULTS" not in params and "results/" not in params, (path.name, block[:60])
+    assert {t for t in templates - written if not t.startswith(("data/", "scores/"))} == set()

@@ -91,6 +91,7 @@ rule agreement_dnkt:
         **cost("tables"),
     params:
         **AGREEMENT,
+        datasets=PLAN.dnkt_datasets,
     script:
         "../../scripts/agreement_dnkt.py"
 

@@ -1,6 +1,6 @@
 # Stage: one measure's meta-evaluation next to the established measures of its task (each measure of
 # `measure_reports`, set by `ordeval evaluate-measure`), from the tables of the analysis stages: one job per
-# measure (results/<name>/measures/<measure>/report.*).
+# measure (results/<name>/measures/<measure>/report.{md,html,tex}), and its PDF where a TeX engine is wanted.
 
 
 if PLAN.measure_reports:
@@ -27,11 +27,6 @@ if PLAN.measure_reports:
             power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{measure_task_suffix(wildcards)}.csv",
             plugins=PLAN.plugin_files,
         output:
-            **(
-                {"pdf": f"{RESULTS}/measures/{{measure}}/report.pdf"}
-                if PLAN.pdf_wanted()
-                else {}
-            ),
             md=f"{RESULTS}/measures/{{measure}}/report.md",
             html=f"{RESULTS}/measures/{{measure}}/report.html",
             tex=f"{RESULTS}/measures/{{measure}}/report.tex",
@@ -53,6 +48,26 @@ if PLAN.measure_reports:
             seed=SEED,
         script:
             "../../scripts/measure_report.py"
+
+
+if PLAN.measure_reports and PLAN.pdf_wanted():
+
+    rule measure_report_pdf:
+        input:
+            tex=f"{RESULTS}/measures/{{measure}}/report.tex",
+        output:
+            pdf=f"{RESULTS}/measures/{{measure}}/report.pdf",
+        log:
+            f"{RESULTS}/logs/measure_report_pdf/{{measure}}.log",
+        wildcard_constraints:
+            measure=alternatives(PLAN.measure_reports),
+        conda:
+            ENV
+        threads: threads("light")
+        resources:
+            **cost("light"),
+        script:
+            "../../scripts/measure_report_pdf.py"
 
 
 rule measure_reports:

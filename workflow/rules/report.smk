@@ -40,7 +40,7 @@ rule report_captions:
         ],
     output:
         # one caption file per template of a reported output (CAPTIONS: its name -> the tables it names)
-        captions=[f"{RESULTS}/report/captions/{name}.rst" for name in CAPTIONS],
+        captions=expand(f"{RESULTS}/report/captions/{{key}}.rst", key=CAPTIONS),
     log:
         f"{RESULTS}/logs/report_captions.log",
     conda:

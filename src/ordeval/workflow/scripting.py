@@ -7,6 +7,8 @@ library, and writes exactly ``snakemake.output``. Its work sits in ``with job(sn
   third-party loggers kept at WARNING, the time taken, and bad input (an :class:`~ordeval.io.errors.InputError`
   or :class:`~ordeval.io.errors.ConfigError`) ending the job with its one-line message and no traceback
   (``ORDEVAL_DEBUG=1`` keeps it);
+* :func:`keyed` -- the files of an ``expand()`` over data sets, each under its data set's name (found in the
+  path, not paired by position);
 * :func:`mock_snakemake` and :func:`run_script` -- a script run outside Snakemake on the files you name, with
   the object Snakemake would give it (tests, debugging)::
 
@@ -184,6 +186,26 @@ def one_file(value) -> str | None:
     if len(found) > 1:
         raise ValueError(f"expected one file, got {len(found)}: {', '.join(map(str, found))}")
     return str(found[0]) if found else None
+
+
+def keyed(paths, names) -> dict[str, str]:
+    """``{name: path}`` for the files of a rule's ``expand()`` over data sets (or any names): each path matched to
+    the name it holds, whatever the order of ``paths``. The paths of one template differ only where the template
+    has the name: the longest prefix and suffix they share that leave every name (exactly the ``names``) in
+    the middle."""
+    paths, names = [str(path) for path in paths], [str(name) for name in names]
+    if len(paths) != len(names) or len(set(names)) != len(names):
+        raise ValueError(f"{len(paths)} files for the {len(set(names))} names {', '.join(names)}")
+    if len(paths) == 1:
+        return {names[0]: paths[0]}
+    prefix = os.path.commonprefix(paths)
+    suffix = os.path.commonprefix([path[::-1] for path in paths])
+    for start in range(len(prefix), -1, -1):
+        for end in range(len(suffix), -1, -1):
+            found = {path[start : len(path) - end]: path for path in paths}
+            if set(found) == set(names):
+                return {name: found[name] for name in names}
+    raise ValueError(f"files {', '.join(paths)} do not each hold one of the names {', '.join(names)}")
 
 
 def mock_snakemake(rule: str, **given) -> MockSnakemake:
