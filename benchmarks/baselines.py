@@ -134,11 +134,21 @@ def _c_library() -> ctypes.CDLL | None:
     i64 = ctypes.c_int64
     loaded.null_ranges.restype = None
     loaded.null_ranges.argtypes = [
-        pointer(np.float64, flags="C_CONTIGUOUS"), i64, i64, i64, i64,
-        pointer(np.uint64, flags="C_CONTIGUOUS"), i64, i64,
-        pointer(np.int64, flags="C_CONTIGUOUS"), pointer(np.int64, flags="C_CONTIGUOUS"),
-        pointer(np.uint64, flags="C_CONTIGUOUS"), i64, ctypes.c_int, pointer(np.float64, flags="C_CONTIGUOUS"),
-    ]  # fmt: skip
+        pointer(np.float64, flags="C_CONTIGUOUS"),
+        i64,
+        i64,
+        i64,
+        i64,
+        pointer(np.uint64, flags="C_CONTIGUOUS"),
+        i64,
+        i64,
+        pointer(np.int64, flags="C_CONTIGUOUS"),
+        pointer(np.int64, flags="C_CONTIGUOUS"),
+        pointer(np.uint64, flags="C_CONTIGUOUS"),
+        i64,
+        ctypes.c_int,
+        pointer(np.float64, flags="C_CONTIGUOUS"),
+    ]
     return loaded
 
 
@@ -157,9 +167,21 @@ def c_null_ranges(layout: np.ndarray, measures: int, seeds: np.ndarray, threads:
     starts, lengths, products = draw_plan(systems)
     ranges = np.empty((seeds.shape[0], measures))
     library.null_ranges(
-        np.ascontiguousarray(layout), topics, systems, width, measures, np.ascontiguousarray(seeds, dtype=np.uint64),
-        seeds.shape[0], starts.shape[0], starts, lengths, products, block, threads, ranges,
-    )  # fmt: skip
+        np.ascontiguousarray(layout),
+        topics,
+        systems,
+        width,
+        measures,
+        np.ascontiguousarray(seeds, dtype=np.uint64),
+        seeds.shape[0],
+        starts.shape[0],
+        starts,
+        lengths,
+        products,
+        block,
+        threads,
+        ranges,
+    )
     return ranges
 
 

@@ -58,8 +58,9 @@ def run_statistics(data, runs: np.ndarray) -> np.ndarray:
     task = get_task("quantification")
     field = dataclasses.replace(data, runs=runs, run_names=[f"R{i}" for i in range(len(runs))])
     values = task.score(field, list(MEASURES)).stack.values  # measures x topics x runs
-    return np.vstack([values.mean(axis=1), (values[MEASURES.index("DNKT")] == 0).mean(axis=0),
-                      (runs < EMPTY).mean(axis=(1, 2))])  # fmt: skip
+    return np.vstack(
+        [values.mean(axis=1), (values[MEASURES.index("DNKT")] == 0).mean(axis=0), (runs < EMPTY).mean(axis=(1, 2))]
+    )
 
 
 def per_run(data, names: Sequence[int], profiles: list, shared: dict, sims: int) -> dict:
@@ -74,12 +75,16 @@ def per_run(data, names: Sequence[int], profiles: list, shared: dict, sims: int)
     values = np.array(simulated)  # profiles x sims x columns
     real = run_statistics(data, data.runs[list(names)])
     return {
-        data.run_names[name]: {column: {"real": round(float(real[c, r]), 4),
-                                        "simulated": round(float(values[r, :, c].mean()), 4),
-                                        "sd": round(float(values[r, :, c].std()), 4)}
-                               for c, column in enumerate(COLUMNS)}
+        data.run_names[name]: {
+            column: {
+                "real": round(float(real[c, r]), 4),
+                "simulated": round(float(values[r, :, c].mean()), 4),
+                "sd": round(float(values[r, :, c].std()), 4),
+            }
+            for c, column in enumerate(COLUMNS)
+        }
         for r, name in enumerate(names)
-    }  # fmt: skip
+    }
 
 
 def recovery(data, names: Sequence[int], profiles: list, shared: dict, fields: int) -> dict:
@@ -92,42 +97,67 @@ def recovery(data, names: Sequence[int], profiles: list, shared: dict, fields: i
         # latent_runs deals the profiles in an order drawn from its system stream; the same draw on an equal
         # stream tells which system took which profile
         dealt = latent.assign_profiles(stream(f, "diagnostics", "recovery-systems"), profiles, len(profiles), 0.0)
-        runs = latent_runs(stream(f, "diagnostics", "recovery-systems"), stream(f, "diagnostics", "recovery-runs"),
-                           data.gold, systems=len(profiles), profiles=profiles, **shared)  # fmt: skip
-        order = [int(np.flatnonzero((sd == s) & (edges == e).all(axis=1))[0])
-                 for s, e in zip(dealt.sd, dealt.edges, strict=True)]  # fmt: skip
+        runs = latent_runs(
+            stream(f, "diagnostics", "recovery-systems"),
+            stream(f, "diagnostics", "recovery-runs"),
+            data.gold,
+            systems=len(profiles),
+            profiles=profiles,
+            **shared,
+        )
+        order = [
+            int(np.flatnonzero((sd == s) & (edges == e).all(axis=1))[0])
+            for s, e in zip(dealt.sd, dealt.edges, strict=True)
+        ]
         by_profile = np.empty_like(runs)
         by_profile[order] = runs
         refit, _, _ = fit_quantification(dataclasses.replace(data, runs=by_profile), range(len(profiles)))
         fitted = refit["profiles"]
-        found.append((np.log([p["noise_sd"] for p in fitted] / sd),
-                      np.log([p["concentration"] for p in fitted] / concentration),
-                      (np.array([p["edges"] for p in fitted]) - edges) / sd[:, None]))  # fmt: skip
+        found.append(
+            (
+                np.log([p["noise_sd"] for p in fitted] / sd),
+                np.log([p["concentration"] for p in fitted] / concentration),
+                (np.array([p["edges"] for p in fitted]) - edges) / sd[:, None],
+            )
+        )
     log_sd, log_concentration, edge = (np.array(part) for part in zip(*found, strict=True))
 
     def summary(values: np.ndarray) -> dict:
         return {"mean": np.round(values.mean(axis=0), 3).tolist(), "sd": np.round(values.std(axis=0), 3).tolist()}
 
     return {
-        data.run_names[name]: {"log noise sd": {k: v[r] for k, v in summary(log_sd).items()},
-                               "log concentration": {k: v[r] for k, v in summary(log_concentration).items()},
-                               "cut points (noise sds)": {k: v[r] for k, v in summary(edge).items()}}
+        data.run_names[name]: {
+            "log noise sd": {k: v[r] for k, v in summary(log_sd).items()},
+            "log concentration": {k: v[r] for k, v in summary(log_concentration).items()},
+            "cut points (noise sds)": {k: v[r] for k, v in summary(edge).items()},
+        }
         for r, name in enumerate(names)
-    }  # fmt: skip
+    }
 
 
 def markdown(result: dict) -> str:
-    lines = ["# Subtask E simulator, run by run", "",
-             "Profiles of `config/config.yaml` (Sem16T4E), simulated on the real SemEval-2016 subtask E gold with "
-             "no jitter; real: the official runs (Nakov et al., SemEval-2016 Task 4 overview). Written by "
-             "`benchmarks/fit_diagnostics.py`.", "",
-             f"## Per run: real / simulated (mean of {result['sims']} simulations, sd)", "",
-             "| run | " + " | ".join(COLUMNS) + " |", "|---|" + "---|" * len(COLUMNS)]  # fmt: skip
+    lines = [
+        "# Subtask E simulator, run by run",
+        "",
+        "Profiles of `config/config.yaml` (Sem16T4E), simulated on the real SemEval-2016 subtask E gold with "
+        "no jitter; real: the official runs (Nakov et al., SemEval-2016 Task 4 overview). Written by "
+        "`benchmarks/fit_diagnostics.py`.",
+        "",
+        f"## Per run: real / simulated (mean of {result['sims']} simulations, sd)",
+        "",
+        "| run | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---|" * len(COLUMNS),
+    ]
     for run, columns in result["per_run"].items():
         cells = [f"{v['real']:.3f} / {v['simulated']:.3f} ({v['sd']:.3f})" for v in columns.values()]
         lines.append(f"| {run} | " + " | ".join(cells) + " |")
-    lines += ["", f"## Recovery: {result['fields']} simulated fields fitted again (mean, sd over the fields)", "",
-              "| run | log noise sd | log concentration | cut points (noise sds) |", "|---|---|---|---|"]  # fmt: skip
+    lines += [
+        "",
+        f"## Recovery: {result['fields']} simulated fields fitted again (mean, sd over the fields)",
+        "",
+        "| run | log noise sd | log concentration | cut points (noise sds) |",
+        "|---|---|---|---|",
+    ]
     for run, parts in result["recovery"].items():
         cells = []
         for part in parts.values():
@@ -151,17 +181,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     profiles, shared = simulator_settings()
     if len(profiles) != len(names):
         raise SystemExit(f"{CONFIG}: {len(profiles)} Sem16T4E profiles for {len(names)} official runs")
-    result = {"sims": args.sims, "fields": args.fields, "per_run": per_run(data, names, profiles, shared, args.sims),
-              "recovery": recovery(data, names, profiles, shared, args.fields) if args.fields else {}}  # fmt: skip
+    result = {
+        "sims": args.sims,
+        "fields": args.fields,
+        "per_run": per_run(data, names, profiles, shared, args.sims),
+        "recovery": recovery(data, names, profiles, shared, args.fields) if args.fields else {},
+    }
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "fit_diagnostics.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     text = markdown(result)
     (RESULTS / "fit_diagnostics.md").write_text(text, encoding="utf-8")
     print(text)
-    gaps = {column: max(abs(v[column]["simulated"] - v[column]["real"]) for v in result["per_run"].values())
-            for column in ("NMD", "DNKT", "DNKT 0 (share of topics)")}  # fmt: skip
-    print(f"runs={len(names)} largest_nmd_gap={gaps['NMD']:.4f} largest_dnkt_gap={gaps['DNKT']:.4f} "
-          f"largest_dnkt0_gap={gaps['DNKT 0 (share of topics)']:.4f}")  # fmt: skip
+    gaps = {
+        column: max(abs(v[column]["simulated"] - v[column]["real"]) for v in result["per_run"].values())
+        for column in ("NMD", "DNKT", "DNKT 0 (share of topics)")
+    }
+    print(
+        f"runs={len(names)} largest_nmd_gap={gaps['NMD']:.4f} largest_dnkt_gap={gaps['DNKT']:.4f} "
+        f"largest_dnkt0_gap={gaps['DNKT 0 (share of topics)']:.4f}"
+    )
     return 0
 
 

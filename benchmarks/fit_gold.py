@@ -48,8 +48,9 @@ def fit_gold(counts: np.ndarray) -> dict:
     # quasi-Newton to the optimum, then a simplex search from there to polish it (starting at other location
     # and scale sds, 0.5 and 1.5 by 0.1 and 0.4, leads to the same optimum at three decimals)
     rough = minimize(negative_log_likelihood, start, method="L-BFGS-B")
-    best = minimize(negative_log_likelihood, rough.x, method="Nelder-Mead",
-                    options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8})  # fmt: skip
+    best = minimize(
+        negative_log_likelihood, rough.x, method="Nelder-Mead", options={"maxiter": 20000, "xatol": 1e-6, "fatol": 1e-8}
+    )
     cuts, location_sd, scale_sd = unpack(best.x)
     empty = (counts == 0).mean(axis=0)
     return {
@@ -58,11 +59,16 @@ def fit_gold(counts: np.ndarray) -> dict:
         "cut_points": [round(float(c), 3) for c in cuts],
         "location_sd": round(location_sd, 3),
         "scale_sd": round(scale_sd, 3),
-        "real": {"topics": int(len(sizes)), "items": int(sizes.sum()), "sizes_min": int(sizes.min()),
-                 "sizes_max": int(sizes.max()), "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum()),
-                 "empty_share_per_class": [round(float(v), 3) for v in empty],
-                 "sd_per_class": [round(float(v), 4) for v in (counts / sizes[:, None]).std(axis=0)]},
-    }  # fmt: skip
+        "real": {
+            "topics": int(len(sizes)),
+            "items": int(sizes.sum()),
+            "sizes_min": int(sizes.min()),
+            "sizes_max": int(sizes.max()),
+            "topics_with_an_empty_class": int((counts == 0).any(axis=1).sum()),
+            "empty_share_per_class": [round(float(v), 3) for v in empty],
+            "sd_per_class": [round(float(v), 4) for v in (counts / sizes[:, None]).std(axis=0)],
+        },
+    }
 
 
 def gold_check(gold: dict, num_topics: int, seeds: int) -> dict:
@@ -72,10 +78,16 @@ def gold_check(gold: dict, num_topics: int, seeds: int) -> dict:
     empty, spread = [], []
     for seed in range(seeds):
         values = oq_simulate.simulate_tweet_gold(
-            stream(seed, "check", "gold"), topics=num_topics, num_classes=len(gold["cut_points"]) + 1,
-            tweets_min=gold["items_min"], tweets_max=gold["items_max"], **settings,
-        )  # fmt: skip
+            stream(seed, "check", "gold"),
+            topics=num_topics,
+            num_classes=len(gold["cut_points"]) + 1,
+            tweets_min=gold["items_min"],
+            tweets_max=gold["items_max"],
+            **settings,
+        )
         empty.append((values == 0).mean(axis=0))
         spread.append(values.std(axis=0))
-    return {"empty_share_per_class": [round(float(v), 3) for v in np.mean(empty, axis=0)],
-            "sd_per_class": [round(float(v), 4) for v in np.mean(spread, axis=0)]}  # fmt: skip
+    return {
+        "empty_share_per_class": [round(float(v), 3) for v in np.mean(empty, axis=0)],
+        "sd_per_class": [round(float(v), 4) for v in np.mean(spread, axis=0)],
+    }

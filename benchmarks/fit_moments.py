@@ -46,8 +46,10 @@ SHARED = ("topic_shift_sd", "topic_shift_slope", "topic_difficulty_sd", "interac
 def simulated_alone(gold: np.ndarray, profile: Mapping, shared: Mapping, sims: int, keys: tuple[str, str]) -> list:
     """The profile simulated alone on ``gold`` ``sims`` times (systems x topics x K each); simulation s draws
     from the streams (s, *keys[0]) and (s, *keys[1]) (:func:`ordeval.stats.seeding.stream`)."""
-    return [latent_runs(stream(s, *keys[0]), stream(s, *keys[1]), gold, systems=1, profiles=[profile], **shared)
-            for s in range(sims)]  # fmt: skip
+    return [
+        latent_runs(stream(s, *keys[0]), stream(s, *keys[1]), gold, systems=1, profiles=[profile], **shared)
+        for s in range(sims)
+    ]
 
 
 def moments(gold: np.ndarray, profile: Mapping, shared: Mapping, sims: int) -> np.ndarray:
@@ -64,8 +66,11 @@ def scaled(profile: Mapping, factors: np.ndarray, sd_range: tuple[float, float])
     also within ``sd_range``, the least-squares fit's)."""
     sd_factor, concentration_factor = np.exp(np.clip(factors, BOUNDS[:, 0], BOUNDS[:, 1]))
     sd = np.clip(profile["noise_sd"] * sd_factor, *sd_range)
-    return {**profile, "noise_sd": round(float(sd), 3),
-            "concentration": round(float(profile["concentration"] * concentration_factor), 1)}  # fmt: skip
+    return {
+        **profile,
+        "noise_sd": round(float(sd), 3),
+        "concentration": round(float(profile["concentration"] * concentration_factor), 1),
+    }
 
 
 def match_profile(
@@ -79,8 +84,12 @@ def match_profile(
         )
 
     start = np.array([[0.0, 0.0], [0.3, 0.0], [0.0, 0.7]])  # steps of a third in the sd, of double the concentration
-    found = minimize(gap, start[0], method="Nelder-Mead",
-                     options={"initial_simplex": start, "xatol": 0.02, "fatol": 1e-5, "maxfev": 60})  # fmt: skip
+    found = minimize(
+        gap,
+        start[0],
+        method="Nelder-Mead",
+        options={"initial_simplex": start, "xatol": 0.02, "fatol": 1e-5, "maxfev": 60},
+    )
     return scaled(profile, found.x, sd_range)
 
 
@@ -94,8 +103,9 @@ def match(
     shared = {key: settings[key] for key in SHARED if key in settings}
     scores = score_runs(list(MOMENTS), field.estimates, gold)
     real = np.stack([scores[name].mean(axis=1) for name in MOMENTS], axis=1)  # runs x MOMENTS
-    profiles = [match_profile(gold, real[r], profile, shared, sims, sd_range)
-                for r, profile in enumerate(settings["profiles"])]  # fmt: skip
+    profiles = [
+        match_profile(gold, real[r], profile, shared, sims, sd_range) for r, profile in enumerate(settings["profiles"])
+    ]
     for run, profile in enumerate(profiles):
         field.parameters[run][0] = np.log(profile["noise_sd"])
     floors = field.floors(np.array([profile["concentration"] for profile in profiles]))
@@ -103,8 +113,12 @@ def match(
     report = []
     for r, (before, after) in enumerate(zip(settings["profiles"], profiles, strict=True)):
         values = np.stack([real[r], moments(gold, before, shared, sims), moments(gold, after, shared, sims)])
-        report.append({name: {kind: round(float(values[k, m]), 4) for k, kind in enumerate(KINDS)}
-                       for m, name in enumerate(MOMENTS)})  # fmt: skip
+        report.append(
+            {
+                name: {kind: round(float(values[k, m]), 4) for k, kind in enumerate(KINDS)}
+                for m, name in enumerate(MOMENTS)
+            }
+        )
     return {**settings, "profiles": profiles}, report
 
 
@@ -112,12 +126,17 @@ def markdown(moments: Mapping[str, dict], sims: int) -> list[str]:
     """The lines of ``fit_simulators.md`` that show each run's moments: real, least squares, matched."""
     if not moments:
         return []
-    lines = ["", f"Subtask E profiles matched to their runs' mean NMD and DNKT (mean of {sims} simulations of each "
-             "profile alone on the real gold):", "",
-             "| run | " + " | ".join(f"{m} real | {m} least squares | {m} matched" for m in MOMENTS) + " |",
-             "|---|" + "---|---|---|" * len(MOMENTS)]  # fmt: skip
+    lines = [
+        "",
+        f"Subtask E profiles matched to their runs' mean NMD and DNKT (mean of {sims} simulations of each "
+        "profile alone on the real gold):",
+        "",
+        "| run | " + " | ".join(f"{m} real | {m} least squares | {m} matched" for m in MOMENTS) + " |",
+        "|---|" + "---|---|---|" * len(MOMENTS),
+    ]
     for run, values in moments.items():
-        cells = " | ".join(f"{values[m]['real']:.4f} | {values[m]['least_squares']:.4f} | {values[m]['matched']:.4f}"
-                           for m in MOMENTS)  # fmt: skip
+        cells = " | ".join(
+            f"{values[m]['real']:.4f} | {values[m]['least_squares']:.4f} | {values[m]['matched']:.4f}" for m in MOMENTS
+        )
         lines.append(f"| {run} | {cells} |")
     return lines

@@ -33,24 +33,33 @@ def check(data_c, names_c, settings_c, data_e, names_e, settings_e, seeds: int) 
     simulated: dict[str, list] = {"MAE_M": [], "MAE_mu": [], "EMD": []}
     for seed in range(seeds):
         runs = oc_simulate.simulate_runs(
-            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_c.gold, data_c.item_topic, k,
+            stream(seed, "check", "systems"),
+            stream(seed, "check", "runs"),
+            data_c.gold,
+            data_c.item_topic,
+            k,
             **oc_simulate.run_parameters({"systems": len(names_c), **settings_c, "profile_jitter": 0.0}, k),
-        )  # fmt: skip
+        )
         mae_m, mae_mu = pooled_oc(data_c.gold, runs, data_c.item_topic, k)
         simulated["MAE_M"].append(np.sort(mae_m))
         simulated["MAE_mu"].append(np.sort(mae_mu))
         estimates = oq_simulate.simulate_runs(
-            stream(seed, "check", "systems"), stream(seed, "check", "runs"), data_e.gold, systems=len(names_e),
+            stream(seed, "check", "systems"),
+            stream(seed, "check", "runs"),
+            data_e.gold,
+            systems=len(names_e),
             **settings_e,
-        )  # fmt: skip
+        )
         simulated["EMD"].append(np.sort(emd(data_e.gold, estimates)))
     real = {"MAE_M": np.sort(real_mae_m), "MAE_mu": np.sort(real_mae_mu), "EMD": np.sort(real_emd)}
     return {
-        key: {"real": [round(float(v), 3) for v in real[key]],
-              "simulated_mean": [round(float(v), 3) for v in np.mean(values, axis=0)],
-              "simulated_sd": [round(float(v), 3) for v in np.std(values, axis=0)]}
+        key: {
+            "real": [round(float(v), 3) for v in real[key]],
+            "simulated_mean": [round(float(v), 3) for v in np.mean(values, axis=0)],
+            "simulated_sd": [round(float(v), 3) for v in np.std(values, axis=0)],
+        }
         for key, values in simulated.items()
-    }  # fmt: skip
+    }
 
 
 def markdown(result: dict) -> str:
@@ -69,29 +78,45 @@ def markdown(result: dict) -> str:
     ]
     for name, gold in result["gold"].items():
         real = gold["real"]
-        lines.append(f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['cut_points']} | "
-                     f"{gold['location_sd']} | {gold['scale_sd']} | {real['topics']} / {real['items']} / "
-                     f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |")  # fmt: skip
+        lines.append(
+            f"| {name} | {gold['items_min']} | {gold['items_max']} | {gold['cut_points']} | "
+            f"{gold['location_sd']} | {gold['scale_sd']} | {real['topics']} / {real['items']} / "
+            f"{real['sizes_min']}..{real['sizes_max']} / {real['topics_with_an_empty_class']} |"
+        )
     seeds = result["check_seeds"]
-    lines += ["", f"Check: per class (-2..2), the share of topics with no tweet of it and the sd of its proportion "
-              f"over the topics, the real gold vs the fitted gold simulated {seeds} times (mean).", "",
-              "| gold | empty, real | empty, simulated | sd, real | sd, simulated |",
-              "|---|---|---|---|---|"]  # fmt: skip
+    lines += [
+        "",
+        f"Check: per class (-2..2), the share of topics with no tweet of it and the sd of its proportion "
+        f"over the topics, the real gold vs the fitted gold simulated {seeds} times (mean).",
+        "",
+        "| gold | empty, real | empty, simulated | sd, real | sd, simulated |",
+        "|---|---|---|---|---|",
+    ]
     for name, gold in result["gold"].items():
         real, simulated = gold["real"], gold["check"]
-        lines.append(f"| {name} | {real['empty_share_per_class']} | {simulated['empty_share_per_class']} | "
-                     f"{real['sd_per_class']} | {simulated['sd_per_class']} |")  # fmt: skip
+        lines.append(
+            f"| {name} | {real['empty_share_per_class']} | {simulated['empty_share_per_class']} | "
+            f"{real['sd_per_class']} | {simulated['sd_per_class']} |"
+        )
     for subtask, key in (("C", "Sem16T4C"), ("E", "Sem16T4E")):
         settings = result["runs"][key]
         lines += ["", f"## Subtask {subtask} systems ({key})", ""]
         lines.append(", ".join(f"{k} {v}" for k, v in settings.items() if k not in ("profiles", "model", "fitted_to")))
-        lines += ["", "| run | " + " | ".join(k for k in settings["profiles"][0]) + " |",
-                  "|---|" + "---|" * len(settings["profiles"][0])]  # fmt: skip
+        lines += [
+            "",
+            "| run | " + " | ".join(k for k in settings["profiles"][0]) + " |",
+            "|---|" + "---|" * len(settings["profiles"][0]),
+        ]
         for run, profile in zip(settings["fitted_to"], settings["profiles"], strict=True):
             lines.append(f"| {run} | " + " | ".join(str(profile.get(k, "-")) for k in settings["profiles"][0]) + " |")
     lines += fit_moments.markdown(result["moments"], result["moment_sims"])
-    lines += ["", f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
-              "", "| score | rank | real | simulated mean | simulated sd |", "|---|---|---|---|---|"]  # fmt: skip
+    lines += [
+        "",
+        f"## Check: the official scores by rank, real vs {seeds} fields simulated on the real gold",
+        "",
+        "| score | rank | real | simulated mean | simulated sd |",
+        "|---|---|---|---|---|",
+    ]
     for score, values in result["check"].items():
         for rank, (real, mean, sd) in enumerate(
             zip(values["real"], values["simulated_mean"], values["simulated_sd"], strict=True), start=1

@@ -107,8 +107,9 @@ class Field:
     effects (shift, log scale), refitted in turn by :meth:`fit`."""
 
     def __init__(self, num_runs: int, num_topics: int, num_classes: int, own_shifts: bool = False):
-        self.parameters = np.tile(np.concatenate([[np.log(1.5)], theta_of(np.arange(num_classes - 1) + 0.5)]),
-                                  (num_runs, 1))  # fmt: skip
+        self.parameters = np.tile(
+            np.concatenate([[np.log(1.5)], theta_of(np.arange(num_classes - 1) + 0.5)]), (num_runs, 1)
+        )
         self.shift = np.zeros(num_topics)
         self.log_scale = np.zeros(num_topics)
         self.own = np.zeros((num_runs, num_topics))  #: each run's own shift per topic (fitted if own_shifts)
@@ -154,8 +155,10 @@ class Field:
         starts = [self.parameters[run]]
         if restart or self.restarts:
             starts += [np.concatenate([[np.log(sd)], self.parameters[run][1:]]) for sd in (0.7, 1.5, 5.0)]
-        results = [minimize(objective, start, method="Nelder-Mead",
-                            options={"maxiter": 2000, "xatol": 1e-4, "fatol": 1e-6}) for start in starts]  # fmt: skip
+        results = [
+            minimize(objective, start, method="Nelder-Mead", options={"maxiter": 2000, "xatol": 1e-4, "fatol": 1e-6})
+            for start in starts
+        ]
         return min(results, key=lambda result: result.fun).x
 
     def _grid(self, values: np.ndarray, effects) -> np.ndarray:
@@ -170,8 +173,9 @@ class Field:
         """Each run's own best shift on each topic (runs x topics), the topic effects fixed."""
         result = np.zeros((len(self.parameters), len(self.shift)))
         for run in range(len(self.parameters)):
-            losses = np.stack([self.loss(run, self.parameters[run], self.shift + value, self.log_scale)
-                               for value in SHIFTS])  # fmt: skip
+            losses = np.stack(
+                [self.loss(run, self.parameters[run], self.shift + value, self.log_scale) for value in SHIFTS]
+            )
             result[run] = SHIFTS[losses.argmin(axis=0)]
         return result
 
@@ -184,8 +188,9 @@ class ClassificationField(Field):
         self.counts, self.item_sd = counts, item_sd
 
     def loss(self, run, parameters, shift, log_scale):
-        probabilities = mixed_probabilities(np.exp(parameters[0]), edges_of(parameters[1:]), shift, log_scale,
-                                            self.item_sd)  # fmt: skip
+        probabilities = mixed_probabilities(
+            np.exp(parameters[0]), edges_of(parameters[1:]), shift, log_scale, self.item_sd
+        )
         return -(self.counts[run] * np.log(np.maximum(probabilities, 1e-300))).sum(axis=(-2, -1))
 
 
@@ -226,8 +231,17 @@ class QuantificationField(Field):
         for run, concentration in enumerate(concentrations):
             alpha = concentration * self.expected(run)
             real = float((self.estimates[run] < EMPTY).mean())
-            simulated = np.array([np.mean([(oq_simulate.valid_distributions(rng.standard_gamma(alpha + floor), 1.0)
-                                            < EMPTY).mean() for _ in range(draws)]) for floor in FLOORS])  # fmt: skip
+            simulated = np.array(
+                [
+                    np.mean(
+                        [
+                            (oq_simulate.valid_distributions(rng.standard_gamma(alpha + floor), 1.0) < EMPTY).mean()
+                            for _ in range(draws)
+                        ]
+                    )
+                    for floor in FLOORS
+                ]
+            )
             gap = np.round(np.abs(simulated - real), 3)
             closest = np.flatnonzero(gap == gap.min())
             result.append(float(FLOORS[closest[np.argmin(np.abs(np.log(FLOORS[closest] / DEFAULT_FLOOR)))]]))
@@ -289,7 +303,7 @@ def fit_classification(
         "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
         "interaction_sd": round(corrected_sd(field.own[reading], null.own[reading]), 3),
         "profiles": [profile_dict(p, extra) for p, extra in zip(field.parameters, extras, strict=True)],
-    }  # fmt: skip
+    }
     settings, factor = calibrate_classification(data, names, settings)
     return {**settings, "noise_sd_factor": factor}, field
 
@@ -316,8 +330,10 @@ def own_shift_profiles(own: np.ndarray, noise: np.ndarray, reading: np.ndarray) 
     estimation noise)."""
     loadings, rest = interaction_factors(own[reading], noise[reading])
     shared = iter([{"interaction_sd": sd, "loadings": row} for sd, row in zip(rest, loadings, strict=True)])
-    return [next(shared) if reads else {"interaction_sd": round(corrected_sd(own[run], noise[run]), 3)}
-            for run, reads in enumerate(reading)]  # fmt: skip
+    return [
+        next(shared) if reads else {"interaction_sd": round(corrected_sd(own[run], noise[run]), 3)}
+        for run, reads in enumerate(reading)
+    ]
 
 
 def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):
@@ -325,8 +341,14 @@ def simulated_fields(data, names: Sequence[int], settings: dict, seeds: int):
     k = len(data.classes)
     parameters = oc_simulate.run_parameters({"systems": len(names), **settings, "profile_jitter": 0.0}, k)
     for seed in range(seeds):
-        yield oc_simulate.simulate_runs(stream(seed, "calibration", "systems"), stream(seed, "calibration", "runs"),
-                                        data.gold, data.item_topic, k, **parameters)  # fmt: skip
+        yield oc_simulate.simulate_runs(
+            stream(seed, "calibration", "systems"),
+            stream(seed, "calibration", "runs"),
+            data.gold,
+            data.item_topic,
+            k,
+            **parameters,
+        )
 
 
 def error_correlation(runs: np.ndarray, gold: np.ndarray) -> float:
@@ -348,8 +370,10 @@ def calibrate_classification(data, names: Sequence[int], settings: dict, seeds: 
         return {**settings, "profiles": profiles}
 
     def score_gap(factor: float) -> float:
-        gaps = [np.concatenate([np.sort(v) for v in pooled_oc(data.gold, runs, data.item_topic, 5)]) - real
-                for runs in simulated_fields(data, names, scaled(factor), seeds)]  # fmt: skip
+        gaps = [
+            np.concatenate([np.sort(v) for v in pooled_oc(data.gold, runs, data.item_topic, 5)]) - real
+            for runs in simulated_fields(data, names, scaled(factor), seeds)
+        ]
         return float(np.mean(np.mean(gaps, axis=0) ** 2))
 
     factor = min(np.round(np.arange(0.9, 1.41, 0.05), 2), key=score_gap)
@@ -369,8 +393,9 @@ def simulate_counts(field: ClassificationField, counts: np.ndarray, rng: np.rand
     gold_counts = counts[0].sum(axis=-1)  # topics x j
     result = np.zeros_like(counts)
     for run, parameters in enumerate(field.parameters):
-        probabilities = mixed_probabilities(np.exp(parameters[0]), edges_of(parameters[1:]), 0.0,
-                                            np.zeros(len(gold_counts)), field.item_sd)  # fmt: skip
+        probabilities = mixed_probabilities(
+            np.exp(parameters[0]), edges_of(parameters[1:]), 0.0, np.zeros(len(gold_counts)), field.item_sd
+        )
         probabilities = probabilities / probabilities.sum(axis=-1, keepdims=True)
         result[run] = rng.multinomial(gold_counts, probabilities)
     return result
@@ -406,9 +431,11 @@ def fit_quantification(
         "model": "latent",
         **topic_shift_settings(field.shift, data.gold @ np.arange(data.gold.shape[1]), null.shift),
         "topic_difficulty_sd": round(corrected_sd(field.log_scale, null.log_scale), 3),
-        "profiles": [profile_dict(p, {"concentration": round(float(c), 1), "floor": float(f)})
-                     for p, c, f in zip(field.parameters, concentrations, floors, strict=True)],
-    }  # fmt: skip
+        "profiles": [
+            profile_dict(p, {"concentration": round(float(c), 1), "floor": float(f)})
+            for p, c, f in zip(field.parameters, concentrations, floors, strict=True)
+        ],
+    }
     if not moment_sims:
         return settings, field, {}
     settings, moments = fit_moments.match(data.gold, field, settings, (MIN_SD, MAX_SD), moment_sims)
@@ -444,9 +471,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     gold_2017 = real2016.load_gold_2017(args.data_root)
     gold = {
         "Sem16T4": fit_gold(data_c.gold_counts()),
-        "Sem17T4": fit_gold(np.stack([np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
-                                      for t in range(len(gold_2017.topics))])),
-    }  # fmt: skip
+        "Sem17T4": fit_gold(
+            np.stack(
+                [
+                    np.bincount(gold_2017.labels[gold_2017.item_topic == t], minlength=5)
+                    for t in range(len(gold_2017.topics))
+                ]
+            )
+        ),
+    }
     for name, counts in (("Sem16T4", data_c.gold_counts()), ("Sem17T4", None)):
         topics = len(counts) if counts is not None else len(gold_2017.topics)
         gold[name]["check"] = gold_check(gold[name], topics, args.check_seeds)
@@ -455,13 +488,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings_e, _, moments = fit_quantification(data_e, names_e, args.rounds, args.moment_sims)
     result = {
         "gold": gold,
-        "runs": {"Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c],
-                              "noise_sd_factor": factor},
-                 "Sem16T4E": {**settings_e, "fitted_to": [data_e.run_names[i] for i in names_e]}},
+        "runs": {
+            "Sem16T4C": {**settings_c, "fitted_to": [data_c.run_names[i] for i in names_c], "noise_sd_factor": factor},
+            "Sem16T4E": {**settings_e, "fitted_to": [data_e.run_names[i] for i in names_e]},
+        },
         "moments": moments,
         "moment_sims": args.moment_sims,
         "check_seeds": args.check_seeds,
-    }  # fmt: skip
+    }
     result["check"] = check(data_c, names_c, settings_c, data_e, names_e, settings_e, args.check_seeds)
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "fit_simulators.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

@@ -84,8 +84,15 @@ def run(folder: Path, configfiles: list[Path]) -> dict:
             Path(item).parent.mkdir(parents=True, exist_ok=True)
         named = {key: value for key, value in job["input"].items() if key is not None}
         outputs = {key: value for key, value in job["output"].items() if key is not None}
-        snakemake = mock_snakemake(job["rule"], input=named, output=outputs, params=job["params"],
-                                   wildcards=job["wildcards"], log=job["log"], threads=job["threads"])  # fmt: skip
+        snakemake = mock_snakemake(
+            job["rule"],
+            input=named,
+            output=outputs,
+            params=job["params"],
+            wildcards=job["wildcards"],
+            log=job["log"],
+            threads=job["threads"],
+        )
         clock = time.perf_counter()
         try:
             run_script(job["script"], snakemake)
@@ -97,9 +104,13 @@ def run(folder: Path, configfiles: list[Path]) -> dict:
         entry["jobs"] += 1
         entry["seconds"] += seconds[job["name"]]
     total = time.perf_counter() - begin
-    return {"seconds": total, "planning_seconds": planned, "jobs": len(jobs),
-            "rules": {rule: {"jobs": e["jobs"], "seconds": round(e["seconds"], 3)} for rule, e in rules.items()},
-            "job_seconds": {name: round(value, 4) for name, value in seconds.items()}}  # fmt: skip
+    return {
+        "seconds": total,
+        "planning_seconds": planned,
+        "jobs": len(jobs),
+        "rules": {rule: {"jobs": e["jobs"], "seconds": round(e["seconds"], 3)} for rule, e in rules.items()},
+        "job_seconds": {name: round(value, 4) for name, value in seconds.items()},
+    }
 
 
 def main(argv=None) -> int:
@@ -110,8 +121,10 @@ def main(argv=None) -> int:
     arguments = parser.parse_args(argv)
     folder = arguments.folder.resolve()
     result = run(folder, [path.resolve() for path in arguments.configfile])
-    print(f"one-process floor: {result['seconds']:.1f} s for {result['jobs']} jobs "
-          f"(planning {result['planning_seconds']:.1f} s)")  # fmt: skip
+    print(
+        f"one-process floor: {result['seconds']:.1f} s for {result['jobs']} jobs "
+        f"(planning {result['planning_seconds']:.1f} s)"
+    )
     for rule, entry in sorted(result["rules"].items(), key=lambda item: -item[1]["seconds"]):
         print(f"  {rule:<32} {entry['jobs']:>3} jobs {entry['seconds']:>7.2f} s")
     if arguments.json:

@@ -85,8 +85,13 @@ def floor(root: Path, repo: str) -> dict:
     out = root / "floor.json"
     environment = dict(os.environ, PYTHONPATH=str(copy / "src"))
     script = Path(__file__).resolve().parent / "floor.py"
-    completed = subprocess.run([sys.executable, str(script), str(copy), "--json", str(out)], env=environment,
-                               capture_output=True, text=True, check=False)  # fmt: skip
+    completed = subprocess.run(
+        [sys.executable, str(script), str(copy), "--json", str(out)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if completed.returncode != 0:
         raise RuntimeError(f"the floor failed:\n{completed.stderr[-4000:]}")
     return json.loads(out.read_text())
@@ -154,19 +159,25 @@ def main(argv=None) -> int:
     summed = sum(entry["seconds"] for entry in per_rule.values())
     startup = (summed - floor_seconds) / max(1, jobs)
     print(f"cold: {cold:.1f} s ({jobs} jobs); no-op re-run: {noop:.2f} s (fastest of {arguments.repeats})")
-    print(f"one-process floor: {floor_seconds:.1f} s (cold / floor {cold / floor_seconds:.2f}); the jobs' summed "
-          f"time {summed:.1f} s: {startup:.2f} s per job beyond the floor's work")  # fmt: skip
-    print(f"trivial one-rule workflow: {trivial:.2f} s ({ratio:.2f}x); with one params entry: "
-          f"{trivial_params:.2f} s ({ratio_params:.2f}x)")  # fmt: skip
+    print(
+        f"one-process floor: {floor_seconds:.1f} s (cold / floor {cold / floor_seconds:.2f}); the jobs' summed "
+        f"time {summed:.1f} s: {startup:.2f} s per job beyond the floor's work"
+    )
+    print(
+        f"trivial one-rule workflow: {trivial:.2f} s ({ratio:.2f}x); with one params entry: "
+        f"{trivial_params:.2f} s ({ratio_params:.2f}x)"
+    )
     print(f"  {'rule':<32} jobs  pipeline  floor  per job beyond the floor")
     for rule, entry in sorted(per_rule.items(), key=lambda item: -item[1]["seconds"]):
         in_floor = floor_times["rules"].get(rule, {}).get("seconds", 0.0)
         entry["floor_seconds"] = in_floor
         beyond = (entry["seconds"] - in_floor) / entry["jobs"]
         print(f"  {rule:<32} {entry['jobs']:>4} {entry['seconds']:>8.1f} {in_floor:>6.1f} {beyond:>8.2f}")
-    checks = {"cold_target_met": int(cold <= TARGETS["cold_seconds"]),
-              "cold_over_floor_target_met": int(cold / floor_seconds <= TARGETS["cold_over_floor"]),
-              "noop_ratio_target_met": int(ratio <= TARGETS["noop_ratio"])}  # fmt: skip
+    checks = {
+        "cold_target_met": int(cold <= TARGETS["cold_seconds"]),
+        "cold_over_floor_target_met": int(cold / floor_seconds <= TARGETS["cold_over_floor"]),
+        "noop_ratio_target_met": int(ratio <= TARGETS["noop_ratio"]),
+    }
     payload = {
         "analysis": "pipeline",
         "setting": {"repo": arguments.repo, "cores": arguments.cores, "extra": arguments.extra},

@@ -38,14 +38,20 @@ def load(data_root: Path = SHARED_RAW) -> dict:
     data_root = Path(data_root)
     if not (data_root / "Sem16T4CE" / "official").is_dir():
         raise FileNotFoundError(f"{data_root}: the official SemEval-2016 runs are not there (see its SOURCES.md)")
-    return {name: get_task(spec.get("task", "quantification")).build(name, spec, data_root, 0)
-            for name, spec in specs().items()}  # fmt: skip
+    return {
+        name: get_task(spec.get("task", "quantification")).build(name, spec, data_root, 0)
+        for name, spec in specs().items()
+    }
 
 
 def load_gold_2017(data_root: Path = SHARED_RAW):
     """The SemEval-2017 Task 4 subtask C English gold (tweet labels; its counts per topic are the E gold)."""
-    spec = {"task": "classification", "classes": [-2, -1, 0, 1, 2], "runs": [],
-            "gold": {"type": "semeval_labels", "path": GOLD_2017}}  # fmt: skip
+    spec = {
+        "task": "classification",
+        "classes": [-2, -1, 0, 1, 2],
+        "runs": [],
+        "gold": {"type": "semeval_labels", "path": GOLD_2017},
+    }
     from ordeval.tasks.classification import data
 
     gold, _ = data.build_gold("Sem17T4C", spec, Path(data_root), 0)

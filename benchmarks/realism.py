@@ -243,8 +243,10 @@ def real_resampled(data_root: Path, seed: int, s: Settings, resamples: int) -> d
         for _ in range(resamples):
             topics = rng.integers(0, len(stack.topics), size=len(stack.topics))
             sample = dataclasses.replace(stack, values=stack.values[:, topics, :])
-            found = {f"{name} {condition}": consistency_range(sample, name, seed, condition, s)
-                     for condition in ("half", "10v10")}  # fmt: skip
+            found = {
+                f"{name} {condition}": consistency_range(sample, name, seed, condition, s)
+                for condition in ("half", "10v10")
+            }
             if name == "Sem16T4E":
                 table3 = agreement(sample, s.kendall, TABLE3)
                 dnkt = np.delete(table3.taus[TABLE3.index("DNKT")], TABLE3.index("DNKT"))
@@ -289,8 +291,7 @@ def band(values: list) -> tuple[str, str]:
     array = np.array(values, dtype=float)
     median, low, high = np.median(array, axis=0), np.percentile(array, 5, axis=0), np.percentile(array, 95, axis=0)
     if array.ndim == 2:
-        return (f"{median[0]:.3f}..{median[1]:.3f}",
-                f"low {low[0]:.3f}-{high[0]:.3f}; high {low[1]:.3f}-{high[1]:.3f}")  # fmt: skip
+        return (f"{median[0]:.3f}..{median[1]:.3f}", f"low {low[0]:.3f}-{high[0]:.3f}; high {low[1]:.3f}-{high[1]:.3f}")
     return f"{median:.3f}", f"{low:.3f}-{high:.3f}"
 
 
@@ -307,12 +308,20 @@ def summary(all_targets: list[Target], per_seed: dict[int, dict | None], real: d
             met.append(bool(target.met(values[target.key], real)))
         median, spread = band(shown)
         comparable = target.met(next(v for v in per_seed.values() if v is not None)[target.key], real) is not None
-        result.append({
-            "figure": target.figure, "source": target.source, "published": text(target.published),
-            "real_2016": text(real.get(target.key)), "real_resampled_5_95": band(resampled.get(target.key, []))[1],
-            "target": target.target, "median": median, "band_5_95": spread,
-            "met_percent": f"{100 * np.mean(met):.0f}" if comparable else "-", "seeds": len(met),
-        })  # fmt: skip
+        result.append(
+            {
+                "figure": target.figure,
+                "source": target.source,
+                "published": text(target.published),
+                "real_2016": text(real.get(target.key)),
+                "real_resampled_5_95": band(resampled.get(target.key, []))[1],
+                "target": target.target,
+                "median": median,
+                "band_5_95": spread,
+                "met_percent": f"{100 * np.mean(met):.0f}" if comparable else "-",
+                "seeds": len(met),
+            }
+        )
     return result
 
 
@@ -327,11 +336,26 @@ def write(rows_: list[dict], per_seed: dict[int, dict | None], header: str) -> N
         writer.writerow(["seed", "figure", "value"])
         for seed, values in per_seed.items():
             for key, value in (values or {"crashed": True}).items():
-                writer.writerow([seed, key, text(value) if not isinstance(value, tuple) or len(value) == 2
-                                 else " ".join(f"{v:.4f}" for v in value)])  # fmt: skip
-    names = {"figure": "figure", "source": "source", "published": "published", "real_2016": "real 2016 field",
-             "real_resampled_5_95": "real field, topics resampled (5-95%)", "target": "target", "median": "median",
-             "band_5_95": "5-95% of seeds", "met_percent": "seeds met (%)"}  # fmt: skip
+                writer.writerow(
+                    [
+                        seed,
+                        key,
+                        text(value)
+                        if not isinstance(value, tuple) or len(value) == 2
+                        else " ".join(f"{v:.4f}" for v in value),
+                    ]
+                )
+    names = {
+        "figure": "figure",
+        "source": "source",
+        "published": "published",
+        "real_2016": "real 2016 field",
+        "real_resampled_5_95": "real field, topics resampled (5-95%)",
+        "target": "target",
+        "median": "median",
+        "band_5_95": "5-95% of seeds",
+        "met_percent": "seeds met (%)",
+    }
     lines = [header, "", "| " + " | ".join(names.values()) + " |", "|" + "---|" * len(names)]
     lines += ["| " + " | ".join(str(row[key]) for key in names) + " |" for row in rows_]
     (RESULTS / "realism.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -373,22 +397,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     all_targets = targets()
     rows_ = summary(all_targets, per_seed, real, resampled)
     crashed = [seed for seed, values in per_seed.items() if values is None]
-    header = "\n".join([
-        "# Realism of the synthetic default data",
-        "",
-        f"Configuration `{Path(args.config).name}`, {len(seeds)} seeds ({seeds[0]}..{seeds[-1]}); randomised Tukey HSD "
-        f"B = {settings.hsd_trials}, {settings.trials} consistency splits; written by `benchmarks/realism.py` (library "
-        "calls with the pipeline's random streams). *published*: the papers' figure; *real 2016 field*: the same "
-        "figure computed here on the official SemEval-2016 runs (the organisers' constant baseline aside where "
-        f"systems are compared), and its 5-95% band over {args.resamples} bootstrap samples of the real field's "
-        "topics (how much the real figure moves with the topics alone); *median* and *5-95% of seeds*: the "
-        "synthetic figure over the seeds (for a range, the band of each end; rank by rank: the largest relative "
-        "difference from the real field's score at the same rank); a consistency range spans the measures of the "
-        "paper's table (Table 25 of the RNOD-variants study has no RSNOD); *seeds met*: the share of seeds on "
-        "which the target holds.",
-        "",
-        f"Seeds that crashed: {', '.join(map(str, crashed)) or 'none'}.",
-    ])  # fmt: skip
+    header = "\n".join(
+        [
+            "# Realism of the synthetic default data",
+            "",
+            f"Configuration `{Path(args.config).name}`, {len(seeds)} seeds ({seeds[0]}..{seeds[-1]}); "
+            f"randomised Tukey HSD B = {settings.hsd_trials}, {settings.trials} consistency splits; written by "
+            "`benchmarks/realism.py` (library calls with the pipeline's random streams). *published*: the papers' "
+            "figure; *real 2016 field*: the same "
+            "figure computed here on the official SemEval-2016 runs (the organisers' constant baseline aside where "
+            f"systems are compared), and its 5-95% band over {args.resamples} bootstrap samples of the real field's "
+            "topics (how much the real figure moves with the topics alone); *median* and *5-95% of seeds*: the "
+            "synthetic figure over the seeds (for a range, the band of each end; rank by rank: the largest relative "
+            "difference from the real field's score at the same rank); a consistency range spans the measures of the "
+            "paper's table (Table 25 of the RNOD-variants study has no RSNOD); *seeds met*: the share of seeds on "
+            "which the target holds.",
+            "",
+            f"Seeds that crashed: {', '.join(map(str, crashed)) or 'none'}.",
+        ]
+    )
     write(rows_, per_seed, header)
     shares = [int(row["met_percent"]) for row in rows_ if row["met_percent"] != "-"]
     below = sum(share < 80 for share in shares)

@@ -46,8 +46,11 @@ REAL = "computed on the real 2016 field (official runs)"
 def rows(table: str, dataset: str, statistic: str) -> list:
     """The published numbers of one table (a part of its source, e.g. "ACL-IJCNLP 2021, Table 3"), data set
     and statistic (``ordeval/published/published.tsv``)."""
-    return [row for row in published_numbers()
-            if table in row.source and row.dataset == dataset and row.statistic == statistic]  # fmt: skip
+    return [
+        row
+        for row in published_numbers()
+        if table in row.source and row.dataset == dataset and row.statistic == statistic
+    ]
 
 
 def value_range(table: str, dataset: str, statistic: str) -> tuple[float, float]:
@@ -80,8 +83,11 @@ def group_mean(taus: Mapping[tuple[str, str], float]) -> float:
 
 def official(subtask: str, statistic: str) -> list[float]:
     """The official scores of the 2016 teams (the organisers' baselines left out)."""
-    return [float(row.value) for row in rows(f"official results, subtask {subtask}", f"Sem16T4{subtask}", statistic)
-            if not row.a.startswith("BL-")]  # fmt: skip
+    return [
+        float(row.value)
+        for row in rows(f"official results, subtask {subtask}", f"Sem16T4{subtask}", statistic)
+        if not row.a.startswith("BL-")
+    ]
 
 
 # --------------------------------------------------------------------------- targets
@@ -180,14 +186,26 @@ def targets() -> list[Target]:
 
     def range_target(key, figure, source, published, tolerance):
         low, high = band_around(published[0], tolerance), band_around(published[1], tolerance)
-        return Target(key, figure, source, published, f"each end within {tolerance} ({low[0]}..{low[1]}; "
-                      f"{high[0]}..{high[1]})", ends(low, high))  # fmt: skip
+        return Target(
+            key,
+            figure,
+            source,
+            published,
+            f"each end within {tolerance} ({low[0]}..{low[1]}; {high[0]}..{high[1]})",
+            ends(low, high),
+        )
 
     result = [
-        Target(f"DP {m}", f"DP {m} (%), pooled over the eight OQ data sets", CIKM_T3, round(dp[m], 1),
-               f"within 10 ({dp[m] - 10:.1f}..{dp[m] + 10:.1f})", between(dp[m] - 10, dp[m] + 10))
+        Target(
+            f"DP {m}",
+            f"DP {m} (%), pooled over the eight OQ data sets",
+            CIKM_T3,
+            round(dp[m], 1),
+            f"within 10 ({dp[m] - 10:.1f}..{dp[m] + 10:.1f})",
+            between(dp[m] - 10, dp[m] + 10),
+        )
         for m in OQ_SIX
-    ]  # fmt: skip
+    ]
     result.append(
         Target(
             "DP order",
@@ -200,70 +218,205 @@ def targets() -> list[Target]:
     )
     published_e = float(np.mean(list(dp_percent("Sem16T4E").values())))
     result += [
-        Target("Sem16T4E DP", "Sem16T4E DP (%), mean of the six OQ measures", CIKM_T3, round(published_e, 1),
-               f"within 12 ({published_e - 12:.1f}..{published_e + 12:.1f})",
-               between(published_e - 12, published_e + 12)),
-        Target("Sem16T4E zeros", "Sem16T4E p-values exactly 0 (%), six OQ measures", f"{REAL}; B = 5000", None,
-               "within 10 of the real field", near_real("Sem16T4E zeros", 10)),
-        Target("Sem16T4C zeros", "Sem16T4C p-values exactly 0 (%), nine OC measures", f"{REAL}; B = 5000", None,
-               "within 10 of the real field", near_real("Sem16T4C zeros", 10)),
-        Target("Sem16T4C A-B", "Sem16T4C mean tau, group A vs group B", f"{ACL_T2}(I), Section 5.1",
-               round(group_mean(taus_c), 3), "within 0.25",
-               between(group_mean(taus_c) - 0.25, group_mean(taus_c) + 0.25)),
-    ]  # fmt: skip
-    result.append(Target("Sem16T4C tau range", "Sem16T4C tau, all OC measure pairs (lowest..highest)", f"{ACL_T2}(I)",
-                         (min(taus_c.values()), max(taus_c.values())), "lowest within 0.25, highest >= 0.9",
-                         ends(band_around(min(taus_c.values()), 0.25), (0.9, 1.0))))  # fmt: skip
+        Target(
+            "Sem16T4E DP",
+            "Sem16T4E DP (%), mean of the six OQ measures",
+            CIKM_T3,
+            round(published_e, 1),
+            f"within 12 ({published_e - 12:.1f}..{published_e + 12:.1f})",
+            between(published_e - 12, published_e + 12),
+        ),
+        Target(
+            "Sem16T4E zeros",
+            "Sem16T4E p-values exactly 0 (%), six OQ measures",
+            f"{REAL}; B = 5000",
+            None,
+            "within 10 of the real field",
+            near_real("Sem16T4E zeros", 10),
+        ),
+        Target(
+            "Sem16T4C zeros",
+            "Sem16T4C p-values exactly 0 (%), nine OC measures",
+            f"{REAL}; B = 5000",
+            None,
+            "within 10 of the real field",
+            near_real("Sem16T4C zeros", 10),
+        ),
+        Target(
+            "Sem16T4C A-B",
+            "Sem16T4C mean tau, group A vs group B",
+            f"{ACL_T2}(I), Section 5.1",
+            round(group_mean(taus_c), 3),
+            "within 0.25",
+            between(group_mean(taus_c) - 0.25, group_mean(taus_c) + 0.25),
+        ),
+    ]
+    result.append(
+        Target(
+            "Sem16T4C tau range",
+            "Sem16T4C tau, all OC measure pairs (lowest..highest)",
+            f"{ACL_T2}(I)",
+            (min(taus_c.values()), max(taus_c.values())),
+            "lowest within 0.25, highest >= 0.9",
+            ends(band_around(min(taus_c.values()), 0.25), (0.9, 1.0)),
+        )
+    )
     result += [
         range_target("Sem16T4C half", "Sem16T4C consistency, halves (lowest..highest mean tau)", ACL_T3, c_half, 0.1),
         range_target("Sem16T4C 10v10", "Sem16T4C consistency, 10 vs 10", ACL_T3, c_small, 0.08),
         range_target("Sem16T4E half", "Sem16T4E consistency, halves", f"{RNOD}, Table 25(a)", e_half, 0.1),
         range_target("Sem16T4E 10v10", "Sem16T4E consistency, 10 vs 10", f"{RNOD}, Table 25(a)", e_small, 0.08),
-        range_target("Sem16T4E DNKT pairs", "Sem16T4E tau, DNKT vs the other eight measures", f"{RNOD}, Table 3",
-                     (min(dnkt), max(dnkt)), 0.2),
-        Target("Sem16T4E identical pairs", "Sem16T4E measure pairs ranking the runs identically (of 36)",
-               f"{RNOD}, Table 3", identical, f"at most {IDENTICAL_MOST}", between(0, IDENTICAL_MOST)),
-        Target("DNKT least similar", "DNKT the least similar OQ measure (mean over the OQ data sets)", RNOD, True,
-               "kept", lambda v, real: v is True),
-        Target("DNKT least consistent", "DNKT the least consistent OQ measure", RNOD, True, "kept",
-               lambda v, real: v is True),
-        Target("NMD outlier", "NMD the least similar of the six OQ measures", f"{ACL_T2}; {CIKM_T3}", True, "kept",
-               lambda v, real: v is True),
-        Target("Sem16T4C MAE_M by rank", "Sem16T4C systems' official MAE^M, rank by rank (11 teams)", NAKOV,
-               (min(mae_m), max(mae_m)), "each rank within 15% of the real field",
-               by_rank("Sem16T4C MAE_M by rank", 0.15)),
-        Target("Sem16T4C MAE_mu by rank", "Sem16T4C systems' official MAE^mu, rank by rank", NAKOV,
-               (min(mae_mu), max(mae_mu)), "each rank within 15% of the real field",
-               by_rank("Sem16T4C MAE_mu by rank", 0.15)),
-        Target("Sem16T4C micro-macro", "Sem16T4C systems with MAE^mu < 0.65 and MAE^M > 1.0", NAKOV, profile,
-               "2..6", between(2, 6)),
-        Target("Sem16T4C topic sd", "Sem16T4C per-topic MAE^M: sd over topics (median over systems)", REAL, None,
-               "within 25% of the real field", near_real("Sem16T4C topic sd", 0.25, relative=True)),
-        Target("Sem16T4C closeness", "Sem16T4C per-topic MAE^M: correlation between systems (mean)", REAL, None,
-               "within 0.15 of the real field", near_real("Sem16T4C closeness", 0.15)),
-        Target("Sem16T4E EMD by rank", "Sem16T4E systems' official EMD, rank by rank (10 teams, BL-average)", NAKOV,
-               (min(emd), max(emd)), "each rank within 15% of the real field", by_rank("Sem16T4E EMD by rank", 0.15)),
-        Target("Sem16T4E cluster", f"Sem16T4E systems with EMD in {CLUSTER[0]}..{CLUSTER[1]}", NAKOV, cluster,
-               f"{cluster - 2}..{cluster + 2}", between(cluster - 2, cluster + 2)),
-        Target("Sem16 gold empty lowest", "SemEval-2016 gold: topics with no tweet of class -2 (%)", REAL, None,
-               "within 10 of the real field", near_real("Sem16 gold empty lowest", 10)),
-        Target("Sem16 gold empty highest", "SemEval-2016 gold: topics with no tweet of class 2 (%)", REAL, None,
-               "within 10 of the real field", near_real("Sem16 gold empty highest", 10)),
-        Target("Sem16T4E topic sd", "Sem16T4E per-topic EMD: sd over topics (median over systems)", REAL, None,
-               "within 25% of the real field", near_real("Sem16T4E topic sd", 0.25, relative=True)),
-        Target("Sem16T4E closeness", "Sem16T4E per-topic EMD: correlation between systems (mean)", REAL, None,
-               "within 0.15 of the real field", near_real("Sem16T4E closeness", 0.15)),
-    ]  # fmt: skip
+        range_target(
+            "Sem16T4E DNKT pairs",
+            "Sem16T4E tau, DNKT vs the other eight measures",
+            f"{RNOD}, Table 3",
+            (min(dnkt), max(dnkt)),
+            0.2,
+        ),
+        Target(
+            "Sem16T4E identical pairs",
+            "Sem16T4E measure pairs ranking the runs identically (of 36)",
+            f"{RNOD}, Table 3",
+            identical,
+            f"at most {IDENTICAL_MOST}",
+            between(0, IDENTICAL_MOST),
+        ),
+        Target(
+            "DNKT least similar",
+            "DNKT the least similar OQ measure (mean over the OQ data sets)",
+            RNOD,
+            True,
+            "kept",
+            lambda v, real: v is True,
+        ),
+        Target(
+            "DNKT least consistent",
+            "DNKT the least consistent OQ measure",
+            RNOD,
+            True,
+            "kept",
+            lambda v, real: v is True,
+        ),
+        Target(
+            "NMD outlier",
+            "NMD the least similar of the six OQ measures",
+            f"{ACL_T2}; {CIKM_T3}",
+            True,
+            "kept",
+            lambda v, real: v is True,
+        ),
+        Target(
+            "Sem16T4C MAE_M by rank",
+            "Sem16T4C systems' official MAE^M, rank by rank (11 teams)",
+            NAKOV,
+            (min(mae_m), max(mae_m)),
+            "each rank within 15% of the real field",
+            by_rank("Sem16T4C MAE_M by rank", 0.15),
+        ),
+        Target(
+            "Sem16T4C MAE_mu by rank",
+            "Sem16T4C systems' official MAE^mu, rank by rank",
+            NAKOV,
+            (min(mae_mu), max(mae_mu)),
+            "each rank within 15% of the real field",
+            by_rank("Sem16T4C MAE_mu by rank", 0.15),
+        ),
+        Target(
+            "Sem16T4C micro-macro",
+            "Sem16T4C systems with MAE^mu < 0.65 and MAE^M > 1.0",
+            NAKOV,
+            profile,
+            "2..6",
+            between(2, 6),
+        ),
+        Target(
+            "Sem16T4C topic sd",
+            "Sem16T4C per-topic MAE^M: sd over topics (median over systems)",
+            REAL,
+            None,
+            "within 25% of the real field",
+            near_real("Sem16T4C topic sd", 0.25, relative=True),
+        ),
+        Target(
+            "Sem16T4C closeness",
+            "Sem16T4C per-topic MAE^M: correlation between systems (mean)",
+            REAL,
+            None,
+            "within 0.15 of the real field",
+            near_real("Sem16T4C closeness", 0.15),
+        ),
+        Target(
+            "Sem16T4E EMD by rank",
+            "Sem16T4E systems' official EMD, rank by rank (10 teams, BL-average)",
+            NAKOV,
+            (min(emd), max(emd)),
+            "each rank within 15% of the real field",
+            by_rank("Sem16T4E EMD by rank", 0.15),
+        ),
+        Target(
+            "Sem16T4E cluster",
+            f"Sem16T4E systems with EMD in {CLUSTER[0]}..{CLUSTER[1]}",
+            NAKOV,
+            cluster,
+            f"{cluster - 2}..{cluster + 2}",
+            between(cluster - 2, cluster + 2),
+        ),
+        Target(
+            "Sem16 gold empty lowest",
+            "SemEval-2016 gold: topics with no tweet of class -2 (%)",
+            REAL,
+            None,
+            "within 10 of the real field",
+            near_real("Sem16 gold empty lowest", 10),
+        ),
+        Target(
+            "Sem16 gold empty highest",
+            "SemEval-2016 gold: topics with no tweet of class 2 (%)",
+            REAL,
+            None,
+            "within 10 of the real field",
+            near_real("Sem16 gold empty highest", 10),
+        ),
+        Target(
+            "Sem16T4E topic sd",
+            "Sem16T4E per-topic EMD: sd over topics (median over systems)",
+            REAL,
+            None,
+            "within 25% of the real field",
+            near_real("Sem16T4E topic sd", 0.25, relative=True),
+        ),
+        Target(
+            "Sem16T4E closeness",
+            "Sem16T4E per-topic EMD: correlation between systems (mean)",
+            REAL,
+            None,
+            "within 0.15 of the real field",
+            near_real("Sem16T4E closeness", 0.15),
+        ),
+    ]
     # The 2017 sets: the papers' figures beside the synthetic ones, with no target: their runs are not public,
     # and their systems are the 2016 fields' (docs/methods.md, section 6).
     result += [
-        Target("Sem17T4C A-B", "Sem17T4C mean tau, group A vs group B", f"{ACL_T2}(II)", round(group_mean(taus_c17), 3),
-               NO_TARGET, informative),
+        Target(
+            "Sem17T4C A-B",
+            "Sem17T4C mean tau, group A vs group B",
+            f"{ACL_T2}(II)",
+            round(group_mean(taus_c17), 3),
+            NO_TARGET,
+            informative,
+        ),
         Target("Sem17T4C half", "Sem17T4C consistency, halves", ACL_T3, c17_half, NO_TARGET, informative),
         Target("Sem17T4C 10v10", "Sem17T4C consistency, 10 vs 10", ACL_T3, c17_small, NO_TARGET, informative),
-        Target("Sem17T4E half", "Sem17T4E consistency, halves", f"{RNOD}, Table 25(b)", e17_half, NO_TARGET,
-               informative),
-        Target("Sem17T4E 10v10", "Sem17T4E consistency, 10 vs 10", f"{RNOD}, Table 25(b)", e17_small, NO_TARGET,
-               informative),
-    ]  # fmt: skip
+        Target(
+            "Sem17T4E half", "Sem17T4E consistency, halves", f"{RNOD}, Table 25(b)", e17_half, NO_TARGET, informative
+        ),
+        Target(
+            "Sem17T4E 10v10",
+            "Sem17T4E consistency, 10 vs 10",
+            f"{RNOD}, Table 25(b)",
+            e17_small,
+            NO_TARGET,
+            informative,
+        ),
+    ]
     return result

@@ -121,8 +121,13 @@ def main(argv=None) -> int:
             "largest_difference_between_seeds": max(spreads.values()),
             "proposed_tolerance": tolerance(sds[worst], statistic == "dp_significant"),
         }
-    document = {"seeds": args.seeds, "datasets": list(DATASETS), "statistics": report, "machine": machine(),
-                "seconds": round(time.perf_counter() - started, 1)}  # fmt: skip
+    document = {
+        "seeds": args.seeds,
+        "datasets": list(DATASETS),
+        "statistics": report,
+        "machine": machine(),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
     write_results("replication_seeds", document)
     lines = [
         "# Randomisation error of the replication's statistics",

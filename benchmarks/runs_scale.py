@@ -140,8 +140,19 @@ def run_size(runs: int, datasets: list[str], cores: int, root: Path) -> dict:
     name = f"runs{runs}"
     config_path = folder / "config.yaml"
     config_path.write_text(yaml.safe_dump(scaled_config(runs, datasets, name), sort_keys=False))
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory",
-               str(folder), "--configfile", str(config_path), "--cores", str(cores)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(folder),
+        "--configfile",
+        str(config_path),
+        "--cores",
+        str(cores),
+    ]
     start = time.perf_counter()
     with open(folder / "snakemake.log", "w", encoding="utf-8") as log:
         process = subprocess.Popen(command, cwd=folder, stdout=log, stderr=subprocess.STDOUT)
@@ -188,9 +199,11 @@ def main(argv=None) -> int:
             if "failed" in row:
                 print(f"  FAILED: {row['failed']}")
                 continue
-            print(f"  {row['seconds']:.1f} s, {row['jobs']} jobs, peak {row['peak_mib']:.0f} MiB, largest figure "
-                  f"{row['largest_figure_px']} px ({row['largest_figure']}), longest group cell "
-                  f"{row['longest_group_cell']}")  # fmt: skip
+            print(
+                f"  {row['seconds']:.1f} s, {row['jobs']} jobs, peak {row['peak_mib']:.0f} MiB, largest figure "
+                f"{row['largest_figure_px']} px ({row['largest_figure']}), longest group cell "
+                f"{row['longest_group_cell']}"
+            )
             memory = row["peak_mib_per_job"]
             for rule, entry in sorted(row["rules"].items(), key=lambda item: -item[1]["seconds"])[:6]:
                 peak = memory.get(rule, memory.get(rule.removesuffix("_group"), float("nan")))

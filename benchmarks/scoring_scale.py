@@ -91,8 +91,13 @@ def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
     plan = _plan(workdir, topics, systems)
     data = plan.datasets[NAME]
     outputs = _canonical(plan, workdir)
-    params = {"task": data.task, "spec": data.spec, "data_root": str(plan.data_root), "seed": plan.config["seed"],
-              "plugins": []}  # fmt: skip
+    params = {
+        "task": data.task,
+        "spec": data.spec,
+        "data_root": str(plan.data_root),
+        "seed": plan.config["seed"],
+        "plugins": [],
+    }
     _run_script("prepare_data", output=outputs, params=params)
     return outputs
 
@@ -126,11 +131,17 @@ def child_score(workdir: Path, topics: int, systems: int) -> dict:
     data = plan.datasets[NAME]
     params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": []}
     start = time.perf_counter()
-    stack = _run_script("score_runs", input=_canonical(plan, workdir), output=outputs, params=params,
-                        threads=threads)["stack"]  # fmt: skip
+    stack = _run_script("score_runs", input=_canonical(plan, workdir), output=outputs, params=params, threads=threads)[
+        "stack"
+    ]
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(stack.measures), "runs": len(stack.runs),
-            "threads": threads}  # fmt: skip
+    return {
+        "seconds": seconds,
+        "peak_mib": _peak_mib(),
+        "measures": len(stack.measures),
+        "runs": len(stack.runs),
+        "threads": threads,
+    }
 
 
 def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
@@ -159,9 +170,15 @@ def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
     np.savetxt(out / "means.tsv", values.mean(axis=1).T, fmt="%.17g", delimiter="\t")
     np.savez(out / "stack.npz", values=values, topics=topic_names, runs=run_names)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "peak_mib": _peak_mib(), "measures": len(measures), "runs": len(run_names),
-            "read_seconds": read - start, "measures_seconds": scored - read,
-            "write_seconds": start + seconds - scored}  # fmt: skip
+    return {
+        "seconds": seconds,
+        "peak_mib": _peak_mib(),
+        "measures": len(measures),
+        "runs": len(run_names),
+        "read_seconds": read - start,
+        "measures_seconds": scored - read,
+        "write_seconds": start + seconds - scored,
+    }
 
 
 def child_examples(workdir: Path, topics: int, systems: int) -> dict:
@@ -176,8 +193,9 @@ def child_examples(workdir: Path, topics: int, systems: int) -> dict:
     stack = read_stack(_paths(plan, workdir, "scores/stack")[0], plan.measures("popularity", "quantification"))
     picked = most_negative_d(compute_deltas(stack, *runs))
     topics_picked = [example.topic for example in picked]
-    gold, _ = read_selection(files["gold"], files["runs"], files["arrays"], plan.datasets[NAME].classes,
-                             topics_picked, runs)  # fmt: skip
+    gold, _ = read_selection(
+        files["gold"], files["runs"], files["arrays"], plan.datasets[NAME].classes, topics_picked, runs
+    )
     panels = [gold[topic] for topic in topics_picked]
     seconds = time.perf_counter() - start
     return {"seconds": seconds, "peak_mib": _peak_mib(), "panels": len(panels)}
@@ -222,8 +240,10 @@ def main(argv=None) -> int:
     root = Path(arguments.keep) if arguments.keep else Path(tempfile.mkdtemp(prefix="ordeval-scoring-"))
     print(f"scoring: {arguments.systems + 2} runs x every OQ measure; data under {root}")
     rows = {kind: [] for kind in CHILDREN}
-    print(f"{'topics':>7} {'generate (s)':>12} {'score (s)':>9} {'numpy (s)':>9} {'ratio':>6} "
-          f"{'score MiB':>9} {'numpy MiB':>9} {'examples (s)':>12} {'examples MiB':>12}")  # fmt: skip
+    print(
+        f"{'topics':>7} {'generate (s)':>12} {'score (s)':>9} {'numpy (s)':>9} {'ratio':>6} "
+        f"{'score MiB':>9} {'numpy MiB':>9} {'examples (s)':>12} {'examples MiB':>12}"
+    )
     for topics in arguments.topics:
         workdir = root / f"topics{topics}"
         start = time.perf_counter()
@@ -237,9 +257,11 @@ def main(argv=None) -> int:
             print(f"{topics:>7} FAILED: " + " | ".join(r.get("stderr", "")[-300:] for r in row.values()))
             continue
         score, numpy, examples = row["score"], row["numpy"], row["examples"]
-        print(f"{topics:>7} {generated:>12.2f} {score['seconds']:>9.2f} {numpy['seconds']:>9.2f} "
-              f"{score['seconds'] / numpy['seconds']:>6.2f} {score['peak_mib']:>9.0f} {numpy['peak_mib']:>9.0f} "
-              f"{examples['seconds']:>12.2f} {examples['peak_mib']:>12.0f}")  # fmt: skip
+        print(
+            f"{topics:>7} {generated:>12.2f} {score['seconds']:>9.2f} {numpy['seconds']:>9.2f} "
+            f"{score['seconds'] / numpy['seconds']:>6.2f} {score['peak_mib']:>9.0f} {numpy['peak_mib']:>9.0f} "
+            f"{examples['seconds']:>12.2f} {examples['peak_mib']:>12.0f}"
+        )
     checks = {
         **target_checks(rows["score"], TARGETS, "score_topics"),
         **target_checks(rows["examples"], EXAMPLE_TARGETS, "examples_topics"),
@@ -247,15 +269,26 @@ def main(argv=None) -> int:
     setting = {"runs": arguments.systems + 2, "topics": arguments.topics}
     common = {"size_name": "topics", "setting": setting, "machine": machine(), "note": PROCESS_OVERHEAD_NOTE}
     ok = [row for row in rows["score"] if "failed" not in row]
-    path = write_results("scoring_scale", {
-        "analysis": "scoring", **common, "rows": ok, "targets": TARGETS,
-        "numpy_baseline": [row for row in rows["numpy"] if "failed" not in row],
-        "failed": [row for kind in rows.values() for row in kind if "failed" in row],
-    })  # fmt: skip
-    write_results("popularity_examples_scale", {
-        "analysis": "popularity_examples", **common, "targets": EXAMPLE_TARGETS,
-        "rows": [row for row in rows["examples"] if "failed" not in row],
-    })  # fmt: skip
+    path = write_results(
+        "scoring_scale",
+        {
+            "analysis": "scoring",
+            **common,
+            "rows": ok,
+            "targets": TARGETS,
+            "numpy_baseline": [row for row in rows["numpy"] if "failed" not in row],
+            "failed": [row for kind in rows.values() for row in kind if "failed" in row],
+        },
+    )
+    write_results(
+        "popularity_examples_scale",
+        {
+            "analysis": "popularity_examples",
+            **common,
+            "targets": EXAMPLE_TARGETS,
+            "rows": [row for row in rows["examples"] if "failed" not in row],
+        },
+    )
     results = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("*_scale.json"))]
     print(f"wrote {path} and {plot_scale(results, RESULTS / 'scale.png')}")
     summary = {}

@@ -22,7 +22,8 @@ with job(snakemake) as log:
         f"{dataset}: Kendall's τ-{variant} between the rankings of {agreement.runs} runs by mean score, "
         f"for every pair of measures, with {level:.0%} CIs ({CI_METHODS[method]}) below the taus."
     )
-    write_latex(tau_matrix_latex(pairs, stack.measures, measure_labels(stack)), snakemake.output.tex, origins,
-                description)  # fmt: skip
+    write_latex(
+        tau_matrix_latex(pairs, stack.measures, measure_labels(stack)), snakemake.output.tex, origins, description
+    )
     low = min(pairs.column("tau", float)) if len(pairs) else float("nan")
     log.info("%s: %d measure pairs over %d runs, lowest tau %.3f", dataset, len(pairs), agreement.runs, low)

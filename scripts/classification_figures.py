@@ -20,8 +20,9 @@ with job(snakemake) as log:
         display = dict(zip(info["measure"], info["display"], strict=True))
         names[name] = [measure_text(display[m]) for m in measures]
         counts[name] = panels[name].significant(alpha).sum(axis=1).tolist()
-    figure = dp_curves_grid(panels, names, alpha, "Discriminative power curves of the ordinal classification measures",
-                            counts)  # fmt: skip
+    figure = dp_curves_grid(
+        panels, names, alpha, "Discriminative power curves of the ordinal classification measures", counts
+    )
     description = (
         "Discriminative power curves of the ordinal classification measures (the ACL 2021 paper's Figure 1): "
         f"p-values of all run pairs (randomised Tukey HSD, B = {trials}) sorted in decreasing order; the dashed "

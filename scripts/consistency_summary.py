@@ -22,6 +22,5 @@ with job(snakemake) as log:
             "the two topic sets per data set, and their mean; sorted by the mean, the highest of each column "
             "in bold."
         )
-        write_latex(mean_summary_latex(table, labels), snakemake.output[f"mean_tex_{condition}"], origins,
-                    description)  # fmt: skip
+        write_latex(mean_summary_latex(table, labels), snakemake.output[f"mean_tex_{condition}"], origins, description)
         log.info("%s: %d measures over %d data sets", condition, len(table), len(params.datasets))

@@ -39,16 +39,31 @@ with job(snakemake) as log:
             "System ranking consistency: mean Kendall's τ between the run rankings on the two topic sets, "
             "sorted; each measure's symbol and the symbols of the measures it significantly outperforms. "
         )
-        write_latex(comparison_latex(summary, symbol_of, labels), output[f"summary_tex_{condition}"], origins,
-                    description + setting)  # fmt: skip
+        write_latex(
+            comparison_latex(summary, symbol_of, labels),
+            output[f"summary_tex_{condition}"],
+            origins,
+            description + setting,
+        )
         description = (
             "Effect sizes (mean τ of the row measure - that of the column measure) / sqrt(VE2); "
             "significant differences in bold. "
         )
-        write_latex(effect_size_latex(pairs, list(summary["measure"]), labels), output[f"pairs_tex_{condition}"],
-                    origins, description + setting)  # fmt: skip
+        write_latex(
+            effect_size_latex(pairs, list(summary["measure"]), labels),
+            output[f"pairs_tex_{condition}"],
+            origins,
+            description + setting,
+        )
         log.info(
             "%s %s: %d vs %d of %d topics; undefined taus %d; best %s (%.4f), VE2 %.3g",
-            dataset, condition, splits.first[0].sum(), splits.second[0].sum(), len(stack.topics),
-            np.isnan(taus).sum(), comparison.measures[0], comparison.mean_tau[0], comparison.ve2,
-        )  # fmt: skip
+            dataset,
+            condition,
+            splits.first[0].sum(),
+            splits.second[0].sum(),
+            len(stack.topics),
+            np.isnan(taus).sum(),
+            comparison.measures[0],
+            comparison.mean_tau[0],
+            comparison.ve2,
+        )

@@ -30,14 +30,16 @@ with job(snakemake) as log:
             f"topic sets of each of {taus.shape[0]} random splits (seeded), per measure, sorted by mean τ."
         )
         figure = tau_distribution_figure(taus, [names[m] for m in measures], title)
-        save_figure(figure, output[f"consistency_pdf_{condition}"], output[f"consistency_png_{condition}"], origins,
-                    description)  # fmt: skip
+        save_figure(
+            figure, output[f"consistency_pdf_{condition}"], output[f"consistency_png_{condition}"], origins, description
+        )
 
     measures = params.significance_measures  # discriminative power curves
     significance = read_significance(inputs.pvalues, inputs.measures, measures, params.hsd_trials, inputs.arrays)
     setting = f"randomised Tukey HSD, B = {params.hsd_trials}; dashed line: α = {params.alpha:g}"
-    figure = dp_curves_figure(significance, [names[m] for m in measures], params.alpha,
-                              f"{dataset}: discriminative power curves")  # fmt: skip
+    figure = dp_curves_figure(
+        significance, [names[m] for m in measures], params.alpha, f"{dataset}: discriminative power curves"
+    )
     description = (
         f"{dataset}: discriminative power curves, the p-values of all {significance.pair_count} run pairs "
         f"sorted in decreasing order, per measure ({setting})."

@@ -13,7 +13,14 @@ with job(snakemake) as log:
     stack = read_stack(inputs.stack, params.measures)
     provenance = read_provenance(inputs.provenance)
     items = provenance.get("summary", {}).get("items")
-    boards = pipeline_pooled_leaderboards(stack, inputs.pooled, dataset=dataset, items=items, alpha=params.alpha,
-                                          level=params.ci_level, origins={dataset: provenance["origin"]})  # fmt: skip
+    boards = pipeline_pooled_leaderboards(
+        stack,
+        inputs.pooled,
+        dataset=dataset,
+        items=items,
+        alpha=params.alpha,
+        level=params.ci_level,
+        origins={dataset: provenance["origin"]},
+    )
     write_leaderboards(boards, output.csv, output.tex, output.md)
     log.info("%s: %d measures x %d runs (pooled)", dataset, len(boards.boards), len(stack.runs))

@@ -21,23 +21,47 @@ with job(snakemake) as log:
     stack = scored.subset(params.measures)
     provenance = read_provenance(inputs.provenance)
     origins = {dataset: provenance["origin"]}
-    boards = build_leaderboards(stack, significance, dataset=dataset, alpha=alpha, level=level,
-                                test=f"randomised Tukey HSD, B = {trials}", origins=origins)  # fmt: skip
+    boards = build_leaderboards(
+        stack,
+        significance,
+        dataset=dataset,
+        alpha=alpha,
+        level=level,
+        test=f"randomised Tukey HSD, B = {trials}",
+        origins=origins,
+    )
     write_leaderboards(boards, output.csv, output.tex, output.md)
     # for print: every measure side by side, a row per run (the report's appendix)
-    compact = (f"{dataset}: every run's mean over the topics under every measure side by side (the arrow points to "
-               f"the better end), with its significance groups: runs sharing a letter do not differ significantly "
-               f"(randomised Tukey HSD, B = {trials}, α = {alpha}); each run's {level:.0%} interval and rank are "
-               f"in tables/leaderboard/{dataset}.csv")  # fmt: skip
+    compact = (
+        f"{dataset}: every run's mean over the topics under every measure side by side (the arrow points to "
+        f"the better end), with its significance groups: runs sharing a letter do not differ significantly "
+        f"(randomised Tukey HSD, B = {trials}, α = {alpha}); each run's {level:.0%} interval and rank are "
+        f"in tables/leaderboard/{dataset}.csv"
+    )
     write_latex(compact_latex(boards.tables(), leaderboard_labels(boards)), output.compact, origins, compact)
     page = [table.with_column("protocol", ["per-topic"] * len(table)) for table in boards.tables()]
     pooled = one_file(inputs.pooled)
     if pooled is not None:
         items = provenance.get("summary", {}).get("items")
-        official = pipeline_pooled_leaderboards(stack, pooled, dataset=dataset, items=items, alpha=alpha, level=level,
-                                                origins=origins)  # fmt: skip
+        official = pipeline_pooled_leaderboards(
+            stack, pooled, dataset=dataset, items=items, alpha=alpha, level=level, origins=origins
+        )
         page += [table.with_column("protocol", ["pooled"] * len(table)) for table in official.tables()]
-    write_leaderboard_page(output.html, f"{dataset}: leaderboard", page, boards.display, stack, "per-topic",
-                           origin_sentence(origins), level, boards.setting)  # fmt: skip
-    log.info("%s: %d measures x %d runs%s", dataset, len(boards.boards), len(stack.runs),
-             " (and the pooled protocol)" if pooled else "")  # fmt: skip
+    write_leaderboard_page(
+        output.html,
+        f"{dataset}: leaderboard",
+        page,
+        boards.display,
+        stack,
+        "per-topic",
+        origin_sentence(origins),
+        level,
+        boards.setting,
+    )
+    log.info(
+        "%s: %d measures x %d runs%s",
+        dataset,
+        len(boards.boards),
+        len(stack.runs),
+        " (and the pooled protocol)" if pooled else "",
+    )

@@ -7,9 +7,14 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     params = snakemake.params
-    manifest = build_manifest(params.config, params.input_files, snakemake.input.requirements, params.commit,
-                              params.data_root)  # fmt: skip
+    manifest = build_manifest(
+        params.config, params.input_files, snakemake.input.requirements, params.commit, params.data_root
+    )
     manifest["output_files"] = output_records(snakemake.input.outputs)
     write_json(manifest, snakemake.output.manifest)
-    log.info("manifest: %d input files, %d output files, commit %s", len(manifest["input_files"]),
-             len(manifest["output_files"]), manifest["git_commit"])  # fmt: skip
+    log.info(
+        "manifest: %d input files, %d output files, commit %s",
+        len(manifest["input_files"]),
+        len(manifest["output_files"]),
+        manifest["git_commit"],
+    )

@@ -37,6 +37,7 @@ with job(snakemake) as log:
         "Gold, Popularity and Uniform distributions of the two topics of each compared data set with the most "
         "negative d = ΔNMD − ΔRNOD." + (f" Left out: {skipped}." if skipped else "")
     )
-    save_figure(examples_figure(examples, title, note), snakemake.output.pdf, snakemake.output.png, origins,
-                description)  # fmt: skip
+    save_figure(
+        examples_figure(examples, title, note), snakemake.output.pdf, snakemake.output.png, origins, description
+    )
     log.info("%d example panels", len(examples))

@@ -18,5 +18,10 @@ with job(snakemake) as log:
     task.write_canonical(data, dict(snakemake.output.items()))
     log.info(
         "%s (%s): %d topics, %d runs, %d classes, origin %s",
-        dataset, task.name, len(data.topics), len(data.run_names), len(data.classes), data.origin,
-    )  # fmt: skip
+        dataset,
+        task.name,
+        len(data.topics),
+        len(data.run_names),
+        len(data.classes),
+        data.origin,
+    )

@@ -26,6 +26,5 @@ with job(snakemake) as log:
     rows = [row for row in published_numbers() if row.dataset == dataset]
     table = verdicts(rows, reproduced, snakemake.params.tolerance)
     write_csv(table, snakemake.output.csv, origins, [reproduced.row_origin(row) for row in rows])
-    write_latex(replication_latex(table), snakemake.output.tex, origins,
-                f"{dataset}: published versus reproduced")  # fmt: skip
+    write_latex(replication_latex(table), snakemake.output.tex, origins, f"{dataset}: published versus reproduced")
     log.info("%s: %d published numbers, verdicts %s", dataset, len(table), sorted(set(table["verdict"])))

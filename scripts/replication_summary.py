@@ -16,10 +16,15 @@ with job(snakemake) as log:
     pooled_table = pooled(snakemake.input.power, origins, tolerance)
     pooled_origins = [pooled_origin(origins)] * len(pooled_table)
     write_csv(pooled_table, snakemake.output.pooled_csv, origins, pooled_origins)
-    write_latex(replication_latex(pooled_table), snakemake.output.pooled_tex, origins,
-                "Published versus reproduced: discriminative power pooled over data sets.")  # fmt: skip
-    tables = [Table.read(path, sep=",", numeric=("reproduced", "difference", "tolerance"))
-              for path in snakemake.input.tables]  # fmt: skip
+    write_latex(
+        replication_latex(pooled_table),
+        snakemake.output.pooled_tex,
+        origins,
+        "Published versus reproduced: discriminative power pooled over data sets.",
+    )
+    tables = [
+        Table.read(path, sep=",", numeric=("reproduced", "difference", "tolerance")) for path in snakemake.input.tables
+    ]
     counts = summary([*tables, pooled_table])
     pooled_table = pooled_table.with_column("data_origin", pooled_origins)
     row_origins = summary_origins([*tables, pooled_table])
@@ -27,10 +32,22 @@ with job(snakemake) as log:
     by_dataset = {table["dataset"][0]: table for table in tables if len(table)}
     if len(pooled_table):
         by_dataset["pooled"] = pooled_table
-    write_replication_page(snakemake.output.page, f"{snakemake.params.name}: published versus reproduced",
-                           counts.with_column("data_origin", row_origins), by_dataset, measure_names(),
-                           {**origins, "pooled": pooled_origins[0] if pooled_origins else ""})  # fmt: skip
-    write_latex(summary_latex(counts), snakemake.output.tex, origins,
-                "Published versus reproduced: the verdicts per published table.")  # fmt: skip
-    log.info("verdicts of %d published numbers: %s", counts["numbers"][-1],
-             {key: counts[key][-1] for key in counts.columns[2:-1]})  # fmt: skip
+    write_replication_page(
+        snakemake.output.page,
+        f"{snakemake.params.name}: published versus reproduced",
+        counts.with_column("data_origin", row_origins),
+        by_dataset,
+        measure_names(),
+        {**origins, "pooled": pooled_origins[0] if pooled_origins else ""},
+    )
+    write_latex(
+        summary_latex(counts),
+        snakemake.output.tex,
+        origins,
+        "Published versus reproduced: the verdicts per published table.",
+    )
+    log.info(
+        "verdicts of %d published numbers: %s",
+        counts["numbers"][-1],
+        {key: counts[key][-1] for key in counts.columns[2:-1]},
+    )

@@ -14,9 +14,17 @@ with job(snakemake) as log:
     scored = task.score(data, params.measures)
     stack = scored.stack
     files = {measure: output[f"matrix_{measure}"] for measure in stack.measures}
-    write_scores(stack, {**files, "means": output.means, "measures": output.measures, "stack": output.stack},
-                 processes=snakemake.threads)  # fmt: skip
+    write_scores(
+        stack,
+        {**files, "means": output.means, "measures": output.measures, "stack": output.stack},
+        processes=snakemake.threads,
+    )
     for key, table in scored.extras.items():
         table.write(output[key])
-    log.info("%s: scored %d runs x %d topics with %d measures", dataset, len(stack.runs), len(stack.topics),
-             len(stack.measures))  # fmt: skip
+    log.info(
+        "%s: scored %d runs x %d topics with %d measures",
+        dataset,
+        len(stack.runs),
+        len(stack.topics),
+        len(stack.measures),
+    )

@@ -18,8 +18,10 @@ with job(snakemake) as log:
     write_csv(overlap, snakemake.output.csv, origins)
     test = f"randomised Tukey HSD, B = {params.hsd_trials} trials, α = {params.alpha:g}"
     write_latex(
-        sso_latex(overlap, params.measures, labels), snakemake.output.tex, origins,
+        sso_latex(overlap, params.measures, labels),
+        snakemake.output.tex,
+        origins,
         f"{dataset}: significance overlap SSO = b/(a+b+c) in % (a/b/c) of pairs of measures; "
         f"a, c = run pairs significant only with the row / column measure, b = with both ({test}).",
-    )  # fmt: skip
+    )
     log.info("%s: %d measure pairs", dataset, len(overlap))

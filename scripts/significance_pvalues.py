@@ -16,6 +16,9 @@ with job(snakemake) as log:
     identical_set_table(stack.runs, sets).write(output.identical_runs)
     log.info(
         "%s: %d run pairs x %d measures, %d trials; identical runs: %s",
-        dataset, significance.pair_count, len(stack.measures), params.hsd_trials,
+        dataset,
+        significance.pair_count,
+        len(stack.measures),
+        params.hsd_trials,
         ", ".join(" = ".join(members) for members in sets if len(members) > 1) or "none",
-    )  # fmt: skip
+    )

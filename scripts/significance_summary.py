@@ -40,27 +40,35 @@ with job(snakemake) as log:
     power_table = discriminative_power_table(powers)
     write_csv(power_table, output.power_csv, origins)
     write_latex(
-        discriminative_power_latex(power_table, labels), output.power_tex, origins,
+        discriminative_power_latex(power_table, labels),
+        output.power_tex,
+        origins,
         f"Discriminative power: % of the T run pairs with p < alpha (S in parentheses), {test}; "
         "POOLED = sum S / sum T. Bold >= 50%, underlined < 40%.",
-    )  # fmt: skip
+    )
     detail = Table.concat(contradictions)
     counts = contradiction_counts(detail, params.datasets, measures)
     write_csv(counts, output.counts_csv, origins)
     write_latex(
-        contradiction_counts_latex(counts, labels), output.counts_tex, origins,
+        contradiction_counts_latex(counts, labels),
+        output.counts_tex,
+        origins,
         f"Contradictions: run pairs significant under both measures whose better run differs ({test}).",
-    )  # fmt: skip
+    )
     write_csv(detail, output.contradictions_csv, origins)
     write_latex(
-        contradictions_latex(detail, labels), output.contradictions_tex, origins,
+        contradictions_latex(detail, labels),
+        output.contradictions_tex,
+        origins,
         f"Contradictions: measure 1 says run X is significantly better than run Y, measure 2 the reverse ({test}).",
-    )  # fmt: skip
+    )
     collapsed = collapse_identical_runs(detail, identical_set_of)
     write_csv(collapsed, output.collapsed_csv, origins)
     write_latex(
-        contradictions_latex(collapsed, labels), output.collapsed_tex, origins,
+        contradictions_latex(collapsed, labels),
+        output.collapsed_tex,
+        origins,
         "Contradictions as in contradictions.tex, runs with identical scores under every measure collapsed into "
         "one row (e.g. BL-popularity-{C,E}); Pairs = individual run pairs in the row.",
-    )  # fmt: skip
+    )
     log.info("%d contradicting run pairs (%d rows with identical runs collapsed)", len(detail), len(collapsed))

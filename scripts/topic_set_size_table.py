@@ -16,6 +16,10 @@ with job(snakemake) as log:
     matrices = {m: stack.matrix(m) for m in stack.measures}
     table = topic_set_size_table(matrices, alpha=params.alpha, power=params.power, fractions=params.mdd_fractions)
     write_csv(table, snakemake.output.csv, origins)
-    write_latex(topic_set_size_latex(table, measure_labels(stack)), snakemake.output.tex, origins,
-                topic_set_size_caption(table, dataset, params.mdd_fractions))  # fmt: skip
+    write_latex(
+        topic_set_size_latex(table, measure_labels(stack)),
+        snakemake.output.tex,
+        origins,
+        topic_set_size_caption(table, dataset, params.mdd_fractions),
+    )
     log.info("%s: %d measures, %d rows", dataset, len(stack.measures), len(table))

@@ -68,14 +68,20 @@ def small_filesystem(folder: Path, size: str) -> Iterator[Path]:
     capability, no ``mount`` command)."""
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
-                              capture_output=True, text=True, timeout=30)  # fmt: skip
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(folder)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         problem = done.stderr.strip() if done.returncode else ""
     except (OSError, subprocess.SubprocessError) as error:
         problem = str(error)
     if problem:
-        pytest.skip(f"cannot mount a small filesystem here ({problem}): a full disk is tested where the tests "
-                    "may mount a tmpfs (as root)")  # fmt: skip
+        pytest.skip(
+            f"cannot mount a small filesystem here ({problem}): a full disk is tested where the tests "
+            "may mount a tmpfs (as root)"
+        )
     try:
         yield folder
     finally:
@@ -253,8 +259,13 @@ def build_and_score(plan) -> None:
         for name in group.datasets:
             data = plan.datasets[name]
             files = {key: path.format(dataset=name) for key, path in plan.canonical_paths(data.task).items()}
-            params = {"task": data.task, "spec": data.spec, "data_root": str(plan.data_root),
-                      "seed": plan.config["seed"], "plugins": plan.plugin_files}  # fmt: skip
+            params = {
+                "task": data.task,
+                "spec": data.spec,
+                "data_root": str(plan.data_root),
+                "seed": plan.config["seed"],
+                "plugins": plan.plugin_files,
+            }
             run_rule_script("prepare_data", output=files, params=params, wildcards={"dataset": name})
             outputs = {key: path.format(dataset=name) for key, path in plan.score_paths(group).items()}
             params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": plan.plugin_files}

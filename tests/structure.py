@@ -117,16 +117,21 @@ def layer(module: str) -> int | None:
 
 def back_up(edges: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     """Arrows from a lower layer to a higher one."""
-    return sorted((a, b) for a, b in edges
-                  if layer(a) is not None and layer(b) is not None and layer(b) > layer(a))  # fmt: skip
+    return sorted((a, b) for a, b in edges if layer(a) is not None and layer(b) is not None and layer(b) > layer(a))
 
 
 def figures() -> dict:
     found = modules()
     edges = arrows(found)
-    return {"files": len(found), "arrows": len(edges), "circles": circles(edges), "back_up": back_up(edges),
-            "root_modules": sorted(name for name in found if name.count(".") == 1 and not found[name].name ==
-                                   "__init__.py")}  # fmt: skip
+    return {
+        "files": len(found),
+        "arrows": len(edges),
+        "circles": circles(edges),
+        "back_up": back_up(edges),
+        "root_modules": sorted(
+            name for name in found if name.count(".") == 1 and not found[name].name == "__init__.py"
+        ),
+    }
 
 
 #: The markers of docs/ARCHITECTURE.md's generated part.
@@ -144,9 +149,14 @@ def markdown() -> str:
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) if path else ""
         first = " ".join((doc or "").split("\n\n")[0].split())
         lines.append(f"| `ordeval.{name}` | {len(members)} | {first} |")
-    lines += ["", f"{result['files']} modules, {result['arrows']} import arrows between them, "
-              f"{len(result['circles'])} import circles, {len(result['back_up'])} arrows back up a layer; at the "
-              f"package root only {', '.join(f'`{name}`' for name in result['root_modules'])}.", "", END]  # fmt: skip
+    lines += [
+        "",
+        f"{result['files']} modules, {result['arrows']} import arrows between them, "
+        f"{len(result['circles'])} import circles, {len(result['back_up'])} arrows back up a layer; at the "
+        f"package root only {', '.join(f'`{name}`' for name in result['root_modules'])}.",
+        "",
+        END,
+    ]
     return "\n".join(lines)
 
 

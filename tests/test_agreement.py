@@ -219,7 +219,7 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
             "provenance": [scored[name]["provenance"] for name in names],
         },
         output={"csv": str(out / "dnkt.csv"), "tex": str(out / "dnkt.tex")},
-        params=settings,
+        params={**settings, "datasets": names},
         wildcards={"measure": "JSD"},
     )
     dnkt = read(out / "dnkt.csv")

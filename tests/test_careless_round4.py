@@ -55,19 +55,31 @@ def row(**changed) -> str:
         ([row(b="NMD")], "line 2", "column b: 'NMD' is not a classification measure"),
         ([row(dataset="Sem18T4C")], "line 2", "column dataset: 'Sem18T4C' is not a data set of the replicated papers"),
         ([row(statistic="tau_b")], "line 2", "column statistic: unknown statistic 'tau_b'"),
-        ([FIRST.rsplit("\t", 1)[0]], "line 2", "expected 6 tab-separated fields (source, dataset, statistic, a, b, "
-                                               "value), found 5"),
+        (
+            [FIRST.rsplit("\t", 1)[0]],
+            "line 2",
+            "expected 6 tab-separated fields (source, dataset, statistic, a, b, value), found 5",
+        ),
         ([FIRST + "\t"], "line 2", "expected 6 tab-separated fields"),
         ([row(b="alpha_ORD")], "line 2", "columns a and b: tau of alpha_ORD with itself"),
-        ([row(statistic="dp_significant", dataset="Sem16T4E", a="NMD", b="", value="38.5")], "line 2",
-         "column value: '38.5' is not a count of run pairs"),
-        ([row(statistic="official_EMD", dataset="Sem16T4E", a="../x", b="", value="0.3")], "line 2",
-         "column a: run '../x' contains a path separator"),
-        ([row(statistic="consistency_ve2_half", a="", b="kappa", value="0.002")], "line 2",
-         "column b: consistency_ve2_half has no b, found 'kappa'"),
+        (
+            [row(statistic="dp_significant", dataset="Sem16T4E", a="NMD", b="", value="38.5")],
+            "line 2",
+            "column value: '38.5' is not a count of run pairs",
+        ),
+        (
+            [row(statistic="official_EMD", dataset="Sem16T4E", a="../x", b="", value="0.3")],
+            "line 2",
+            "column a: run '../x' contains a path separator",
+        ),
+        (
+            [row(statistic="consistency_ve2_half", a="", b="kappa", value="0.002")],
+            "line 2",
+            "column b: consistency_ve2_half has no b, found 'kappa'",
+        ),
         ([row(source=" Sakai")], "line 2", "column source: ' Sakai' has white space around it"),
     ],
-)  # fmt: skip
+)
 def test_every_row_of_the_published_numbers_is_checked(tmp_path, lines, where, problem):
     path = transcription(tmp_path, *lines)
     with pytest.raises(InputError) as error:
@@ -116,8 +128,10 @@ def test_ordeval_run_refuses_a_bad_transcription_in_one_line_before_snakemake(tm
     monkeypatch.setattr("ordeval.results.published.shipped_path", lambda: bad)
     assert main(["run", "-n", "--configfile", "c.yaml"]) == 2
     line = one_error_line(capsys.readouterr().err)
-    assert line == f"ordeval: error: {bad}:2: expected 6 tab-separated fields (source, dataset, statistic, a, b, " \
-                   "value), found 5"  # fmt: skip
+    assert (
+        line == f"ordeval: error: {bad}:2: expected 6 tab-separated fields (source, dataset, statistic, a, b, "
+        "value), found 5"
+    )
 
 
 def test_the_replication_jobs_declare_the_published_numbers_and_every_package_data_file_is_accounted_for():
@@ -246,8 +260,13 @@ def test_input_files_are_read_when_planned_only_until_a_data_job_has_read_these_
 def scores_folder(folder: Path) -> Path:
     """A scores folder as 'ordeval score --out' and the pipeline write it: 3 measures, 6 topics, 4 runs."""
     rng = np.random.default_rng(1)
-    stack = ScoreStack(["NMD", "RNOD", "JSD"], [f"t{i}" for i in range(6)], ["A", "B", "C", "D"],
-                       rng.random((3, 6, 4)), [True, True, True])  # fmt: skip
+    stack = ScoreStack(
+        ["NMD", "RNOD", "JSD"],
+        [f"t{i}" for i in range(6)],
+        ["A", "B", "C", "D"],
+        rng.random((3, 6, 4)),
+        [True, True, True],
+    )
     write_scores(stack, score_files(stack, folder))
     return folder
 
@@ -267,8 +286,9 @@ def test_topics_reads_the_stack_only_while_it_mirrors_the_tables(tmp_path, capsy
     table = folder / "NMD.tsv"
     original = table.read_text()
     lines = original.splitlines()
-    scaled = [lines[0]] + ["\t".join([line.split("\t")[0]] + [repr(10 * float(v)) for v in line.split("\t")[1:]])
-                           for line in lines[1:]]  # fmt: skip
+    scaled = [lines[0]] + [
+        "\t".join([line.split("\t")[0]] + [repr(10 * float(v)) for v in line.split("\t")[1:]]) for line in lines[1:]
+    ]
     table.write_text("\n".join(scaled) + "\n")
     status, after, _ = topics_output(capsys, folder, "--measure", "NMD")
     assert status == 0
@@ -288,8 +308,9 @@ def test_topics_reads_the_stack_only_while_it_mirrors_the_tables(tmp_path, capsy
     table.unlink()
     status, _, err = topics_output(capsys, folder)
     assert status == 2
-    assert one_error_line(err) == (f"ordeval: error: {table}: no such file, though stack.npz beside it was written "
-                                   "with it (deleted since?)")  # fmt: skip
+    assert one_error_line(err) == (
+        f"ordeval: error: {table}: no such file, though stack.npz beside it was written with it (deleted since?)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -376,8 +397,11 @@ def test_corrupt_arrays_beside_the_canonical_tables_are_one_line_stale_ones_are_
         (lambda: np.savez(arrays, **{**stored, "gold": stored["gold"] * 2}), "distributions that do not sum to 1"),
     ]:
         change()
-        with pytest.raises(InputError, match=rf"^{arrays}: not the arrays of a data set as ordeval writes (it|them) "
-                           rf"\({re.escape(problem)}"):  # fmt: skip
+        with pytest.raises(
+            InputError,
+            match=rf"^{arrays}: not the arrays of a data set as ordeval writes (it|them) "
+            rf"\({re.escape(problem)}",
+        ):
             TASK.read_canonical("TinyDQ", spec, files)
         arrays.write_bytes(good)
     gold.write_text(gold.read_text() + "\n")  # another SHA-256: stale, the tables are read
@@ -497,8 +521,13 @@ def peak(arguments: list[str], limit: int | None = None, folder: Path | None = N
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
         "sys.exit(done.returncode)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code, str(limit or 0), *arguments], capture_output=True, text=True,
-                          timeout=300, cwd=folder)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(limit or 0), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=folder,
+    )
     return done.returncode, done.stderr, int(done.stdout.split()[-1]) // 1024
 
 
@@ -558,14 +587,20 @@ def test_out_of_memory_is_one_line_in_a_command_and_in_a_job(tmp_path, monkeypat
     monkeypatch.setattr(validation, "check_file", exhausted)
     (tmp_path / "gold.txt").write_text(THREE_TOPICS)
     assert main(["validate", *FORMAT, str(tmp_path / "gold.txt")]) == 2
-    assert one_error_line(capsys.readouterr().err) == ("ordeval: error: out of memory: 'ordeval validate' needs more "
-                                                       "memory than this process may use")  # fmt: skip
+    assert one_error_line(capsys.readouterr().err) == (
+        "ordeval: error: out of memory: 'ordeval validate' needs more memory than this process may use"
+    )
     monkeypatch.delenv("ORDEVAL_DEBUG", raising=False)
     with pytest.raises(SystemExit) as stopped, job(mock_snakemake("score_runs", log=[str(tmp_path / "x.log")])):
         raise MemoryError
     assert stopped.value.code == 1
-    assert capsys.readouterr().err.strip().endswith("score_runs failed: out of memory (more than this machine or its "
-                                                    "limits allow; see the rule's mem_mb)")  # fmt: skip
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith(
+            "score_runs failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)"
+        )
+    )
 
 
 @pytest.mark.parametrize("size", [1 << 20, 1 << 30])

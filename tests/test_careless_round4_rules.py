@@ -31,8 +31,11 @@ PAPERS = ["QCRI", "finki", "pkudblab"]
 
 def reproduced(tmp_path, runs: list[str], origin: str = "real") -> Reproduced:
     agreement = tmp_path / "agreement.csv"
-    write_csv(Table({"measure_a": ["NMD"], "measure_b": ["RNOD"], "tau": [1.0], "ci_low": [0.5], "ci_high": [1.0]}),
-              agreement, {"X": origin})  # fmt: skip
+    write_csv(
+        Table({"measure_a": ["NMD"], "measure_b": ["RNOD"], "tau": [1.0], "ci_low": [0.5], "ci_high": [1.0]}),
+        agreement,
+        {"X": origin},
+    )
     power = tmp_path / "power.csv"
     pairs = len(runs) * (len(runs) - 1) // 2
     write_csv(Table({"dataset": ["X"], "measure": ["NMD"], "significant": [2], "pairs": [pairs]}), power, {"X": origin})
@@ -42,8 +45,10 @@ def reproduced(tmp_path, runs: list[str], origin: str = "real") -> Reproduced:
 
 
 def numbers(*official: str, pairs: str | None = None) -> list[Published]:
-    rows = [Published("paper, Table 1", "X", "tau_a", "NMD", "RNOD", "1.000"),
-            Published("paper, Table 2", "X", "dp_significant", "NMD", "", "2")]  # fmt: skip
+    rows = [
+        Published("paper, Table 1", "X", "tau_a", "NMD", "RNOD", "1.000"),
+        Published("paper, Table 2", "X", "dp_significant", "NMD", "", "2"),
+    ]
     rows += [Published("results", "X", "official_EMD", run, "", "0.240") for run in official]
     if pairs:
         rows.append(Published("paper, Table 2", "X", "dp_pairs", "NMD", "", pairs))
@@ -97,13 +102,24 @@ def test_pooled_numbers_over_another_run_set_are_not_comparable(tmp_path):
     papers = {row.dataset: int(row.value) for row in read_published() if row.statistic == "dp_pairs"}
     power = tmp_path / "power.csv"
     records = [(name, papers[name] + (1 if name == "Sem16T4E" else 0)) for name in pooled_over]
-    write_csv(Table({"dataset": [name for name, _ in records] + ["POOLED"], "measure": ["NMD"] * (len(records) + 1),
-                     "significant": [1] * (len(records) + 1), "pairs": [p for _, p in records] + [0]}), power,
-              dict.fromkeys(pooled_over, "real"))  # fmt: skip
+    write_csv(
+        Table(
+            {
+                "dataset": [name for name, _ in records] + ["POOLED"],
+                "measure": ["NMD"] * (len(records) + 1),
+                "significant": [1] * (len(records) + 1),
+                "pairs": [p for _, p in records] + [0],
+            }
+        ),
+        power,
+        dict.fromkeys(pooled_over, "real"),
+    )
     table = pooled([power], dict.fromkeys(pooled_over, "real"), TOLERANCE)
     assert set(table["verdict"]) == {"not comparable"}
-    assert table["note"][0] == f"run set not the papers' on Sem16T4E ({papers['Sem16T4E'] + 1} run pairs here, " \
-                               f"{papers['Sem16T4E']} in the papers)"  # fmt: skip
+    assert (
+        table["note"][0] == f"run set not the papers' on Sem16T4E ({papers['Sem16T4E'] + 1} run pairs here, "
+        f"{papers['Sem16T4E']} in the papers)"
+    )
 
 
 # =========================================================================== names the pipeline extends
@@ -131,12 +147,14 @@ def test_a_data_set_named_like_another_ones_pooled_leaderboard_is_refused_in_one
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda c: with_dataset(c, "tinysem", "TinySem"),
-         "config key datasets.tinysem: data/TinySem/gold.tsv and data/tinysem/gold.tsv differ only in case, one file "
-         "on a case-insensitive file system (macOS, Windows)"),
+        (
+            lambda c: with_dataset(c, "tinysem", "TinySem"),
+            "config key datasets.tinysem: data/TinySem/gold.tsv and data/tinysem/gold.tsv differ only in case, "
+            "one file on a case-insensitive file system (macOS, Windows)",
+        ),
         (lambda c: with_dataset(c, "TinyDQ_pooled", "TinySem"), None),  # TinyDQ is OQ: it has no pooled leaderboard
     ],
-)  # fmt: skip
+)
 def test_names_that_differ_only_in_case_are_refused_and_harmless_suffixes_pass(change, expected):
     config = change(tiny_config())
     if expected is None:
@@ -155,9 +173,12 @@ def test_a_measure_named_like_a_score_file_is_refused(tmp_path):
         "task": "scores",
         "scores": [{"type": "score_matrix", "measure": measure, "path": "s.tsv"} for measure in ("NMD", "means")],
     }
-    with pytest.raises(ConfigError, match=r"^config key datasets\.Pre: scores/Pre/means\.tsv would be written twice: "
-                       r"as scores/matrix of data set 'Pre' \(measure 'means'\) and as scores/means of data set 'Pre'; "
-                       r"rename measure 'means'$"):  # fmt: skip
+    with pytest.raises(
+        ConfigError,
+        match=r"^config key datasets\.Pre: scores/Pre/means\.tsv would be written twice: "
+        r"as scores/matrix of data set 'Pre' \(measure 'means'\) and as scores/means of data set 'Pre'; "
+        r"rename measure 'means'$",
+    ):
         make_plan(config, check_files=False)
 
 
@@ -178,8 +199,22 @@ def test_a_200_character_name_is_reported_as_200_characters(tmp_path, capsys):
     assert "... (200 characters) is not allowed" in name_problem("x" * 200, kind="run")
     gold = tmp_path / "gold.txt"
     gold.write_text("t1\t0.2\t0.2\t0.2\t0.2\t0.2\n")
-    assert main(["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold), "--run",
-                 f"{'y' * 200}={gold}"]) == 2  # fmt: skip
+    assert (
+        main(
+            [
+                "score",
+                "--task",
+                "quantification",
+                "--format",
+                "semeval_dist",
+                "--gold",
+                str(gold),
+                "--run",
+                f"{'y' * 200}={gold}",
+            ]
+        )
+        == 2
+    )
     assert "(200 characters)" in one_error_line(capsys.readouterr().err)
 
 
@@ -222,10 +257,16 @@ def test_each_documented_tolerance_is_the_code_s_constant():
 
 @pytest.mark.parametrize(
     ("row", "accepted"),
-    [("0.5\t0.49\t0\t0\t0", True), ("0.5\t0.51\t0\t0\t0", True), ("0.5\t0.4899\t0\t0\t0", False),
-     ("0.5\t0.5101\t0\t0\t0", False), ("1.0001\t0\t0\t0\t0", True), ("-0.0001\t0.5\t0.5\t0\t0", True),
-     ("-0.00011\t0.5\t0.5\t0\t0", False)],
-)  # fmt: skip
+    [
+        ("0.5\t0.49\t0\t0\t0", True),
+        ("0.5\t0.51\t0\t0\t0", True),
+        ("0.5\t0.4899\t0\t0\t0", False),
+        ("0.5\t0.5101\t0\t0\t0", False),
+        ("1.0001\t0\t0\t0\t0", True),
+        ("-0.0001\t0.5\t0.5\t0\t0", True),
+        ("-0.00011\t0.5\t0.5\t0\t0", False),
+    ],
+)
 def test_a_sum_or_probability_off_by_exactly_the_tolerance_is_within_it(tmp_path, row, accepted):
     """docs/methods.md: "a distribution whose sum is off by more than 0.01" is an error; 0.99 exactly is off by
     0.01 (was refused: 1 - (0.5 + 0.49) is 0.010000000000000009 in binary)."""
@@ -264,8 +305,9 @@ def test_topics_that_differ_only_in_unicode_normalisation_print_differently(tmp_
     gold, run = tmp_path / "gold.txt", tmp_path / "run.txt"
     gold.write_text(f"{composed}\t0.2\t0.2\t0.2\t0.2\t0.2\n{decomposed}\t0.2\t0.2\t0.2\t0.2\t0.2\n")
     run.write_text(f"{composed}\t0.2\t0.2\t0.2\t0.2\t0.2\n")
-    assert main(["validate", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold),
-                 str(run)]) == 1  # fmt: skip
+    assert (
+        main(["validate", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold), str(run)]) == 1
+    )
     assert f"misses topic 'cafe\\u0301' of the gold ({gold}:2)" in capsys.readouterr().out
     gold.write_text(f"{decomposed}\t0.2\t0.2\t0.2\t0.2\t0.2\n{decomposed}\t0.2\t0.2\t0.2\t0.2\t0.2\n")
     assert main(["validate", "--task", "quantification", "--format", "semeval_dist", str(gold)]) == 1
@@ -277,12 +319,18 @@ def test_topics_that_differ_only_in_unicode_normalisation_print_differently(tmp_
     [
         (["--run", "C="], "ordeval: error: --run C: empty path"),
         (["--run", "C=FOLDER"], "ordeval: error: FOLDER: is a folder, not a file"),
-        (["--run", "C=GOLD", "--plugins", "FOLDER"], "ordeval: error: config key --plugins[0]: plugin 'FOLDER' is a "
-         "folder, not a Python file (*.py) nor an importable module"),
-        (["--run", "C=GOLD", "--plugins", "FOLDER/"], "ordeval: error: config key --plugins[0]: plugin 'FOLDER/' is a "
-         "folder, not a file (a plugin is a Python file or an importable module)"),
+        (
+            ["--run", "C=GOLD", "--plugins", "FOLDER"],
+            "ordeval: error: config key --plugins[0]: plugin 'FOLDER' is a "
+            "folder, not a Python file (*.py) nor an importable module",
+        ),
+        (
+            ["--run", "C=GOLD", "--plugins", "FOLDER/"],
+            "ordeval: error: config key --plugins[0]: plugin 'FOLDER/' is a "
+            "folder, not a file (a plugin is a Python file or an importable module)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_empty_paths_and_folders_are_named_as_such(tmp_path, monkeypatch, capsys, arguments, expected):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "FOLDER").mkdir()
@@ -326,8 +374,9 @@ def test_locks_left_in_the_folder_never_get_rerun_incomplete_advice(tmp_path, mo
     (tmp_path / "Snakefile").write_text("# stand-in\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(tiny_config("locks")))
     script = tmp_path / "fake.py"
-    script.write_text("print('IncompleteFilesException:')\nprint('The files below seem to be incomplete.')\n"
-                      "raise SystemExit(1)\n")  # fmt: skip
+    script.write_text(
+        "print('IncompleteFilesException:')\nprint('The files below seem to be incomplete.')\nraise SystemExit(1)\n"
+    )
     monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} {script}")
     assert main(["run", "--configfile", "c.yaml"]) == 1
     assert "--rerun-incomplete" in capsys.readouterr().err
@@ -346,14 +395,19 @@ def test_a_workflow_load_error_is_shown_with_its_message_not_its_first_line(tmp_
     (tmp_path / "Snakefile").write_text("# stand-in\n")
     (tmp_path / "c.yaml").write_text(yaml.safe_dump(tiny_config("load")))
     script = tmp_path / "fake.py"
-    lines = ['InputError in file "/x/workflow/rules/common.smk", line 43:',
-             "/x/published.tsv, line 5: expected 6 tab-separated fields, found 5",
-             '  File "/x/Snakefile", line 17, in <module>', "AmbiguousRuleException:",
-             "Rules a and b are ambiguous for the file x.csv."]  # fmt: skip
+    lines = [
+        'InputError in file "/x/workflow/rules/common.smk", line 43:',
+        "/x/published.tsv, line 5: expected 6 tab-separated fields, found 5",
+        '  File "/x/Snakefile", line 17, in <module>',
+        "AmbiguousRuleException:",
+        "Rules a and b are ambiguous for the file x.csv.",
+    ]
     script.write_text("".join(f"print({line!r})\n" for line in lines) + "raise SystemExit(1)\n")
     monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} {script}")
     assert main(["run", "-n", "--configfile", "c.yaml"]) == 1
     err = capsys.readouterr().err
-    assert ('  InputError in file "/x/workflow/rules/common.smk", line 43: /x/published.tsv, line 5: expected 6 '
-            "tab-separated fields, found 5") in err.splitlines()  # fmt: skip
+    assert (
+        '  InputError in file "/x/workflow/rules/common.smk", line 43: /x/published.tsv, line 5: expected 6 '
+        "tab-separated fields, found 5"
+    ) in err.splitlines()
     assert "  AmbiguousRuleException: Rules a and b are ambiguous for the file x.csv." in err.splitlines()

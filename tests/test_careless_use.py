@@ -37,8 +37,9 @@ def test_a_measure_neither_registered_nor_in_measures_tsv_needs_a_stated_directi
     assert "the registered measure 'Accuracy', spelt differently, is higher is better" in line
     assert not out.exists()
     for option, best in (("--higher-is-better", "A"), ("--lower-is-better", "B")):
-        assert main(["leaderboard", str(scores), "--out", str(out), "--trials", "50", "--json", option,
-                     "accuracy"]) == 0  # fmt: skip
+        assert (
+            main(["leaderboard", str(scores), "--out", str(out), "--trials", "50", "--json", option, "accuracy"]) == 0
+        )
         board = json.loads(capsys.readouterr().out)["leaderboard"]["measures"][0]
         assert board["lower_is_better"] is (option == "--lower-is-better")
         assert board["rows"][0]["run"] == best and board["rows"][0]["rank"] == 1

@@ -106,14 +106,39 @@ def test_registry_names_order_directions_and_labels():
     assert REGISTRY.task == "classification"
     assert {name for name in ALL if MEASURES[name].lower_is_better} == LOWER_IS_BETTER
     display = {name: MEASURES[name].display for name in ALL}
-    assert display == {"alpha_ORD": "α_ORD", "alpha_INT": "α_INT", "HMPR": "HMPR", "F1_M": "F1^M", "MAE_M": "MAE^M",
-                       "kappa": "κ", "CEM_ORD": "CEM_ORD", "Accuracy": "Accuracy", "MAE_mu": "MAE^µ"}  # fmt: skip
+    assert display == {
+        "alpha_ORD": "α_ORD",
+        "alpha_INT": "α_INT",
+        "HMPR": "HMPR",
+        "F1_M": "F1^M",
+        "MAE_M": "MAE^M",
+        "kappa": "κ",
+        "CEM_ORD": "CEM_ORD",
+        "Accuracy": "Accuracy",
+        "MAE_mu": "MAE^µ",
+    }
     latex = {name: MEASURES[name].properties["latex"] for name in ALL}
-    assert latex == {"alpha_ORD": r"$\alpha_{ORD}$", "alpha_INT": r"$\alpha_{INT}$", "HMPR": "HMPR",
-                     "F1_M": r"F1$^{M}$", "MAE_M": r"MAE$^{M}$", "kappa": r"$\kappa$", "CEM_ORD": r"CEM$_{ORD}$",
-                     "Accuracy": "Accuracy", "MAE_mu": r"MAE$^{\mu}$"}  # fmt: skip
-    equations = {"MAE_M": "Eq. 1", "MAE_mu": "Eq. 2", "CEM_ORD": "Eq. 3-4", "kappa": "Eq. 5", "alpha_ORD": "Eq. 6-8",
-                 "alpha_INT": "Eq. 6-8", "F1_M": "Eq. 9", "HMPR": "Eq. 10"}  # fmt: skip
+    assert latex == {
+        "alpha_ORD": r"$\alpha_{ORD}$",
+        "alpha_INT": r"$\alpha_{INT}$",
+        "HMPR": "HMPR",
+        "F1_M": r"F1$^{M}$",
+        "MAE_M": r"MAE$^{M}$",
+        "kappa": r"$\kappa$",
+        "CEM_ORD": r"CEM$_{ORD}$",
+        "Accuracy": "Accuracy",
+        "MAE_mu": r"MAE$^{\mu}$",
+    }
+    equations = {
+        "MAE_M": "Eq. 1",
+        "MAE_mu": "Eq. 2",
+        "CEM_ORD": "Eq. 3-4",
+        "kappa": "Eq. 5",
+        "alpha_ORD": "Eq. 6-8",
+        "alpha_INT": "Eq. 6-8",
+        "F1_M": "Eq. 9",
+        "HMPR": "Eq. 10",
+    }
     for name, equation in equations.items():
         assert MEASURES[name].reference == f"Sakai, ACL-IJCNLP 2021, {equation}"
     for name in ALL:
@@ -121,8 +146,9 @@ def test_registry_names_order_directions_and_labels():
         assert measure.description and "\n" not in measure.description
         assert "\\" not in measure.display and "$" not in measure.display
         assert {"ordinal", "handles_constant", "handles_imbalance"} <= set(measure.properties)
-        assert all(isinstance(measure.properties[flag], bool)
-                   for flag in ("ordinal", "handles_constant", "handles_imbalance"))  # fmt: skip
+        assert all(
+            isinstance(measure.properties[flag], bool) for flag in ("ordinal", "handles_constant", "handles_imbalance")
+        )
         assert "=" in measure.formula  # the docstring states the formula
     assert get_measure("kappa") is MEASURES["kappa"]
     with pytest.raises(KeyError, match="registered"):
@@ -131,15 +157,27 @@ def test_registry_names_order_directions_and_labels():
 
 def test_flags_are_the_ones_the_module_documents():
     expected = {  # the paper's Table 4: (I) ordinal, (II) handles_constant, (III) handles_imbalance
-        "alpha_ORD": (True, True, True), "alpha_INT": (True, True, True), "kappa": (True, False, True),
-        "HMPR": (False, True, True), "F1_M": (False, True, True), "MAE_M": (True, True, True),
-        "CEM_ORD": (True, True, True), "MAE_mu": (True, True, False), "Accuracy": (False, True, False),
-    }  # fmt: skip
+        "alpha_ORD": (True, True, True),
+        "alpha_INT": (True, True, True),
+        "kappa": (True, False, True),
+        "HMPR": (False, True, True),
+        "F1_M": (False, True, True),
+        "MAE_M": (True, True, True),
+        "CEM_ORD": (True, True, True),
+        "MAE_mu": (True, True, False),
+        "Accuracy": (False, True, False),
+    }
     ours = {  # constant_no_better_than_chance, majority_run_far_from_perfect
-        "alpha_ORD": (True, True), "alpha_INT": (True, True), "kappa": (True, True), "HMPR": (True, True),
-        "F1_M": (True, True), "MAE_M": (False, True), "CEM_ORD": (False, False), "MAE_mu": (False, False),
+        "alpha_ORD": (True, True),
+        "alpha_INT": (True, True),
+        "kappa": (True, True),
+        "HMPR": (True, True),
+        "F1_M": (True, True),
+        "MAE_M": (False, True),
+        "CEM_ORD": (False, False),
+        "MAE_mu": (False, False),
         "Accuracy": (False, False),
-    }  # fmt: skip
+    }
     for name, flags in expected.items():
         properties = MEASURES[name].properties
         assert (properties["ordinal"], properties["handles_constant"], properties["handles_imbalance"]) == flags
@@ -149,20 +187,14 @@ def test_flags_are_the_ones_the_module_documents():
 # --------------------------------------------------------------------------- hand-computed values
 
 # A: K = 3, N = 10. System totals (rows) 4, 3, 3; gold totals (columns) 3, 5, 2; diagonal 2, 3, 1.
-MATRIX_A = [[2, 1, 1],
-            [0, 3, 0],
-            [1, 1, 1]]  # fmt: skip
+MATRIX_A = [[2, 1, 1], [0, 3, 0], [1, 1, 1]]
 # B: K = 4, N = 5, gold classes 1 and 2 empty (C+ = {0, 3}), system never says 2.
 # System totals 3, 1, 0, 1; gold totals 2, 0, 0, 3; diagonal 1, 0, 0, 1.
-MATRIX_B = [[1, 0, 0, 2],
-            [1, 0, 0, 0],
-            [0, 0, 0, 0],
-            [0, 0, 0, 1]]  # fmt: skip
+MATRIX_B = [[1, 0, 0, 2], [1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 1]]
 # C: Krippendorff (2011), "Computing Krippendorff's alpha-reliability", binary data, two observers:
 # gold = Mary 0 1 0 0 0 0 0 0 1 0, system = Dave 1 1 1 0 0 1 0 0 0 0 -> c00 = 5, c10 = 3, c01 = 1, c11 = 1.
 # System totals 6, 4; gold totals 8, 2; N = 10.
-MATRIX_C = [[5, 1],
-            [3, 1]]  # fmt: skip
+MATRIX_C = [[5, 1], [3, 1]]
 
 
 def f1(p, r):
@@ -217,8 +249,15 @@ EXPECTED = {
 # A: gold 3, 5, 2, N = 10: K_00 = 1.5, K_11 = 2.5, K_22 = 1, K_01 = 8 - 1.5, K_02 = 10 - 1.5, K_20 = 10 - 1,
 #    K_21 = 7 - 1. Numerator: 2 prox00 + prox01 + prox02 + 3 prox11 + prox20 + prox21 + prox22;
 #    denominator: 3 prox00 + 5 prox11 + 2 prox22.
-CEM_A = (2 * log2(10 / 1.5) + log2(10 / 6.5) + log2(10 / 8.5) + 3 * log2(10 / 2.5) + log2(10 / 9) + log2(10 / 6)
-         + log2(10 / 1)) / (3 * log2(10 / 1.5) + 5 * log2(10 / 2.5) + 2 * log2(10 / 1))  # fmt: skip
+CEM_A = (
+    2 * log2(10 / 1.5)
+    + log2(10 / 6.5)
+    + log2(10 / 8.5)
+    + 3 * log2(10 / 2.5)
+    + log2(10 / 9)
+    + log2(10 / 6)
+    + log2(10 / 1)
+) / (3 * log2(10 / 1.5) + 5 * log2(10 / 2.5) + 2 * log2(10 / 1))
 # B: gold 2, 0, 0, 3, N = 5: K_00 = 1, K_33 = 1.5, K_03 = 5 - 1 = 4, K_10 = 2 - 0 = 2.
 CEM_B = (log2(5 / 1) + 2 * log2(5 / 4) + log2(5 / 2) + log2(5 / 1.5)) / (2 * log2(5 / 1) + 3 * log2(5 / 1.5))
 # C: gold 8, 2, N = 10: K_00 = 4, K_11 = 1, K_01 = 10 - 4 = 6, K_10 = 10 - 1 = 9.
@@ -468,8 +507,13 @@ def labelled_items(draw):
     gold = draw(st.lists(label, min_size=items, max_size=items))
     run_labels = [draw(st.lists(label, min_size=items, max_size=items)) for _ in range(runs)]
     topic_index = draw(st.lists(st.integers(0, topics - 1), min_size=items, max_size=items))
-    return k, topics, np.array(gold, dtype=int), np.array(run_labels, dtype=int).reshape(runs, items), \
-        np.array(topic_index, dtype=int)  # fmt: skip
+    return (
+        k,
+        topics,
+        np.array(gold, dtype=int),
+        np.array(run_labels, dtype=int).reshape(runs, items),
+        np.array(topic_index, dtype=int),
+    )
 
 
 @settings(max_examples=50)
@@ -644,8 +688,12 @@ def test_constant_counterexample_matches_the_flags():
     # measures flagged constant_no_better_than_chance=False.
     gold = [3, 4, 3]
     chance = scores(chance_run(gold))
-    beaten = {name for name in ALL for k in range(3) if better(name, score(name, constant_run(gold, k)), chance[name],
-                                                               tolerance=1e-6)}  # fmt: skip
+    beaten = {
+        name
+        for name in ALL
+        for k in range(3)
+        if better(name, score(name, constant_run(gold, k)), chance[name], tolerance=1e-6)
+    }
     assert beaten == flagged("constant_no_better_than_chance", False)
     # Hand values: the middle-class run has MAE_M = (1 + 0 + 1)/3 = 2/3; chance has MAE_M = 2.6/3 (gold class 0:
     # 0.4*1 + 0.3*2 = 1.0, class 1: 0.3*1 + 0.3*1 = 0.6, class 2: 1.0) and Accuracy 0.3^2 + 0.4^2 + 0.3^2 < 0.4.
@@ -689,15 +737,17 @@ def test_majority_counterexample_matches_the_flags(majority_class):
 # --------------------------------------------------------------------------- conventions
 
 
-CONVENTION_TOPICS = np.array([
-    [[3, 0, 0], [0, 0, 0], [0, 0, 0]],  # 0: all labels in class 0 -> kappa, alphas: 1.0
-    [[0, 0, 0], [0, 0, 0], [0, 0, 2]],  # 1: all labels in class 2 -> kappa, alphas: 1.0
-    [[2, 1, 0], [0, 0, 0], [0, 0, 0]],  # 2: gold class 1 never predicted -> Prec_1 = 0, f1_1 = 0/0
-    [[0, 1, 0], [1, 0, 0], [0, 0, 0]],  # 3: nothing right -> HMPR f1 0/0; every f1_j 0/0 (Prec_j = 0/1)
-    [[0, 0, 0], [0, 0, 0], [0, 0, 0]],  # 4: empty topic -> NaN everywhere
-    [[1, 0, 0], [0, 2, 0], [0, 0, 1]],  # 5: perfect, no convention
-    [[0, 0, 0], [3, 0, 0], [0, 0, 0]],  # 6: gold all class 0, run all class 1 -> kappa defined (0)
-])  # fmt: skip
+CONVENTION_TOPICS = np.array(
+    [
+        [[3, 0, 0], [0, 0, 0], [0, 0, 0]],  # 0: all labels in class 0 -> kappa, alphas: 1.0
+        [[0, 0, 0], [0, 0, 0], [0, 0, 2]],  # 1: all labels in class 2 -> kappa, alphas: 1.0
+        [[2, 1, 0], [0, 0, 0], [0, 0, 0]],  # 2: gold class 1 never predicted -> Prec_1 = 0, f1_1 = 0/0
+        [[0, 1, 0], [1, 0, 0], [0, 0, 0]],  # 3: nothing right -> HMPR f1 0/0; every f1_j 0/0 (Prec_j = 0/1)
+        [[0, 0, 0], [0, 0, 0], [0, 0, 0]],  # 4: empty topic -> NaN everywhere
+        [[1, 0, 0], [0, 2, 0], [0, 0, 1]],  # 5: perfect, no convention
+        [[0, 0, 0], [3, 0, 0], [0, 0, 0]],  # 6: gold all class 0, run all class 1 -> kappa defined (0)
+    ]
+)
 
 
 def test_convention_masks_flag_exactly_the_cells():
@@ -748,11 +798,15 @@ def test_convention_masks_against_their_definitions(case):
     for name in ("kappa", "alpha_ORD", "alpha_INT"):
         np.testing.assert_array_equal(masks[name, "expected disagreement 0"], labels_in_use == 1)
         np.testing.assert_array_equal(get_measure(name)(c)[labels_in_use == 1], 1.0)
-    unpredicted = [[any(golden[r, t, j] > 0 and system[r, t, j] == 0 for j in range(k)) for t in range(topics)]
-                   for r in range(runs.shape[0])]  # fmt: skip
+    unpredicted = [
+        [any(golden[r, t, j] > 0 and system[r, t, j] == 0 for j in range(k)) for t in range(topics)]
+        for r in range(runs.shape[0])
+    ]
     np.testing.assert_array_equal(masks["F1_M", "precision 0/0"], unpredicted)
-    no_hit = [[any(golden[r, t, j] > 0 and c[r, t, j, j] == 0 for j in range(k)) for t in range(topics)]
-              for r in range(runs.shape[0])]  # fmt: skip
+    no_hit = [
+        [any(golden[r, t, j] > 0 and c[r, t, j, j] == 0 for j in range(k)) for t in range(topics)]
+        for r in range(runs.shape[0])
+    ]
     np.testing.assert_array_equal(masks["F1_M", "f1 0/0"], no_hit)
     nothing_right = (np.trace(c, axis1=-2, axis2=-1) == 0) & (total > 0)
     np.testing.assert_array_equal(masks["HMPR", "f1 0/0"], nothing_right)

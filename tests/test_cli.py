@@ -295,5 +295,7 @@ def test_position_pairing_with_a_duplicated_line_reports_the_line_not_a_wrong_co
     assert main([*args, "--align", "position"]) == 1
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0] == f"{gold}: OK (gold: 3 topics, 9 items)"
-    assert out[1:] == [f"{run}:4: topic 't0' but the gold's item 4 (line 4 of {gold}) has topic 't1'; with align: "
-                       "position the topics must agree line by line"]  # fmt: skip
+    assert out[1:] == [
+        f"{run}:4: topic 't0' but the gold's item 4 (line 4 of {gold}) has topic 't1'; with align: "
+        "position the topics must agree line by line"
+    ]

@@ -24,9 +24,26 @@ def files(tmp_path):
 
 
 def _score(files, out, *extra):
-    return ["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(files["gold"]),
-            "--run", f"A={files['A']}", "--run", f"B={files['B']}", "--out", str(out), "--trials", "50",
-            "--measures", "NMD,RNOD", *extra]  # fmt: skip
+    return [
+        "score",
+        "--task",
+        "quantification",
+        "--format",
+        "semeval_dist",
+        "--gold",
+        str(files["gold"]),
+        "--run",
+        f"A={files['A']}",
+        "--run",
+        f"B={files['B']}",
+        "--out",
+        str(out),
+        "--trials",
+        "50",
+        "--measures",
+        "NMD,RNOD",
+        *extra,
+    ]
 
 
 @pytest.mark.parametrize(

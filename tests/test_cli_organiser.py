@@ -82,8 +82,21 @@ def _csv_tab(path) -> list[dict]:
 def test_pooled_protocol_is_for_classification_only(tmp_path, capsys):
     gold = tmp_path / "gold.txt"
     gold.write_text("t1\t0.2\t0.2\t0.2\t0.2\t0.2\n")
-    args = ["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold), "--run", f"A={gold}",
-            "--protocol", "pooled", "--out", str(tmp_path / "out")]  # fmt: skip
+    args = [
+        "score",
+        "--task",
+        "quantification",
+        "--format",
+        "semeval_dist",
+        "--gold",
+        str(gold),
+        "--run",
+        f"A={gold}",
+        "--protocol",
+        "pooled",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     assert main(args) == 2
     assert "--protocol pooled: quantification has no pooled scores" in one_error_line(capsys.readouterr().err)
     assert not (tmp_path / "out").exists()
@@ -117,15 +130,32 @@ def test_quantification_baselines_from_the_gold_alone(tmp_path, capsys):
     gold = rng.dirichlet(np.ones(5), 6)
     path = tmp_path / "gold.txt"
     path.write_text("".join("\t".join([f"t{i}", *map(repr, row.tolist())]) + "\n" for i, row in enumerate(gold)))
-    args = ["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(path), "--out",
-            str(tmp_path / "out"), "--measures", "NMD", "--trials", "100", "--json"]  # fmt: skip
+    args = [
+        "score",
+        "--task",
+        "quantification",
+        "--format",
+        "semeval_dist",
+        "--gold",
+        str(path),
+        "--out",
+        str(tmp_path / "out"),
+        "--measures",
+        "NMD",
+        "--trials",
+        "100",
+        "--json",
+    ]
     for kind in ("uniform", "popularity", "constant:-2"):
         args += ["--baseline", kind]
     assert main(args) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["runs"] == ["BL-uniform", "BL-popularity", "BL-highly-negative"]
-    frame = ordeval.score(gold, {"u": baselines.uniform(gold), "p": baselines.popularity(gold),
-                                 "c": baselines.constant_class(gold, 0)}, measures=["NMD"])  # fmt: skip
+    frame = ordeval.score(
+        gold,
+        {"u": baselines.uniform(gold), "p": baselines.popularity(gold), "c": baselines.constant_class(gold, 0)},
+        measures=["NMD"],
+    )
     means = frame.groupby("run", sort=False)["score"].mean()
     assert document["means"]["NMD"] == pytest.approx(dict(zip(document["runs"], means.to_numpy(), strict=True)))
     assert document["leaderboard"]["protocol"] == "per-topic"
@@ -151,8 +181,24 @@ def test_standard_input_per_topic_output_and_json(labels, tmp_path, monkeypatch,
     assert document["dataset"] == "Sem16" and document["leaderboard"]["protocol"] == "per-topic"
     rows = document["leaderboard"]["measures"][0]["rows"]
     assert [row["run"] for row in rows] == ["R0", "R1", "R2"] and all(row["group"] for row in rows)
-    assert main(["leaderboard", str(tmp_path / "json"), "--out", str(tmp_path / "board"), "--json", "--trials",
-                 "300", "--seed", "1", "--threads", "1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                str(tmp_path / "json"),
+                "--out",
+                str(tmp_path / "board"),
+                "--json",
+                "--trials",
+                "300",
+                "--seed",
+                "1",
+                "--threads",
+                "1",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["leaderboard"]["measures"][0]["rows"] == rows
 
 
@@ -192,13 +238,44 @@ def test_plugins_on_measures_score_and_leaderboard(tmp_path, capsys, clean_regis
     gold = np.random.default_rng(1).dirichlet(np.ones(5), 4)
     path = tmp_path / "gold.txt"
     path.write_text("".join("\t".join([f"t{i}", *map(repr, row.tolist())]) + "\n" for i, row in enumerate(gold)))
-    args = ["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(path), "--baseline",
-            "uniform", "--baseline", "popularity", "--measures", "CLIOVERLAP", "--out", str(tmp_path / "o"),
-            "--plugins", str(plugin), "--trials", "50"]  # fmt: skip
+    args = [
+        "score",
+        "--task",
+        "quantification",
+        "--format",
+        "semeval_dist",
+        "--gold",
+        str(path),
+        "--baseline",
+        "uniform",
+        "--baseline",
+        "popularity",
+        "--measures",
+        "CLIOVERLAP",
+        "--out",
+        str(tmp_path / "o"),
+        "--plugins",
+        str(plugin),
+        "--trials",
+        "50",
+    ]
     assert main(args) == 0
     assert "CLIOVERLAP" in capsys.readouterr().out and (tmp_path / "o" / "CLIOVERLAP.tsv").is_file()
-    assert main(["leaderboard", str(tmp_path / "o"), "--plugins", str(plugin), "--out", str(tmp_path / "b"),
-                 "--trials", "50"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "leaderboard",
+                str(tmp_path / "o"),
+                "--plugins",
+                str(plugin),
+                "--out",
+                str(tmp_path / "b"),
+                "--trials",
+                "50",
+            ]
+        )
+        == 0
+    )
     assert "(higher is better)" in capsys.readouterr().out
     assert main(["measures", "--plugins", str(tmp_path / "missing.py")]) == 2
     assert "missing.py" in one_error_line(capsys.readouterr().err)
@@ -243,8 +320,11 @@ def _official_runs(subtask: str) -> tuple[list[str], dict[str, str]]:
     from conftest import shared_file
 
     folder = shared_file(f"Sem16T4CE/official/runs/{subtask}/ECNU-{subtask}.output").parent
-    names = {"_baseline-majority-0": "BL-majority", "_baseline-0-0-0-1-0": "BL-positive",
-             "_baseline-average-on-train+dev+devtest": "BL-average"}  # fmt: skip
+    names = {
+        "_baseline-majority-0": "BL-majority",
+        "_baseline-0-0-0-1-0": "BL-positive",
+        "_baseline-average-on-train+dev+devtest": "BL-average",
+    }
     arguments, official = [], {}
     for path in sorted(folder.glob(f"*-{subtask}.output")):
         stem = path.name.removesuffix(f"-{subtask}.output")
@@ -264,11 +344,24 @@ def _official_table(subtask: str) -> list[list[str]]:
 @pytest.mark.parametrize(
     ("subtask", "options"),
     [
-        ("C", ["--task", "classification", "--format", "semeval_labels", "--align", "position", "--protocol", "pooled",
-               "--measures", "MAE_M,MAE_mu"]),
+        (
+            "C",
+            [
+                "--task",
+                "classification",
+                "--format",
+                "semeval_labels",
+                "--align",
+                "position",
+                "--protocol",
+                "pooled",
+                "--measures",
+                "MAE_M,MAE_mu",
+            ],
+        ),
         ("E", ["--task", "quantification", "--format", "semeval_dist", "--measures", "EMD"]),
     ],
-)  # fmt: skip
+)
 def test_score_table_prints_the_official_semeval_2016_results(subtask, options, tmp_path, capsys):
     """``ordeval score --table`` on every official run of SemEval-2016 Task 4 subtask C (pooled MAE^M, MAE^mu)
     and E (EMD, mean over topics) prints the official results table: the same runs in the same order, the same
@@ -277,8 +370,9 @@ def test_score_table_prints_the_official_semeval_2016_results(subtask, options, 
 
     runs, official = _official_runs(subtask)
     gold = shared_file(f"Sem16T4CE/official/gold/SemEval2016_task4_subtask{subtask}_test_gold.txt")
-    code = main(["score", *options, "--gold", str(gold), *runs, "--table", "--no-leaderboard",
-                 "--out", str(tmp_path / "out")])  # fmt: skip
+    code = main(
+        ["score", *options, "--gold", str(gold), *runs, "--table", "--no-leaderboard", "--out", str(tmp_path / "out")]
+    )
     assert code == 0
     lines = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     assert lines[0] == ["run", *options[-1].split(",")]

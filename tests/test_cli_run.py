@@ -63,9 +63,13 @@ def test_run_takes_a_file_format_of_a_plugin_in_the_configuration(project, monke
     plugin = REPO / "tests" / "formats" / "toy_format.py"
     (folder / "gold.csv").write_text("t1,0.2,0.2,0.2,0.2,0.2\nt2,0.1,0.2,0.4,0.2,0.1\n")
     config = tiny_config("plugincfg", data_root=str(folder), plugins=[str(plugin)])
-    config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
-                                  "runs": [{"type": "toy_csv", "path": "gold.csv", "name": "Copy"},
-                                           {"type": "simulate", "systems": 6}]}}  # fmt: skip
+    config["datasets"] = {
+        "Toy": {
+            "classes": [-2, -1, 0, 1, 2],
+            "gold": {"type": "toy_csv", "path": "gold.csv"},
+            "runs": [{"type": "toy_csv", "path": "gold.csv", "name": "Copy"}, {"type": "simulate", "systems": 6}],
+        }
+    }
     path = folder / "plugin.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
     formats = get_task("quantification").formats
@@ -268,8 +272,10 @@ def test_a_full_disk_while_logging_stops_snakemake_and_its_jobs_and_names_the_lo
     assert time.monotonic() - started < 45
     line = one_error_line(capsys.readouterr().err.split("\n", 1)[1])  # after the run's first line
     log = os.path.join("results", "clitest", "logs", "ordeval-run.log")
-    assert f"ordeval: error: {log}: cannot write the log (No space left on device); Snakemake and its jobs were " \
-           "stopped" in line  # fmt: skip
+    assert (
+        f"ordeval: error: {log}: cannot write the log (No space left on device); Snakemake and its jobs were "
+        "stopped" in line
+    )
     assert line.endswith(f"once there is room: ordeval run --configfile {config} --cores 2")
     assert _all_stopped(pids)
     assert _lock_is_free(folder / "results" / "clitest" / "logs" / ".ordeval-run.lock")
@@ -296,16 +302,30 @@ def test_the_target_comes_before_the_pass_through_arguments(project, monkeypatch
     """``-- --config data_root=...`` with any --target (a --config at the end would take the target)."""
     folder, config = project
     _fake_snakemake(folder, monkeypatch, ["1 of 1 steps (100%) done"], 0)
-    status = main(["run", "--configfile", str(config), "--target", "leaderboard", "--cores", "2", "--", "--config",
-                   f"data_root={folder}"])  # fmt: skip
+    status = main(
+        [
+            "run",
+            "--configfile",
+            str(config),
+            "--target",
+            "leaderboard",
+            "--cores",
+            "2",
+            "--",
+            "--config",
+            f"data_root={folder}",
+        ]
+    )
     captured = capsys.readouterr()
     assert status == 0, captured.err
     arguments = (folder / "results" / "clitest" / "logs" / "ordeval-run.log").read_text().splitlines()[1]
     assert arguments.endswith(f"--cores 2 leaderboard --config data_root={folder}")
     # the HTML report's command, with the same --config, after the report stage (no manifest yet)
-    assert (f"HTML report: ordeval run --configfile {config} --target report --cores 2 -- --config data_root={folder}"
-            f" && snakemake --configfile {config} --config data_root={folder} --report results/clitest/report.html"
-            in captured.out.splitlines())  # fmt: skip
+    assert (
+        f"HTML report: ordeval run --configfile {config} --target report --cores 2 -- --config data_root={folder}"
+        f" && snakemake --configfile {config} --config data_root={folder} --report results/clitest/report.html"
+        in captured.out.splitlines()
+    )
 
 
 def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
@@ -316,7 +336,8 @@ def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
         assert main(["run", "--configfile", str(config), flag, "--", "--config", "seed=3"]) == 0
         captured = capsys.readouterr()
         assert "dry run: 4 jobs would run (prepare_data, score_runs x2, all); nothing was computed or written" in (
-            captured.out)  # fmt: skip
+            captured.out
+        )
         assert "full log" not in captured.out and "dry run: nothing is written" in captured.err
         assert sorted(path.name for path in folder.iterdir()) == ["Snakefile", "fake_snakemake.py", "tiny.yaml"]
 
@@ -334,8 +355,9 @@ def test_a_dry_run_writes_nothing(project, monkeypatch, capsys):
         ),
     ],
 )
-def test_errors_about_pass_through_arguments_name_them_not_the_configuration_file(project, monkeypatch, capsys,
-                                                                                   items, expected):  # fmt: skip
+def test_errors_about_pass_through_arguments_name_them_not_the_configuration_file(
+    project, monkeypatch, capsys, items, expected
+):
     folder, config = project
     _fake_snakemake(folder, monkeypatch, ["SHOULD NOT RUN"], 0)
     if items[0].startswith("data_root"):  # a data set that reads a file
@@ -364,8 +386,10 @@ def test_hints_name_a_live_snakemake_as_live_and_quote_the_commands_they_print(p
     folder, _ = project
     spaced = folder / "my config.yaml"
     spaced.write_text(yaml.safe_dump(tiny_config("clitest")))
-    for lines in (["LockException:", "Error: Directory cannot be locked."],
-                  ["IncompleteFilesException:", "The files below seem to be incomplete."]):  # fmt: skip
+    for lines in (
+        ["LockException:", "Error: Directory cannot be locked."],
+        ["IncompleteFilesException:", "The files below seem to be incomplete."],
+    ):
         _fake_snakemake(folder, monkeypatch, lines, 1)
         assert main(["run", "--configfile", str(spaced), "--", "--keep-going"]) == 1
         err = capsys.readouterr().err
@@ -373,8 +397,9 @@ def test_hints_name_a_live_snakemake_as_live_and_quote_the_commands_they_print(p
         more = "--unlock" if "Lock" in lines[0] else "--keep-going --rerun-incomplete"
         assert hint.endswith(f"ordeval run --configfile '{spaced}' -- {more}"), hint
         assert "none runs on this machine now" in hint or "interrupted run" in hint
-        live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake",
-                                 "--directory", str(folder)])  # fmt: skip
+        live = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake", "--directory", str(folder)]
+        )
         try:
             assert main(["run", "--configfile", str(spaced)]) == 1
             hint = next(line for line in capsys.readouterr().err.splitlines() if line.startswith("hint:"))
@@ -398,8 +423,9 @@ def test_live_snakemake_finds_only_snakemake_processes_of_the_project(tmp_path):
         subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "-m", "snakemake", *where])
         for where in (["--directory", str(tmp_path)], ["-d", str(elsewhere)], [])
     ]
-    started.append(subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "not-snakemake"],
-                                    cwd=tmp_path))  # fmt: skip
+    started.append(
+        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "not-snakemake"], cwd=tmp_path)
+    )
     try:
         time.sleep(0.2)
         assert live_snakemake(tmp_path) == [started[0].pid]

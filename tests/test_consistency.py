@@ -166,8 +166,13 @@ def _setup(tmp_path, measures):
 
 def _taus_outputs(folder) -> dict[str, str]:
     """The outputs of rule consistency_taus, written to ``folder``."""
-    names = {"taus": "{}.tsv", "summary": "{}.csv", "summary_tex": "{}.tex", "pairs": "{}_pairs.csv",
-             "pairs_tex": "{}_pairs.tex"}  # fmt: skip
+    names = {
+        "taus": "{}.tsv",
+        "summary": "{}.csv",
+        "summary_tex": "{}.tex",
+        "pairs": "{}_pairs.csv",
+        "pairs_tex": "{}_pairs.tex",
+    }
     return {f"{part}_{c}": str(folder / name.format(c)) for part, name in names.items() for c in CONDITIONS}
 
 
@@ -191,8 +196,10 @@ SETTINGS = {"splits": 40, "subset_size": 5, "hsd_trials": 100, "alpha": 0.05, "s
 def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
     measures = ["NMD", "RNOD", "JSD"]
     paths, provenance = _setup(tmp_path, measures)
-    one, two = (_run_taus("X", measures, SETTINGS, threads, paths, provenance, tmp_path / folder)
-                for threads, folder in [(1, "one"), (2, "two")])  # fmt: skip
+    one, two = (
+        _run_taus("X", measures, SETTINGS, threads, paths, provenance, tmp_path / folder)
+        for threads, folder in [(1, "X"), (2, "X_two_threads")]
+    )
     for condition in CONDITIONS:
         names, taus = read_taus(one[f"taus_{condition}"])
         assert names == measures and taus.shape == (40, 3)
@@ -209,12 +216,15 @@ def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
             key = f"{part}_{condition}"
             assert Path(one[key]).read_bytes() == Path(two[key]).read_bytes(), key
     # The data set's name is part of the seed: another data set draws other splits.
-    other = _run_taus("Y", measures, SETTINGS, 1, paths, provenance, tmp_path / "other")
+    other = _run_taus("Y", measures, SETTINGS, 1, paths, provenance, tmp_path / "Y")
     assert Path(other["taus_half"]).read_bytes() != Path(one["taus_half"]).read_bytes()
 
     # the mean over two data sets: X and Y
-    output = {f"{stem}_{c}": str(tmp_path / f"{stem}_{c}.{ext}") for stem, ext in (("mean", "csv"),
-              ("mean_tex", "tex")) for c in CONDITIONS}  # fmt: skip
+    output = {
+        f"{stem}_{c}": str(tmp_path / f"{stem}_{c}.{ext}")
+        for stem, ext in (("mean", "csv"), ("mean_tex", "tex"))
+        for c in CONDITIONS
+    }
     run_rule_script(
         "consistency_summary",
         input={
@@ -242,22 +252,47 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     measures = ["NMD", "RNOD", "JSD"]
     paths, provenance = _setup(tmp_path, measures)
     taus = _run_taus("X", measures, SETTINGS, 1, paths, provenance, tmp_path / "consistency")
-    significance = {"pvalues": str(tmp_path / "pvalues.tsv"), "arrays": str(tmp_path / "pvalues.npz"),
-                    "identical_runs": str(tmp_path / "identical_runs.tsv")}  # fmt: skip
-    run_rule_script("significance_pvalues", input={"stack": str(paths["stack"])}, output=significance,
-                    params={"hsd_trials": 100, "seed": 11}, wildcards={"dataset": "X"})  # fmt: skip
+    significance = {
+        "pvalues": str(tmp_path / "pvalues.tsv"),
+        "arrays": str(tmp_path / "pvalues.npz"),
+        "identical_runs": str(tmp_path / "identical_runs.tsv"),
+    }
+    run_rule_script(
+        "significance_pvalues",
+        input={"stack": str(paths["stack"])},
+        output=significance,
+        params={"hsd_trials": 100, "seed": 11},
+        wildcards={"dataset": "X"},
+    )
     board = {ext: str(tmp_path / f"leaderboard.{ext}") for ext in ("csv", "tex", "md", "html")}
     board["compact"] = str(tmp_path / "leaderboard_compact.tex")
-    inputs = {"stack": str(paths["stack"]), "pvalues": significance["pvalues"], "arrays": significance["arrays"],
-              "provenance": provenance["X"]}  # fmt: skip
+    inputs = {
+        "stack": str(paths["stack"]),
+        "pvalues": significance["pvalues"],
+        "arrays": significance["arrays"],
+        "provenance": provenance["X"],
+    }
     settings = {"alpha": 0.05, "hsd_trials": 100, "ci_level": 0.95}
-    run_rule_script("leaderboard_tables", input={**inputs, "pooled": []}, output=board,
-                    params={**settings, "measures": measures}, wildcards={"dataset": "X"})  # fmt: skip
+    run_rule_script(
+        "leaderboard_tables",
+        input={**inputs, "pooled": []},
+        output=board,
+        params={**settings, "measures": measures},
+        wildcards={"dataset": "X"},
+    )
     figures = {"curves": "significance", "leaderboard": "leaderboard", "topic_set_size": "topic_set_size"}
-    output = {f"{key}_{ext}": str(tmp_path / "figures" / f"{name}.{ext}") for key, name in figures.items()
-              for ext in ("pdf", "png")}  # fmt: skip
-    output.update({f"consistency_{ext}_{c}": str(tmp_path / "figures" / f"{c}.{ext}") for c in CONDITIONS
-                   for ext in ("pdf", "png")})  # fmt: skip
+    output = {
+        f"{key}_{ext}": str(tmp_path / "figures" / f"{name}.{ext}")
+        for key, name in figures.items()
+        for ext in ("pdf", "png")
+    }
+    output.update(
+        {
+            f"consistency_{ext}_{c}": str(tmp_path / "figures" / f"{c}.{ext}")
+            for c in CONDITIONS
+            for ext in ("pdf", "png")
+        }
+    )
     run_rule_script(
         "dataset_figures",
         input={

@@ -246,8 +246,13 @@ def prepare(config, name, results, log=()):
     """Script prepare_data on the (quantification) data set ``name`` of ``config``, as its rule would run it,
     with its outputs below ``results``; the outputs."""
     output = {key: str(results / path.format(dataset=name)) for key, path in CANONICAL.items()}
-    params = {"task": "quantification", "spec": config["datasets"][name], "data_root": config["data_root"],
-              "seed": config["seed"], "plugins": []}  # fmt: skip
+    params = {
+        "task": "quantification",
+        "spec": config["datasets"][name],
+        "data_root": config["data_root"],
+        "seed": config["seed"],
+        "plugins": [],
+    }
     run_rule_script("prepare_data", output=output, params=params, wildcards={"dataset": name}, log=log)
     return output
 

@@ -47,11 +47,14 @@ def _write(folder: Path, name: str, content: str | bytes) -> Path:
 def _manifest(folder: Path, name: str = "demo") -> None:
     """manifest.json as the pipeline writes it: every output but the volatile ones, with its SHA-256."""
     entries = [
-        {"path": f"results/{name}/{path.relative_to(folder).as_posix()}",
-         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "bytes": path.stat().st_size}
+        {
+            "path": f"results/{name}/{path.relative_to(folder).as_posix()}",
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "bytes": path.stat().st_size,
+        }
         for path in sorted(folder.rglob("*"))
         if path.is_file() and not matches(path.relative_to(folder).as_posix(), VOLATILE)
-    ]  # fmt: skip
+    ]
     _write(folder, "manifest.json", json.dumps({"name": name, "git_commit": "abc", "output_files": entries}))
 
 
@@ -126,8 +129,10 @@ def test_a_cell_within_the_tolerance(capsys, old, new):
 
 def test_the_written_precision_of_a_column(capsys, old, new):
     """A table printed at 3 decimals against a full-precision one: equal where they agree to 3 decimals."""
-    printed = "measure_a,measure_b,tau,ci_low,data_origin\nNMD,RNOD,0.879,0.722,synthetic\nNMD,JSD,0.500,0.250," \
-              "synthetic\nRNOD,JSD,0.667,0.333,synthetic\n"  # fmt: skip
+    printed = (
+        "measure_a,measure_b,tau,ci_low,data_origin\nNMD,RNOD,0.879,0.722,synthetic\nNMD,JSD,0.500,0.250,"
+        "synthetic\nRNOD,JSD,0.667,0.333,synthetic\n"
+    )
     _write(new, AGREEMENT, printed)
     assert _diff(capsys, old, new)[0] == 0
     _write(new, AGREEMENT, printed.replace("0.879", "0.878"))
@@ -189,8 +194,15 @@ def test_a_changed_text_cell(capsys, old, new):
     status, out = _diff(capsys, old, new, "--json")
     cells = json.loads(out)["tables"][0]["cells"]
     assert status == 1
-    assert cells == [{"key": {"measure_a": "NMD", "measure_b": "JSD"}, "column": "data_origin",
-                      "old": "synthetic", "new": "real", "difference": None}]  # fmt: skip
+    assert cells == [
+        {
+            "key": {"measure_a": "NMD", "measure_b": "JSD"},
+            "column": "data_origin",
+            "old": "synthetic",
+            "new": "real",
+            "difference": None,
+        }
+    ]
 
 
 def test_a_score_matrix_rows_added_and_columns_removed(capsys, old, new):
@@ -208,15 +220,33 @@ def test_json_shape(capsys, old, new):
     status, out = _diff(capsys, old, new, "--json")
     document = json.loads(out)
     assert status == 1
-    assert set(document) == {"old", "new", "equal", "tolerance", "added", "removed", "changed", "tables", "values",
-                             "identical", "equal_by_value", "ignored", "left_out", "environments"}  # fmt: skip
+    assert set(document) == {
+        "old",
+        "new",
+        "equal",
+        "tolerance",
+        "added",
+        "removed",
+        "changed",
+        "tables",
+        "values",
+        "identical",
+        "equal_by_value",
+        "ignored",
+        "left_out",
+        "environments",
+    }
     assert document["old"] == {"path": str(old), "kind": "results"} and document["equal"] is False
-    assert document["tolerance"] == {"absolute": 1e-12, "relative": 1e-9, "rule": "equal at the written precision "
-                                     "or within 1e-12 or within 1e-09 of the larger magnitude"}  # fmt: skip
+    assert document["tolerance"] == {
+        "absolute": 1e-12,
+        "relative": 1e-9,
+        "rule": "equal at the written precision or within 1e-12 or within 1e-09 of the larger magnitude",
+    }
     [table] = document["tables"]
     assert table["path"] == SCORES and table["key"] == ["topic"] and table["cells_compared"] == 6
-    assert table["cells"] == [{"key": {"topic": "t2"}, "column": "A", "old": "0.5", "new": "0.625",
-                               "difference": 0.125}]  # fmt: skip
+    assert table["cells"] == [
+        {"key": {"topic": "t2"}, "column": "A", "old": "0.5", "new": "0.625", "difference": 0.125}
+    ]
     assert table["largest_difference"] == 0.125 and document["identical"] == 4
 
 
@@ -227,8 +257,10 @@ def test_markdown_shape(capsys, old, new):
     lines = out.splitlines()
     assert status == 1
     assert lines[0] == f"### ordeval diff: `{old}` → `{new}`"
-    assert lines[2].startswith("**NOT EQUAL**: 1 table with changed cells or rows, 0 files with changed numbers or "
-                               "text, 1 file changed (SHA-256)")  # fmt: skip
+    assert lines[2].startswith(
+        "**NOT EQUAL**: 1 table with changed cells or rows, 0 files with changed numbers or "
+        "text, 1 file changed (SHA-256)"
+    )
     assert "| table | cells changed | largest difference |" in lines
     assert f"| `{SCORES}` | 1 of 6 | +0.125 (A; topic=t2) |" in lines
     assert f"- `{FIGURE}`" in lines and f"#### `{SCORES}`" in lines
@@ -281,7 +313,9 @@ def test_a_changed_table_fails_the_reference_check(capsys, old, new, tmp_path):
         [AGREEMENT, SCORES, FIGURE, "scores/X/stack.npz", "tables/agreement/X.tex"]
     )
     assert sorted(p.relative_to(reference).as_posix() for p in reference.rglob("*") if p.is_file()) == [
-        "reference.json", AGREEMENT]  # fmt: skip
+        "reference.json",
+        AGREEMENT,
+    ]
     _write(new, "logs/agreement_tables.log", "another time\n")
     assert _diff(capsys, reference, new)[0] == 0
     _edit(new, AGREEMENT, "RNOD,JSD,0.6666666666666666", "RNOD,JSD,0.6676666666666666")
@@ -310,8 +344,9 @@ def test_recording_again_replaces_the_reference(capsys, old, tmp_path):
 def test_recording_refuses_an_incomplete_run_or_another_folder(capsys, old, tmp_path):
     other = _write(tmp_path, "notes/todo.txt", "keep me").parent
     assert main(["reference", str(old), str(other)]) == 2
-    assert one_error_line(capsys.readouterr().err).endswith("exists and is not a recorded reference (no readable "
-                                                            "reference.json): give a new or empty folder")  # fmt: skip
+    assert one_error_line(capsys.readouterr().err).endswith(
+        "exists and is not a recorded reference (no readable reference.json): give a new or empty folder"
+    )
     _edit(old, SCORES, "t1\t0.25", "t1\t0.26")
     assert main(["reference", str(old), str(tmp_path / "ref")]) == 2
     assert "changed since the pipeline wrote it" in one_error_line(capsys.readouterr().err)
@@ -324,8 +359,10 @@ def test_recording_refuses_an_incomplete_run_or_another_folder(capsys, old, tmp_
 def test_a_reference_table_edited_by_hand_is_bad_input(capsys, old, tmp_path):
     reference = tmp_path / "reference"
     assert main(["reference", str(old), str(reference)]) == 0
-    assert capsys.readouterr().err == (f"{reference}: reference of {old}: 5 outputs by SHA-256, the text of 1 tables, "
-                                       "the fingerprint of the numbers of 3 other files\n")  # fmt: skip
+    assert capsys.readouterr().err == (
+        f"{reference}: reference of {old}: 5 outputs by SHA-256, the text of 1 tables, "
+        "the fingerprint of the numbers of 3 other files\n"
+    )
     _edit(reference, AGREEMENT, "0.5,", "0.55,")
     assert main(["diff", str(reference), str(old)]) == 2
     assert "its SHA-256 is not the one reference.json records" in one_error_line(capsys.readouterr().err)
@@ -368,13 +405,20 @@ def test_a_printed_number_against_a_computed_one():
 
 def test_a_published_table_against_a_reproduced_one_cell_by_cell():
     published = Table({"measure": ["NMD", "RNOD", "JSD"], "tau": ["0.854", "0.912", "0.700"], "n": ["38", "40", "41"]})
-    reproduced = Table({"n": [41, 38, 42], "measure": ["JSD", "NMD", "RNOD"],
-                        "tau": np.array([0.7004, 0.85417, 0.9135])})  # fmt: skip
+    reproduced = Table(
+        {"n": [41, 38, 42], "measure": ["JSD", "NMD", "RNOD"], "tau": np.array([0.7004, 0.85417, 0.9135])}
+    )
     diff = compare_tables(published, reproduced, keep_equal=True)
     verdicts = {(cell.key, cell.column): cell.equal for cell in diff.cells}
     assert diff.key == ["measure"] and diff.compared == 6 and len(diff.cells) == 6
-    assert verdicts == {(("NMD",), "tau"): True, (("RNOD",), "tau"): False, (("JSD",), "tau"): True,
-                        (("NMD",), "n"): True, (("RNOD",), "n"): False, (("JSD",), "n"): True}  # fmt: skip
+    assert verdicts == {
+        (("NMD",), "tau"): True,
+        (("RNOD",), "tau"): False,
+        (("JSD",), "tau"): True,
+        (("NMD",), "n"): True,
+        (("RNOD",), "n"): False,
+        (("JSD",), "n"): True,
+    }
     assert diff.columns_reordered and diff.rows_reordered and not diff.equal
     assert diff.largest.column == "n" and diff.largest.difference == 2.0
     changed = compare_tables(published, reproduced).cells
@@ -385,21 +429,32 @@ def test_how_the_key_is_chosen():
     columns = {"measure": ["A", "A", "B"], "rank": ["1", "2", "1"], "run": ["x", "y", "x"], "mean": ["1", "2", "3"]}
     board = Table(columns)
     assert key_columns(board, board) == ["measure", "run"]  # the fewest text columns that identify the rows
-    design = Table({"measure": ["A", "A", "A", "B"], "design": ["t", "t", "F", "t"],
-                    "mdd": ["0.1", "0.2", "0.1", "0.1"], "origin": ["real"] * 4})  # fmt: skip
+    design = Table(
+        {
+            "measure": ["A", "A", "A", "B"],
+            "design": ["t", "t", "F", "t"],
+            "mdd": ["0.1", "0.2", "0.1", "0.1"],
+            "origin": ["real"] * 4,
+        }
+    )
     assert key_columns(design, design) == ["measure", "design", ROW_NUMBER]  # the closest, numbered among equal keys
     numbers = Table({"x": ["1", "2"], "y": ["3", ""]})
     assert key_columns(numbers, numbers) == [ROW_NUMBER]  # no text column: row by row
     moved = Table({"x": ["2", "1"], "y": ["", "3"]})
     diff = compare_tables(numbers, moved)
     assert [(cell.key, cell.column, cell.old, cell.new) for cell in diff.cells] == [
-        ((1,), "x", "1", "2"), ((2,), "x", "2", "1"), ((1,), "y", "3", ""), ((2,), "y", "", "3")]  # fmt: skip
+        ((1,), "x", "1", "2"),
+        ((2,), "x", "2", "1"),
+        ((1,), "y", "3", ""),
+        ((2,), "y", "", "3"),
+    ]
     explicit = compare_tables(design, design, key=["measure"])
     assert explicit.key == ["measure", ROW_NUMBER] and explicit.equal  # a given key that repeats is numbered
     moved = Table({name: design.cells(name)[::-1] for name in design.columns}).with_column("mdd", ["0.1"] * 4)
     diff = compare_tables(design, moved)  # reversed rows: matched by key, equal keys in order
     assert diff.rows_reordered and [(cell.key, cell.old, cell.new) for cell in diff.cells] == [
-        (("A", "t", 2), "0.2", "0.1")]  # fmt: skip
+        (("A", "t", 2), "0.2", "0.1")
+    ]
 
 
 def test_compare_folders_from_python(old, new):
@@ -428,8 +483,9 @@ def test_ci_fails_when_a_table_changes_without_its_reference(old, tmp_path):
     )
 
     def ci():
-        return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=work, capture_output=True, text=True,
-                              timeout=120)  # fmt: skip
+        return subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", script], cwd=work, capture_output=True, text=True, timeout=120
+        )
 
     assert ci().returncode == 0
     _edit(results, AGREEMENT, "NMD,RNOD,0.8787878787878788", "NMD,RNOD,0.8797878787878788")

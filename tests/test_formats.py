@@ -58,8 +58,24 @@ def test_a_plugin_format_is_validated_and_scored_from_the_command_line(tmp_path,
     assert report["problems"] == 0 and [entry["role"] for entry in report["files"]] == ["gold", "run", "run"]
     assert all(entry["ok"] and entry["format"] == "toy_csv" for entry in report["files"])
     out = tmp_path / "out"
-    status = main(["score", *common, "--gold", str(gold), "--run", f"A={run_a}", "--run", f"B={run_b}",
-                   "--out", str(out), "--measures", "NMD,JSD", "--trials", "50"])  # fmt: skip
+    status = main(
+        [
+            "score",
+            *common,
+            "--gold",
+            str(gold),
+            "--run",
+            f"A={run_a}",
+            "--run",
+            f"B={run_b}",
+            "--out",
+            str(out),
+            "--measures",
+            "NMD,JSD",
+            "--trials",
+            "50",
+        ]
+    )
     assert status == 0, capsys.readouterr().err
     nmd = (out / "NMD.tsv").read_text().splitlines()
     assert nmd[0].split("\t") == ["topic", "A", "B"] and nmd[1].split("\t")[1] == "0.0"  # A equals the gold
@@ -76,9 +92,13 @@ def test_a_plugin_format_in_a_configuration(tmp_path):
 
     gold, run_a, _ = _files(tmp_path)
     config = tiny_config(data_root=str(tmp_path), plugins=[str(PLUGIN)])
-    config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
-                                  "runs": [{"type": "toy_csv", "path": "a.csv", "name": "A"},
-                                           {"type": "simulate", "systems": 4}]}}  # fmt: skip
+    config["datasets"] = {
+        "Toy": {
+            "classes": [-2, -1, 0, 1, 2],
+            "gold": {"type": "toy_csv", "path": "gold.csv"},
+            "runs": [{"type": "toy_csv", "path": "a.csv", "name": "A"}, {"type": "simulate", "systems": 4}],
+        }
+    }
     planned = make_plan(config, workdir=tmp_path)
     assert planned.datasets["Toy"].runs[0] == "A"
     data = get_task("quantification").build("Toy", planned.datasets["Toy"].spec, tmp_path, 7)
@@ -102,9 +122,13 @@ def test_a_plugin_format_of_several_runs_is_planned_without_run_names(tmp_path):
 
     gold, run_a, _ = _files(tmp_path)
     config = tiny_config(data_root=str(tmp_path), plugins=[str(PLUGIN)])
-    config["datasets"] = {"Toy": {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "toy_csv", "path": "gold.csv"},
-                                  "runs": [{"type": "toy_many", "path": "a.csv"},
-                                           {"type": "simulate", "systems": 6}]}}  # fmt: skip
+    config["datasets"] = {
+        "Toy": {
+            "classes": [-2, -1, 0, 1, 2],
+            "gold": {"type": "toy_csv", "path": "gold.csv"},
+            "runs": [{"type": "toy_many", "path": "a.csv"}, {"type": "simulate", "systems": 6}],
+        }
+    }
     planned = make_plan(config, workdir=tmp_path, check_files=False)
     assert "SIM01" in planned.datasets["Toy"].runs and len(planned.datasets["Toy"].runs) == 6
     config["datasets"]["Toy"]["runs"][0]["runs"] = ["X", "Y"]

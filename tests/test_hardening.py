@@ -229,15 +229,21 @@ def test_figure_modules_never_switch_math_text_back_on():
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda c: c["datasets"]["TinySem"]["runs"].__setitem__(1, {"type": "simulate", "systems": 3}),
-         "config key datasets.TinySem.runs: 4 runs; the analyses need at least 5"),
-        (lambda c: c["consistency"].update(subset_size=7),
-         "config key consistency.subset_size: 7, but data set TinySem has 12 topics"),
-        (lambda c: c["consistency"].update(subset_size=8),
-         "config key consistency.subset_size: 8, but data set TinySem has 12 topics"),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"].__setitem__(1, {"type": "simulate", "systems": 3}),
+            "config key datasets.TinySem.runs: 4 runs; the analyses need at least 5",
+        ),
+        (
+            lambda c: c["consistency"].update(subset_size=7),
+            "config key consistency.subset_size: 7, but data set TinySem has 12 topics",
+        ),
+        (
+            lambda c: c["consistency"].update(subset_size=8),
+            "config key consistency.subset_size: 8, but data set TinySem has 12 topics",
+        ),
         (lambda c: c["datasets"]["TinyDQ"]["gold"].update(topics=3), "datasets.TinyDQ"),
     ],
-)  # fmt: skip
+)
 def test_checks_that_can_be_made_before_the_first_job_are_made_at_plan_time(change, expected):
     assert expected in attempt(change)
 

@@ -108,10 +108,12 @@ def test_the_largest_seed_is_accepted():
         (lambda c: sem(c)["runs"][1].update(weak_skill_min=0.5), "TinySem.runs[1].weak_skill_min: weak_skill_min"),
         (lambda c: sem(c)["runs"][1].update(team_size=2, weak_teams=9), "TinySem.runs[1].weak_teams: 9 weak teams"),
         (lambda c: dq(c)["gold"].update(scores=["E", "S"]), "TinyDQ.gold.score: 'A' is not one of scores"),
-        (lambda c: dq(c)["gold"].update(scores=["A", "E", "S", "X"], latent_correlation=-0.4),
-         "TinyDQ.gold.latent_correlation: -0.4 with 4 scores"),
+        (
+            lambda c: dq(c)["gold"].update(scores=["A", "E", "S", "X"], latent_correlation=-0.4),
+            "TinyDQ.gold.latent_correlation: -0.4 with 4 scores",
+        ),
     ],
-)  # fmt: skip
+)
 def test_min_max_pairs_and_related_fields_must_agree(change, key):
     assert key in refused(change)
 
@@ -308,10 +310,14 @@ def test_a_huge_list_is_refused_before_the_schema_compares_its_items():
 
 @pytest.mark.parametrize(
     "change",
-    [lambda c: c.update(name="x" * 100_000), lambda c: c.update(seed=["1"] * 1500),
-     lambda c: sem(c).update(description="y\n" * 100_000), lambda c: sem(c).update(classes=["a" * 100_000, "b"]),
-     lambda c: sem(c)["runs"][0].update({"class": "\t" * 100_000})],
-)  # fmt: skip
+    [
+        lambda c: c.update(name="x" * 100_000),
+        lambda c: c.update(seed=["1"] * 1500),
+        lambda c: sem(c).update(description="y\n" * 100_000),
+        lambda c: sem(c).update(classes=["a" * 100_000, "b"]),
+        lambda c: sem(c)["runs"][0].update({"class": "\t" * 100_000}),
+    ],
+)
 def test_an_error_message_never_shows_a_huge_value(tmp_path, change):
     import yaml
 
@@ -391,8 +397,9 @@ def test_deeply_nested_json_is_one_line(tmp_path):
     with pytest.raises(InputError, match=r"deep.json: invalid JSON: nested too deeply"):
         load_json(path)
     checked = check_file(path, "quantification", "ntcir_annotations", [0, 1, 2], score="A")
-    assert [str(problem) for problem in checked.problems] == [f"{path}: invalid JSON: nested too deeply "
-                                                              "(arrays or objects inside each other)"]  # fmt: skip
+    assert [str(problem) for problem in checked.problems] == [
+        f"{path}: invalid JSON: nested too deeply (arrays or objects inside each other)"
+    ]
 
 
 def test_the_parsing_split_keeps_each_module_readable():
@@ -476,11 +483,13 @@ def test_figures_leave_no_temporary_font_folder(tmp_path):
 
 @pytest.mark.parametrize(
     "change",
-    [lambda c: c["datasets"]["Sem16T4E"]["runs"][1].update(systems=10**6),
-     lambda c: c["datasets"]["Sem16T4E"]["gold"].update(topics=10**9),
-     lambda c: c["significance"].update(hsd_trials=10**9),
-     lambda c: c["datasets"]["Sem16T4C"].update(classes=list(range(10_000)))],
-)  # fmt: skip
+    [
+        lambda c: c["datasets"]["Sem16T4E"]["runs"][1].update(systems=10**6),
+        lambda c: c["datasets"]["Sem16T4E"]["gold"].update(topics=10**9),
+        lambda c: c["significance"].update(hsd_trials=10**9),
+        lambda c: c["datasets"]["Sem16T4C"].update(classes=list(range(10_000))),
+    ],
+)
 def test_the_sizes_of_the_issue_are_refused_on_the_default_configuration(change):
     config = load_yaml(REPO / "config" / "config.yaml")
     change(config)
@@ -505,23 +514,36 @@ def _dumped(change):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        (_dumped(lambda c: c["consistency"].update(alpha=float("nan"))),
-         "config key consistency.alpha: nan is not a finite number"),
+        (
+            _dumped(lambda c: c["consistency"].update(alpha=float("nan"))),
+            "config key consistency.alpha: nan is not a finite number",
+        ),
         (_dumped(lambda c: c.update(seed=10**30)), "config key seed: 1000000000000000000000000000000 is greater"),
-        (_dumped(lambda c: c["significance"].update(hsd_trials=10**9)),
-         "config key datasets: too long for this machine"),
+        (
+            _dumped(lambda c: c["significance"].update(hsd_trials=10**9)),
+            "config key datasets: too long for this machine",
+        ),
         (lambda c: "seed: 5\n" + _dumped(lambda c: None)(c), "duplicate key 'seed' (first at line 1)"),
-        (lambda c: ALIAS_BOMB.replace("name: *i\nseed: 1\ndatasets: {}\n", "")
-         + _dumped(lambda c: c.update(description="x"))(c).replace("description: x", "description: *i"),
-         "(an alias bomb?)"),
+        (
+            lambda c: (
+                ALIAS_BOMB.replace("name: *i\nseed: 1\ndatasets: {}\n", "")
+                + _dumped(lambda c: c.update(description="x"))(c).replace("description: x", "description: *i")
+            ),
+            "(an alias bomb?)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_ordeval_run_refuses_before_writing_anything(tmp_path, text, expected):
     config = load_yaml(REPO / "config" / "config.yaml")
     config["name"] = f"hostile-{tmp_path.name}"
     path = write(tmp_path, "c.yaml", text(config))
-    result = subprocess.run([sys.executable, "-m", "ordeval", "run", "--dry-run", "--configfile", str(path)],
-                            cwd=REPO, capture_output=True, text=True, timeout=60)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-m", "ordeval", "run", "--dry-run", "--configfile", str(path)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2, result.stderr
     assert expected in result.stderr and result.stderr.count("\n") == 1 and len(result.stderr) < 700, result.stderr
     assert not (REPO / "results" / config["name"]).exists()

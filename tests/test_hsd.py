@@ -134,8 +134,9 @@ def test_progress_callback_reports_chunks_and_does_not_change_the_result():
     stack = np.stack([_scores(6, topics=23, systems=7), _scores(7, topics=23, systems=7)])
     plain = randomised_tukey_hsd(stack, 333, np.random.default_rng(5), threads=2)
     calls = []
-    chunked = randomised_tukey_hsd(stack, 333, np.random.default_rng(5), threads=2,
-                                   progress=lambda done, total: calls.append((done, total)))  # fmt: skip
+    chunked = randomised_tukey_hsd(
+        stack, 333, np.random.default_rng(5), threads=2, progress=lambda done, total: calls.append((done, total))
+    )
     np.testing.assert_array_equal(plain.null_ranges, chunked.null_ranges)
     np.testing.assert_array_equal(plain.p_values, chunked.p_values)
     done = [d for d, _ in calls]

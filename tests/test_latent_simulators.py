@@ -26,8 +26,14 @@ NO_EXTREMES = {"noise_sd": 0.8, "edges": [-9.0, 1.2, 2.3, 12.0]}
 @pytest.fixture(scope="module")
 def oc_gold():
     # the middle class common, the extremes rare, as in SemEval
-    return oc.simulate_gold(stream(11, "gold"), topics=40, num_classes=5, items_min=150, items_max=300,
-                            class_shares=[0.03, 0.12, 0.45, 0.35, 0.05])  # fmt: skip
+    return oc.simulate_gold(
+        stream(11, "gold"),
+        topics=40,
+        num_classes=5,
+        items_min=150,
+        items_max=300,
+        class_shares=[0.03, 0.12, 0.45, 0.35, 0.05],
+    )
 
 
 def mae(predicted, gold):
@@ -126,8 +132,9 @@ def test_logistic_topic_proportions_are_reproducible_and_keep_rare_extremes_rare
 
 def test_both_gold_simulators_take_the_logistic_topic_model():
     settings = {"cut_points": [-5.9, -2.5, 0.5, 4.6], "location_sd": 1.0, "scale_sd": 0.2}
-    tweets = oq.simulate_tweet_gold(stream(5, "gold"), topics=400, num_classes=5, tweets_min=200, tweets_max=200,
-                                    **settings)  # fmt: skip
+    tweets = oq.simulate_tweet_gold(
+        stream(5, "gold"), topics=400, num_classes=5, tweets_min=200, tweets_max=200, **settings
+    )
     np.testing.assert_allclose(tweets.sum(axis=1), 1.0)
     np.testing.assert_allclose(tweets * 200, np.rint(tweets * 200), atol=1e-9)  # counts of 200 tweets
     assert 0.3 < (tweets[:, 0] == 0).mean() < 0.75 and (tweets[:, 2] == 0).mean() == 0
@@ -188,21 +195,30 @@ def test_oq_latent_runs_count_the_latent_classifiers_predictions():
     blind = [{"noise_sd": 50.0, "edges": [-60.0, -20.0, 20.0, 60.0], "concentration": 5000.0}]
     flat = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=1, model="latent", profiles=blind)
     assert flat[0].std(axis=0).max() < 0.02
-    variants = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, english_variants=1,
-                                model="latent", profiles=sharp)  # fmt: skip
+    variants = oq.simulate_runs(
+        stream(4, "s"), stream(4, "n"), gold, systems=2, english_variants=1, model="latent", profiles=sharp
+    )
     assert variants.shape == (3, 60, 5) and np.array_equal(variants[:2], runs)
     with pytest.raises(ValueError, match="profiles"):
         oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent")
 
 
 def test_topic_interactions_follow_the_profiles_loadings_and_sds():
-    profiles = [{**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
-                {**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
-                {**CALIBRATED, "loadings": [-0.5, 0.0], "interaction_sd": 0.1}, CALIBRATED]  # fmt: skip
+    profiles = [
+        {**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
+        {**CALIBRATED, "loadings": [0.5, 0.0], "interaction_sd": 0.1},
+        {**CALIBRATED, "loadings": [-0.5, 0.0], "interaction_sd": 0.1},
+        CALIBRATED,
+    ]
     dealt = latent.assign_profiles(np.random.default_rng(2), profiles, 4, 0.0)
     shifts = latent.topic_interactions(np.random.default_rng(3), dealt, 0.3, 4000)
-    np.testing.assert_allclose(shifts.std(axis=1), np.sqrt((dealt.loadings**2).sum(axis=1) + np.where(
-        np.isnan(dealt.interaction_sd), 0.3, dealt.interaction_sd) ** 2), rtol=0.05)  # fmt: skip
+    np.testing.assert_allclose(
+        shifts.std(axis=1),
+        np.sqrt(
+            (dealt.loadings**2).sum(axis=1) + np.where(np.isnan(dealt.interaction_sd), 0.3, dealt.interaction_sd) ** 2
+        ),
+        rtol=0.05,
+    )
     correlation = np.corrcoef(shifts)
     same = [i for i in range(4) if dealt.loadings[i, 0] > 0]
     opposite = [i for i in range(4) if dealt.loadings[i, 0] < 0]
@@ -211,8 +227,10 @@ def test_topic_interactions_follow_the_profiles_loadings_and_sds():
     assert abs(correlation[same[0], plain[0]]) < 0.1
     # without loadings: one draw per system and topic, as N(0, interaction_sd) always drew
     bare = latent.assign_profiles(np.random.default_rng(2), [CALIBRATED] * 3, 3, 0.0)
-    np.testing.assert_array_equal(latent.topic_interactions(np.random.default_rng(3), bare, 0.3, 50),
-                                  np.random.default_rng(3).normal(0.0, 0.3, size=(3, 50)))  # fmt: skip
+    np.testing.assert_array_equal(
+        latent.topic_interactions(np.random.default_rng(3), bare, 0.3, 50),
+        np.random.default_rng(3).normal(0.0, 0.3, size=(3, 50)),
+    )
 
 
 def test_oc_systems_with_loadings_alike_err_alike_from_topic_to_topic(oc_gold):
@@ -223,16 +241,19 @@ def test_oc_systems_with_loadings_alike_err_alike_from_topic_to_topic(oc_gold):
     again = oc.simulate_runs(stream(6, "s"), stream(6, "n"), gold, item_topic, 5, **parameters)
     assert np.array_equal(runs, again)
     topics = int(item_topic.max()) + 1
-    error = np.stack([np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic)
-                      for run in runs])  # fmt: skip
+    error = np.stack(
+        [np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic) for run in runs]
+    )
     unrelated = oc.run_parameters({"systems": 2, "model": "latent", "profiles": [CALIBRATED], "interaction_sd": 0.8}, 5)
     apart = oc.simulate_runs(stream(6, "s"), stream(6, "n"), gold, item_topic, 5, **unrelated)
-    error_apart = np.stack([np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic)
-                            for run in apart])  # fmt: skip
+    error_apart = np.stack(
+        [np.bincount(item_topic, weights=run - gold, minlength=topics) / np.bincount(item_topic) for run in apart]
+    )
     assert np.corrcoef(error)[0, 1] > 0.8 > 0.5 > np.corrcoef(error_apart)[0, 1]
     with pytest.raises(ConfigError, match=r"runs\.profiles: loadings of 1 and 2 numbers"):
-        oc.run_parameters({"systems": 2, "model": "latent",
-                           "profiles": [alike, {**alike, "loadings": [0.1, 0.2]}]}, 5, "runs")  # fmt: skip
+        oc.run_parameters(
+            {"systems": 2, "model": "latent", "profiles": [alike, {**alike, "loadings": [0.1, 0.2]}]}, 5, "runs"
+        )
     with pytest.raises(ConfigError, match=r"profiles\[0\]: interaction_sd -1 is not a number >= 0"):
         oc.run_parameters({"systems": 2, "model": "latent", "profiles": [{**alike, "interaction_sd": -1}]}, 5)
 
@@ -242,8 +263,9 @@ def test_a_profiles_floor_decides_how_often_a_class_it_hardly_predicts_comes_out
     never_extreme = {**NO_EXTREMES, "concentration": 30.0}  # classes -2 and 2 never predicted
 
     def empty_share(**profile):
-        runs = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=1, model="latent",
-                                profiles=[{**never_extreme, **profile}])  # fmt: skip
+        runs = oq.simulate_runs(
+            stream(4, "s"), stream(4, "n"), gold, systems=1, model="latent", profiles=[{**never_extreme, **profile}]
+        )
         return float((runs[0][:, [0, 4]] < 1e-9).mean())
 
     default = empty_share()
@@ -252,8 +274,14 @@ def test_a_profiles_floor_decides_how_often_a_class_it_hardly_predicts_comes_out
     # the floor draws nothing: the other systems of a field keep their estimates
     two = [{**CALIBRATED, "concentration": 50.0}, never_extreme]
     plain = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent", profiles=two)
-    floored = oq.simulate_runs(stream(4, "s"), stream(4, "n"), gold, systems=2, model="latent",
-                               profiles=[two[0], {**never_extreme, "floor": 1e-4}])  # fmt: skip
+    floored = oq.simulate_runs(
+        stream(4, "s"),
+        stream(4, "n"),
+        gold,
+        systems=2,
+        model="latent",
+        profiles=[two[0], {**never_extreme, "floor": 1e-4}],
+    )
     calibrated = int(np.argmin([(run < 1e-9).mean() for run in plain]))
     np.testing.assert_array_equal(plain[calibrated], floored[calibrated])
 
@@ -280,8 +308,9 @@ def test_the_configuration_checks_profiles_of_both_tasks():
     config = tiny_config(classification=True)
     oq_source = config["datasets"]["TinySem"]["runs"][1]
     oc_source = config["datasets"]["TinyOC"]["runs"][1]
-    oq_source.update(model="latent", profiles=[{**CALIBRATED, "concentration": 50.0, "floor": 0.001}],
-                     topic_shift_slope=0.5)  # fmt: skip
+    oq_source.update(
+        model="latent", profiles=[{**CALIBRATED, "concentration": 50.0, "floor": 0.001}], topic_shift_slope=0.5
+    )
     oc_source.update(model="latent", profiles=[CALIBRATED, NO_EXTREMES], item_difficulty_sd=0.3)
     configuration.validate(copy.deepcopy(config))  # accepted
     for change, message in [
@@ -307,8 +336,16 @@ def test_the_configuration_checks_profiles_of_both_tasks():
 
 
 FITTED = {"Sem16T4C": "Sem16T4C", "Sem17T4C": "Sem16T4C", "Sem16T4E": "Sem16T4E", "Sem17T4E": "Sem16T4E"}
-FIT_KEYS = ("model", "profiles", "item_difficulty_sd", "item_shared", "topic_shift_slope", "topic_shift_sd",
-            "topic_difficulty_sd", "interaction_sd")  # fmt: skip
+FIT_KEYS = (
+    "model",
+    "profiles",
+    "item_difficulty_sd",
+    "item_shared",
+    "topic_shift_slope",
+    "topic_shift_sd",
+    "topic_difficulty_sd",
+    "interaction_sd",
+)
 
 
 def test_the_default_semeval_data_sets_use_the_settings_fitted_to_the_real_fields():

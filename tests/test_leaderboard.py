@@ -66,8 +66,16 @@ def test_groups_round_trip_and_match_the_significance_matrix(count, spacing):
 
 def test_labels_are_letters_then_numbered_letters():
     assert [letter(i) for i in (0, 25, 26, 51, 52, 53, 103, 104, 1000)] == [
-        "a", "z", "A", "Z", "a1", "b1", "Z1", "a2", "m19"
-    ]  # fmt: skip
+        "a",
+        "z",
+        "A",
+        "Z",
+        "a1",
+        "b1",
+        "Z1",
+        "a2",
+        "m19",
+    ]
     assert all(group_label_index(letter(i)) == i for i in range(5000))
     assert format_groups([0, 1]) == "ab" and format_groups([51, 52, 53]) == "Za1b1"
     assert parse_groups("Za1b1") == ["Z", "a1", "b1"] and parse_groups("") == []
@@ -121,9 +129,18 @@ def test_table_writers_keep_the_group_cells():
 def test_table_writers_leave_out_the_columns_no_row_fills():
     """Ranks without intervals or groups (the pooled protocol's boards in the pipeline): no interval or group
     column and no key to the group cells; the score is headed as given."""
-    board = Table({"measure": ["M"] * 3, "rank": [1, 2, 3], "run": ["B", "C", "A"], "mean": [0.4, 0.3, 0.2],
-                   "ci_low": [np.nan] * 3, "ci_high": [np.nan] * 3, "group": [""] * 3,
-                   "lower_is_better": [False] * 3})  # fmt: skip
+    board = Table(
+        {
+            "measure": ["M"] * 3,
+            "rank": [1, 2, 3],
+            "run": ["B", "C", "A"],
+            "mean": [0.4, 0.3, 0.2],
+            "ci_low": [np.nan] * 3,
+            "ci_high": [np.nan] * 3,
+            "group": [""] * 3,
+            "lower_is_better": [False] * 3,
+        }
+    )
     markdown = leaderboard_markdown("D", [board], {"M": "M"}, 0.95, "note", "Score")
     latex = leaderboard_latex([board], {"M": "M"}, 0.95, "Score")
     assert "| Rank | Run | Score |" in markdown and "| 1 | B | 0.400 |" in markdown

@@ -74,9 +74,15 @@ def make_page(runs: int = 6, protocol: str = "per-topic", **changes) -> tuple[st
         finite = np.nan_to_num(stack.matrix(measure), nan=0.5)  # a NaN mean is never ranked; the page's data keeps it
         boards.append(leaderboard(finite, names, measure, stack.direction_of(measure), pvalues).table())
     arguments = dict(
-        title="Data <set>", boards=boards, names=dict(zip(stack.measures, stack.display, strict=True)),
-        per_topic=stack, protocol=protocol, data_origin="SYNTHETIC data & co.", level=0.9, note="B = 100",
-    )  # fmt: skip
+        title="Data <set>",
+        boards=boards,
+        names=dict(zip(stack.measures, stack.display, strict=True)),
+        per_topic=stack,
+        protocol=protocol,
+        data_origin="SYNTHETIC data & co.",
+        level=0.9,
+        note="B = 100",
+    )
     arguments.update(changes)
     return leaderboard_page(**arguments), stack, boards
 
@@ -121,16 +127,35 @@ def test_same_input_same_bytes_and_written_atomically(tmp_path):
     first, _, boards = make_page()
     assert make_page()[0] == first
     text, stack, _ = make_page()
-    write_leaderboard_page(tmp_path / "leaderboard.html", "Data <set>", boards, {"M0": "M <zero>", "M1": "M1"},
-                           stack, "per-topic", "SYNTHETIC data & co.", 0.9, "B = 100")  # fmt: skip
+    write_leaderboard_page(
+        tmp_path / "leaderboard.html",
+        "Data <set>",
+        boards,
+        {"M0": "M <zero>", "M1": "M1"},
+        stack,
+        "per-topic",
+        "SYNTHETIC data & co.",
+        0.9,
+        "B = 100",
+    )
     assert (tmp_path / "leaderboard.html").read_text(encoding="utf-8") == first
     assert [path.name for path in tmp_path.iterdir()] == ["leaderboard.html"]
 
 
 def test_pooled_boards_without_groups_or_intervals_and_no_per_topic_scores():
-    board = Table({"measure": ["MAE_M"] * 2, "rank": [1, 2], "run": ["a", "b"], "mean": [0.5, 0.7],
-                   "ci_low": [np.nan, np.nan], "ci_high": [np.nan, np.nan], "group": ["", ""],
-                   "lower_is_better": ["True", "True"], "protocol": ["pooled", "pooled"]})  # fmt: skip
+    board = Table(
+        {
+            "measure": ["MAE_M"] * 2,
+            "rank": [1, 2],
+            "run": ["a", "b"],
+            "mean": [0.5, 0.7],
+            "ci_low": [np.nan, np.nan],
+            "ci_high": [np.nan, np.nan],
+            "group": ["", ""],
+            "lower_is_better": ["True", "True"],
+            "protocol": ["pooled", "pooled"],
+        }
+    )
     text, _, _ = make_page(boards=[board], names={"MAE_M": "MAE^M"}, per_topic=None, protocol="per-topic")
     page = Page(text)
     assert [row[:4] for row in page.boards[0]] == [

@@ -23,27 +23,46 @@ from ordeval.tasks.stack import ScoreStack
 def stack():
     rng = np.random.default_rng(0)
     values = rng.random((2, 10, 4)) + np.array([0.0, 0.1, 0.5, 0.9])
-    return ScoreStack(["MAE_M", "Accuracy"], [f"t{i}" for i in range(10)], ["A", "B", "C", "D"], values, [True, False],
-                      ["MAE^M", "Accuracy"], "classification", ["", ""])  # fmt: skip
+    return ScoreStack(
+        ["MAE_M", "Accuracy"],
+        [f"t{i}" for i in range(10)],
+        ["A", "B", "C", "D"],
+        values,
+        [True, False],
+        ["MAE^M", "Accuracy"],
+        "classification",
+        ["", ""],
+    )
 
 
 def test_per_topic_boards_are_the_measures_leaderboards_with_a_note(stack):
     significance = pairwise_significance(stack, 200, np.random.default_rng(1), 1)
     boards = build_leaderboards(stack, significance, dataset="D1", test="randomised Tukey HSD, B = 200, seed = 1")
     for index, measure in enumerate(stack.measures):
-        expected = leaderboard(stack.values[index], stack.runs, measure, stack.lower_is_better[index],
-                               significance.matrix(measure)).table()  # fmt: skip
+        expected = leaderboard(
+            stack.values[index], stack.runs, measure, stack.lower_is_better[index], significance.matrix(measure)
+        ).table()
         assert boards.tables()[index].records() == expected.records()
-    assert boards.note == ("D1, per-topic protocol: mean over 10 topics with 95% t intervals, rank, and significance "
-                           "groups (runs sharing a letter do not differ significantly: randomised Tukey HSD, B = 200, "
-                           "seed = 1, alpha = 0.05).")  # fmt: skip
+    assert boards.note == (
+        "D1, per-topic protocol: mean over 10 topics with 95% t intervals, rank, and significance "
+        "groups (runs sharing a letter do not differ significantly: randomised Tukey HSD, B = 200, "
+        "seed = 1, alpha = 0.05)."
+    )
     assert leaderboards_markdown(boards).startswith("# Leaderboard: D1\n\n" + boards.note)
 
 
 def test_pooled_boards_have_no_interval_and_without_a_test_no_groups(stack, tmp_path):
     pooled = np.array([[0.4, 0.3, 0.2, 0.1], [0.5, 0.6, 0.7, 0.8]])
-    boards = build_leaderboards(stack, None, dataset="D2", protocol="pooled", pooled=pooled, items=123,
-                                no_test_reason="a reason", origins={"D2": "real"})  # fmt: skip
+    boards = build_leaderboards(
+        stack,
+        None,
+        dataset="D2",
+        protocol="pooled",
+        pooled=pooled,
+        items=123,
+        no_test_reason="a reason",
+        origins={"D2": "real"},
+    )
     mae = boards.boards[0]
     assert mae.runs == ["D", "C", "B", "A"] and np.allclose(mae.means, [0.1, 0.2, 0.3, 0.4])
     assert all(math.isnan(value) for value in mae.ci_low) and mae.groups == [""] * 4

@@ -58,8 +58,9 @@ def test_manifest_script_hashes_every_input_file(tmp_path, monkeypatch):
     _run_manifest(plan, git_commit(REPO), outputs=[])
     manifest = json.loads((work / "results" / "tiny" / "manifest.json").read_text())
     listed = {entry["path"]: entry["sha256"] for entry in manifest["input_files"]}
-    expected = {name: hashlib.sha256((data / name).read_bytes()).hexdigest()
-                for name in ("gold.txt", "run1.txt", "run2.txt")}  # fmt: skip
+    expected = {
+        name: hashlib.sha256((data / name).read_bytes()).hexdigest() for name in ("gold.txt", "run1.txt", "run2.txt")
+    }
     assert listed == expected  # relative to data_root, however the configuration named them
     assert {entry["dataset"] for entry in manifest["input_files"]} == {"Files"}
     assert manifest["configuration"]["datasets"]["Files"]["gold"]["path"] == "gold.txt"

@@ -35,21 +35,53 @@ def registries_as_they_were():
 def _tables(folder: Path) -> dict:
     """Tables as the analysis stages write them, for one data set D1 and three measures."""
     origins = {"D1": "synthetic"}
-    agreement = Table({"measure_a": ["alpha_ORD", "alpha_ORD", "kappa"], "measure_b": ["kappa", "MAE_M", "MAE_M"],
-                       "tau": [0.9, 0.5, 0.6], "ci_low": [0.8, 0.2, 0.3], "ci_high": [0.95, 0.7, 0.8]})  # fmt: skip
+    agreement = Table(
+        {
+            "measure_a": ["alpha_ORD", "alpha_ORD", "kappa"],
+            "measure_b": ["kappa", "MAE_M", "MAE_M"],
+            "tau": [0.9, 0.5, 0.6],
+            "ci_low": [0.8, 0.2, 0.3],
+            "ci_high": [0.95, 0.7, 0.8],
+        }
+    )
     similarity = Table({"measure": MEASURES, "D1": [0.7, 0.75, 0.55], "mean": [0.7, 0.75, 0.55]})
-    consistency = Table({"measure": ["kappa", "alpha_ORD", "MAE_M"], "mean_tau": [0.9, 0.85, 0.8],
-                         "outperforms": ["alpha_ORD MAE_M", "MAE_M", ""], "ve2": [0.001] * 3,
-                         "trials": [100] * 3})  # fmt: skip
-    power = Table({"dataset": ["D1"] * 3 + ["POOLED"] * 3, "measure": MEASURES * 2, "significant": [5, 3, 4] * 2,
-                   "pairs": [10] * 6, "percent": [50.0, 30.0, 40.0] * 2})  # fmt: skip
-    sizes = Table({"measure": [m for m in MEASURES for _ in range(2)], "design": ["paired_t"] * 6,
-                   "alpha": [0.05] * 6, "power": [0.8] * 6, "mdd": [0.1, 0.2, 0.1, 0.2, 0.3, 0.6],
-                   "residual_variance": [0.01, 0.01, 0.02, 0.02, 0.1, 0.1], "topics": [30, 9, 50, 14, 40, 12],
-                   "runs": [2] * 6})  # fmt: skip
-    files = {"agreement": {"D1": folder / "agreement.csv"}, "similarity": folder / "similarity.csv",
-             "consistency": {("D1", "half"): folder / "half.csv"}, "power": folder / "power.csv",
-             "topic_set_size": {"D1": folder / "tss.csv"}}  # fmt: skip
+    consistency = Table(
+        {
+            "measure": ["kappa", "alpha_ORD", "MAE_M"],
+            "mean_tau": [0.9, 0.85, 0.8],
+            "outperforms": ["alpha_ORD MAE_M", "MAE_M", ""],
+            "ve2": [0.001] * 3,
+            "trials": [100] * 3,
+        }
+    )
+    power = Table(
+        {
+            "dataset": ["D1"] * 3 + ["POOLED"] * 3,
+            "measure": MEASURES * 2,
+            "significant": [5, 3, 4] * 2,
+            "pairs": [10] * 6,
+            "percent": [50.0, 30.0, 40.0] * 2,
+        }
+    )
+    sizes = Table(
+        {
+            "measure": [m for m in MEASURES for _ in range(2)],
+            "design": ["paired_t"] * 6,
+            "alpha": [0.05] * 6,
+            "power": [0.8] * 6,
+            "mdd": [0.1, 0.2, 0.1, 0.2, 0.3, 0.6],
+            "residual_variance": [0.01, 0.01, 0.02, 0.02, 0.1, 0.1],
+            "topics": [30, 9, 50, 14, 40, 12],
+            "runs": [2] * 6,
+        }
+    )
+    files = {
+        "agreement": {"D1": folder / "agreement.csv"},
+        "similarity": folder / "similarity.csv",
+        "consistency": {("D1", "half"): folder / "half.csv"},
+        "power": folder / "power.csv",
+        "topic_set_size": {"D1": folder / "tss.csv"},
+    }
     write_csv(agreement, files["agreement"]["D1"], origins)
     write_csv(similarity, files["similarity"], origins)
     write_csv(consistency, files["consistency"][("D1", "half")], origins)
@@ -95,8 +127,7 @@ def test_the_derived_configuration_adds_the_plugin_and_keeps_the_base_results_ap
 
 
 def test_properties_command_reproduces_table_4_and_catches_a_wrong_declaration(tmp_path, capsys):
-    assert main(["properties", "--measure", "kappa", "--measure", "MAE_mu", "--trials", "300", "--format",
-                 "json"]) == 0  # fmt: skip
+    assert main(["properties", "--measure", "kappa", "--measure", "MAE_mu", "--trials", "300", "--format", "json"]) == 0
     rows = {(row["measure"], row["property"]): row["holds"] for row in json.loads(capsys.readouterr().out)}
     assert rows[("kappa", "handles_constant")] is False and rows[("kappa", "ordinal")] is True
     assert rows[("MAE_mu", "handles_imbalance")] is False

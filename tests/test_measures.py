@@ -25,8 +25,21 @@ def distributions(num_classes: int, count: int | None = None):
 
 
 def test_registry_has_the_thirteen_measures_of_the_spec_in_order():
-    assert MEASURES.default_names() == ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
-                                        "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
+    assert MEASURES.default_names() == [
+        "NMD",
+        "RSNOD",
+        "RNOD",
+        "RNADW",
+        "RNOD2",
+        "RNADW2",
+        "NVD",
+        "RNSS",
+        "JSD",
+        "DNKT",
+        "DNKT_JSD",
+        "DNKT_NMD",
+        "DNKT_RNOD",
+    ]
     assert ALL == ["NMD", "EMD", *MEASURES.default_names()[1:]]
     assert all(measure.lower_is_better for measure in MEASURES.values())
     assert all(measure.description for measure in MEASURES.values())
@@ -116,8 +129,13 @@ def test_score_runs_computes_a_combination_s_components_once_and_gives_the_same_
     alone = {name: MEASURES[name](runs, gold) for name in names}
     calls = []
     original = MEASURES["DNKT"].function
-    monkeypatch.setitem(MEASURES._measures, "DNKT", MEASURES["DNKT"].__class__(
-        **{**MEASURES["DNKT"].__dict__, "function": lambda e, g: calls.append(1) or original(e, g)}))  # fmt: skip
+    monkeypatch.setitem(
+        MEASURES._measures,
+        "DNKT",
+        MEASURES["DNKT"].__class__(
+            **{**MEASURES["DNKT"].__dict__, "function": lambda e, g: calls.append(1) or original(e, g)}
+        ),
+    )
     together = score_runs(names, runs, gold)
     assert sum(calls) == 1
     assert all(np.array_equal(together[name], alone[name]) for name in names)
@@ -128,8 +146,11 @@ def test_score_runs_computes_a_combination_s_components_once_and_gives_the_same_
         second = MEASURES["DNKT_JSD"](estimate[..., 20:, :].copy(), gold_[20:].copy())
         return np.concatenate([first, second], axis=-1)
 
-    monkeypatch.setitem(MEASURES._measures, "HALVES", MEASURES["DNKT"].__class__(
-        **{**MEASURES["DNKT"].__dict__, "name": "HALVES", "function": halves}))  # fmt: skip
+    monkeypatch.setitem(
+        MEASURES._measures,
+        "HALVES",
+        MEASURES["DNKT"].__class__(**{**MEASURES["DNKT"].__dict__, "name": "HALVES", "function": halves}),
+    )
     assert np.array_equal(score_runs(["HALVES"], runs, gold)["HALVES"], alone["DNKT_JSD"])
 
 

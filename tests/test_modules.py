@@ -41,8 +41,14 @@ def test_closure_follows_every_import_and_takes_packages_as_files(tmp_path):
     _package(tmp_path, PACKAGE)
     index = modules.ModuleIndex(tmp_path / "pkg", "pkg")
     assert _names(index.closure("pkg.a"), tmp_path) == [
-        "pkg/__init__.py", "pkg/a.py", "pkg/b.py", "pkg/c.py", "pkg/sub/__init__.py", "pkg/sub/d.py", "pkg/sub/e.py"
-    ]  # fmt: skip
+        "pkg/__init__.py",
+        "pkg/a.py",
+        "pkg/b.py",
+        "pkg/c.py",
+        "pkg/sub/__init__.py",
+        "pkg/sub/d.py",
+        "pkg/sub/e.py",
+    ]
     assert "pkg/sub/f.py" not in _names(index.closure("pkg.sub.d"), tmp_path)
     assert _names(index.closure("pkg.sub.e"), tmp_path) == ["pkg/__init__.py", "pkg/sub/__init__.py", "pkg/sub/e.py"]
     assert "pkg.notapackage.x" not in index.files
@@ -50,10 +56,14 @@ def test_closure_follows_every_import_and_takes_packages_as_files(tmp_path):
 
 def test_a_script_depends_on_what_it_imports_and_nothing_else(tmp_path):
     script = tmp_path / "rule.py"
-    script.write_text("from ordeval.workflow.scripting import job\n\nwith job(snakemake):\n"
-                      "    from ordeval.stats import hsd\n")  # fmt: skip
-    files = {path.relative_to(modules.PACKAGE_DIR).as_posix() for path in modules.script_files(script) if
-             path.is_relative_to(modules.PACKAGE_DIR)}  # fmt: skip
+    script.write_text(
+        "from ordeval.workflow.scripting import job\n\nwith job(snakemake):\n    from ordeval.stats import hsd\n"
+    )
+    files = {
+        path.relative_to(modules.PACKAGE_DIR).as_posix()
+        for path in modules.script_files(script)
+        if path.is_relative_to(modules.PACKAGE_DIR)
+    }
     assert {"workflow/scripting.py", "stats/hsd.py", "stats/__init__.py", "__init__.py"} <= files
     assert not any(name.startswith(("reports/", "analysis/")) for name in files), files
     assert script in modules.script_files(script)
@@ -66,8 +76,11 @@ def test_every_script_depends_on_package_files_only_and_on_the_kernels_it_runs()
         files = modules.script_files(script)
         assert all(path == script or path.is_relative_to(modules.PACKAGE_DIR) for path in files), script.name
         assert "noqa: F401" not in script.read_text(), script.name
-    for script, kernel in (("significance_pvalues", "stats/hsd.py"), ("consistency_taus", "stats/hsd.py"),
-                           ("agreement_dataset", "stats/kendall_kernel.py")):  # fmt: skip
+    for script, kernel in (
+        ("significance_pvalues", "stats/hsd.py"),
+        ("consistency_taus", "stats/hsd.py"),
+        ("agreement_dataset", "stats/kendall_kernel.py"),
+    ):
         files = modules.script_files(REPO / "scripts" / f"{script}.py")
         assert modules.PACKAGE_DIR / kernel in files, (script, kernel)
 

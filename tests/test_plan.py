@@ -15,18 +15,43 @@ from ordeval.workflow.config import load
 from ordeval.workflow.plan import ANALYSES
 from ordeval.workflow.plan import plan as make_plan
 
-ALL_MEASURES = ["NMD", "RSNOD", "RNOD", "RNADW", "RNOD2", "RNADW2", "NVD", "RNSS", "JSD",
-                "DNKT", "DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"]  # fmt: skip
+ALL_MEASURES = [
+    "NMD",
+    "RSNOD",
+    "RNOD",
+    "RNADW",
+    "RNOD2",
+    "RNADW2",
+    "NVD",
+    "RNSS",
+    "JSD",
+    "DNKT",
+    "DNKT_JSD",
+    "DNKT_NMD",
+    "DNKT_RNOD",
+]
 #: The papers' defaults, in the papers' order.
 AGREEMENT = ["NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD"]
 SIGNIFICANCE = ["NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD"]
 DATASETS = ["Sem16T4E", "Sem17T4E", *(f"STC3-DQ-{s}" for s in "AES"), *(f"DialEval1-DQ-{s}" for s in "AES")]
 OC_DATASETS = ["Sem16T4C", "Sem17T4C"]
 OC_ORDER = ["alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu"]
-RUNS = {"Sem16T4E": 12, "Sem17T4E": 14, **{f"STC3-DQ-{s}": 19 for s in "AES"},
-        **{f"DialEval1-DQ-{s}": 22 for s in "AES"}, "Sem16T4C": 12, "Sem17T4C": 20}  # fmt: skip
-TOPICS = {"Sem16T4E": 100, "Sem17T4E": 125, **{f"STC3-DQ-{s}": 390 for s in "AES"},
-          **{f"DialEval1-DQ-{s}": 300 for s in "AES"}, "Sem16T4C": 100, "Sem17T4C": 125}  # fmt: skip
+RUNS = {
+    "Sem16T4E": 12,
+    "Sem17T4E": 14,
+    **{f"STC3-DQ-{s}": 19 for s in "AES"},
+    **{f"DialEval1-DQ-{s}": 22 for s in "AES"},
+    "Sem16T4C": 12,
+    "Sem17T4C": 20,
+}
+TOPICS = {
+    "Sem16T4E": 100,
+    "Sem17T4E": 125,
+    **{f"STC3-DQ-{s}": 390 for s in "AES"},
+    **{f"DialEval1-DQ-{s}": 300 for s in "AES"},
+    "Sem16T4C": 100,
+    "Sem17T4C": 125,
+}
 NO_BASELINES = "it has no run BL-popularity-C or BL-uniform-C"
 
 
@@ -106,10 +131,16 @@ def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_th
 def test_targets_of_each_stage(default):
     results = "results/synthetic"
     agreement = default.targets("agreement")
-    for path in ["tables/agreement/mean.csv", "tables/agreement/mean.tex", "tables/agreement/similarity.csv",
-                 "tables/agreement/Sem16T4E.csv", "tables/agreement/DialEval1-DQ-S.tex",
-                 "tables/agreement/dnkt_JSD.csv", "figures/agreement/mean_heatmap.pdf",
-                 "figures/agreement/mean_heatmap.png"]:  # fmt: skip
+    for path in [
+        "tables/agreement/mean.csv",
+        "tables/agreement/mean.tex",
+        "tables/agreement/similarity.csv",
+        "tables/agreement/Sem16T4E.csv",
+        "tables/agreement/DialEval1-DQ-S.tex",
+        "tables/agreement/dnkt_JSD.csv",
+        "figures/agreement/mean_heatmap.pdf",
+        "figures/agreement/mean_heatmap.png",
+    ]:
         assert f"{results}/{path}" in agreement, path
     assert f"{results}/scores/Sem16T4E/RNADW2.tsv" in default.targets("scores")
     assert f"{results}/scores/STC3-DQ-E/stack.npz" in default.targets("scores")
@@ -137,8 +168,18 @@ def test_targets_of_each_stage(default):
     everything = default.targets()
     assert len(everything) == len(set(everything))
     assert all(path.startswith(f"{results}/") for path in everything)
-    stages = ["data", "scores", "agreement", "consistency", "significance", "popularity", "leaderboard",
-              "topic_set_size", "classification", "report"]  # fmt: skip
+    stages = [
+        "data",
+        "scores",
+        "agreement",
+        "consistency",
+        "significance",
+        "popularity",
+        "leaderboard",
+        "topic_set_size",
+        "classification",
+        "report",
+    ]
     assert sorted(everything) == sorted(path for stage in stages for path in default.targets(stage))
 
 
@@ -195,11 +236,23 @@ def _library(plan, script) -> list[str]:
 
 @pytest.mark.parametrize(
     "script",
-    ["datasets_table", "agreement_dataset", "agreement_summary", "agreement_dnkt", "consistency_summary",
-     "significance_overlap", "significance_summary", "popularity_scatter", "popularity_tables",
-     "leaderboard_tables", "topic_set_size_table", "classification_tables", "replication_dataset",
-     "consistency_taus"],  # which writes the LaTeX of its summaries itself
-)  # fmt: skip
+    [
+        "datasets_table",
+        "agreement_dataset",
+        "agreement_summary",
+        "agreement_dnkt",
+        "consistency_summary",
+        "significance_overlap",
+        "significance_summary",
+        "popularity_scatter",
+        "popularity_tables",
+        "leaderboard_tables",
+        "topic_set_size_table",
+        "classification_tables",
+        "replication_dataset",
+        "consistency_taus",
+    ],  # which writes the LaTeX of its summaries itself
+)
 def test_editing_the_latex_helpers_reruns_the_table_jobs(default, script):
     library = _library(default, script)
     assert any(path.endswith(LATEX) for path in library)
@@ -208,18 +261,31 @@ def test_editing_the_latex_helpers_reruns_the_table_jobs(default, script):
 
 @pytest.mark.parametrize(
     "script",
-    ["score_runs", "significance_pvalues", "agreement_heatmap", "dataset_figures", "significance_curves",
-     "popularity_examples", "classification_figures", "prepare_data", "manifest"],
-)  # fmt: skip
+    [
+        "score_runs",
+        "significance_pvalues",
+        "agreement_heatmap",
+        "dataset_figures",
+        "significance_curves",
+        "popularity_examples",
+        "classification_figures",
+        "prepare_data",
+        "manifest",
+    ],
+)
 def test_editing_the_latex_helpers_leaves_the_computing_and_figure_jobs_alone(default, script):
     assert not any(path.endswith(LATEX) for path in _library(default, script))
 
 
 @pytest.mark.parametrize(
     "script, kernels",
-    [("agreement_dataset", ["kendall.py"]), ("agreement_dnkt", ["kendall.py"]),
-     ("consistency_taus", ["kendall.py", "hsd.py"]), ("significance_pvalues", ["hsd.py"])],
-)  # fmt: skip
+    [
+        ("agreement_dataset", ["kendall.py"]),
+        ("agreement_dnkt", ["kendall.py"]),
+        ("consistency_taus", ["kendall.py", "hsd.py"]),
+        ("significance_pvalues", ["hsd.py"]),
+    ],
+)
 def test_editing_a_numba_kernel_reruns_the_jobs_that_run_it(default, script, kernels):
     """The kernels are imported lazily (numba costs ~1 s a process): the scripts that run them name them."""
     library = _library(default, script)
@@ -255,16 +321,42 @@ def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replicatio
     assert list(replication.datasets) == DATASETS + OC_DATASETS
     assert replication.measures("agreement", "quantification") == AGREEMENT
     sem16c = replication.datasets["Sem16T4C"]  # the 12 official runs, in the official results' order
-    assert sem16c.runs == ["twise", "ECNU", "PUT", "LYS", "finki", "INSIGHT-1", "ISTI-CNR", "YZU-NLP",
-                           "SentimentalITists", "BL-majority", "PotTS", "pkudblab"]  # fmt: skip
+    assert sem16c.runs == [
+        "twise",
+        "ECNU",
+        "PUT",
+        "LYS",
+        "finki",
+        "INSIGHT-1",
+        "ISTI-CNR",
+        "YZU-NLP",
+        "SentimentalITists",
+        "BL-majority",
+        "PotTS",
+        "pkudblab",
+    ]
     assert sem16c.files[0].endswith("official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
     assert sem16c.files[11].endswith("official/runs/C/PotTS-C.output")
     assert replication.measures("significance", "quantification") == SIGNIFICANCE
     sem16 = replication.datasets["Sem16T4E"]
-    assert [path.split("/")[-1] for path in sem16.files][:2] == ["SemEval2016_task4_subtaskE_test_gold.txt",
-                                                                 "QCRI-E.output"]  # fmt: skip
-    assert sem16.runs == ["QCRI", "finki", "pkudblab", "NRU-HSE", "ECNU", "ISTI-CNR", "LYS", "INSIGHT-1",
-                          "BL-average", "HSENN", "BL-positive", "PotTS"]  # fmt: skip
+    assert [path.split("/")[-1] for path in sem16.files][:2] == [
+        "SemEval2016_task4_subtaskE_test_gold.txt",
+        "QCRI-E.output",
+    ]
+    assert sem16.runs == [
+        "QCRI",
+        "finki",
+        "pkudblab",
+        "NRU-HSE",
+        "ECNU",
+        "ISTI-CNR",
+        "LYS",
+        "INSIGHT-1",
+        "BL-average",
+        "HSENN",
+        "BL-positive",
+        "PotTS",
+    ]
     assert replication.replicated_datasets == list(replication.datasets)
     assert replication.datasets["STC3-DQ-A"].files[0].endswith("STC3-DQ/stc3-nddq-test-annotations.json")
     assert replication.datasets["DialEval1-DQ-A"].files == []
@@ -297,39 +389,61 @@ def _rename(config, old, new):
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda c: c["agreement"].update(measures=["NMD", "RNOD3"]),
-         "config key agreement.measures: unknown measure(s) RNOD3"),
-        (lambda c: c.update(popularity={"measures": ["NMD", "RNOD", "MAXD"]}),
-         "config key popularity.measures: unknown measure(s) MAXD"),
+        (
+            lambda c: c["agreement"].update(measures=["NMD", "RNOD3"]),
+            "config key agreement.measures: unknown measure(s) RNOD3",
+        ),
+        (
+            lambda c: c.update(popularity={"measures": ["NMD", "RNOD", "MAXD"]}),
+            "config key popularity.measures: unknown measure(s) MAXD",
+        ),
         (lambda c: c.update(measures=["NMD", "RNOD3"]), "config key measures: unknown measure(s) RNOD3"),
-        (lambda c: (c.update(measures=["NMD", "RNOD"]), c["significance"].update(measures=["NMD", "JSD"])),
-         "config key significance.measures: JSD not scored"),
-        (lambda c: c["datasets"]["TinySem"]["runs"].__setitem__(1, {"type": "simulate", "systems": 3}),
-         "config key datasets.TinySem.runs: 4 runs; the analyses need at least 5"),
-        (lambda c: c["consistency"].update(subset_size=7),
-         "config key consistency.subset_size: 7, but data set TinySem has 12 topics"),
-        (lambda c: c["datasets"]["TinyDQ"]["runs"].append({"type": "uniform", "name": "BL-popularity-C"}),
-         "config key datasets.TinyDQ.runs: run name(s) BL-popularity-C used twice"),
+        (
+            lambda c: (c.update(measures=["NMD", "RNOD"]), c["significance"].update(measures=["NMD", "JSD"])),
+            "config key significance.measures: JSD not scored",
+        ),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"].__setitem__(1, {"type": "simulate", "systems": 3}),
+            "config key datasets.TinySem.runs: 4 runs; the analyses need at least 5",
+        ),
+        (
+            lambda c: c["consistency"].update(subset_size=7),
+            "config key consistency.subset_size: 7, but data set TinySem has 12 topics",
+        ),
+        (
+            lambda c: c["datasets"]["TinyDQ"]["runs"].append({"type": "uniform", "name": "BL-popularity-C"}),
+            "config key datasets.TinyDQ.runs: run name(s) BL-popularity-C used twice",
+        ),
         (lambda c: c["consistency"].update(trails=3), "config key consistency: unexpected key(s) 'trails'"),
         (lambda c: c.update(sed=3), "config key (top level): unexpected key(s) 'sed'"),
         (lambda c: c.update(seed="abc"), "config key seed: 'abc' is not of type 'integer'"),
-        (lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2),
-         "config key datasets.TinySem.runs[1]: unexpected key(s) 'sytems'"),
-        (lambda c: c["datasets"]["TinySem"]["gold"].update(type="simulate_tweet"),
-         "config key datasets.TinySem.gold.type: 'simulate_tweet' is not one of"),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2),
+            "config key datasets.TinySem.runs[1]: unexpected key(s) 'sytems'",
+        ),
+        (
+            lambda c: c["datasets"]["TinySem"]["gold"].update(type="simulate_tweet"),
+            "config key datasets.TinySem.gold.type: 'simulate_tweet' is not one of",
+        ),
         (lambda c: _rename(c, "TinySem", ".."), "datasets...: data set '..' is a relative path"),
         (lambda c: _rename(c, "TinySem", "all"), "datasets.all: data set 'all' is a reserved word"),
         (lambda c: _rename(c, "TinySem", "mean_half"), "datasets.mean_half: data set 'mean_half' starts like"),
         (lambda c: _rename(c, "TinySem", "Tiny\nSem"), "config key datasets: 'Tiny\\nSem' does not match"),
-        (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="BL\npositive"),
-         "config key datasets.TinySem.runs[0].name: 'BL\\npositive' contains the control character '\\n'"),
-        (lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="TOTAL"),
-         "datasets.TinySem.runs: run 'TOTAL' is a reserved word"),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="BL\npositive"),
+            "config key datasets.TinySem.runs[0].name: 'BL\\npositive' contains the control character '\\n'",
+        ),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="TOTAL"),
+            "datasets.TinySem.runs: run 'TOTAL' is a reserved word",
+        ),
         (lambda c: c.update(name=".."), "name: configuration name '..' is a relative path"),
-        (lambda c: c.update(plugins=["no_such_plugin.py"]),
-         "config key plugins[0]: plugin file 'no_such_plugin.py' does not exist"),
+        (
+            lambda c: c.update(plugins=["no_such_plugin.py"]),
+            "config key plugins[0]: plugin file 'no_such_plugin.py' does not exist",
+        ),
     ],
-)  # fmt: skip
+)
 def test_config_errors_name_the_key(change, expected):
     message = _attempt(change)
     assert expected in message

@@ -4,7 +4,10 @@ where the task calls it: in ``ordeval score`` and in the pipeline's scoring scri
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,18 +20,25 @@ from ordeval.tasks import plugins
 
 #: name -> (body of the measure function of ``estimate`` and ``gold``, what the error line says)
 BEHAVIOURS = {
-    "NANM": ("v = np.abs(estimate - gold).sum(axis=-1)\n    v[..., 1] = np.nan\n    return v",
-             r"gave nan for run '\S+' on topic '\S+' of data set '\S+' \(\d+ of \d+ scores not finite\)"),
-    "INFM": ("v = np.abs(estimate - gold).sum(axis=-1)\n    v[0, 0] = -np.inf\n    return v",
-             r"gave -inf for run '\S+' on topic '\S+' of data set '\S+' \(1 of \d+ scores not finite\)"),
+    "NANM": (
+        "v = np.abs(estimate - gold).sum(axis=-1)\n    v[..., 1] = np.nan\n    return v",
+        r"gave nan for run '\S+' on topic '\S+' of data set '\S+' \(\d+ of \d+ scores not finite\)",
+    ),
+    "INFM": (
+        "v = np.abs(estimate - gold).sum(axis=-1)\n    v[0, 0] = -np.inf\n    return v",
+        r"gave -inf for run '\S+' on topic '\S+' of data set '\S+' \(1 of \d+ scores not finite\)",
+    ),
     "STRM": ("return np.full(estimate.shape[:-1], 'x')", r"returned strings, not numbers"),
-    "SHAPEM": ("return np.abs(estimate - gold)", r"returned shape \(\d+, \d+, 5\) on data set .*expected one score "
-               r"per run and topic, shape \(\d+, \d+\)"),
+    "SHAPEM": (
+        "return np.abs(estimate - gold)",
+        r"returned shape \(\d+, \d+, 5\) on data set .*expected one score "
+        r"per run and topic, shape \(\d+, \d+\)",
+    ),
     "SCALARM": ("return 0.5", r"returned a single number on data set"),
     "NONEM": ("return None", r"returned None, not scores"),
     "RAISEM": ("raise RuntimeError('boom')", r"raised RuntimeError: boom"),
     "EXITM": ("sys.exit(3)", r"called sys\.exit\(3\) while scoring"),
-}  # fmt: skip
+}
 
 
 @pytest.fixture
@@ -42,8 +52,9 @@ def bad_plugin(tmp_path):
         f"\n\n@register({name!r})\ndef measure_{name.lower()}(estimate, gold):\n    {body}\n"
         for name, (body, _) in BEHAVIOURS.items()
     )
-    path.write_text("import sys\n\nimport numpy as np\n\nfrom ordeval.tasks.quantification import register\n"
-                    + functions)  # fmt: skip
+    path.write_text(
+        "import sys\n\nimport numpy as np\n\nfrom ordeval.tasks.quantification import register\n" + functions
+    )
     yield path
     for name in BEHAVIOURS:
         REGISTRY._measures.pop(name, None)
@@ -63,9 +74,29 @@ def files(tmp_path):
 def test_ordeval_score_names_the_misbehaving_measure_in_one_line(bad_plugin, files, tmp_path, capsys, name):
     gold, run = files
     out = tmp_path / "out"
-    status = main(["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold),
-                   "--run", f"R1={run}", "--run", f"R2={gold}", "--plugins", str(bad_plugin),
-                   "--measures", f"NMD,{name}", "--out", str(out), "--trials", "50"])  # fmt: skip
+    status = main(
+        [
+            "score",
+            "--task",
+            "quantification",
+            "--format",
+            "semeval_dist",
+            "--gold",
+            str(gold),
+            "--run",
+            f"R1={run}",
+            "--run",
+            f"R2={gold}",
+            "--plugins",
+            str(bad_plugin),
+            "--measures",
+            f"NMD,{name}",
+            "--out",
+            str(out),
+            "--trials",
+            "50",
+        ]
+    )
     line = one_error_line(capsys.readouterr().err)
     assert status == 2
     assert f"bad_measures.py: quantification measure '{name}' " in line
@@ -75,8 +106,25 @@ def test_ordeval_score_names_the_misbehaving_measure_in_one_line(bad_plugin, fil
 
 def test_a_nan_names_the_run_and_topic(bad_plugin, files, tmp_path, capsys):
     gold, run = files
-    main(["score", "--task", "quantification", "--format", "semeval_dist", "--gold", str(gold), "--run",
-          f"R1={run}", "--plugins", str(bad_plugin), "--measures", "NANM", "--out", str(tmp_path / "o")])  # fmt: skip
+    main(
+        [
+            "score",
+            "--task",
+            "quantification",
+            "--format",
+            "semeval_dist",
+            "--gold",
+            str(gold),
+            "--run",
+            f"R1={run}",
+            "--plugins",
+            str(bad_plugin),
+            "--measures",
+            "NANM",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     line = one_error_line(capsys.readouterr().err)
     assert f"gave nan for run 'R1' on topic 't2' of data set '{tmp_path.name}' (1 of 3 scores not finite)" in line
 
@@ -95,17 +143,31 @@ def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plug
     (group,) = planned.scoring_groups()
     data = planned.datasets["TinySem"]
     files = {key: path.format(dataset="TinySem") for key, path in planned.canonical_paths(data.task).items()}
-    run_rule_script("prepare_data", output=files, wildcards={"dataset": "TinySem"},
-                    params={"task": data.task, "spec": data.spec, "data_root": str(planned.data_root),
-                            "seed": planned.config["seed"], "plugins": planned.plugin_files})  # fmt: skip
+    run_rule_script(
+        "prepare_data",
+        output=files,
+        wildcards={"dataset": "TinySem"},
+        params={
+            "task": data.task,
+            "spec": data.spec,
+            "data_root": str(planned.data_root),
+            "seed": planned.config["seed"],
+            "plugins": planned.plugin_files,
+        },
+    )
     log = tmp_path / "score_runs.log"
     outputs = {key: path.format(dataset="TinySem") for key, path in planned.score_paths(group).items()}
     assert group.measures == ["NMD", name] and f"matrix_{name}" in outputs
     with pytest.raises(SystemExit) as stop:
-        run_rule_script("score_runs", group.rule, input={**files, "plugins": planned.plugin_files}, output=outputs,
-                        params={"task": data.task, "spec": data.spec, "measures": group.measures,
-                                "plugins": planned.plugin_files},
-                        wildcards={"dataset": "TinySem"}, log=str(log))  # fmt: skip
+        run_rule_script(
+            "score_runs",
+            group.rule,
+            input={**files, "plugins": planned.plugin_files},
+            output=outputs,
+            params={"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": planned.plugin_files},
+            wildcards={"dataset": "TinySem"},
+            log=str(log),
+        )
     assert stop.value.code == 1
     errors = [line for line in log.read_text().splitlines() if " ERROR " in line]
     assert len(errors) == 1 and "Traceback" not in log.read_text()
@@ -124,8 +186,11 @@ def test_a_classification_measure_is_checked_the_same_way(tmp_path):
     from ordeval.tasks.classification import data
 
     task = get_task("classification")
-    spec = {"classes": [-2, -1, 0, 1, 2], "gold": {"type": "simulate_items", "topics": 4},
-            "runs": [{"type": "simulate", "systems": 2}]}  # fmt: skip
+    spec = {
+        "classes": [-2, -1, 0, 1, 2],
+        "gold": {"type": "simulate_items", "topics": 4},
+        "runs": [{"type": "simulate", "systems": 2}],
+    }
     dataset = data.build_dataset("Syn", spec, tmp_path, 7)
 
     @task.registry.register("OCSCALAR")
@@ -162,8 +227,23 @@ def test_sys_exit_in_any_plugin_code_ends_a_command_with_one_line(tmp_path, caps
     formats = get_task("quantification").formats
     before = dict(formats)
     try:
-        status = main(["score", "--task", "quantification", "--format", "exiting", "--gold", str(gold), "--run",
-                       f"R={gold}", "--plugins", str(plugin), "--out", str(tmp_path / "out")])  # fmt: skip
+        status = main(
+            [
+                "score",
+                "--task",
+                "quantification",
+                "--format",
+                "exiting",
+                "--gold",
+                str(gold),
+                "--run",
+                f"R={gold}",
+                "--plugins",
+                str(plugin),
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
     finally:
         formats.clear()
         formats.update(before)
@@ -173,3 +253,27 @@ def test_sys_exit_in_any_plugin_code_ends_a_command_with_one_line(tmp_path, caps
         "ordeval: error: 'ordeval score' ended by sys.exit(4) in a plugin's code"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_an_installed_package_registers_its_measures_through_the_ordeval_plugins_entry_point(tmp_path):
+    """The entry point group is a contract with installed packages: ``ordeval.plugins``."""
+    (tmp_path / "maxd_plugin.py").write_text(
+        "from ordeval.tasks.quantification import register\n"
+        "@register('MAXDEP', display='MaxDEP', description='largest absolute difference', lower_is_better=True)\n"
+        "def maxdep(gold, est):\n"
+        "    '''max_i |p_i - p*_i|'''\n"
+        "    return abs(gold - est).max()\n"
+    )
+    info = tmp_path / "maxd_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: maxd-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[ordeval.plugins]\nmaxd = maxd_plugin\n")
+    code = (
+        "from ordeval.tasks.plugins import load_entry_points\n"
+        "from ordeval.tasks.quantification.measures import REGISTRY\n"
+        "print(load_entry_points(), 'MAXDEP' in REGISTRY.names())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["('maxd',)", "True"]

@@ -75,8 +75,9 @@ def test_monte_carlo_p_is_within_its_error_of_the_exact_enumeration(seed):
     second[flip[:2]] = (second[flip[:2]] + 3) % 5
     exact = _exact(gold, first, second, MAE)
     trials = 20000
-    estimate = paired_randomisation_test(gold, first, second, 5, [MAE], trials, np.random.default_rng(2),
-                                         block_cells=1000)[0]  # fmt: skip
+    estimate = paired_randomisation_test(
+        gold, first, second, 5, [MAE], trials, np.random.default_rng(2), block_cells=1000
+    )[0]
     error = np.sqrt(exact * (1 - exact) / trials)
     assert 0 < exact < 1
     assert abs(estimate - exact) <= 4 * error + 1e-9
@@ -93,8 +94,9 @@ def test_the_same_seed_gives_the_same_p_values():
 def test_pooled_significance_of_every_pair():
     gold, a = _labels(9, error=0.05)
     _, b = _labels(10, error=0.8)
-    result = pooled_significance(gold, np.stack([a, b, a]), 5, [MAE], ["MAE_M"], ["A", "B", "C"], [True], 300,
-                                 np.random.default_rng(4))  # fmt: skip
+    result = pooled_significance(
+        gold, np.stack([a, b, a]), 5, [MAE], ["MAE_M"], ["A", "B", "C"], [True], 300, np.random.default_rng(4)
+    )
     matrix = result.matrix("MAE_M")
     assert matrix[0, 2] == 1.0 and matrix[0, 1] < 0.05 and matrix[1, 2] < 0.05
     assert result.means.shape == (1, 3) and result.means[0, 0] < result.means[0, 1]

@@ -111,8 +111,9 @@ def test_preference_table_has_a_total_row_per_measure():
     }
     table = preference_table(deltas, ["NMD", "RNOD"], 1e-12)
     assert list(table.columns) == ["dataset", "measure", "uniform", "popularity", "ties"]
-    rows = {(row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"])
-            for row in table.records()}  # fmt: skip
+    rows = {
+        (row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"]) for row in table.records()
+    }
     assert rows[("A", "NMD")] == (1, 2, 0)
     assert rows[("A", "RNOD")] == (2, 0, 1)
     assert rows[("B", "NMD")] == (0, 1, 1)
@@ -231,8 +232,9 @@ def test_a_higher_is_better_measure_prefers_the_baseline_it_scores_higher():
     np.testing.assert_allclose(deltas.of("HIGH"), [0.2, 0.1, -0.1])  # the table of deltas keeps the raw delta
     np.testing.assert_allclose(deltas.oriented("HIGH"), [-0.2, -0.1, 0.1])  # < 0: prefers Popularity
     table = preference_table({"A": deltas}, ["NMD", "HIGH"], 1e-12)
-    rows = {(row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"])
-            for row in table.records()}  # fmt: skip
+    rows = {
+        (row["dataset"], row["measure"]): (row["uniform"], row["popularity"], row["ties"]) for row in table.records()
+    }
     assert rows[("A", "HIGH")] == (1, 2, 0)
     assert rows[("A", "NMD")] == (2, 1, 0)
     assert rows[("TOTAL", "HIGH")] == (1, 2, 0)
@@ -268,9 +270,15 @@ def _write_canonical(directory, dataset: str, stack: ScoreStack) -> dict[str, st
     folder = directory / dataset
     provenance = json.loads((folder / "provenance.json").read_text())
     rng = np.random.default_rng(0)
-    data = Dataset(dataset, ["a", "b", "c"], list(stack.topics), list(stack.runs), provenance,
-                   gold=rng.dirichlet(np.ones(3), len(stack.topics)),
-                   runs=rng.dirichlet(np.ones(3), (len(stack.runs), len(stack.topics))))  # fmt: skip
+    data = Dataset(
+        dataset,
+        ["a", "b", "c"],
+        list(stack.topics),
+        list(stack.runs),
+        provenance,
+        gold=rng.dirichlet(np.ones(3), len(stack.topics)),
+        runs=rng.dirichlet(np.ones(3), (len(stack.runs), len(stack.topics))),
+    )
     files = canonical_files("quantification", folder)
     TASK.write_canonical(data, files)
     return {key: files[key] for key in ("gold", "runs", "arrays")}
@@ -291,8 +299,12 @@ def test_tables_without_a_qualifying_data_set_are_empty_with_a_note(tmp_path):
     settings = _settings([])  # no data set compared: no measures either
     gathering = {"skipped": {"Sem": "no run P"}, "datasets": [], "all_datasets": ["Sem"]}
     output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
-    run_rule_script("popularity_tables", input={"stack": [], "provenance": [provenance]}, output=output,
-                    params={**settings, **gathering, "tie_tolerance": 1e-12})  # fmt: skip
+    run_rule_script(
+        "popularity_tables",
+        input={"stack": [], "provenance": [provenance]},
+        output=output,
+        params={**settings, **gathering, "tie_tolerance": 1e-12},
+    )
     table = Table.read(out / "t.csv", sep=",")
     assert len(table) == 0
     assert table.columns == ["dataset", "measure", "uniform", "popularity", "ties", "data_origin"]
@@ -303,8 +315,13 @@ def test_tables_without_a_qualifying_data_set_are_empty_with_a_note(tmp_path):
     inputs = {"stack": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
     gathering = {**gathering, "compared": [], "classes": {}}
     log = tmp_path / "examples.log"
-    run_rule_script("popularity_examples", input=inputs, output=_outputs(out, "e", "pdf", "png"),
-                    params={**settings, **gathering}, log=str(log))  # fmt: skip
+    run_rule_script(
+        "popularity_examples",
+        input=inputs,
+        output=_outputs(out, "e", "pdf", "png"),
+        params={**settings, **gathering},
+        log=str(log),
+    )
     assert (out / "e.pdf").stat().st_size > 0 and (out / "e.png").stat().st_size > 0
     assert "0 example panels" in log.read_text()
 
@@ -317,8 +334,13 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     settings = _settings(["NMD", "RNOD"])
     # per data set: the scatter table and plots
     scatter = _outputs(out, "s", "csv", "tex", "pdf", "png")
-    run_rule_script("popularity_scatter", input={"stack": stack_path, "provenance": provenance}, output=scatter,
-                    params={**settings, "tie_tolerance": 1e-12}, wildcards={"dataset": "Real"})  # fmt: skip
+    run_rule_script(
+        "popularity_scatter",
+        input={"stack": stack_path, "provenance": provenance},
+        output=scatter,
+        params={**settings, "tie_tolerance": 1e-12},
+        wildcards={"dataset": "Real"},
+    )
     panels = Table.read(scatter["csv"], sep=",")
     assert list(zip(panels["x"], panels["y"], strict=True)) == [("NMD", "RNOD")]
     assert list(panels["data_origin"]) == ["real"] and "Real data" in Path(scatter["tex"]).read_text()
@@ -326,8 +348,12 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     # over the data sets: the preference table and the deltas
     gathering = {"skipped": {}, "datasets": ["Real"], "all_datasets": ["Real"]}
     output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
-    run_rule_script("popularity_tables", input={"stack": [stack_path], "provenance": [provenance]}, output=output,
-                    params={**settings, **gathering, "tie_tolerance": 1e-12})  # fmt: skip
+    run_rule_script(
+        "popularity_tables",
+        input={"stack": [stack_path], "provenance": [provenance]},
+        output=output,
+        params={**settings, **gathering, "tie_tolerance": 1e-12},
+    )
     table = Table.read(out / "t.csv", sep=",", integer=["uniform", "popularity"])
     assert set(table["data_origin"]) == {"real"}
     assert "Real data" in (out / "t.tex").read_text()
@@ -337,6 +363,11 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     inputs = {"stack": [stack_path], **{key: [path] for key, path in canonical.items()}, "provenance": [provenance]}
     gathering = {**gathering, "compared": ["Real"], "classes": {"Real": ["a", "b", "c"]}}
     log = tmp_path / "examples.log"
-    run_rule_script("popularity_examples", input=inputs, output=_outputs(out, "e", "pdf", "png"),
-                    params={**settings, **gathering}, log=str(log))  # fmt: skip
+    run_rule_script(
+        "popularity_examples",
+        input=inputs,
+        output=_outputs(out, "e", "pdf", "png"),
+        params={**settings, **gathering},
+        log=str(log),
+    )
     assert (out / "e.png").stat().st_size > 0 and "2 example panels" in log.read_text()

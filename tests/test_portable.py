@@ -24,9 +24,39 @@ from conftest import REPO
 from ordeval.stats import portable
 
 #: numpy functions whose float kernels numpy chooses by CPU, and BLAS products.
-DISPATCHED = {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "power", "float_power", "tanh", "arctanh",
-              "sinh", "cosh", "arcsinh", "arccosh", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "arctan2",
-              "cbrt", "dot", "vdot", "inner", "tensordot", "corrcoef", "cov", "matmul", "linalg"}  # fmt: skip
+DISPATCHED = {
+    "exp",
+    "exp2",
+    "expm1",
+    "log",
+    "log2",
+    "log10",
+    "log1p",
+    "power",
+    "float_power",
+    "tanh",
+    "arctanh",
+    "sinh",
+    "cosh",
+    "arcsinh",
+    "arccosh",
+    "sin",
+    "cos",
+    "tan",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "arctan2",
+    "cbrt",
+    "dot",
+    "vdot",
+    "inner",
+    "tensordot",
+    "corrcoef",
+    "cov",
+    "matmul",
+    "linalg",
+}
 
 
 def _values() -> np.ndarray:
@@ -36,10 +66,14 @@ def _values() -> np.ndarray:
 
 @pytest.mark.parametrize(
     ("function", "reference", "domain"),
-    [(portable.exp, math.exp, lambda x: np.clip(x, -700, 700)), (portable.log, math.log, np.abs),
-     (portable.log2, math.log2, np.abs), (portable.tanh, math.tanh, lambda x: x),
-     (portable.arctanh, math.atanh, lambda x: np.clip(x, -0.999, 0.999))],
-)  # fmt: skip
+    [
+        (portable.exp, math.exp, lambda x: np.clip(x, -700, 700)),
+        (portable.log, math.log, np.abs),
+        (portable.log2, math.log2, np.abs),
+        (portable.tanh, math.tanh, lambda x: x),
+        (portable.arctanh, math.atanh, lambda x: np.clip(x, -0.999, 0.999)),
+    ],
+)
 def test_each_function_is_the_math_modules_value_by_value(function, reference, domain):
     x = domain(_values())
     x = x[x != 0] if reference in (math.log, math.log2) else x
@@ -68,12 +102,18 @@ def test_power_matmul_and_pearson():
 def test_special_values_are_numpys():
     with np.errstate(all="ignore"):
         x = np.array([0.0, -1.0, np.inf, -np.inf, np.nan, 1000.0, -1000.0, 1.0])
-        for function, numpy_function in ((portable.exp, np.exp), (portable.log, np.log), (portable.log2, np.log2),
-                                         (portable.tanh, np.tanh), (portable.arctanh, np.arctanh)):  # fmt: skip
+        for function, numpy_function in (
+            (portable.exp, np.exp),
+            (portable.log, np.log),
+            (portable.log2, np.log2),
+            (portable.tanh, np.tanh),
+            (portable.arctanh, np.arctanh),
+        ):
             assert np.array_equal(function(x), numpy_function(x), equal_nan=True), function.__name__
         bases, exponents = np.array([0.0, 0.0, 2.0, -1.0, 10.0]), np.array([0.0, -1.0, 0.5, 2.0, 400.0])
-        assert np.array_equal(portable.power(bases, exponents), np.array([1.0, np.inf, math.sqrt(2), np.nan, np.inf]),
-                              equal_nan=True)  # fmt: skip
+        assert np.array_equal(
+            portable.power(bases, exponents), np.array([1.0, np.inf, math.sqrt(2), np.nan, np.inf]), equal_nan=True
+        )
     assert portable.exp(np.empty((0, 3))).shape == (0, 3)
 
 
@@ -117,8 +157,14 @@ print(hashlib.sha256(b"".join(np.ascontiguousarray(p).tobytes() for p in parts))
 
 
 def _hashes(environment: dict[str, str]) -> list[str]:
-    done = subprocess.run([sys.executable, "-c", KERNELS_SCRIPT], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **environment}, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", KERNELS_SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **environment},
+        check=True,
+    )
     return done.stdout.split()
 
 

@@ -80,9 +80,13 @@ def test_verdicts_say_what_decides_them():
 def test_dnkt_fails_on_uniform_distributions_and_alone_keeps_the_priority():
     dnkt = props.check_measure(OQ["DNKT"])
     assert {name: result.holds for name, result in dnkt.items()} == {
-        "ordinal": False, "farther_is_worse": False, "perfect_estimate": False, "uniform_gold": False,
-        "uniform_estimate_graded": False, "priority_preserving": True,
-    }  # fmt: skip
+        "ordinal": False,
+        "farther_is_worse": False,
+        "perfect_estimate": False,
+        "uniform_gold": False,
+        "uniform_estimate_graded": False,
+        "priority_preserving": True,
+    }
     uniform = dnkt["uniform_gold"].example
     assert uniform.size[0] == 2 and uniform.scores == {"score": 0.5, "score of the uniform estimate": 0.5}
     keeps_priority = {name for name, m in OQ.items() if props.check(m, "priority_preserving").holds}
@@ -98,8 +102,9 @@ def test_a_measure_that_fails_or_returns_nan_fails_universal_properties():
         raise ValueError("no")
 
     registry.register("BROKEN")(broken)
-    registry.register("NANS")(lambda estimate, gold: np.full(np.broadcast_shapes(estimate.shape, gold.shape)[:-1],
-                                                             np.nan))  # fmt: skip
+    registry.register("NANS")(
+        lambda estimate, gold: np.full(np.broadcast_shapes(estimate.shape, gold.shape)[:-1], np.nan)
+    )
     for measure in registry.values():
         results = props.check_measure(measure)
         assert not any(r.holds for r in results.values()), measure.name
@@ -115,8 +120,18 @@ def test_checks_are_seeded_and_reproducible():
 def test_property_table_and_its_text():
     measures = props.resolve_measures(["kappa", "DNKT"])
     table = props.property_table(measures, trials=400)
-    assert table.columns == ["measure", "task", "property", "title", "quantifier", "holds", "decided", "declared",
-                             "instances", "explanation"]  # fmt: skip
+    assert table.columns == [
+        "measure",
+        "task",
+        "property",
+        "title",
+        "quantifier",
+        "holds",
+        "decided",
+        "declared",
+        "instances",
+        "explanation",
+    ]
     rows = {(r["measure"], r["property"]): r for r in table.records()}
     assert rows[("kappa", "handles_constant")]["holds"] is False
     assert rows[("kappa", "handles_constant")]["declared"] is False

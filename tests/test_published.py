@@ -48,21 +48,57 @@ def test_table_7_is_transcribed_as_the_shared_published_numbers_give_it():
 def _reproduced(tmp_path, origin="real", popularity_origin="real", runs=("QCRI",)):
     """A data set's tables as the pipeline writes them, with known values."""
     agreement_csv = tmp_path / "agreement.csv"
-    write_csv(Table({"measure_a": ["NMD"], "measure_b": ["RNOD"], "tau": [0.9393939393939394],
-                     "ci_low": [0.85418], "ci_high": [0.97512]}), agreement_csv, {"X": origin})  # fmt: skip
+    write_csv(
+        Table(
+            {
+                "measure_a": ["NMD"],
+                "measure_b": ["RNOD"],
+                "tau": [0.9393939393939394],
+                "ci_low": [0.85418],
+                "ci_high": [0.97512],
+            }
+        ),
+        agreement_csv,
+        {"X": origin},
+    )
     half = tmp_path / "half.csv"
-    write_csv(Table({"measure": ["NMD", "RNOD"], "mean_tau": [0.7901, 0.8470], "ve2": [0.00208, 0.00208]}), half,
-              {"X": origin})  # fmt: skip
+    write_csv(
+        Table({"measure": ["NMD", "RNOD"], "mean_tau": [0.7901, 0.8470], "ve2": [0.00208, 0.00208]}),
+        half,
+        {"X": origin},
+    )
     power = tmp_path / "power.csv"
-    write_csv(Table({"dataset": ["X", "X"], "measure": ["NMD", "RNOD"], "significant": [37, 30], "pairs": [66, 66]}),
-              power, {"X": origin})  # fmt: skip
+    write_csv(
+        Table({"dataset": ["X", "X"], "measure": ["NMD", "RNOD"], "significant": [37, 30], "pairs": [66, 66]}),
+        power,
+        {"X": origin},
+    )
     means = tmp_path / "means.tsv"
     Table({"run": runs, "NMD": [0.060843074143333314] + [0.1] * (len(runs) - 1)}).write(means)
     popularity = tmp_path / "popularity.csv"
-    write_csv(Table({"dataset": ["X", "TOTAL"], "measure": ["NMD", "NMD"], "uniform": [175, 175],
-                     "popularity": [197, 197], "ties": [18, 18]}), popularity, {"X": popularity_origin})  # fmt: skip
-    return Reproduced.read("X", origin, agreement=agreement_csv, consistency={"half": half}, power=power,
-                           means=means, classes=5, popularity=popularity)  # fmt: skip
+    write_csv(
+        Table(
+            {
+                "dataset": ["X", "TOTAL"],
+                "measure": ["NMD", "NMD"],
+                "uniform": [175, 175],
+                "popularity": [197, 197],
+                "ties": [18, 18],
+            }
+        ),
+        popularity,
+        {"X": popularity_origin},
+    )
+    return Reproduced.read(
+        "X",
+        origin,
+        agreement=agreement_csv,
+        consistency={"half": half},
+        power=power,
+        means=means,
+        classes=5,
+        popularity=popularity,
+    )
 
 
 def _published(statistic, a, b, value):
@@ -88,9 +124,19 @@ def test_each_verdict_with_its_difference_and_tolerance(tmp_path):
     ]
     table = verdicts(rows, reproduced, TOLERANCE)
     got = dict(zip(range(len(rows)), table["verdict"], strict=True))
-    assert got == {0: "exact", 1: "differs", 2: "within randomisation error", 3: "exact",
-                   4: "within randomisation error", 5: "within randomisation error", 6: "differs", 7: "exact",
-                   8: "exact", 9: "not comparable", 10: "not comparable"}  # fmt: skip
+    assert got == {
+        0: "exact",
+        1: "differs",
+        2: "within randomisation error",
+        3: "exact",
+        4: "within randomisation error",
+        5: "within randomisation error",
+        6: "differs",
+        7: "exact",
+        8: "exact",
+        9: "not comparable",
+        10: "not comparable",
+    }
     assert table["difference"][5] == -1 and table["difference"][6] == -5
     assert table["difference"][2] == pytest.approx(0.002)
     assert table["tolerance"][2] == 0.03 and math.isnan(table["tolerance"][0])
@@ -110,8 +156,12 @@ def test_numbers_of_the_gold_alone_are_compared_where_the_gold_is_real(tmp_path)
     """CIKM 2021 LQ, Table 7 depends on the gold and two baselines computed from it: exact on STC-3's real gold
     whatever the simulated runs beside them, not comparable on a simulated gold; the number of run pairs depends
     on the number of runs alone."""
-    rows = [_published("prefers_uniform", "NMD", "", "175"), _published("prefers_popularity", "NMD", "", "198"),
-            _published("prefers_uniform", "JSD", "", "301"), _published("dp_pairs", "NMD", "", "66")]  # fmt: skip
+    rows = [
+        _published("prefers_uniform", "NMD", "", "175"),
+        _published("prefers_popularity", "NMD", "", "198"),
+        _published("prefers_uniform", "JSD", "", "301"),
+        _published("dp_pairs", "NMD", "", "66"),
+    ]
     twelve = ["QCRI", *(f"R{i}" for i in range(1, 12))]  # the papers' 12 runs (66 pairs)
     reproduced = _reproduced(tmp_path, origin="partly synthetic", popularity_origin="real", runs=twelve)
     table = verdicts(rows, reproduced, TOLERANCE)
@@ -140,8 +190,11 @@ def test_each_summary_row_has_the_origin_of_the_numbers_it_counts(tmp_path):
 
 def test_the_summary_counts_every_number_once_per_verdict(tmp_path):
     reproduced = _reproduced(tmp_path)
-    first = verdicts([_published("tau_a", "RNOD", "NMD", "0.939"), _published("dp_significant", "RNOD", "", "35")],
-                     reproduced, TOLERANCE)  # fmt: skip
+    first = verdicts(
+        [_published("tau_a", "RNOD", "NMD", "0.939"), _published("dp_significant", "RNOD", "", "35")],
+        reproduced,
+        TOLERANCE,
+    )
     second = verdicts([_published("tau_a", "RNOD", "NMD", "0.939")], None, TOLERANCE, reason="not here")
     counts = summary([first, second])
     assert counts.columns == ["source", "dataset", *(v.replace(" ", "_") for v in VERDICTS), "numbers"]
@@ -157,8 +210,9 @@ def sem16t4c_agreement(tmp_path_factory):
     folder = gold.parents[1] / "runs" / "C"
     runs = {path.name.removesuffix("-C.output").lstrip("_"): path for path in sorted(folder.glob("*-C.output"))}
     assert len(runs) == 12
-    stack = score_stack(gold, runs, task="classification", gold_format="semeval_labels",
-                        run_format="semeval_labels", align="position")  # fmt: skip
+    stack = score_stack(
+        gold, runs, task="classification", gold_format="semeval_labels", run_format="semeval_labels", align="position"
+    )
     frame = agreement(stack, kendall="a", ci_method="fisher_z_rounded")
     path = tmp_path_factory.mktemp("sem16t4c") / "agreement.csv"
     write_csv(Table({name: list(frame[name]) for name in frame.columns}), path, {"Sem16T4C": "real"})
@@ -178,16 +232,19 @@ def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
     from ordeval.io.table import Table
     from ordeval.reports.latex.replication import replication_latex
 
-    table = Table({
-        "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
-        "statistic": ["dp_significant", "consistency_mean_tau_half", "tau_a"],
-        "a": ["NMD", "NMD", "NMD"], "b": ["", "", "RNOD"],
-        "published": ["38", "81", "0.909"],
-        "reproduced": ["37.0", "80.5", "0.9090909090909091"],
-        "difference": ["-1.0", "-0.5", "9.09e-05"],
-        "verdict": ["within randomisation error", "within randomisation error", "exact"],
-        "note": ["", "", ""],
-    })  # fmt: skip
+    table = Table(
+        {
+            "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
+            "statistic": ["dp_significant", "consistency_mean_tau_half", "tau_a"],
+            "a": ["NMD", "NMD", "NMD"],
+            "b": ["", "", "RNOD"],
+            "published": ["38", "81", "0.909"],
+            "reproduced": ["37.0", "80.5", "0.9090909090909091"],
+            "difference": ["-1.0", "-0.5", "9.09e-05"],
+            "verdict": ["within randomisation error", "within randomisation error", "exact"],
+            "note": ["", "", ""],
+        }
+    )
     latex = replication_latex(table)
     rows = [line.removesuffix(" \\\\") for line in latex.splitlines() if line.endswith("\\\\")]
     assert "NMD & 38 & 37 & -1 & within" in rows and "NMD & 81 & 80.5 & -0.5 & within" in rows

@@ -120,8 +120,10 @@ def test_unknown_label_names_line(tmp_path):
 
 
 def test_ntcir_errors_name_record(tmp_path):
-    bad_rating = [{"id": "d1", "annotations": [{"quality": {"A": 1}}]},
-                  {"id": "d2", "annotations": [{"quality": {"A": 5}}]}]  # fmt: skip
+    bad_rating = [
+        {"id": "d1", "annotations": [{"quality": {"A": 1}}]},
+        {"id": "d2", "annotations": [{"quality": {"A": 5}}]},
+    ]
     with pytest.raises(InputError, match=r"record 2 \(id d2\), annotation 1: unknown class label '5'"):
         readers.read_ntcir_annotations(write(tmp_path, "a.json", json.dumps(bad_rating)), CLASSES, "A")
     duplicate = [{"id": "d1", "quality": {"A": {"0": 1}}}, {"id": "d1", "quality": {"A": {"0": 1}}}]
@@ -198,8 +200,9 @@ def test_real_sem16_gold_and_potts_run():
 def test_real_sem17_gold():
     gold = readers.read_semeval_dist(shared_file("Sem17T4CE/SemEval2017_task4_subtaskE_test_english_gold.txt"), CLASSES)
     assert len(gold.topics) == 125
-    labels = readers.read_semeval_labels(shared_file("Sem17T4CE/SemEval2017_task4_subtaskC_test_english_gold.txt"),
-                                         CLASSES)  # fmt: skip
+    labels = readers.read_semeval_labels(
+        shared_file("Sem17T4CE/SemEval2017_task4_subtaskC_test_english_gold.txt"), CLASSES
+    )
     np.testing.assert_allclose(readers.align_to_gold(labels, gold.topics, "C gold"), gold.values, atol=1e-12)
 
 

@@ -71,7 +71,10 @@ def test_a_reference_compares_fingerprints_within_the_tolerance(capsys, old, new
     assert main(["reference", str(old), str(reference)]) == 0
     recorded = json.loads((reference / "reference.json").read_text())
     assert recorded["version"] == 2 and sorted(recorded["numbers"]) == [
-        "scores/X/JSD.tsv", "scores/X/stack.npz", "tables/agreement/X.tex"]  # fmt: skip
+        "scores/X/JSD.tsv",
+        "scores/X/stack.npz",
+        "tables/agreement/X.tex",
+    ]
     assert recorded["written"] == ["reference.json", AGREEMENT]
     assert recorded["tolerance"]["relative"] == PORTABLE.relative
     (new / SCORES).write_text(_nudge((new / SCORES).read_text(), ulps=-1))
@@ -96,8 +99,9 @@ def test_fingerprints_of_many_numbers():
     shifted[123_456] += 0.25
     text_shifted = "\n".join(f"t{i}\t{value!r}" for i, value in enumerate(shifted))
     assert "numbers changed" in compare_fingerprints(base, fingerprint(text_numbers(text_shifted)), PORTABLE)
-    assert "text or structure" in compare_fingerprints(base, fingerprint(text_numbers(text.replace("t7\t", "u7\t"))),
-                                                       PORTABLE)  # fmt: skip
+    assert "text or structure" in compare_fingerprints(
+        base, fingerprint(text_numbers(text.replace("t7\t", "u7\t"))), PORTABLE
+    )
 
 
 def test_environments_are_printed_when_they_differ(capsys, old, new):
@@ -108,8 +112,10 @@ def test_environments_are_printed_when_they_differ(capsys, old, new):
     status, out = _diff(capsys, old, new)
     assert status == 0
     lines = out.splitlines()
-    at = lines.index("Environments differ (results can differ in their last bits across them; numbers are "
-                     "compared within the tolerance)")  # fmt: skip
+    at = lines.index(
+        "Environments differ (results can differ in their last bits across them; numbers are "
+        "compared within the tolerance)"
+    )
     assert lines[at + 2].split() == ["cpu", "Intel", "Xeon", "AMD", "EPYC"]
     assert "numpy_simd" not in out  # equal on both sides
     status, out = _diff(capsys, old, new, "--json")
@@ -143,8 +149,11 @@ def test_reference_refuses_a_folder_holding_the_users_files(capsys, old, tmp_pat
 
 def test_reference_refuses_the_results_folder_its_parent_or_a_folder_inside(capsys, old, tmp_path):
     parent = old.parent
-    for out, problem in ((old, "lies inside the results folder"), (old / "ref", "lies inside the results folder"),
-                         (parent, "contains the results folder")):  # fmt: skip
+    for out, problem in (
+        (old, "lies inside the results folder"),
+        (old / "ref", "lies inside the results folder"),
+        (parent, "contains the results folder"),
+    ):
         assert main(["reference", str(old), str(out)]) == 2
         assert problem in one_error_line(capsys.readouterr().err)
     assert (old / AGREEMENT).is_file() and not (old / "ref").exists()
@@ -165,8 +174,10 @@ def test_a_full_disk_leaves_the_old_reference_and_names_the_file(capsys, old, tm
     monkeypatch.setattr(shutil, "copyfile", full)
     assert main(["reference", str(old), str(reference)]) == 2
     message = one_error_line(capsys.readouterr().err)
-    assert message == (f"ordeval: error: {reference / AGREEMENT}: cannot be written (No space left on device); "
-                       f"{reference} is unchanged")  # fmt: skip
+    assert message == (
+        f"ordeval: error: {reference / AGREEMENT}: cannot be written (No space left on device); "
+        f"{reference} is unchanged"
+    )
     monkeypatch.setattr(shutil, "copyfile", copy)
     assert {path: path.read_bytes() for path in reference.rglob("*") if path.is_file()} == before
     assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
@@ -192,7 +203,8 @@ def test_an_empty_folder_or_one_without_a_manifest_is_bad_input(capsys, old, tmp
     assert main(["diff", str(empty), str(old)]) == 2
     assert one_error_line(capsys.readouterr().err) == (
         f"ordeval: error: {empty}: an empty folder: neither a results folder (manifest.json) nor a recorded "
-        "reference (reference.json)")  # fmt: skip
+        "reference (reference.json)"
+    )
     _write(empty, "notes.txt", "x")
     assert main(["diff", str(old), str(empty)]) == 2
     assert "no manifest.json: neither the results folder of a complete pipeline run" in one_error_line(
@@ -228,8 +240,9 @@ def test_an_unreadable_file_is_named(capsys, old, new, monkeypatch):
 
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, timeout=120,
-                          env=environment)  # fmt: skip
+    return subprocess.run(
+        ["bash", "-c", command], cwd=cwd, capture_output=True, text=True, timeout=120, env=environment
+    )
 
 
 ORDEVAL = f"{sys.executable} -m ordeval"

@@ -46,8 +46,9 @@ def test_replication_has_every_section_of_the_default_config(replication):
     assert set(replication) == set(default)
     assert set(replication["datasets"]) == set(default["datasets"])
     for section in ("agreement", "consistency", "significance", "popularity", "report"):
-        assert replication[section] == default[section] | ({"ci_method": "fisher_z_rounded"} if section == "agreement"
-                                                             else {}), section  # fmt: skip
+        assert replication[section] == default[section] | (
+            {"ci_method": "fisher_z_rounded"} if section == "agreement" else {}
+        ), section
     assert default["agreement"]["ci_method"] == "fisher_z"  # the papers' bounds: tau rounded as printed (methods 4.1)
 
 

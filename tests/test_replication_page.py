@@ -11,22 +11,34 @@ from ordeval.results.replication import summary
 
 
 def _numbers(dataset="X<script>"):
-    return Table({
-        "source": ["Sakai, a paper, Table 3"] * 3, "dataset": [dataset] * 3,
-        "statistic": ["tau_a", "tau_a", "dp_significant"], "a": ["MAE_M", "NMD", "NMD"],
-        "b": ["alpha_ORD", "RNOD", ""],
-        "published": ["0.909", "0.500", "38"], "reproduced": [0.9090909, 0.41, 37.0],
-        "difference": [9.1e-05, -0.09, -1.0],
-        "verdict": ["exact", "differs", "within randomisation error"], "tolerance": [float("nan")] * 2 + [4.0],
-        "note": ["", "", ""], "data_origin": ["real"] * 3,
-    })  # fmt: skip
+    return Table(
+        {
+            "source": ["Sakai, a paper, Table 3"] * 3,
+            "dataset": [dataset] * 3,
+            "statistic": ["tau_a", "tau_a", "dp_significant"],
+            "a": ["MAE_M", "NMD", "NMD"],
+            "b": ["alpha_ORD", "RNOD", ""],
+            "published": ["0.909", "0.500", "38"],
+            "reproduced": [0.9090909, 0.41, 37.0],
+            "difference": [9.1e-05, -0.09, -1.0],
+            "verdict": ["exact", "differs", "within randomisation error"],
+            "tolerance": [float("nan")] * 2 + [4.0],
+            "note": ["", "", ""],
+            "data_origin": ["real"] * 3,
+        }
+    )
 
 
 def test_the_page_gives_the_counts_then_every_number_with_its_verdict_beside_it():
     table = _numbers()
     counts = summary([table]).with_column("data_origin", ["real", "real"])
-    page = replication_page("t: published versus reproduced", counts, {"X<script>": table},
-                            {"MAE_M": "MAE^M", "alpha_ORD": "α_ORD"}, {"X<script>": "real"})  # fmt: skip
+    page = replication_page(
+        "t: published versus reproduced",
+        counts,
+        {"X<script>": table},
+        {"MAE_M": "MAE^M", "alpha_ORD": "α_ORD"},
+        {"X<script>": "real"},
+    )
     assert "<script>" not in page and "X&lt;script&gt;" in page  # escaped, and no script at all
     assert "Of the 3 published numbers" in page
     assert "Kendall's &tau;" in page and "tau_a" not in page  # the statistic as printed

@@ -44,12 +44,21 @@ def make_outputs(folder):
 def test_report_with_generated_fragments_compiles_to_the_expected_pages(tmp_path):
     tables, wide, figure = make_outputs(tmp_path)
     sections = [
-        report.ReportSection("Tables", [report.ReportItem("table", str(path), f"Table {i} of D1 (synthetic data)")
-                                        for i, path in enumerate(tables)]),  # fmt: skip
-        report.ReportSection("Figure & wide table", [
-            report.ReportItem("figure", str(figure), "A line; 50% synthetic_data"),
-            report.ReportItem("table", str(wide), "A wide table")]),  # wider than 1.4 text widths: landscape
-    ]  # fmt: skip
+        report.ReportSection(
+            "Tables",
+            [
+                report.ReportItem("table", str(path), f"Table {i} of D1 (synthetic data)")
+                for i, path in enumerate(tables)
+            ],
+        ),
+        report.ReportSection(
+            "Figure & wide table",
+            [
+                report.ReportItem("figure", str(figure), "A line; 50% synthetic_data"),
+                report.ReportItem("table", str(wide), "A wide table"),
+            ],
+        ),  # wider than 1.4 text widths: landscape
+    ]
     tex = tmp_path / "report" / "ordeval.tex"
     tex.parent.mkdir()
     # The introduction is LaTeX already: its text parts are escaped by the caller.
@@ -83,8 +92,13 @@ def test_missing_engine_names_the_packages(monkeypatch):
 
 def test_sections_follow_the_catalogue_with_captions_from_the_outputs(tmp_path):
     tables, wide, figure = make_outputs(tmp_path)
-    items = [("popularity", str(figure)), ("agreement", str(tables[1])), ("agreement", str(tables[0])),
-             ("data", str(wide)), ("agreement", str(tmp_path / "figures" / "line.png"))]  # fmt: skip
+    items = [
+        ("popularity", str(figure)),
+        ("agreement", str(tables[1])),
+        ("agreement", str(tables[0])),
+        ("data", str(wide)),
+        ("agreement", str(tmp_path / "figures" / "line.png")),
+    ]
     sections = report.report_sections(items, seed=7)
     assert [section.title for section in sections] == ["Data sets", "Ranking agreement", "Popularity vs Uniform"]
     agreement = sections[1]
@@ -139,8 +153,10 @@ def _html(rst: str) -> str:
 
 
 def test_a_caption_file_holds_each_files_caption_under_a_condition_on_its_wildcards():
-    blocks = [CaptionBlock({"dataset": name}, f"Consistency of {name}.", f"measure,tau\n{measure},0.5\n", f"{name}.csv")
-              for name, measure in [("A", "NMD"), ("B", "RNOD")]]  # fmt: skip
+    blocks = [
+        CaptionBlock({"dataset": name}, f"Consistency of {name}.", f"measure,tau\n{measure},0.5\n", f"{name}.csv")
+        for name, measure in [("A", "NMD"), ("B", "RNOD")]
+    ]
     document = caption_document(blocks)
     assert document.count("{% if snakemake.wildcards.dataset == 'A' %}") == 1
     for dataset, shown, hidden in [("A", "NMD", "RNOD"), ("B", "RNOD", "NMD")]:
@@ -190,16 +206,25 @@ def test_every_reported_table_shows_its_rows_in_the_caption_file_of_its_rule_out
     files = {name: planned.path("report/captions", key=name) for name in captions}
     table_inputs = [block["table"] for blocks in captions.values() for block in blocks if block["table"]]
     assert sorted(table_inputs) == sorted(tables)
-    run_rule_script("report_captions", input={"tables": table_inputs}, output={"captions": list(files.values())},
-                    params={"captions": captions})  # fmt: skip
+    run_rule_script(
+        "report_captions",
+        input={"tables": table_inputs},
+        output={"captions": list(files.values())},
+        params={"captions": captions},
+    )
     for path, (output, row) in tables.items():
         wildcards = {name: value for name, value in output.values.items() if "{" + name + "}" in output.template}
         rendered = _render(Path(output.caption).read_text(), **wildcards)
         assert row.replace("_", "\\_") in rendered and rendered.count("ROW\\_") == 1, path  # its own rows only
         assert rst_text(planned.caption(output.key, **output.values)) in rendered, path
     html = _html(_render(Path(files["consistency-summary-half"]).read_text(), dataset="TinyDQ"))
-    (row,) = [row for path, (output, row) in tables.items() if output.values.get("dataset") == "TinyDQ"
-              and output.key == "consistency/summary" and output.values["condition"] == "half"]  # fmt: skip
+    (row,) = [
+        row
+        for path, (output, row) in tables.items()
+        if output.values.get("dataset") == "TinyDQ"
+        and output.key == "consistency/summary"
+        and output.values["condition"] == "half"
+    ]
     assert "<table" in html and row in html and "0.1235" in html and "problematic" not in html
 
 

@@ -80,9 +80,11 @@ def test_resources_grow_with_the_data(default, growth):
         assert after["mem_mb"] >= before["mem_mb"] and after["runtime"] >= before["runtime"], key
         if any(after[name] > before[name] for name in KEYS):  # more memory, time or threads
             grew.append(key)
-    heavy = {"topics": {"score", "taus", "hsd", "popularity"},
-             "runs": {"score", "taus", "hsd"},
-             "trials": {"taus", "hsd"}}[next(iter(growth))]  # fmt: skip
+    heavy = {
+        "topics": {"score", "taus", "hsd", "popularity"},
+        "runs": {"score", "taus", "hsd"},
+        "trials": {"taus", "hsd"},
+    }[next(iter(growth))]
     assert heavy <= {kind for kind, name in grew if name == "STC3-DQ-A"}  # per data set (the largest)
     assert heavy | ({"figures"} if "topics" in growth else set()) <= {kind for kind, name in grew if not name}
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from ordeval.workflow.scripting import job, logged, mock_snakemake
+from ordeval.workflow.scripting import job, keyed, logged, mock_snakemake
 
 FULL = "/dev/full"  # every write fails with ENOSPC, as on a full disk
 
@@ -46,3 +46,25 @@ def test_a_job_that_writes_its_log_succeeds(restored_logging, tmp_path):
         log.info("work done")
     text = log_path.read_text()
     assert "work done" in text and "rule_x[D1] done in" in text
+
+
+@pytest.mark.parametrize(
+    "expected",
+    [
+        {"sem16": "r/x/scores/sem16/stack.npz", "sem17": "r/x/scores/sem17/stack.npz"},  # sharing "sem1"
+        {"a": "r/x/agreement/a.csv", "a_b": "r/x/agreement/a_b.csv"},  # a name that starts another
+        {"synthetic": "r/synthetic/c/synthetic_half.csv", "other": "r/synthetic/c/other_half.csv"},
+        {"only": "r/x/anything.csv"},
+    ],
+)
+def test_keyed_finds_each_name_in_its_path_whatever_the_order(expected):
+    names = list(expected)
+    assert keyed(list(expected.values()), names) == expected
+    assert keyed(list(expected.values())[::-1], names) == expected
+
+
+def test_keyed_refuses_files_that_do_not_name_the_data_sets():
+    with pytest.raises(ValueError, match="do not each hold one of the names a, c"):
+        keyed(["r/x/a.csv", "r/x/b.csv"], ["a", "c"])
+    with pytest.raises(ValueError, match="1 files for the 2 names"):
+        keyed(["r/x/a.csv"], ["a", "b"])

@@ -301,8 +301,14 @@ def test_pvalue_table_with_a_missing_row_is_an_error(tmp_path):
 
 def _dataset_files(folder, dataset) -> dict:
     """The files of one data set: its scores and provenance, and what the per-data-set scripts write."""
-    names = {"pvalues": "pvalues.tsv", "arrays": "pvalues.npz", "identical_runs": "identical_runs.tsv",
-             "sso_csv": "sso.csv", "sso_tex": "sso.tex", "provenance": "provenance.json"}  # fmt: skip
+    names = {
+        "pvalues": "pvalues.tsv",
+        "arrays": "pvalues.npz",
+        "identical_runs": "identical_runs.tsv",
+        "sso_csv": "sso.csv",
+        "sso_tex": "sso.tex",
+        "provenance": "provenance.json",
+    }
     return {key: str(folder / dataset / name) for key, name in names.items()}
 
 
@@ -319,33 +325,48 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         base = rng.uniform(size=(30, 4)) + np.array([0.0, 0.6, 0.3, 0.35])
         reverse = base[:, ::-1] + rng.normal(0, 0.05, size=base.shape)
         nmd, rnod = (np.hstack([matrix, matrix[:, :2]]) for matrix in (base, reverse))  # -E copies of -C baselines
-        stack = ScoreStack(measures, [f"t{i}" for i in range(30)], runs, np.stack([nmd, rnod, -nmd]),
-                           [True, True, False])  # fmt: skip
+        stack = ScoreStack(
+            measures, [f"t{i}" for i in range(30)], runs, np.stack([nmd, rnod, -nmd]), [True, True, False]
+        )
         files = _dataset_files(tmp_path, dataset)
         scores = write_scores(stack, score_files(stack, tmp_path / dataset))
         files.update(stack=str(scores["stack"]), measures=str(scores["measures"]))
         write_json({"dataset": dataset, "origin": "synthetic"}, files["provenance"])
-        run_rule_script("significance_pvalues", input={"stack": files["stack"]},
-                        output={key: files[key] for key in ("pvalues", "arrays", "identical_runs")},
-                        params={"hsd_trials": 200, "seed": 3}, wildcards={"dataset": dataset})  # fmt: skip
-        run_rule_script("significance_overlap",
-                        input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
-                        output={"csv": files["sso_csv"], "tex": files["sso_tex"]},
-                        params={**settings, "measures": measures}, wildcards={"dataset": dataset})  # fmt: skip
+        run_rule_script(
+            "significance_pvalues",
+            input={"stack": files["stack"]},
+            output={key: files[key] for key in ("pvalues", "arrays", "identical_runs")},
+            params={"hsd_trials": 200, "seed": 3},
+            wildcards={"dataset": dataset},
+        )
+        run_rule_script(
+            "significance_overlap",
+            input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
+            output={"csv": files["sso_csv"], "tex": files["sso_tex"]},
+            params={**settings, "measures": measures},
+            wildcards={"dataset": dataset},
+        )
         datasets[dataset] = files
 
     def per_dataset(*keys):
         return {key: [files[key] for files in datasets.values()] for key in keys}
 
-    outputs = {f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
-               for stem in ("power", "counts", "contradictions", "collapsed") for ext in ("csv", "tex")}  # fmt: skip
+    outputs = {
+        f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
+        for stem in ("power", "counts", "contradictions", "collapsed")
+        for ext in ("csv", "tex")
+    }
     params = {**settings, "datasets": list(datasets), "measures": measures}
     inputs = per_dataset("pvalues", "arrays", "identical_runs", "measures", "provenance")
     run_rule_script("significance_summary", input=inputs, output=outputs, params=params, wildcards={"task_suffix": ""})
     curves = {ext: str(tmp_path / f"all.{ext}") for ext in ("pdf", "png")}
-    run_rule_script("significance_curves", input=per_dataset("pvalues", "arrays", "measures", "provenance"),
-                    output=curves, params={**params, "task": "quantification"},
-                    wildcards={"task_suffix": ""})  # fmt: skip
+    run_rule_script(
+        "significance_curves",
+        input=per_dataset("pvalues", "arrays", "measures", "provenance"),
+        output=curves,
+        params={**params, "task": "quantification"},
+        wildcards={"task_suffix": ""},
+    )
 
     def header(path):
         return Table.read(path, sep="\t" if str(path).endswith(".tsv") else ",").columns
@@ -364,8 +385,9 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
     contradictions = Table.read(outputs["contradictions_csv"], sep=",")
     assert contradictions.columns == ["dataset", "measure_a", "measure_b", "run_x", "run_y", "data_origin"]
     assert len(contradictions) > 0  # RNOD reverses NMD's ranking
-    assert not any({a, b} == {"NMD", "HIGH"} for a, b in zip(contradictions["measure_a"], contradictions["measure_b"],
-                                                                  strict=True))  # fmt: skip
+    assert not any(
+        {a, b} == {"NMD", "HIGH"} for a, b in zip(contradictions["measure_a"], contradictions["measure_b"], strict=True)
+    )
     counts = Table.read(outputs["counts_csv"], sep=",")
     assert counts.columns[:4] == ["dataset", "measure_a", "measure_b", "contradictions"]
     groups = Table.read(datasets["D1"]["identical_runs"])
@@ -383,8 +405,12 @@ def test_the_binary_copy_of_the_pvalues_is_read_while_it_mirrors_the_table(tmp_p
     """write_pvalues writes the table and its binary copy (the .npz path named, as the rule declares it);
     reading with that copy takes the arrays while the table's SHA-256 matches, and parses the table once it
     was edited (or without the copy)."""
-    significance = hand_made(["NMD", "JSD"], "ABCD", np.arange(8.0).reshape(2, 4) / 10,
-                             [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]])  # fmt: skip
+    significance = hand_made(
+        ["NMD", "JSD"],
+        "ABCD",
+        np.arange(8.0).reshape(2, 4) / 10,
+        [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.6, 0.5, 0.4, 0.3, 0.2, 0.1]],
+    )
     path, arrays = tmp_path / "pvalues.tsv", tmp_path / "copy" / "p.npz"
     arrays.parent.mkdir()
     write_pvalues(significance, path, arrays)

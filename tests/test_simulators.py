@@ -153,10 +153,21 @@ def test_oc_weak_team_guesses_and_is_off_by_default(oc_gold):
 
 def test_oc_guess_rates_are_evenly_spaced_with_the_weakest_guessing_most():
     parameters = oc.system_parameters(
-        stream(3, "s"), 6, skill_min=0.5, skill_max=0.6, spread_min=0.1, spread_max=0.2, biases=["none"],
-        bias_min=0.0, bias_max=0.0, weak_teams=2, weak_skill_min=0.0, weak_skill_max=0.2, weak_guess_min=0.5,
+        stream(3, "s"),
+        6,
+        skill_min=0.5,
+        skill_max=0.6,
+        spread_min=0.1,
+        spread_max=0.2,
+        biases=["none"],
+        bias_min=0.0,
+        bias_max=0.0,
+        weak_teams=2,
+        weak_skill_min=0.0,
+        weak_skill_max=0.2,
+        weak_guess_min=0.5,
         weak_guess_max=0.9,
-    )  # fmt: skip
+    )
     by_skill = sorted(zip(parameters["skill"], parameters["guess"], strict=True))
     assert by_skill[:2] == [(0.0, 0.9), (0.2, 0.5)]
     assert all(guess == 0 for _, guess in by_skill[2:])
@@ -203,9 +214,12 @@ def test_property_table_rows_follow_the_paper():
     measures = ["alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu", "NEW"]
     taus = np.full((10, 10), 0.5) + 0.5 * np.eye(10)
     table = properties_table(
-        measures, {m: {} for m in measures}, taus, {m: i / 10 for i, m in enumerate(measures)},
+        measures,
+        {m: {} for m in measures},
+        taus,
+        {m: i / 10 for i, m in enumerate(measures)},
         {m: float(i) for i, m in enumerate(measures)},
-    )  # fmt: skip
+    )
     assert list(table["measure"]) == [*PROPERTY_ORDER, "NEW"]
     # the numbers stay with their measures
     assert dict(zip(table["measure"], table["pooled_dp_percent"], strict=True))["kappa"] == 5.0
@@ -218,9 +232,17 @@ def one_class_data(option: str):
     gold = np.array([0, 0, 0, 0, 1, 2])
     runs = np.array([[0, 0, 0, 0, 1, 1], [0, 0, 0, 1, 2, 2]])
     return ClassificationData(
-        "D", ["-1", "0", "1"], ["t1", "t2"], ["A", "B"], {}, [f"i{i}" for i in range(6)],
-        np.array([0, 0, 0, 1, 1, 1]), gold, runs, option,
-    )  # fmt: skip
+        "D",
+        ["-1", "0", "1"],
+        ["t1", "t2"],
+        ["A", "B"],
+        {},
+        [f"i{i}" for i in range(6)],
+        np.array([0, 0, 0, 1, 1, 1]),
+        gold,
+        runs,
+        option,
+    )
 
 
 def test_one_class_convention_is_one_by_default():

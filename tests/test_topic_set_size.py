@@ -198,7 +198,10 @@ def test_score_folder_from_stack_or_tables(tmp_path):
 def test_the_worked_example_of_the_document():
     # docs/topic_set_size.md: V_E = 0.0031, mdd = 0.02
     assert (tss.topics_paired_t(0.02, 0.0031), tss.topics_anova(0.02, 0.0031, 12), tss.topics_ci(0.02, 0.0031)) == (
-        124, 262, 241)  # fmt: skip
+        124,
+        262,
+        241,
+    )
 
 
 @pytest.mark.parametrize("design", tss.DESIGNS)
@@ -212,8 +215,9 @@ def test_searching_many_differences_together_finds_each_ones_topics(design):
         found = tss.topics_each(design, mdds, variance, runs=runs)
         assert list(found) == [tss.topics_for(design, float(mdd), variance, runs=runs) for mdd in mdds]
     assert list(tss.topics_each(design, [5.0, 0.01], 0.01, runs=3)) == [
-        tss.topics_for(design, 5.0, 0.01, runs=3), tss.topics_for(design, 0.01, 0.01, runs=3)
-    ]  # fmt: skip
+        tss.topics_for(design, 5.0, 0.01, runs=3),
+        tss.topics_for(design, 0.01, 0.01, runs=3),
+    ]
     with pytest.raises(ValueError, match="positive number"):
         tss.topics_each(design, [0.1, 0.0], 0.01)
 

@@ -72,8 +72,9 @@ def test_validate_and_score_on_the_command_line(tmp_path, capsys):
     assert main(["validate", str(tmp_path / "bad.txt"), *common]) == 1
     assert "bad.txt:1: unknown grade 'middling'" in capsys.readouterr().out
     runs = [argument for run in RUNS for argument in ("--run", f"{run}={files[run]}")]
-    code = main(["score", "--gold", files["gold"], *runs, *common, "--out", str(tmp_path / "out"), "--trials", "200",
-                 "--json"])  # fmt: skip
+    code = main(
+        ["score", "--gold", files["gold"], *runs, *common, "--out", str(tmp_path / "out"), "--trials", "200", "--json"]
+    )
     assert code == 0
     document = json.loads(capsys.readouterr().out)
     assert document["measures"] == ["GradeError", "Hit"]
@@ -85,9 +86,10 @@ def test_a_configuration_of_the_toy_task_runs_through_the_pipelines_scripts(tmp_
     monkeypatch.chdir(tmp_path)
     planned = make_plan(toy_config(tmp_path), workdir=tmp_path)
     assert planned.tasks == ["grades"] and planned.datasets["Grades"].measures == ["GradeError", "Hit"]
-    assert planned.canonical_paths("grades") == {key: f"results/toy/data/{{dataset}}/{name}" for key, name in
-                                                 (("gold", "gold.tsv"), ("runs", "runs.tsv"),
-                                                  ("provenance", "provenance.json"))}  # fmt: skip
+    assert planned.canonical_paths("grades") == {
+        key: f"results/toy/data/{{dataset}}/{name}"
+        for key, name in (("gold", "gold.tsv"), ("runs", "runs.tsv"), ("provenance", "provenance.json"))
+    }
     assert "results/toy/tables/agreement/mean_grades.csv" in planned.targets("agreement")
     assert not planned.paths("data/arrays") and not planned.targets("classification")
     build_and_score(planned)

@@ -11,8 +11,18 @@ functions below (see :mod:`ordeval.api`) and the submodules are imported when fi
 
 __version__ = "0.2.0"
 
-_API = ("score", "score_stack", "tidy", "as_stack", "agreement", "hsd_pvalues", "discriminative_power",
-        "consistency", "leaderboard", "measures")  # fmt: skip
+_API = (
+    "score",
+    "score_stack",
+    "tidy",
+    "as_stack",
+    "agreement",
+    "hsd_pvalues",
+    "discriminative_power",
+    "consistency",
+    "leaderboard",
+    "measures",
+)
 
 __all__ = [*_API, "plan", "load_config", "__version__"]
 

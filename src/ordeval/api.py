@@ -117,8 +117,9 @@ def build_data(
         return task_object.build(name, spec, folder, 0)
 
 
-def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[str] | None = None,
-                **options) -> ScoreStack:  # fmt: skip
+def score_stack(
+    gold, runs, *, task: str = "quantification", measures: Sequence[str] | None = None, **options
+) -> ScoreStack:
     """Like :func:`score`, but returns the :class:`~ordeval.tasks.stack.ScoreStack` (measures x topics x runs,
     with each measure's direction)."""
     task_object = get_task(task)
@@ -128,8 +129,13 @@ def score_stack(gold, runs, *, task: str = "quantification", measures: Sequence[
 
 
 #: Constant-class baselines of the SemEval tasks' five-point scale, named as in the configuration.
-SEMEVAL_CLASS_NAMES = {"-2": "highly-negative", "-1": "negative", "0": "neutral", "1": "positive",
-                       "2": "highly-positive"}  # fmt: skip
+SEMEVAL_CLASS_NAMES = {
+    "-2": "highly-negative",
+    "-1": "negative",
+    "0": "neutral",
+    "1": "positive",
+    "2": "highly-positive",
+}
 
 
 def baseline_name(kind: str, label=None) -> str:
@@ -231,8 +237,9 @@ def as_stack(scores, lower_is_better: Mapping[str, bool] | None = None) -> Score
     for measure in measures:
         if measure not in directions:
             directions[measure] = _registered_direction(measure)
-    return ScoreStack(list(measures), [str(t) for t in topics], [str(r) for r in runs], values,
-                      [directions[m] for m in measures])  # fmt: skip
+    return ScoreStack(
+        list(measures), [str(t) for t in topics], [str(r) for r in runs], values, [directions[m] for m in measures]
+    )
 
 
 def registered_direction(measure: str) -> bool | None:
@@ -253,8 +260,15 @@ def _registered_direction(measure: str) -> bool:
 # --------------------------------------------------------------------------- the meta-evaluation
 
 
-def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequence[str] | None = None,
-              lower_is_better: Mapping[str, bool] | None = None, ci_method: str = "fisher_z"):  # fmt: skip
+def agreement(
+    scores,
+    *,
+    level: float = 0.95,
+    kendall: str = "b",
+    measures: Sequence[str] | None = None,
+    lower_is_better: Mapping[str, bool] | None = None,
+    ci_method: str = "fisher_z",
+):
     """Kendall's tau between the run rankings of every pair of measures, with CIs.
 
     Runs are ranked by mean score, best first under each measure's direction; tau-b (``kendall="b"``)
@@ -272,8 +286,15 @@ def agreement(scores, *, level: float = 0.95, kendall: str = "b", measures: Sequ
     return result.pair_table().to_pandas()
 
 
-def hsd_pvalues(scores, *, measure: str | None = None, trials: int = 5000, seed: int = 0, threads: int | None = None,
-                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+def hsd_pvalues(
+    scores,
+    *,
+    measure: str | None = None,
+    trials: int = 5000,
+    seed: int = 0,
+    threads: int | None = None,
+    lower_is_better: Mapping[str, bool] | None = None,
+):
     """Randomised Tukey HSD p-values of every pair of runs (docs/methods.md 4.3).
 
     In each of ``trials`` trials every topic's row of the topics x runs matrix is permuted across runs;
@@ -292,8 +313,15 @@ def hsd_pvalues(scores, *, measure: str | None = None, trials: int = 5000, seed:
     return frames[stack.measures[0]] if len(frames) == 1 else frames
 
 
-def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, seed: int = 0,
-                         threads: int | None = None, lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+def discriminative_power(
+    scores,
+    *,
+    alpha: float = 0.05,
+    trials: int = 5000,
+    seed: int = 0,
+    threads: int | None = None,
+    lower_is_better: Mapping[str, bool] | None = None,
+):
     """Discriminative power per measure: S = #{run pairs with HSD p < alpha}, T = m(m-1)/2, 100 S/T.
     Returns a data frame measure, significant, pairs, percent."""
     import pandas as pd
@@ -313,9 +341,18 @@ def discriminative_power(scores, *, alpha: float = 0.05, trials: int = 5000, see
     )
 
 
-def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, hsd_trials: int = 5000,
-                alpha: float = 0.05, seed: int = 0, kendall: str = "b", threads: int | None = None,
-                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+def consistency(
+    scores,
+    *,
+    trials: int = 1000,
+    subset_size: int | None = None,
+    hsd_trials: int = 5000,
+    alpha: float = 0.05,
+    seed: int = 0,
+    kendall: str = "b",
+    threads: int | None = None,
+    lower_is_better: Mapping[str, bool] | None = None,
+):
     """System ranking consistency (docs/methods.md 4.2): over ``trials`` random splits of the topics into two
     disjoint sets (halves; or two sets of ``subset_size`` topics), Kendall's tau between the run
     rankings on the two sets, per measure; the measures compared by the randomised Tukey HSD on the
@@ -334,9 +371,17 @@ def consistency(scores, *, trials: int = 1000, subset_size: int | None = None, h
     return comparison.summary_table().to_pandas(), taus
 
 
-def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alpha: float = 0.05, trials: int = 5000,
-                seed: int = 0, threads: int | None = None,
-                lower_is_better: Mapping[str, bool] | None = None):  # fmt: skip
+def leaderboard(
+    scores,
+    *,
+    measure: str | None = None,
+    level: float = 0.95,
+    alpha: float = 0.05,
+    trials: int = 5000,
+    seed: int = 0,
+    threads: int | None = None,
+    lower_is_better: Mapping[str, bool] | None = None,
+):
     """Leaderboards (per-topic protocol): per measure, every run's mean, t interval, rank and significance
     group letters (runs sharing a letter do not differ significantly under the randomised Tukey HSD). A data
     frame measure, rank, run, mean, ci_low, ci_high, group, lower_is_better. With one run, or one topic,
@@ -348,9 +393,15 @@ def leaderboard(scores, *, measure: str | None = None, level: float = 0.95, alph
     stack = stack.subset([measure]) if measure else stack
     reason = no_test_reason(stack)
     significance = None if reason else pairwise_significance(stack, trials, stream(seed, "api", "hsd"), threads)
-    boards = build_leaderboards(stack, significance, dataset="scores", alpha=alpha, level=level,
-                                test=f"randomised Tukey HSD, B = {trials}, seed = {seed}",
-                                no_test_reason=reason)  # fmt: skip
+    boards = build_leaderboards(
+        stack,
+        significance,
+        dataset="scores",
+        alpha=alpha,
+        level=level,
+        test=f"randomised Tukey HSD, B = {trials}, seed = {seed}",
+        no_test_reason=reason,
+    )
     return boards.table().to_pandas()
 
 
@@ -361,7 +412,15 @@ def measures(task: str | None = None):
     rows = []
     for name in [task] if task else scoring_tasks():
         for measure in get_task(name).registry.values():
-            rows.append({"task": name, "name": measure.name, "display": measure.display,
-                         "direction": measure.direction, "description": measure.description,
-                         "formula": measure.formula, "reference": measure.reference})  # fmt: skip
+            rows.append(
+                {
+                    "task": name,
+                    "name": measure.name,
+                    "display": measure.display,
+                    "direction": measure.direction,
+                    "description": measure.description,
+                    "formula": measure.formula,
+                    "reference": measure.reference,
+                }
+            )
     return pd.DataFrame(rows)

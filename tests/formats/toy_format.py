@@ -24,6 +24,5 @@ def read_toy_csv(path, classes, source):
                 raise InputError(path, f"line {number}", "a probability is not a number") from None
             topics.append(fields[0])
             lines.append(f"line {number}")
-    values = checked_distributions(np.array(rows, dtype=float).reshape(-1, len(classes)), path,
-                                   lambda row: lines[row])  # fmt: skip
+    values = checked_distributions(np.array(rows, dtype=float).reshape(-1, len(classes)), path, lambda row: lines[row])
     return {"": TopicDistributions(str(path), topics, values, lines)}

@@ -100,15 +100,23 @@ class GradesTask(Task):
             yield source["name"], grades[[order[topic] for topic in topics]], file_record(source, data_root)
 
         names, runs, records = build_runs(name, spec, runs_of)
-        provenance = {"dataset": name, "origin": "real", "description": spec.get("description", ""),
-                      "gold": file_record(gold_source, data_root), "runs": records}  # fmt: skip
+        provenance = {
+            "dataset": name,
+            "origin": "real",
+            "description": spec.get("description", ""),
+            "gold": file_record(gold_source, data_root),
+            "runs": records,
+        }
         return GradeData(name, classes, list(topics), names, provenance, gold, runs)
 
     def write_canonical(self, data: GradeData, files: Mapping) -> None:
         gold = [f"{t}\t{data.classes[g]}\n" for t, g in zip(data.topics, data.gold, strict=True)]
         write_text("topic\tgrade\n" + "".join(gold), files["gold"])
-        rows = [f"{t}\t{run}\t{data.classes[g]}\n" for run, grades in zip(data.run_names, data.runs, strict=True)
-                for t, g in zip(data.topics, grades, strict=True)]  # fmt: skip
+        rows = [
+            f"{t}\t{run}\t{data.classes[g]}\n"
+            for run, grades in zip(data.run_names, data.runs, strict=True)
+            for t, g in zip(data.topics, grades, strict=True)
+        ]
         write_text("topic\trun\tgrade\n" + "".join(rows), files["runs"])
         write_json(data.provenance, files["provenance"])
 
@@ -119,8 +127,15 @@ class GradesTask(Task):
         topics = gold.column(0)
         names = list(dict.fromkeys(runs.column(1)))
         grades = np.array([classes.index(g) for g in runs.column(2)]).reshape(len(names), len(topics))
-        return GradeData(name, classes, topics, names, read_provenance(files["provenance"]),
-                         np.array([classes.index(g) for g in gold.column(1)]), grades)  # fmt: skip
+        return GradeData(
+            name,
+            classes,
+            topics,
+            names,
+            read_provenance(files["provenance"]),
+            np.array([classes.index(g) for g in gold.column(1)]),
+            grades,
+        )
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return []

@@ -23,8 +23,13 @@ def run(script: str, tmp_path, *arguments: str) -> dict:
     environment = dict(os.environ, ORDEVAL_BENCHMARK_RESULTS=str(tmp_path / "results"))
     completed = subprocess.run(
         [sys.executable, str(BENCHMARKS / script), *arguments],
-        cwd=REPO, env=environment, capture_output=True, text=True, check=False, timeout=600,
-    )  # fmt: skip
+        cwd=REPO,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=600,
+    )
     assert completed.returncode == 0, completed.stdout[-2000:] + completed.stderr[-2000:]
     last = completed.stdout.strip().splitlines()[-1]  # key=value pairs
     return dict(pair.split("=", 1) for pair in last.split())
@@ -66,13 +71,24 @@ def test_scoring_scale_benchmark(tmp_path):
 def test_realism_table(tmp_path):
     """benchmarks/realism.py at a tiny size, two seeds: every target gets a row, its bands and its share of seeds;
     the real 2016 fields' figures where ../shared has them."""
-    values = run("realism.py", tmp_path, "--seed", "5", "--seed", "6", "--hsd-trials", "50", "--trials", "20",
-                 "--resamples", "3")  # fmt: skip
+    values = run(
+        "realism.py", tmp_path, "--seed", "5", "--seed", "6", "--hsd-trials", "50", "--trials", "20", "--resamples", "3"
+    )
     assert values["seeds"] == "2" and values["crashed"] == "0" and int(values["targets"]) >= 20
     with open(tmp_path / "results" / "realism.csv", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
-    assert list(rows[0]) == ["figure", "source", "published", "real_2016", "real_resampled_5_95", "target", "median",
-                             "band_5_95", "met_percent", "seeds"]  # fmt: skip
+    assert list(rows[0]) == [
+        "figure",
+        "source",
+        "published",
+        "real_2016",
+        "real_resampled_5_95",
+        "target",
+        "median",
+        "band_5_95",
+        "met_percent",
+        "seeds",
+    ]
     assert len(rows) >= int(values["targets"]) and all(row["seeds"] == "2" for row in rows)
     dp = next(row for row in rows if row["figure"].startswith("DP RNOD (%)"))
     assert dp["source"] == "Sakai, CIKM 2021 LQ workshop, Table 3" and dp["published"] == "47.000"
@@ -105,16 +121,28 @@ def test_fitting_the_simulators_to_the_real_2016_fields(tmp_path):
     per official run, settings the configuration accepts; the subtask E profiles matched to their runs' NMD
     and DNKT come nearer the real DNKT than least squares alone (pkudblab: 0.145 against the real 0.116)."""
     shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskC_test_gold.txt")
-    values = run("fit_simulators.py", tmp_path, "--rounds", "1", "--check-seeds", "2", "--item-difficulty", "0.3",
-                 "--moment-sims", "4")  # fmt: skip
+    values = run(
+        "fit_simulators.py",
+        tmp_path,
+        "--rounds",
+        "1",
+        "--check-seeds",
+        "2",
+        "--item-difficulty",
+        "0.3",
+        "--moment-sims",
+        "4",
+    )
     assert (
         values["profiles_c"] == "11" and values["profiles_e"] == "11" and float(values["worst_rank_difference"]) < 0.3
     )
     fitted = json.loads((tmp_path / "results" / "fit_simulators.json").read_text())
     moments = fitted["moments"]
     assert len(moments) == 11 and fitted["moment_sims"] == 4
-    gaps = {kind: np.mean([abs(v["DNKT"][kind] - v["DNKT"]["real"]) for v in moments.values()])
-            for kind in ("least_squares", "matched")}  # fmt: skip
+    gaps = {
+        kind: np.mean([abs(v["DNKT"][kind] - v["DNKT"]["real"]) for v in moments.values()])
+        for kind in ("least_squares", "matched")
+    }
     assert gaps["matched"] < gaps["least_squares"], gaps
     assert "| pkudblab | 0.0828 |" in (tmp_path / "results" / "fit_simulators.md").read_text()
     config = tiny_config(classification=True)

@@ -18,8 +18,20 @@ pytestmark = pytest.mark.workflow
 
 
 def snakemake(project: Path, environment: dict, *arguments: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(project),
-               "--configfile", str(project / "config.yaml"), "--cores", "2", *arguments]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(project),
+        "--configfile",
+        str(project / "config.yaml"),
+        "--cores",
+        "2",
+        *arguments,
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, env=environment)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return done

@@ -68,12 +68,14 @@ def test_a_missing_file_is_named_with_its_entry_before_any_job(tmp_path):
     ("change", "expected"),
     [
         (lambda c: c.update(sed=3), "config key (top level): unexpected key(s) 'sed'"),
-        (lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2),
-         "config key datasets.TinySem.runs[1]: unexpected key(s) 'sytems'"),
+        (
+            lambda c: c["datasets"]["TinySem"]["runs"][1].update(sytems=2),
+            "config key datasets.TinySem.runs[1]: unexpected key(s) 'sytems'",
+        ),
         (lambda c: c.update(measures=["NMD", "RNOD3"]), "unknown measure(s) RNOD3"),
         (lambda c: c["consistency"].update(subset_size=40), "config key consistency.subset_size: 40"),
     ],
-)  # fmt: skip
+)
 def test_a_configuration_error_is_one_line_naming_the_key(tmp_path, change, expected):
     config = copy.deepcopy(tiny_config())
     change(config)
@@ -112,8 +114,21 @@ def test_without_tex_no_pdf_is_planned_and_asking_for_it_names_the_packages(pipe
     parameters name its own folder, so only modification times decide what runs there: the PDF alone."""
     work = tmp_path / "copy"
     shutil.copytree(pipeline.workdir, work, symlinks=True)
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(work),
-               "--configfile", str(work / "config.yaml"), "--rerun-triggers", "mtime", "--cores", "1"]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(work),
+        "--configfile",
+        str(work / "config.yaml"),
+        "--rerun-triggers",
+        "mtime",
+        "--cores",
+        "1",
+    ]
     no_tex = {**os.environ, "PATH": path_without_tex(tmp_path / "bin")}
     (work / "results" / "tiny" / "report" / "ordeval.pdf").unlink(missing_ok=True)
     planned = subprocess.run([*command, "--dry-run"], capture_output=True, text=True, env=no_tex)

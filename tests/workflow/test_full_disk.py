@@ -36,7 +36,7 @@ def test_a_full_disk_stops_the_run_cleanly_and_the_same_command_runs_once_there_
         # the file that could not be written is named (the run's log, or a job's output or log)
         named = re.search(r"No space left on device\)?:? '?(results/fulldisk/[^' ]+)", output) or re.search(
             r"(results/fulldisk/[^' ]+\.log): cannot write the log \(No space left on device\)", output
-        )  # fmt: skip
+        )
         assert named, output
         assert all("results/fulldisk/" in line for line in done.stderr.splitlines() if "No space left" in line)
         assert live_snakemake(project) in ([], None)  # Snakemake and its jobs have ended

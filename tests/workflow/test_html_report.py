@@ -17,8 +17,13 @@ pytestmark = pytest.mark.workflow
 
 
 def snakemake(project, *arguments):
-    done = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *arguments], cwd=project,
-                          capture_output=True, text=True, timeout=1200)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", *arguments],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     return done
 

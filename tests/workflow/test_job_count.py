@@ -18,8 +18,20 @@ STATED = re.compile(r"(\d+)\s+jobs\s+\(Snakemake's\s+count\s+with\s+the\s+PDF")
 def test_the_documents_give_snakemakes_job_count_of_the_default_pipeline(tmp_path):
     if not shutil.which("latexmk"):
         pytest.skip("the documents count the jobs with the PDF, which needs TeX (latexmk)")
-    command = [sys.executable, "-m", "snakemake", "-n", "--cores", "2", "--snakefile", str(REPO / "Snakefile"),
-               "--directory", str(tmp_path), "--configfile", str(REPO / "config" / "config.yaml")]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-n",
+        "--cores",
+        "2",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(tmp_path),
+        "--configfile",
+        str(REPO / "config" / "config.yaml"),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     count = int(re.search(r"^total\s+(\d+)\s*$", done.stdout + done.stderr, re.M).group(1))

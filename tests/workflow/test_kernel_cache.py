@@ -20,8 +20,17 @@ def test_a_damaged_kernel_cache_is_one_line_naming_it(tmp_path):
     (scores / "NMD.tsv").write_text("topic\tA\tB\tC\n" + "".join(f"t{i}\t0.{i}\t0.{9 - i}\t0.5\n" for i in range(6)))
 
     def leaderboard(out: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "ordeval", "leaderboard", str(scores), "--out", str(tmp_path / out),
-                   "--trials", "20"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "ordeval",
+            "leaderboard",
+            str(scores),
+            "--out",
+            str(tmp_path / out),
+            "--trials",
+            "20",
+        ]
         return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
 
     first = leaderboard("one")

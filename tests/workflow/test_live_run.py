@@ -36,9 +36,24 @@ def test_a_second_run_beside_a_live_snakemake_names_it_and_advises_waiting(tmp_p
     (project / "slow_measures.py").write_text(SLOW)
     config = tiny_config("live", plugins=["slow_measures.py"], measures=["NMD", "SLOWNVD"])
     (project / "tiny.yaml").write_text(yaml.safe_dump(config))
-    first = subprocess.Popen([sys.executable, "-m", "snakemake", "--directory", str(project), "--configfile",
-                              "tiny.yaml", "--cores", "2", "scores"], cwd=project, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+    first = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "snakemake",
+            "--directory",
+            str(project),
+            "--configfile",
+            "tiny.yaml",
+            "--cores",
+            "2",
+            "scores",
+        ],
+        cwd=project,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         scoring = project / "results" / "live" / "logs" / "score_runs" / "TinyDQ.log"
         for _ in range(1200):  # up to a minute on a busy machine: the scoring job has started
@@ -46,8 +61,13 @@ def test_a_second_run_beside_a_live_snakemake_names_it_and_advises_waiting(tmp_p
                 break
             time.sleep(0.05)
         assert scoring.is_file() and first.poll() is None
-        second = subprocess.run([sys.executable, "-m", "ordeval", "run", "--configfile", "tiny.yaml", "--target",
-                                 "scores"], cwd=project, capture_output=True, text=True, timeout=300)  # fmt: skip
+        second = subprocess.run(
+            [sys.executable, "-m", "ordeval", "run", "--configfile", "tiny.yaml", "--target", "scores"],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     finally:
         os.killpg(first.pid, signal.SIGTERM)
         first.wait(timeout=60)

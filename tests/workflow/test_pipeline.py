@@ -135,8 +135,11 @@ def test_popularity_outputs_follow_each_measures_direction(pipeline):
         ["dataset", "topic", *[f"delta_{m}" for m in OQ_SIGNIFICANCE], "d"],
     )
     assert len(deltas) == 14
-    for path in ["figures/popularity_scatter/TinyDQ.png", "tables/popularity_scatter/TinyDQ.tex",
-                 "figures/popularity_examples.png"]:  # fmt: skip
+    for path in [
+        "figures/popularity_scatter/TinyDQ.png",
+        "tables/popularity_scatter/TinyDQ.tex",
+        "figures/popularity_examples.png",
+    ]:
         assert (results / path).stat().st_size > 0, path
     assert not (results / "figures" / "popularity_scatter" / "TinySem.pdf").exists()
     assert (
@@ -149,8 +152,10 @@ def test_leaderboards_agree_with_the_scores_and_the_hsd_pvalues(pipeline):
     results = pipeline.results
     alpha = 0.05
     for dataset in SHAPES:
-        board = csv(results / "tables" / "leaderboard" / f"{dataset}.csv",
-                    ["measure", "rank", "run", "mean", "ci_low", "ci_high", "group", "lower_is_better"])  # fmt: skip
+        board = csv(
+            results / "tables" / "leaderboard" / f"{dataset}.csv",
+            ["measure", "rank", "run", "mean", "ci_low", "ci_high", "group", "lower_is_better"],
+        )
         means = pd.read_csv(results / "scores" / dataset / "means.tsv", sep="\t").set_index("run")
         pvalues = pd.read_csv(results / "significance" / dataset / "pvalues.tsv", sep="\t")
         for measure, rows in board.groupby("measure", sort=False):
@@ -168,8 +173,17 @@ def test_leaderboards_agree_with_the_scores_and_the_hsd_pvalues(pipeline):
 
 def test_classification_outputs(pipeline):
     tables = pipeline.results / "tables" / "oc"
-    columns = ["measure", "ordinal", "handles_constant", "handles_imbalance", "similarity_cluster", "consistency",
-               "mean_tau", "discriminative_power", "pooled_dp_percent"]  # fmt: skip
+    columns = [
+        "measure",
+        "ordinal",
+        "handles_constant",
+        "handles_imbalance",
+        "similarity_cluster",
+        "consistency",
+        "mean_tau",
+        "discriminative_power",
+        "pooled_dp_percent",
+    ]
     properties = csv(tables / "properties.csv", columns)
     # the paper's Table 4 row order, not the Table 2 order of the other OC tables
     assert properties.measure.tolist() == list(PROPERTY_ORDER) and sorted(PROPERTY_ORDER) == sorted(OC_MEASURES)
@@ -189,9 +203,24 @@ def test_classification_outputs(pipeline):
     for name in ["agreement", "consistency", "properties", "kappa_constant", "pooled", "conventions"]:
         check_tabular((tables / f"{name}.tex").read_text())
     assert (pipeline.results / "figures" / "oc" / "dp_curves.png").stat().st_size > 0
-    data = csv(pipeline.results / "tables" / "datasets.csv",
-               ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
-                "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"])  # fmt: skip
+    data = csv(
+        pipeline.results / "tables" / "datasets.csv",
+        [
+            "dataset",
+            "type",
+            "venue",
+            "description",
+            "language",
+            "classes",
+            "topics",
+            "items",
+            "runs",
+            "runs_from_files",
+            "baseline_runs",
+            "simulated_runs",
+            "topics_with_empty_gold_class",
+        ],
+    )
     assert data.type.tolist() == ["OQ", "OQ", "OC"]
 
 
@@ -207,7 +236,8 @@ def test_report_inputs_every_table_and_includes_every_figure(pipeline):
     def for_the_screen(path):
         name = path.relative_to(results).as_posix()
         return (name.startswith("tables/contradictions") and "grouped" not in name) or (
-            "/leaderboard/" in name and not name.endswith("_compact.tex"))  # fmt: skip
+            "/leaderboard/" in name and not name.endswith("_compact.tex")
+        )
 
     fragments = sorted(path for path in results.glob("tables/**/*.tex") if not for_the_screen(path))
     figures = sorted(path for path in results.glob("figures/**/*.pdf") if not for_the_screen(path))
@@ -233,8 +263,14 @@ def test_report_inputs_every_table_and_includes_every_figure(pipeline):
 def test_html_report_has_every_figure_and_table_with_captions(pipeline):
     pipeline.again("--report", f"results/{pipeline.config['name']}/report.html")
     html = (pipeline.results / "report.html").read_text(errors="replace")
-    for category in ["02 Ranking agreement", "07 Popularity vs Uniform", "08 Leaderboards", "09 Topic set size",
-                     "10 Ordinal classification", "11 Paper and provenance"]:  # fmt: skip
+    for category in [
+        "02 Ranking agreement",
+        "07 Popularity vs Uniform",
+        "08 Leaderboards",
+        "09 Topic set size",
+        "10 Ordinal classification",
+        "11 Paper and provenance",
+    ]:
         assert category in html
     # The report's menu lists the categories sorted by name (menu.js: localeCompare), whatever their order
     # in its data: the two-digit numbers make that the catalogue's order.

@@ -25,8 +25,14 @@ def section(title: str) -> str:
 
 def run_block(text: str, project) -> subprocess.CompletedProcess:
     block = re.search(r"```bash\n(.*?)```", text, re.S).group(1).replace("ordeval ", f"{sys.executable} -m ordeval ")
-    return subprocess.run(["bash", "-e", "-c", block], cwd=project, capture_output=True, text=True, timeout=900,
-                          env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
+    return subprocess.run(
+        ["bash", "-e", "-c", block],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
 
 
 def test_evaluate_a_new_measure_as_the_readme_shows_it(tmp_path):
@@ -41,8 +47,13 @@ def test_evaluate_a_new_measure_as_the_readme_shows_it(tmp_path):
 
 def test_how_many_topics_as_the_readme_shows_it(tmp_path):
     project = project_copy(tmp_path / "project")
-    scores = subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", "scores"], cwd=project,
-                            capture_output=True, text=True, timeout=900)  # fmt: skip
+    scores = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", "scores"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert scores.returncode == 0, scores.stderr[-3000:]
     done = run_block(section("How many topics do I need"), project)
     assert done.returncode == 0, done.stderr[-3000:]

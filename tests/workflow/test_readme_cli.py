@@ -29,8 +29,9 @@ def test_the_command_line_examples_run_as_written(tmp_path):
     work = project_copy(tmp_path / "repo")
     block = _command_line_block().replace("ordeval ", f"{sys.executable} -m ordeval ")
     environment = {**os.environ, "PYTHONHASHSEED": "0", "ORDEVAL_SHARED_DATA": str(SHARED_RAW)}
-    result = subprocess.run(["bash", "-e", "-c", block], cwd=work, capture_output=True, text=True, timeout=600,
-                            env=environment)  # fmt: skip
+    result = subprocess.run(
+        ["bash", "-e", "-c", block], cwd=work, capture_output=True, text=True, timeout=600, env=environment
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     written = sorted(path.name for path in work.iterdir() if not path.is_symlink())
     assert written == [".snakemake", "sem16-board", "sem16-pooled", "sem16-pooled.json", "sem16-scores"]  # as said
@@ -54,8 +55,9 @@ def test_the_official_semeval_2016_tables_print_as_the_readme_says(tmp_path):
     block = block.replace("ordeval ", f"{sys.executable} -m ordeval ")
     (tmp_path / "repo").mkdir()
     (tmp_path / "shared").symlink_to(REPO.parent / "shared")
-    result = subprocess.run(["bash", "-e", "-c", block], cwd=tmp_path / "repo", capture_output=True, text=True,
-                            timeout=600)  # fmt: skip
+    result = subprocess.run(
+        ["bash", "-e", "-c", block], cwd=tmp_path / "repo", capture_output=True, text=True, timeout=600
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     printed = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("run\t")]
     expected = []

@@ -16,8 +16,11 @@ pytestmark = pytest.mark.workflow
 
 def python_blocks() -> list[str]:
     documents = [REPO / "README.md", REPO / "docs" / "organiser.md"]  # the API example
-    return [block for path in documents
-            for block in re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)]  # fmt: skip
+    return [
+        block
+        for path in documents
+        for block in re.findall(r"```python\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+    ]
 
 
 def test_the_readme_python_blocks_run_as_written():
@@ -33,6 +36,12 @@ def test_the_readme_python_blocks_run_as_written():
             "got = {m: round(float(means[('PotTS', m)]), 4) for m in quoted} if 'means' in dir() else quoted\n"
             "assert got == quoted, got\n"
         )
-        done = subprocess.run([sys.executable, "-c", check], cwd=REPO, capture_output=True, text=True, timeout=600,
-                              env={**os.environ, "PYTHONHASHSEED": "0"})  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", check],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
         assert done.returncode == 0, done.stderr[-3000:]

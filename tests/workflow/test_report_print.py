@@ -36,8 +36,9 @@ def test_every_figure_is_printed_at_the_size_it_is_drawn(report):
 def test_no_figure_text_prints_under_7_points(report):
     if shutil.which("pdftohtml") is None:
         pytest.skip("poppler's pdftohtml is not installed (Debian: poppler-utils)")
-    xml = subprocess.run(["pdftohtml", "-xml", "-i", "-zoom", "3", "-stdout", str(report)], capture_output=True,
-                         text=True, check=True).stdout  # fmt: skip
+    xml = subprocess.run(
+        ["pdftohtml", "-xml", "-i", "-zoom", "3", "-stdout", str(report)], capture_output=True, text=True, check=True
+    ).stdout
     specs = re.findall(r'<fontspec id="(\d+)" size="(\d+)" family="([^"]+)"', xml)
     fonts = {font: (int(size) / 3, family) for font, size, family in specs}
     used = {font for font in re.findall(r'<text [^>]*font="(\d+)"', xml)}

@@ -14,8 +14,11 @@ from conftest import REPO, SHARED_RAW, no_shared_data, project_copy
 
 pytestmark = pytest.mark.workflow
 
-CONFIGS = ["config/config.yaml", "config/replication.yaml", *sorted(
-    str(path.relative_to(REPO)) for path in (REPO / "config" / "papers").glob("*.yaml"))]  # fmt: skip
+CONFIGS = [
+    "config/config.yaml",
+    "config/replication.yaml",
+    *sorted(str(path.relative_to(REPO)) for path in (REPO / "config" / "papers").glob("*.yaml")),
+]
 
 
 def summary(configfile: str, *extra: str) -> list[dict[str, str]]:

@@ -1,7 +1,8 @@
 # The plan of this configuration (ordeval.workflow.plan: the validated configuration, its data sets, measures
-# and output paths) and the helpers every rule file uses. Every output's path template is written once,
-# in the analysis catalogue (ordeval.reports.catalogue); a rule names it with path("<entry>", "<ext>"), its pattern
-# fields ({dataset}, {condition}, {suffix}, ...) left as wildcards. `params` hold settings only.
+# and outputs), the wildcards and the helpers every rule file uses. Each rule writes out the paths it reads and
+# writes under RESULTS (results/<name>), its wildcards ({dataset}, {task_suffix}, {measure}) left for Snakemake;
+# each such path template is also an entry of the catalogue of outputs (ordeval.reports.catalogue: caption,
+# report section; tests/workflow/test_rules.py keeps the two in step). `params` hold settings only.
 import glob
 import os
 import re

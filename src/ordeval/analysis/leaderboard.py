@@ -95,8 +95,11 @@ class UndefinedMean(ValueError):
 
     def __init__(self, measure: str, run: str, value: float, topics: int, finite_scores: bool):
         self.measure, self.run = measure, run
-        why = ("its scores are too large to sum in double precision" if finite_scores
-               else "its scores include NaN or infinite values")  # fmt: skip
+        why = (
+            "its scores are too large to sum in double precision"
+            if finite_scores
+            else "its scores include NaN or infinite values"
+        )
         super().__init__(
             f"measure {measure!r}: the mean of run {run!r} over {topics} topic{'s' if topics != 1 else ''} is "
             f"{value} ({why}); a leaderboard ranks finite means only"
@@ -112,8 +115,9 @@ def check_means(scores: np.ndarray, runs: list[str], measure: str) -> np.ndarray
     bad = np.flatnonzero(~np.isfinite(means))
     if bad.size:
         run = int(bad[0])
-        raise UndefinedMean(measure, runs[run], float(means[run]), scores.shape[0],
-                            bool(np.isfinite(scores[:, run]).all()))  # fmt: skip
+        raise UndefinedMean(
+            measure, runs[run], float(means[run]), scores.shape[0], bool(np.isfinite(scores[:, run]).all())
+        )
     return means
 
 
@@ -223,19 +227,48 @@ class Leaderboards:
         for board in self.boards:
             rows = []
             for index, run in enumerate(board.runs):
-                rows.append({"rank": int(board.ranks[index]), "run": run, "mean": number(board.means[index]),
-                             "ci_low": number(board.ci_low[index]), "ci_high": number(board.ci_high[index]),
-                             "group": board.groups[index]})  # fmt: skip
-            measures.append({"measure": board.measure, "display": self.display[board.measure],
-                             "lower_is_better": bool(board.lower_is_better), "rows": rows})  # fmt: skip
-        return {"dataset": self.dataset, "protocol": self.protocol, "note": self.note, "origins": dict(self.origins),
-                "level": self.level, "measures": measures}  # fmt: skip
+                rows.append(
+                    {
+                        "rank": int(board.ranks[index]),
+                        "run": run,
+                        "mean": number(board.means[index]),
+                        "ci_low": number(board.ci_low[index]),
+                        "ci_high": number(board.ci_high[index]),
+                        "group": board.groups[index],
+                    }
+                )
+            measures.append(
+                {
+                    "measure": board.measure,
+                    "display": self.display[board.measure],
+                    "lower_is_better": bool(board.lower_is_better),
+                    "rows": rows,
+                }
+            )
+        return {
+            "dataset": self.dataset,
+            "protocol": self.protocol,
+            "note": self.note,
+            "origins": dict(self.origins),
+            "level": self.level,
+            "measures": measures,
+        }
 
 
-def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str = "per-topic",
-                       pooled: np.ndarray | None = None, items: int | None = None, alpha: float = 0.05,
-                       level: float = 0.95, test: str = "", no_test_reason: str = "",
-                       origins: Mapping[str, str] | None = None) -> Leaderboards:  # fmt: skip
+def build_leaderboards(
+    stack,
+    significance=None,
+    *,
+    dataset: str,
+    protocol: str = "per-topic",
+    pooled: np.ndarray | None = None,
+    items: int | None = None,
+    alpha: float = 0.05,
+    level: float = 0.95,
+    test: str = "",
+    no_test_reason: str = "",
+    origins: Mapping[str, str] | None = None,
+) -> Leaderboards:
     """The leaderboards of every measure of ``stack`` (a :class:`~ordeval.tasks.stack.ScoreStack`).
 
     ``significance``: anything with ``matrix(measure)`` giving the runs x runs p-values (a
@@ -261,15 +294,24 @@ def build_leaderboards(stack, significance=None, *, dataset: str, protocol: str 
         if significance is None:
             board = replace(board, groups=[""] * len(runs))
         boards.append(board)
-    note = setting_note(dataset, protocol, len(stack.topics), items, level, alpha, test if significance else "",
-                        no_test_reason)  # fmt: skip
+    note = setting_note(
+        dataset, protocol, len(stack.topics), items, level, alpha, test if significance else "", no_test_reason
+    )
     display = dict(zip(stack.measures, stack.display, strict=True))
     markup = dict(zip(stack.measures, stack.latex, strict=True))
     return Leaderboards(dataset, protocol, boards, display, markup, level, note, dict(origins or {}))
 
 
-def setting_note(dataset: str, protocol: str, topics: int, items: int | None, level: float, alpha: float,
-                 test: str, no_test_reason: str = "") -> str:  # fmt: skip
+def setting_note(
+    dataset: str,
+    protocol: str,
+    topics: int,
+    items: int | None,
+    level: float,
+    alpha: float,
+    test: str,
+    no_test_reason: str = "",
+) -> str:
     """One sentence: the protocol, what the mean and interval are, and the significance groups' test."""
     if protocol == "pooled":
         over = f"all {items} items" if items else "all items"
@@ -295,13 +337,24 @@ POOLED_WITHOUT_TEST = (
 )
 
 
-def pipeline_pooled_leaderboards(stack, pooled_path, *, dataset: str, items: int | None, alpha: float, level: float,
-                                 origins: Mapping[str, str]) -> Leaderboards:  # fmt: skip
+def pipeline_pooled_leaderboards(
+    stack, pooled_path, *, dataset: str, items: int | None, alpha: float, level: float, origins: Mapping[str, str]
+) -> Leaderboards:
     """The pipeline's leaderboards of a data set under the official SemEval protocol, from its ``pooled.tsv``:
     ranks without significance groups (:data:`POOLED_WITHOUT_TEST`)."""
     scores = read_pooled(Table.read(pooled_path), stack.measures, stack.runs)
-    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=scores, items=items, alpha=alpha,
-                              level=level, no_test_reason=POOLED_WITHOUT_TEST, origins=origins)  # fmt: skip
+    return build_leaderboards(
+        stack,
+        None,
+        dataset=dataset,
+        protocol="pooled",
+        pooled=scores,
+        items=items,
+        alpha=alpha,
+        level=level,
+        no_test_reason=POOLED_WITHOUT_TEST,
+        origins=origins,
+    )
 
 
 def read_pooled(table: Table, measures: Sequence[str], runs: Sequence[str]) -> np.ndarray:

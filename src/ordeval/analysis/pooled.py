@@ -55,8 +55,16 @@ def pooled_scores(gold, runs, num_classes: int, measures: Sequence[Measure]) -> 
     return np.stack([np.asarray(measure(confusion), dtype=float).reshape(-1) for measure in measures])
 
 
-def paired_randomisation_test(gold, first, second, num_classes: int, measures: Sequence[Measure], trials: int,
-                              rng: np.random.Generator, block_cells: int = BLOCK_CELLS) -> np.ndarray:  # fmt: skip
+def paired_randomisation_test(
+    gold,
+    first,
+    second,
+    num_classes: int,
+    measures: Sequence[Measure],
+    trials: int,
+    rng: np.random.Generator,
+    block_cells: int = BLOCK_CELLS,
+) -> np.ndarray:
     """Two-sided p-values (one per measure) of the paired randomisation test of runs ``first`` and
     ``second`` (class indices per item) on the pooled measures (see the module docstring)."""
     if trials < 1:
@@ -102,9 +110,18 @@ def _difference(measure: Measure, first: np.ndarray, second: np.ndarray) -> np.n
     return np.asarray(measure(first), dtype=float).reshape(-1) - np.asarray(measure(second), dtype=float).reshape(-1)
 
 
-def pooled_significance(gold, runs, num_classes: int, measures: Sequence[Measure], names: Sequence[str],
-                        run_names: Sequence[str], lower_is_better: Sequence[bool], trials: int,
-                        rng: np.random.Generator, progress=None) -> PairwiseSignificance:  # fmt: skip
+def pooled_significance(
+    gold,
+    runs,
+    num_classes: int,
+    measures: Sequence[Measure],
+    names: Sequence[str],
+    run_names: Sequence[str],
+    lower_is_better: Sequence[bool],
+    trials: int,
+    rng: np.random.Generator,
+    progress=None,
+) -> PairwiseSignificance:
     """The paired randomisation test of every run pair (first < second, in run order) under every pooled
     measure: a :class:`~ordeval.analysis.significance.PairwiseSignificance` whose ``means`` are the pooled
     scores. The pairs draw from ``rng`` one after the other (same seed, same p-values).
@@ -116,5 +133,11 @@ def pooled_significance(gold, runs, num_classes: int, measures: Sequence[Measure
         p_values[:, pair] = paired_randomisation_test(gold, runs[a], runs[b], num_classes, measures, trials, rng)
         if progress is not None:
             progress(pair + 1, first.size)
-    return PairwiseSignificance(list(names), list(run_names), pooled_scores(gold, runs, num_classes, measures),
-                                p_values, list(lower_is_better), trials)  # fmt: skip
+    return PairwiseSignificance(
+        list(names),
+        list(run_names),
+        pooled_scores(gold, runs, num_classes, measures),
+        p_values,
+        list(lower_is_better),
+        trials,
+    )

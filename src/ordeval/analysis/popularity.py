@@ -222,24 +222,20 @@ PANEL_COLUMNS = ["dataset", "x", "y", "second_quadrant", "fourth_quadrant", "r",
 def panels_table(dataset: str, panels: Sequence[Panel]) -> Table:
     """One row per panel: dataset, x, y, second_quadrant, fourth_quadrant, r, r_low, r_high, n."""
     rows = [
-        (dataset, panel.x, panel.y, panel.quadrants.second, panel.quadrants.fourth, panel.correlation.r,
-         panel.correlation.low, panel.correlation.high, panel.correlation.n)
-        for panel in panels
-    ]  # fmt: skip
-    return Table({name: [row[k] for row in rows] for k, name in enumerate(PANEL_COLUMNS)})
-
-
-def read_panels(table: Table) -> list[Panel]:
-    """Panels back from a table written from :func:`panels_table`."""
-    return [
-        Panel(
-            row["x"],
-            row["y"],
-            Quadrants(int(row["second_quadrant"]), int(row["fourth_quadrant"])),
-            Correlation(float(row["r"]), float(row["r_low"]), float(row["r_high"]), int(row["n"])),
+        (
+            dataset,
+            panel.x,
+            panel.y,
+            panel.quadrants.second,
+            panel.quadrants.fourth,
+            panel.correlation.r,
+            panel.correlation.low,
+            panel.correlation.high,
+            panel.correlation.n,
         )
-        for row in table.records()
+        for panel in panels
     ]
+    return Table({name: [row[k] for row in rows] for k, name in enumerate(PANEL_COLUMNS)})
 
 
 # --------------------------------------------------------------------------- example topics

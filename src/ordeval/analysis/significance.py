@@ -168,15 +168,26 @@ def write_pvalues(significance: PairwiseSignificance, path, arrays=None) -> None
 
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
-            np.savez(handle, measures=np.array(significance.measures), runs=np.array(significance.runs),
-                     means=significance.means, p_values=significance.p_values, tsv_sha256=np.array(digest))  # fmt: skip
+            np.savez(
+                handle,
+                measures=np.array(significance.measures),
+                runs=np.array(significance.runs),
+                means=significance.means,
+                p_values=significance.p_values,
+                tsv_sha256=np.array(digest),
+            )
 
     write_atomically(arrays if arrays is not None else arrays_path(path), write)
 
 
 #: The arrays of ``pvalues.npz`` (:func:`write_pvalues`): name -> numpy kind and dimensions.
-PVALUE_ARRAYS = {"measures": ("U", 1), "runs": ("U", 1), "means": ("f", 2), "p_values": ("f", 2),
-                 "tsv_sha256": ("U", 0)}  # fmt: skip
+PVALUE_ARRAYS = {
+    "measures": ("U", 1),
+    "runs": ("U", 1),
+    "means": ("f", 2),
+    "p_values": ("f", 2),
+    "tsv_sha256": ("U", 0),
+}
 
 
 def _read_arrays(path, arrays) -> tuple | None:
@@ -204,8 +215,9 @@ def _read_arrays(path, arrays) -> tuple | None:
     return measures.tolist(), runs.tolist(), means, p_values
 
 
-def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0,
-                      arrays=None) -> PairwiseSignificance:  # fmt: skip
+def read_pvalue_table(
+    path, lower_is_better: Mapping[str, bool] | None = None, trials: int = 0, arrays=None
+) -> PairwiseSignificance:
     """The inverse of :func:`pvalue_table`, from a TSV file (or from ``arrays``, the binary copy that
     :func:`write_pvalues` keeps, while it mirrors the TSV); checks that every pair is present once.
     ``lower_is_better`` gives each measure's direction (default: lower is better)."""
@@ -223,8 +235,9 @@ def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, t
     keys = _pair_keys(measures, runs)
     if len(table) != len(keys["measure"]) or any(list(table[column]) != keys[column] for column in keys):
         raise InputError(path, None, "rows are not one per measure and run pair a < b in run order")
-    bad = np.flatnonzero(~np.isfinite(table["mean_a"]) | ~np.isfinite(table["mean_b"]) | ~(table["p"] >= 0)
-                         | ~(table["p"] <= 1))  # fmt: skip
+    bad = np.flatnonzero(
+        ~np.isfinite(table["mean_a"]) | ~np.isfinite(table["mean_b"]) | ~(table["p"] >= 0) | ~(table["p"] <= 1)
+    )
     if bad.size:
         raise InputError(path, f"line {bad[0] + 2}", "a mean that is not a finite number or a p-value outside [0, 1]")
     first, second = np.triu_indices(len(runs), k=1)
@@ -236,8 +249,9 @@ def read_pvalue_table(path, lower_is_better: Mapping[str, bool] | None = None, t
     return PairwiseSignificance(measures, runs, means, table["p"].reshape(shape), directions, trials)
 
 
-def read_significance(pvalues_path, measures_path, measures: Sequence[str], trials: int = 0,
-                      arrays=None) -> PairwiseSignificance:  # fmt: skip
+def read_significance(
+    pvalues_path, measures_path, measures: Sequence[str], trials: int = 0, arrays=None
+) -> PairwiseSignificance:
     """A data set's p-values (``pvalues.tsv``, or its binary copy ``arrays`` while it mirrors the table)
     restricted to ``measures``, each measure with its direction from the data set's ``measures.tsv``."""
     info = read_measure_table(measures_path)
@@ -334,9 +348,15 @@ def overlap_table(significance: PairwiseSignificance, alpha: float) -> Table:
     for i, j in measure_pairs(significance.measures):
         overlap = significance_overlap(significant[i], significant[j])
         rows.append(
-            (significance.measures[i], significance.measures[j], overlap.only_first, overlap.both,
-             overlap.only_second, overlap.sso)
-        )  # fmt: skip
+            (
+                significance.measures[i],
+                significance.measures[j],
+                overlap.only_first,
+                overlap.both,
+                overlap.only_second,
+                overlap.sso,
+            )
+        )
     columns = ["measure_a", "measure_b", "a", "b", "c", "sso"]
     return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
 
@@ -364,9 +384,14 @@ def contradiction_table(significance: PairwiseSignificance, alpha: float, datase
         for pair in contradicting_pairs(significant[i], significant[j], winners[i], winners[j]):
             better, worse = (first[pair], second[pair]) if winners[i, pair] > 0 else (second[pair], first[pair])
             rows.append(
-                (dataset, significance.measures[i], significance.measures[j], significance.runs[better],
-                 significance.runs[worse])
-            )  # fmt: skip
+                (
+                    dataset,
+                    significance.measures[i],
+                    significance.measures[j],
+                    significance.runs[better],
+                    significance.runs[worse],
+                )
+            )
     return Table({name: [row[k] for row in rows] for k, name in enumerate(CONTRADICTION_COLUMNS)})
 
 

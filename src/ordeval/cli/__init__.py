@@ -109,9 +109,16 @@ def _main(argv: list[str]) -> int:
         return 0
     if extra and args.command not in ("run", "evaluate-measure"):
         return fail(f"arguments after '--' are for 'ordeval run' and 'evaluate-measure' only: {' '.join(extra)}")
-    handlers = {"measures": measures.cmd_measures, "validate": validate.cmd_validate, "score": score.cmd_score,
-                "leaderboard": leaderboard.cmd_leaderboard, "properties": properties.cmd_properties,
-                "topics": topics.cmd_topics, "diff": diff.cmd_diff, "reference": reference.cmd_reference}  # fmt: skip
+    handlers = {
+        "measures": measures.cmd_measures,
+        "validate": validate.cmd_validate,
+        "score": score.cmd_score,
+        "leaderboard": leaderboard.cmd_leaderboard,
+        "properties": properties.cmd_properties,
+        "topics": topics.cmd_topics,
+        "diff": diff.cmd_diff,
+        "reference": reference.cmd_reference,
+    }
     try:
         if args.command == "run":
             return run.cmd_run(args, extra)

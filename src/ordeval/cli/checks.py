@@ -193,8 +193,9 @@ def out_folder(path: str | Path) -> list[Path]:
     except InputError as error:
         listed = set() if error.problem == "file is empty" else None
         if listed is None:
-            raise UserError(f"{record}: not a list of file names ({error.where or ''}{': ' if error.where else ''}"
-                            f"{error.problem})") from None  # fmt: skip
+            raise UserError(
+                f"{record}: not a list of file names ({error.where or ''}{': ' if error.where else ''}{error.problem})"
+            ) from None
     if any("/" in name or "\\" in name or name in {".", ".."} for name in listed):
         raise UserError(f"{record}: not a list of file names")
     foreign = [name for name in present if name != RECORD and name not in listed and not _temporary_of(name, listed)]

@@ -175,17 +175,27 @@ def add_hsd_options(parser: argparse.ArgumentParser) -> None:
     """The options of a leaderboard: the significance test, intervals, title, output."""
     from ordeval.cli import checks
 
-    parser.add_argument("--trials", "-B", type=checks.trials, default=5000,
-                        help=f"trials of the significance test (default 5000; at most {checks.MAX_TRIALS:,} and the "
-                        f"memory limit, see {checks.MEMORY_VARIABLE} in docs/organiser.md)")  # fmt: skip
+    parser.add_argument(
+        "--trials",
+        "-B",
+        type=checks.trials,
+        default=5000,
+        help=f"trials of the significance test (default 5000; at most {checks.MAX_TRIALS:,} and the "
+        f"memory limit, see {checks.MEMORY_VARIABLE} in docs/organiser.md)",
+    )
     parser.add_argument("--seed", type=checks.seed, default=0, help="random seed of the trials (0..2^63-1, default 0)")
-    parser.add_argument("--alpha", type=checks.probability, default=0.05,
-                        help="significance level of the groups (default 0.05)")  # fmt: skip
-    parser.add_argument("--level", type=checks.probability, default=0.95,
-                        help="confidence level of the intervals (default 0.95)")  # fmt: skip
+    parser.add_argument(
+        "--alpha", type=checks.probability, default=0.05, help="significance level of the groups (default 0.05)"
+    )
+    parser.add_argument(
+        "--level", type=checks.probability, default=0.95, help="confidence level of the intervals (default 0.95)"
+    )
     parser.add_argument("--threads", type=checks.positive, default=None, help="threads of the HSD (default: all)")
-    parser.add_argument("--name", type=title, help="data set name in the leaderboard's title (default: the data "
-                        "set's folder or file name)")  # fmt: skip
+    parser.add_argument(
+        "--name",
+        type=title,
+        help="data set name in the leaderboard's title (default: the data set's folder or file name)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output on stdout (JSON)")
     add_plugin_option(parser)
     parser.add_argument(
@@ -194,8 +204,13 @@ def add_hsd_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_plugin_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--plugins", action="append", default=[], metavar="FILE",
-                        help="a plugin (Python file or module) that registers measures; repeatable")  # fmt: skip
+    parser.add_argument(
+        "--plugins",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a plugin (Python file or module) that registers measures; repeatable",
+    )
 
 
 def load_plugin_files(plugins) -> None:
@@ -208,12 +223,23 @@ def load_plugin_files(plugins) -> None:
 def add_file_options(parser: argparse.ArgumentParser, *, required_format: bool) -> None:
     tasks = scoring_tasks()
     parser.add_argument("--task", choices=tasks, required=True, help=f"the task of the files ({', '.join(tasks)})")
-    parser.add_argument("--format", required=required_format, default="tsv", choices=all_formats(), metavar="FORMAT",
-                        help=f"file format of the runs ({format_help()})")  # fmt: skip
-    parser.add_argument("--gold-format", help="file format of the gold (default: as --format; ntcir_annotations for "
-                        "ntcir_submission runs)")  # fmt: skip
-    parser.add_argument("--classes", help="class labels, ascending, comma-separated (default -2,-1,0,1,2), or their "
-                        "number K (odd K: centred on 0; even K: 0..K-1)")  # fmt: skip
+    parser.add_argument(
+        "--format",
+        required=required_format,
+        default="tsv",
+        choices=all_formats(),
+        metavar="FORMAT",
+        help=f"file format of the runs ({format_help()})",
+    )
+    parser.add_argument(
+        "--gold-format",
+        help="file format of the gold (default: as --format; ntcir_annotations for ntcir_submission runs)",
+    )
+    parser.add_argument(
+        "--classes",
+        help="class labels, ascending, comma-separated (default -2,-1,0,1,2), or their "
+        "number K (odd K: centred on 0; even K: 0..K-1)",
+    )
     parser.add_argument("--score", choices=("A", "E", "S"), help="NTCIR files: which score's distribution")
     parser.add_argument(
         "--align",

@@ -81,10 +81,13 @@ def _plural(count: int, word: str) -> str:
 
 def _counts(result) -> str:
     changed = len(result.changed_tables)
-    parts = [f"{_plural(changed, 'table')} with changed cells or rows",
-             f"{_plural(len(result.values), 'file')} with changed numbers or text",
-             f"{_plural(len(result.changed), 'file')} changed (SHA-256)",
-             f"{len(result.added)} added", f"{len(result.removed)} removed"]  # fmt: skip
+    parts = [
+        f"{_plural(changed, 'table')} with changed cells or rows",
+        f"{_plural(len(result.values), 'file')} with changed numbers or text",
+        f"{_plural(len(result.changed), 'file')} changed (SHA-256)",
+        f"{len(result.added)} added",
+        f"{len(result.removed)} removed",
+    ]
     same = result.identical + len(result.tables) - changed + result.equal_by_value
     tail = [f"{same} equal"]
     if result.equal_by_value or result.tables:
@@ -106,8 +109,11 @@ def _table_notes(diff) -> list[str]:
     notes = []
     for what, rows in (("rows added", diff.rows_added), ("rows removed", diff.rows_removed)):
         if rows:
-            notes.append(f"{len(rows)} {what}: " + "; ".join(_key_text(diff, row) for row in rows[:LIMIT])
-                         + (f"; ... {len(rows) - LIMIT} more" if len(rows) > LIMIT else ""))  # fmt: skip
+            notes.append(
+                f"{len(rows)} {what}: "
+                + "; ".join(_key_text(diff, row) for row in rows[:LIMIT])
+                + (f"; ... {len(rows) - LIMIT} more" if len(rows) > LIMIT else "")
+            )
     for what, columns in (("columns added", diff.columns_added), ("columns removed", diff.columns_removed)):
         if columns:
             notes.append(f"{what}: {', '.join(columns)}")
@@ -124,8 +130,9 @@ def _key_note(diff) -> str:
     if diff.key == [ROW_NUMBER]:
         return "rows matched by position (no text column)"
     named = [name for name in diff.key if name != ROW_NUMBER]
-    return f"rows matched by {', '.join(named)}" + (" and their order among equal keys (#)" if ROW_NUMBER in
-                                                     diff.key else "")  # fmt: skip
+    return f"rows matched by {', '.join(named)}" + (
+        " and their order among equal keys (#)" if ROW_NUMBER in diff.key else ""
+    )
 
 
 def _cells_changed(diff) -> str:
@@ -145,8 +152,11 @@ def _more(count: int, markdown: bool = False) -> str:
 
 
 def _file_lists(result):
-    return [("Files changed (SHA-256: figures, or files one side keeps by hash only)", result.changed),
-            ("Added", result.added), ("Removed", result.removed)]  # fmt: skip
+    return [
+        ("Files changed (SHA-256: figures, or files one side keeps by hash only)", result.changed),
+        ("Added", result.added),
+        ("Removed", result.removed),
+    ]
 
 
 def _environment_lines(result) -> list[list[str]]:
@@ -159,19 +169,28 @@ def _environment_lines(result) -> list[list[str]]:
 
 def _aligned(rows: list[list[str]], indent: str = "  ") -> list[str]:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [(indent + "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))).rstrip()
-            for row in rows]  # fmt: skip
+    return [
+        (indent + "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))).rstrip()
+        for row in rows
+    ]
 
 
 def terminal(result, limit: int | None = LIMIT) -> str:
     """The comparison for a terminal: the verdict and counts, a line per changed table (cells changed, the
     largest difference), the files changed, added and removed, then each changed table's cells."""
-    lines = [f"ordeval diff: {result.old.path} ({result.old.kind}) -> {result.new.path} ({result.new.kind})",
-             f"{_verdict(result)}: {_counts(result)}", f"Numbers: {result.tolerance.describe()}."]  # fmt: skip
+    lines = [
+        f"ordeval diff: {result.old.path} ({result.old.kind}) -> {result.new.path} ({result.new.kind})",
+        f"{_verdict(result)}: {_counts(result)}",
+        f"Numbers: {result.tolerance.describe()}.",
+    ]
     environments = _environment_lines(result)
     if environments:
-        lines += ["", "Environments differ (results can differ in their last bits across them; numbers are compared "
-                  "within the tolerance)", *_aligned([["", "old", "new"], *environments])]  # fmt: skip
+        lines += [
+            "",
+            "Environments differ (results can differ in their last bits across them; numbers are compared "
+            "within the tolerance)",
+            *_aligned([["", "old", "new"], *environments]),
+        ]
     changed = result.changed_tables
     if changed:
         lines += ["", "Tables with changed cells or rows"]
@@ -214,12 +233,19 @@ def _md_table(header: list[str], rows: Iterable[list[str]]) -> list[str]:
 
 def markdown(result, limit: int | None = LIMIT) -> str:
     """The comparison as Markdown (a CI log, a pull-request comment): the same content as :func:`terminal`."""
-    lines = [f"### ordeval diff: `{result.old.path}` → `{result.new.path}`", "",
-             f"**{_verdict(result)}**: {_counts(result)}. Numbers: {result.tolerance.describe()}."]  # fmt: skip
+    lines = [
+        f"### ordeval diff: `{result.old.path}` → `{result.new.path}`",
+        "",
+        f"**{_verdict(result)}**: {_counts(result)}. Numbers: {result.tolerance.describe()}.",
+    ]
     environments = _environment_lines(result)
     if environments:
-        lines += ["", "Environments differ (numbers are compared within the tolerance):", "",
-                  *_md_table(["", "old", "new"], environments)]  # fmt: skip
+        lines += [
+            "",
+            "Environments differ (numbers are compared within the tolerance):",
+            "",
+            *_md_table(["", "old", "new"], environments),
+        ]
     changed = result.changed_tables
     if changed:
         rows = [[f"`{t.path}`", f"{len(t.diff.changed)} of {t.diff.compared}", _largest(t.diff)] for t in changed]
@@ -260,17 +286,32 @@ def document(result) -> dict:
     tables = []
     for table in result.tables:
         diff = table.diff
-        tables.append({
-            "path": table.path, "equal": diff.equal, "key": diff.key, "cells_compared": diff.compared,
-            "cells_changed": len(diff.changed),
-            "largest_difference": _number(diff.largest.difference) if diff.largest else None,
-            "cells": [{"key": _key_object(diff, c.key), "column": c.column, "old": c.old, "new": c.new,
-                       "difference": _number(c.difference)} for c in diff.changed],
-            "rows_added": [_key_object(diff, row) for row in diff.rows_added],
-            "rows_removed": [_key_object(diff, row) for row in diff.rows_removed],
-            "columns_added": diff.columns_added, "columns_removed": diff.columns_removed,
-            "columns_reordered": diff.columns_reordered, "rows_reordered": diff.rows_reordered,
-        })  # fmt: skip
+        tables.append(
+            {
+                "path": table.path,
+                "equal": diff.equal,
+                "key": diff.key,
+                "cells_compared": diff.compared,
+                "cells_changed": len(diff.changed),
+                "largest_difference": _number(diff.largest.difference) if diff.largest else None,
+                "cells": [
+                    {
+                        "key": _key_object(diff, c.key),
+                        "column": c.column,
+                        "old": c.old,
+                        "new": c.new,
+                        "difference": _number(c.difference),
+                    }
+                    for c in diff.changed
+                ],
+                "rows_added": [_key_object(diff, row) for row in diff.rows_added],
+                "rows_removed": [_key_object(diff, row) for row in diff.rows_removed],
+                "columns_added": diff.columns_added,
+                "columns_removed": diff.columns_removed,
+                "columns_reordered": diff.columns_reordered,
+                "rows_reordered": diff.rows_reordered,
+            }
+        )
     return {
         "old": {"path": str(result.old.path), "kind": result.old.kind},
         "new": {"path": str(result.new.path), "kind": result.new.kind},
@@ -290,7 +331,7 @@ def document(result) -> dict:
             "old": result.old.environment,
             "new": result.new.environment,
             "differ": sorted(result.environments_differ),
-        },  # fmt: skip
+        },
         "ignored": result.ignored,
         "left_out": {"old": result.old.left_out, "new": result.new.left_out},
     }
@@ -324,18 +365,38 @@ def add_parser(commands) -> None:
     )
     parser.add_argument("old", metavar="OLD", help="results folder or recorded reference")
     parser.add_argument("new", metavar="NEW", help="results folder or recorded reference")
-    parser.add_argument("--tolerance", type=non_negative_number, metavar="ABS",
-                        help="numbers within ABS of each other are also equal (default 1e-12; 0: off)")  # fmt: skip
-    parser.add_argument("--relative-tolerance", type=non_negative_number, metavar="REL",
-                        help="numbers within REL times the larger magnitude are also equal, as math.isclose "
-                        "(default 1e-9; 0: off)")  # fmt: skip
-    parser.add_argument("--exact", action="store_true",
-                        help="no tolerance: numbers equal at their written precision only (same machine)")  # fmt: skip
-    parser.add_argument("--ignore", action="append", default=[], metavar="GLOB",
-                        help="leave out the files matching GLOB, relative to the folders ('*' matches '/' too: "
-                        "'figures/*'); repeatable")  # fmt: skip
-    parser.add_argument("--limit", type=positive, default=LIMIT, metavar="N",
-                        help=f"cells per table and files per list shown (default {LIMIT}; '... N more')")  # fmt: skip
+    parser.add_argument(
+        "--tolerance",
+        type=non_negative_number,
+        metavar="ABS",
+        help="numbers within ABS of each other are also equal (default 1e-12; 0: off)",
+    )
+    parser.add_argument(
+        "--relative-tolerance",
+        type=non_negative_number,
+        metavar="REL",
+        help="numbers within REL times the larger magnitude are also equal, as math.isclose (default 1e-9; 0: off)",
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="no tolerance: numbers equal at their written precision only (same machine)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out the files matching GLOB, relative to the folders ('*' matches '/' too: "
+        "'figures/*'); repeatable",
+    )
+    parser.add_argument(
+        "--limit",
+        type=positive,
+        default=LIMIT,
+        metavar="N",
+        help=f"cells per table and files per list shown (default {LIMIT}; '... N more')",
+    )
     parser.add_argument("--all", action="store_true", help="show every changed cell and file")
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--markdown", action="store_true", help="Markdown (a CI log, a pull-request comment)")

@@ -70,8 +70,9 @@ def cmd_evaluate(args, extra) -> int:
     if args.measure:
         unknown = [name for name in args.measure if name not in after]
         if unknown:
-            raise UserError(f"{args.plugin}: registers no measure {', '.join(unknown)} (it registers "
-                            f"{', '.join(new) or 'none'})")  # fmt: skip
+            raise UserError(
+                f"{args.plugin}: registers no measure {', '.join(unknown)} (it registers {', '.join(new) or 'none'})"
+            )
         new = {name: after[name] for name in args.measure}
     if not new:
         raise UserError(f"{args.plugin}: registers no new measure (register one with ordeval.tasks.<task>.register)")
@@ -83,17 +84,22 @@ def cmd_evaluate(args, extra) -> int:
         text = f"# Derived by 'ordeval evaluate-measure {args.plugin}' from {configfile}\n"
         write_text(text + yaml.safe_dump(config, sort_keys=False, allow_unicode=True), derived)
         shown = str(derived) if args.dry_run else os.path.relpath(derived)  # the hints: a command that pastes here
-        print(f"ordeval evaluate-measure: {', '.join(f'{m} ({t})' for m, t in new.items())}; configuration "
-              f"{shown}{' (temporary: a dry run writes nothing)' if args.dry_run else ''}",
-              file=sys.stderr)  # fmt: skip
-        run_args = argparse.Namespace(configfile=shown, target="measure_reports", cores=args.cores,
-                                      dry_run=args.dry_run, progress=args.progress)  # fmt: skip
+        print(
+            f"ordeval evaluate-measure: {', '.join(f'{m} ({t})' for m, t in new.items())}; configuration "
+            f"{shown}{' (temporary: a dry run writes nothing)' if args.dry_run else ''}",
+            file=sys.stderr,
+        )
+        run_args = argparse.Namespace(
+            configfile=shown, target="measure_reports", cores=args.cores, dry_run=args.dry_run, progress=args.progress
+        )
         status = run.cmd_run(run_args, [argument for argument in extra if argument])
     if status == 0 and not args.dry_run:
         for name in new:
             folder = project / "results" / config["name"] / "measures" / name
-            print(f"{name}: {os.path.relpath(folder)}/report.md, report.html"
-                  + (", report.pdf" if (folder / "report.pdf").is_file() else ""))  # fmt: skip
+            print(
+                f"{name}: {os.path.relpath(folder)}/report.md, report.html"
+                + (", report.pdf" if (folder / "report.pdf").is_file() else "")
+            )
     return status
 
 
@@ -112,7 +118,9 @@ def add_parser(commands) -> None:
         "discriminative power and the topics it needs. Arguments after '--' go to Snakemake.",
     )
     parser.add_argument("plugin", help="Python file that registers the new measure(s)")
-    parser.add_argument("--configfile", help="base configuration (default config/config.yaml; a paper preset or "
-                        "config/replication.yaml work too)")  # fmt: skip
+    parser.add_argument(
+        "--configfile",
+        help="base configuration (default config/config.yaml; a paper preset or config/replication.yaml work too)",
+    )
     parser.add_argument("--measure", action="append", metavar="NAME", help="only this measure (repeatable)")
     run.add_run_options(parser)

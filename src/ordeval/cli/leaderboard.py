@@ -32,11 +32,19 @@ def per_topic_leaderboards(stack, args, dataset: str, origins: Mapping[str, str]
     if not reason:
         check_hsd_memory(args.trials, len(stack.measures), len(stack.topics), len(stack.runs))
         progress = Progress(f"randomised Tukey HSD, {len(stack.measures)} measures", progress_wanted(args))
-        significance = pairwise_significance(stack, args.trials, stream(args.seed, "cli", "leaderboard"),
-                                             args.threads, progress)  # fmt: skip
-    return build_leaderboards(stack, significance, dataset=dataset, alpha=args.alpha, level=args.level,
-                              test=f"randomised Tukey HSD, B = {args.trials}, seed = {args.seed}",
-                              no_test_reason=reason, origins=origins)  # fmt: skip
+        significance = pairwise_significance(
+            stack, args.trials, stream(args.seed, "cli", "leaderboard"), args.threads, progress
+        )
+    return build_leaderboards(
+        stack,
+        significance,
+        dataset=dataset,
+        alpha=args.alpha,
+        level=args.level,
+        test=f"randomised Tukey HSD, B = {args.trials}, seed = {args.seed}",
+        no_test_reason=reason,
+        origins=origins,
+    )
 
 
 def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
@@ -49,9 +57,17 @@ def write_leaderboard(boards, out: Path, stack=None) -> list[str]:
     out.mkdir(parents=True, exist_ok=True)
     write_leaderboards(boards, *(out / name for name in LEADERBOARD_FILES))
     origin = origin_sentence(boards.origins) if boards.origins else "data origin not recorded"
-    write_leaderboard_page(out / PAGE, f"{boards.dataset}: leaderboard", boards.tables(), boards.display,
-                           stack if boards.protocol == "per-topic" else None, boards.protocol, origin,
-                           boards.level, boards.setting)  # fmt: skip
+    write_leaderboard_page(
+        out / PAGE,
+        f"{boards.dataset}: leaderboard",
+        boards.tables(),
+        boards.display,
+        stack if boards.protocol == "per-topic" else None,
+        boards.protocol,
+        origin,
+        boards.level,
+        boards.setting,
+    )
     return [*LEADERBOARD_FILES, PAGE]
 
 
@@ -112,8 +128,9 @@ def _directions(folder: Path, names: list[str], info: Mapping[str, Mapping], sta
 
     for name, lower in stated.items():
         if name not in names:
-            raise UserError(f"{_option(lower)} {name}: {folder} has no scores of measure {name!r} (it has "
-                            f"{', '.join(names)})")  # fmt: skip
+            raise UserError(
+                f"{_option(lower)} {name}: {folder} has no scores of measure {name!r} (it has {', '.join(names)})"
+            )
     directions = []
     for name in names:
         known = bool(info[name]["lower_is_better"]) if name in info else registered_direction(name)
@@ -191,10 +208,18 @@ def pooled_leaderboards(stack, folder: Path, args, dataset: str, origins: Mappin
         pooled = read_pooled(Table.read(path), stack.measures, stack.runs)
     except KeyError as error:
         raise InputError(path, "line 1", str(error.args[0])) from None
-    return build_leaderboards(stack, None, dataset=dataset, protocol="pooled", pooled=pooled, alpha=args.alpha,
-                              level=args.level, origins=origins,
-                              no_test_reason="the item labels the paired randomisation test needs are not in a "
-                              "scores folder: 'ordeval score --protocol pooled' gives them")  # fmt: skip
+    return build_leaderboards(
+        stack,
+        None,
+        dataset=dataset,
+        protocol="pooled",
+        pooled=pooled,
+        alpha=args.alpha,
+        level=args.level,
+        origins=origins,
+        no_test_reason="the item labels the paired randomisation test needs are not in a "
+        "scores folder: 'ordeval score --protocol pooled' gives them",
+    )
 
 
 def cmd_leaderboard(args) -> int:
@@ -234,14 +259,27 @@ def add_parser(commands) -> None:
     )
     board.add_argument("scores_dir", metavar="SCORES_DIR", help="e.g. results/<name>/scores/<dataset>")
     board.add_argument("--measures", help="comma-separated measures (default: every one in the folder)")
-    board.add_argument("--lower-is-better", action="append", metavar="NAME",
-                       help="measure NAME ranks lower scores first (repeatable): needed for a measure that is not "
-                       "registered in a folder without measures.tsv")  # fmt: skip
-    board.add_argument("--higher-is-better", action="append", metavar="NAME",
-                       help="measure NAME ranks higher scores first (repeatable; as --lower-is-better)")  # fmt: skip
-    board.add_argument("--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's "
-                       "results)")  # fmt: skip
-    board.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
-                       help="per-topic means (default) or the pooled scores of the folder's pooled.tsv "
-                       "(classification; ranks without significance groups)")  # fmt: skip
+    board.add_argument(
+        "--lower-is-better",
+        action="append",
+        metavar="NAME",
+        help="measure NAME ranks lower scores first (repeatable): needed for a measure that is not "
+        "registered in a folder without measures.tsv",
+    )
+    board.add_argument(
+        "--higher-is-better",
+        action="append",
+        metavar="NAME",
+        help="measure NAME ranks higher scores first (repeatable; as --lower-is-better)",
+    )
+    board.add_argument(
+        "--out", help="output folder (default: the current folder; never SCORES_DIR nor the pipeline's results)"
+    )
+    board.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="per-topic",
+        help="per-topic means (default) or the pooled scores of the folder's pooled.tsv "
+        "(classification; ranks without significance groups)",
+    )
     add_hsd_options(board)

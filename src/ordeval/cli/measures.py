@@ -18,8 +18,14 @@ def cmd_measures(args) -> int:
         print("|---|---|---|---|---|---|")
         for record in records:
             formula = " ".join(record["formula"].split()).replace("|", "\\|")
-            cells = [record["name"], record["task"], record["direction"], record["description"], f"`{formula}`",
-                     record["reference"]]  # fmt: skip
+            cells = [
+                record["name"],
+                record["task"],
+                record["direction"],
+                record["description"],
+                f"`{formula}`",
+                record["reference"],
+            ]
             print("| " + " | ".join(str(cell).replace("\n", " ") for cell in cells) + " |")
         return 0
     width = max((len(record["name"]) for record in records), default=4)

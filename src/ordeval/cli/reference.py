@@ -13,8 +13,11 @@ def cmd_reference(args) -> int:
     files = record_reference(args.results, args.out)
     kept = sum(matches(name, KEPT_TEXT) for name in files)
     valued = sum(by_value(name) and not matches(name, KEPT_TEXT) for name in files)
-    print(f"{args.out}: reference of {args.results}: {len(files)} outputs by SHA-256, the text of {kept} tables, "
-          f"the fingerprint of the numbers of {valued} other files", file=sys.stderr)  # fmt: skip
+    print(
+        f"{args.out}: reference of {args.results}: {len(files)} outputs by SHA-256, the text of {kept} tables, "
+        f"the fingerprint of the numbers of {valued} other files",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -129,9 +129,20 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     results = project / "results" / name
     log_path = results / "logs" / "ordeval-run.log"
     # the target before the pass-through arguments: a trailing --config would take it as one of its items
-    command = [*snakemake_command(), "--snakefile", str(project / "Snakefile"), "--directory", str(project),
-               "--configfile", str(configfile), "--cores", str(args.cores), *(["--dry-run"] if args.dry_run else []),
-               args.target, *extra]  # fmt: skip
+    command = [
+        *snakemake_command(),
+        "--snakefile",
+        str(project / "Snakefile"),
+        "--directory",
+        str(project),
+        "--configfile",
+        str(configfile),
+        "--cores",
+        str(args.cores),
+        *(["--dry-run"] if args.dry_run else []),
+        args.target,
+        *extra,
+    ]
     heading = f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
     started = time.monotonic()
     watch = _Watch(Progress(f"ordeval run {name}", progress_wanted(args)))
@@ -149,8 +160,10 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         ran = (
             f"Snakemake and its jobs were stopped (exit status {status})" if status is not None else "no Snakemake ran"
         )
-        raise UserError(f"{os.path.relpath(log_path)}: cannot write the log ({failure.strerror or failure}); {ran}; "
-                        f"once there is room: {_again(args, extra)}")  # fmt: skip
+        raise UserError(
+            f"{os.path.relpath(log_path)}: cannot write the log ({failure.strerror or failure}); {ran}; "
+            f"once there is room: {_again(args, extra)}"
+        )
     lines = _summary(args, watch, status, stopped_by, time.monotonic() - started)
     if not args.dry_run:
         lines += _where(project, results, configfile, shown, log_path, planned, extra, args)
@@ -268,8 +281,15 @@ def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[i
     error returned. On any other exception here, the group is stopped and waited for before it is raised.
     Returns (exit status, the signal that stopped it or None, the log's write error or None)."""
     try:
-        process = subprocess.Popen(command, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, errors="replace", start_new_session=True)  # fmt: skip
+        process = subprocess.Popen(
+            command,
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
     except OSError as error:
         raise UserError(f"cannot start Snakemake ({shlex.join(snakemake_command())}): {error}") from None
     received: list[int] = []
@@ -333,8 +353,9 @@ def _summary(args, watch: _Watch, status: int, stopped_by: int | None, seconds: 
         lines = [f"ordeval run: snakemake exited with status {status} after {seconds / 60:.1f} min"]
     if args.dry_run and watch.total:
         rules = ", ".join(rule if count == 1 else f"{rule} x{count}" for rule, count in watch.jobs.items())
-        lines.append(f"dry run: {watch.total} jobs would run{f' ({rules})' if rules else ''}; nothing was computed "
-                     "or written")  # fmt: skip
+        lines.append(
+            f"dry run: {watch.total} jobs would run{f' ({rules})' if rules else ''}; nothing was computed or written"
+        )
     elif args.dry_run:
         lines.append("dry run: nothing computed or written")
     elif watch.nothing:
@@ -378,8 +399,18 @@ def _where(
     if Path.cwd().resolve() == project.resolve():
         html = ["snakemake", "--configfile", shown, *config, "--report", f"{relative_results}/report.html"]
     else:
-        html = ["snakemake", "--snakefile", str(project / "Snakefile"), "--directory", str(project), "--configfile",
-                str(configfile), *config, "--report", str(results / "report.html")]  # fmt: skip
+        html = [
+            "snakemake",
+            "--snakefile",
+            str(project / "Snakefile"),
+            "--directory",
+            str(project),
+            "--configfile",
+            str(configfile),
+            *config,
+            "--report",
+            str(results / "report.html"),
+        ]
     command = shlex.join(html)
     if report_configuration_problem(planned.config, project / planned.path("report/manifest")):
         report_run = argparse.Namespace(configfile=args.configfile, target="report", cores=args.cores)
@@ -449,8 +480,10 @@ def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra
     live = live_snakemake(project)
     if live:
         processes = f"process{'es' if len(live) > 1 else ''} {', '.join(map(str, live))}"
-        lines.append(f"hint: a Snakemake is running in {project} now ({processes}): wait for it to finish, then run "
-                     f"the same command again (do not --unlock or --rerun-incomplete while it runs)")  # fmt: skip
+        lines.append(
+            f"hint: a Snakemake is running in {project} now ({processes}): wait for it to finish, then run "
+            f"the same command again (do not --unlock or --rerun-incomplete while it runs)"
+        )
         return lines
     unknown = (
         f"if no other Snakemake runs in {project}: "
@@ -465,8 +498,9 @@ def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra
         )
         lines.append(f"hint: {state}; {unknown}{_again(args, [], '--unlock')}")
     else:
-        lines.append(f"hint: outputs of an interrupted run are incomplete; {unknown}"
-                     f"{_again(args, extra, '--rerun-incomplete')}")  # fmt: skip
+        lines.append(
+            f"hint: outputs of an interrupted run are incomplete; {unknown}{_again(args, extra, '--rerun-incomplete')}"
+        )
     return lines
 
 

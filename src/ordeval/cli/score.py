@@ -77,8 +77,12 @@ def _merge(parts):
     first = parts[0]
     provenance = dict(first.provenance)
     provenance["runs"] = {name: record for part in parts for name, record in part.provenance.get("runs", {}).items()}
-    return dataclasses.replace(first, run_names=[name for part in parts for name in part.run_names],
-                               runs=np.concatenate([part.runs for part in parts]), provenance=provenance)  # fmt: skip
+    return dataclasses.replace(
+        first,
+        run_names=[name for part in parts for name in part.run_names],
+        runs=np.concatenate([part.runs for part in parts]),
+        provenance=provenance,
+    )
 
 
 def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progress):
@@ -87,8 +91,15 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
     from ordeval.api import build_data
 
     gold_format = gold_format_of(args)
-    options = dict(task=args.task, classes=classes, gold_format=gold_format, run_format=args.format,
-                   align=args.align, score_key=args.score, name=args.name or default_name(args.gold))  # fmt: skip
+    options = dict(
+        task=args.task,
+        classes=classes,
+        gold_format=gold_format,
+        run_format=args.format,
+        align=args.align,
+        score_key=args.score,
+        name=args.name or default_name(args.gold),
+    )
     groups = [runs] if args.format == "tsv" or len(runs) == 1 else [{name: path} for name, path in runs.items()]
     parts = []
     progress(0, len(runs))
@@ -153,17 +164,34 @@ def pooled_leaderboards(data, stack, args, dataset: str):
     significance = None
     if len(stack.runs) > 1:
         progress = Progress("paired randomisation tests", progress_wanted(args))
-        significance = pooled_significance(data.gold, data.runs, classes, measures, stack.measures, stack.runs,
-                                           stack.lower_is_better, args.trials,
-                                           stream(args.seed, "cli", "pooled"), progress)  # fmt: skip
+        significance = pooled_significance(
+            data.gold,
+            data.runs,
+            classes,
+            measures,
+            stack.measures,
+            stack.runs,
+            stack.lower_is_better,
+            args.trials,
+            stream(args.seed, "cli", "pooled"),
+            progress,
+        )
         pooled = significance.means
     else:
         pooled = pooled_scores(data.gold, data.runs, classes, measures)
-    return build_leaderboards(stack, significance, dataset=dataset, protocol="pooled", pooled=pooled,
-                              items=len(data.gold), alpha=args.alpha, level=args.level,
-                              test=f"paired randomisation test of each run pair, the items' labels swapped, "
-                              f"B = {args.trials}, seed = {args.seed}",
-                              no_test_reason=f"a single run ({stack.runs[0]}): groups compare runs")  # fmt: skip
+    return build_leaderboards(
+        stack,
+        significance,
+        dataset=dataset,
+        protocol="pooled",
+        pooled=pooled,
+        items=len(data.gold),
+        alpha=args.alpha,
+        level=args.level,
+        test=f"paired randomisation test of each run pair, the items' labels swapped, "
+        f"B = {args.trials}, seed = {args.seed}",
+        no_test_reason=f"a single run ({stack.runs[0]}): groups compare runs",
+    )
 
 
 #: Significant digits of the printed per-topic scores: every decimal of up to 15 digits reads back as the same
@@ -220,9 +248,12 @@ def cmd_score(args) -> int:
         table.write(out / f"{key}.tsv")
     if boards is not None:
         write_leaderboard(boards, out, stack)
-    print(f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
-          f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
-          + (", leaderboard.csv, .md, .tex, .html" if boards is not None else ""), file=sys.stderr)  # fmt: skip
+    print(
+        f"scored {len(stack.runs)} run{'s' if len(stack.runs) != 1 else ''} x {len(stack.topics)} topics with "
+        f"{len(stack.measures)} measures: {out}/<measure>.tsv, means.tsv, measures.tsv"
+        + (", leaderboard.csv, .md, .tex, .html" if boards is not None else ""),
+        file=sys.stderr,
+    )
     if args.table and not args.json:
         pooled = scored.extras["pooled"] if args.protocol == "pooled" else None
         sys.stdout.write(results_table(stack, pooled))
@@ -250,16 +281,26 @@ def results_table(stack, pooled=None, decimals: int = 3) -> str:
 def _print(stack, boards, args, dataset: str) -> None:
     """Standard output: the leaderboard (Markdown or JSON), or the per-topic scores, or the means."""
     if args.json:
-        document = {"dataset": dataset, "task": args.task, "runs": stack.runs, "topics": len(stack.topics),
-                    "measures": stack.measures, "out": str(args.out),
-                    "means": {m: dict(zip(stack.runs, map(float, row), strict=True))
-                              for m, row in zip(stack.measures, stack.means(), strict=True)}}  # fmt: skip
+        document = {
+            "dataset": dataset,
+            "task": args.task,
+            "runs": stack.runs,
+            "topics": len(stack.topics),
+            "measures": stack.measures,
+            "out": str(args.out),
+            "means": {
+                m: dict(zip(stack.runs, map(float, row), strict=True))
+                for m, row in zip(stack.measures, stack.means(), strict=True)
+            },
+        }
         if args.per_topic:
             document["per_topic"] = {
-                m: {run: dict(zip(stack.topics, map(float, stack.values[i, :, r]), strict=True))
-                    for r, run in enumerate(stack.runs)}
+                m: {
+                    run: dict(zip(stack.topics, map(float, stack.values[i, :, r]), strict=True))
+                    for r, run in enumerate(stack.runs)
+                }
                 for i, m in enumerate(stack.measures)
-            }  # fmt: skip
+            }
         if boards is None:
             print(json.dumps(document, indent=1, allow_nan=False))
         else:
@@ -294,27 +335,45 @@ def add_parser(commands) -> None:
         help="a run (repeat for each run; FILE alone: named after the file; NAME=-: standard input; tsv: every "
         "run of the table)",
     )
-    score.add_argument("--baseline", action="append", default=[], metavar="KIND",
-                       help="an organiser baseline computed from the gold: uniform, popularity (quantification) or "
-                       "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
-                       "for class 1 of -2..2)")  # fmt: skip
+    score.add_argument(
+        "--baseline",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="an organiser baseline computed from the gold: uniform, popularity (quantification) or "
+        "constant:<class>; repeatable; named BL-uniform, BL-popularity, BL-<class> (BL-positive "
+        "for class 1 of -2..2)",
+    )
     score.add_argument(
         "--measures",
         help="comma-separated measure names (default: every measure of the task "
         "but those scored only where named, such as SemEval's EMD)",
     )
-    score.add_argument("--protocol", choices=PROTOCOLS, default="per-topic",
-                       help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
-                       "one confusion matrix over all items, paired randomisation test")  # fmt: skip
-    score.add_argument("--per-topic", action="store_true",
-                       help="print the per-topic scores (run, measure, topic, score; 'all': the mean; 15 significant "
-                       "digits, the files keep every digit) instead of the leaderboard")  # fmt: skip
-    score.add_argument("--out", default="ordeval-scores",
-                       help=f"output folder (default ordeval-scores): new, empty or written by an earlier 'ordeval "
-                       f"score' (whose files, listed in {checks.RECORD}, are replaced)")  # fmt: skip
+    score.add_argument(
+        "--protocol",
+        choices=PROTOCOLS,
+        default="per-topic",
+        help="per-topic: mean over topics, randomised Tukey HSD (default); pooled (classification): "
+        "one confusion matrix over all items, paired randomisation test",
+    )
+    score.add_argument(
+        "--per-topic",
+        action="store_true",
+        help="print the per-topic scores (run, measure, topic, score; 'all': the mean; 15 significant "
+        "digits, the files keep every digit) instead of the leaderboard",
+    )
+    score.add_argument(
+        "--out",
+        default="ordeval-scores",
+        help=f"output folder (default ordeval-scores): new, empty or written by an earlier 'ordeval "
+        f"score' (whose files, listed in {checks.RECORD}, are replaced)",
+    )
     score.add_argument("--no-leaderboard", action="store_true", help="write the scores only")
-    score.add_argument("--table", action="store_true",
-                       help="print one table instead of the leaderboard, as the official SemEval results: a row "
-                       "per run, a column per measure (mean over topics, or with --protocol pooled the pooled "
-                       "score), best first by the first measure, 3 decimals, tab-separated")  # fmt: skip
+    score.add_argument(
+        "--table",
+        action="store_true",
+        help="print one table instead of the leaderboard, as the official SemEval results: a row "
+        "per run, a column per measure (mean over topics, or with --protocol pooled the pooled "
+        "score), best first by the first measure, 3 decimals, tab-separated",
+    )
     add_hsd_options(score)

@@ -20,8 +20,7 @@ def cmd_topics(args) -> int:
             raise UserError(f"{folder}: no scores of {', '.join(unknown)}; it has {', '.join(matrices)}")
         matrices = {m: matrices[m] for m in args.measure}
     designs = args.design or list(DESIGNS)
-    table = topic_set_size_table(matrices, alpha=args.alpha, power=args.power, mdds=args.mdd or None,
-                                 designs=designs)  # fmt: skip
+    table = topic_set_size_table(matrices, alpha=args.alpha, power=args.power, mdds=args.mdd or None, designs=designs)
     if args.json:
         print(json.dumps(table.records(), default=float, indent=1))
     else:
@@ -46,8 +45,13 @@ def add_parser(commands) -> None:
     parser.add_argument("scores", help="scores folder (stack.npz or <measure>.tsv files)")
     parser.add_argument("--alpha", type=checks.probability, default=0.05, help="significance level (default 0.05)")
     parser.add_argument("--power", type=checks.probability, default=0.8, help="power 1 - beta (default 0.8)")
-    parser.add_argument("--mdd", type=checks.positive_number, action="append", metavar="DIFF",
-                        help="minimum detectable difference (repeatable; default: scaled to each measure)")  # fmt: skip
+    parser.add_argument(
+        "--mdd",
+        type=checks.positive_number,
+        action="append",
+        metavar="DIFF",
+        help="minimum detectable difference (repeatable; default: scaled to each measure)",
+    )
     # ordeval.stats.topic_set_size.DESIGNS, written out: that module imports scipy (~0.3 s), which every ordeval
     # command would pay for its --help (a test checks that the two agree).
     parser.add_argument("--design", choices=("paired_t", "anova", "ci"), action="append", help="only this design")

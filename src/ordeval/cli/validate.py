@@ -28,18 +28,24 @@ def cmd_validate(args) -> int:
     gold = None
     try:
         if gold_path is not None:
-            gold = _checked(check_file(gold_path, args.task, gold_format, classes, score=args.score, role="gold"),
-                            args.task, "--gold-format" if args.gold_format else "--format")  # fmt: skip
+            gold = _checked(
+                check_file(gold_path, args.task, gold_format, classes, score=args.score, role="gold"),
+                args.task,
+                "--gold-format" if args.gold_format else "--format",
+            )
             checked_files.append(gold)
             found += report(gold)
             if not gold.ok:
                 _finish(args, checked_files, found)
-                print(f"{shown(str(gold_path))}: the runs are checked against the gold once its problems are fixed",
-                      file=sys.stderr)  # fmt: skip
+                print(
+                    f"{shown(str(gold_path))}: the runs are checked against the gold once its problems are fixed",
+                    file=sys.stderr,
+                )
                 return 1
         for path in files:
-            checked = check_file(path, args.task, args.format, classes, score=args.score, role=args.role,
-                                 gold=gold, align=args.align)  # fmt: skip
+            checked = check_file(
+                path, args.task, args.format, classes, score=args.score, role=args.role, gold=gold, align=args.align
+            )
             checked_files.append(_checked(checked, args.task))
             found += report(checked)
     except ValueError as error:  # a format/role that cannot be (e.g. a NTCIR file without --score)

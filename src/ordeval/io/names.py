@@ -103,11 +103,15 @@ def check_paths(owners) -> None:
         blamed = min((owner, first), key=lambda item: (item[3] is None, -len(item[2] or "")))
         kind = f"measure {blamed[3]!r}" if blamed[3] else f"data set {blamed[2]!r}"
         key = "measures" if blamed[3] and not blamed[2] else f"datasets.{blamed[2]}"
-        made = [f"{entry} of data set {dataset!r}" + (f" (measure {measure!r})" if measure else "") if dataset
-                else entry for _, entry, dataset, measure in (first, owner)]  # fmt: skip
+        made = [
+            f"{entry} of data set {dataset!r}" + (f" (measure {measure!r})" if measure else "") if dataset else entry
+            for _, entry, dataset, measure in (first, owner)
+        ]
         if first[0] == owner[0]:
             clash = f"{owner[0]} would be written twice"
         else:
-            clash = (f"{first[0]} and {owner[0]} differ only in case, one file on a case-insensitive file system "
-                     "(macOS, Windows)")  # fmt: skip
+            clash = (
+                f"{first[0]} and {owner[0]} differ only in case, one file on a case-insensitive file system "
+                "(macOS, Windows)"
+            )
         raise ConfigError(f"config key {key}: {clash}: as {made[0]} and as {made[1]}; rename {kind}")

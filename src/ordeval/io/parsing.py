@@ -79,8 +79,9 @@ def checked_blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
                 try:
                     decoder.decode(block)
                 except UnicodeDecodeError as error:
-                    _not_utf8(path, block, lines, position, error.start - len(pending), error.object[error.start],
-                              offset)  # fmt: skip
+                    _not_utf8(
+                        path, block, lines, position, error.start - len(pending), error.object[error.start], offset
+                    )
             nul = block.find(b"\0")
             if nul >= 0:
                 line = lines + block.count(b"\n", 0, nul) + 1

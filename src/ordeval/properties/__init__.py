@@ -145,10 +145,32 @@ def property_table(measures: Iterable, *, trials: int = DEFAULT_TRIALS, seed: in
         for name, result in check_measure(measure, trials=trials, seed=seed).items():
             prop = properties_of(measure.task)[name]
             flag = declared(measure, name)
-            rows.append([measure.name, measure.task, name, prop.title, prop.quantifier, result.holds,
-                         result.decided, "" if flag is None else flag, result.instances, result.explain()])  # fmt: skip
-    columns = ["measure", "task", "property", "title", "quantifier", "holds", "decided", "declared", "instances",
-               "explanation"]  # fmt: skip
+            rows.append(
+                [
+                    measure.name,
+                    measure.task,
+                    name,
+                    prop.title,
+                    prop.quantifier,
+                    result.holds,
+                    result.decided,
+                    "" if flag is None else flag,
+                    result.instances,
+                    result.explain(),
+                ]
+            )
+    columns = [
+        "measure",
+        "task",
+        "property",
+        "title",
+        "quantifier",
+        "holds",
+        "decided",
+        "declared",
+        "instances",
+        "explanation",
+    ]
     return Table({column: [row[i] for row in rows] for i, column in enumerate(columns)})
 
 
@@ -182,8 +204,10 @@ def _grid(header: list[str], body: list[list[str]], markdown: bool) -> list[str]
         lines = ["| " + " | ".join(escape[0]) + " |", "|" + "---|" * len(header)]
         return lines + ["| " + " | ".join(row) + " |" for row in escape[1:]]
     widths = [max(len(str(row[i])) for row in [header, *body]) for i in range(len(header))]
-    return ["  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-            for row in [header, *body]]  # fmt: skip
+    return [
+        "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *body]
+    ]
 
 
 def _true(value) -> bool:

@@ -105,8 +105,10 @@ def _distinct_counts_cases(rng, trials: int) -> list[Batch]:
         defining = [np.array(p) for p in itertools.permutations(range(1, k + 1))] if k <= 4 else []
         drawn = [rng.choice(np.arange(1, 41), k, replace=False) for _ in range(max(0, n - len(defining)))]
         counts = np.array(defining + drawn, dtype=np.int64)
-        return Batch({"gold counts": counts, "_constant runs": constant_runs(counts)},
-                     np.stack([np.full(len(counts), k), counts.sum(axis=1)], axis=1))  # fmt: skip
+        return Batch(
+            {"gold counts": counts, "_constant runs": constant_runs(counts)},
+            np.stack([np.full(len(counts), k), counts.sum(axis=1)], axis=1),
+        )
 
     return _per_classes(rng, trials, range(3, 8), build)
 
@@ -190,8 +192,10 @@ def _chance_cases(rng, trials: int) -> list[Batch]:
         if k == 3:
             counts[0] = [3, 4, 3]  # the defining case: the middle-class run beats chance for MAE_M, Accuracy, ...
         chance = counts[:, :, None] * counts[:, None, :] / counts.sum(axis=1)[:, None, None]
-        return Batch({"gold counts": counts, "_chance run": chance, "_constant runs": constant_runs(counts)},
-                     np.stack([np.full(n, k), counts.sum(axis=1)], axis=1))  # fmt: skip
+        return Batch(
+            {"gold counts": counts, "_chance run": chance, "_constant runs": constant_runs(counts)},
+            np.stack([np.full(n, k), counts.sum(axis=1)], axis=1),
+        )
 
     return _per_classes(rng, trials, range(2, 8), build)
 
@@ -217,8 +221,10 @@ def _majority_cases(rng, trials: int) -> list[Batch]:
         majority = constant_runs(counts)[np.arange(n), np.argmax(counts, axis=1)]
         perfect = np.zeros((n, k, k), dtype=np.int64)
         perfect[:, np.arange(k), np.arange(k)] = counts
-        return Batch({"gold counts": counts, "_majority run": majority, "_perfect run": perfect},
-                     np.stack([np.full(n, k), counts.sum(axis=1)], axis=1))  # fmt: skip
+        return Batch(
+            {"gold counts": counts, "_majority run": majority, "_perfect run": perfect},
+            np.stack([np.full(n, k), counts.sum(axis=1)], axis=1),
+        )
 
     return _per_classes(rng, trials, range(2, 8), build)
 

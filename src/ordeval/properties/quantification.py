@@ -62,8 +62,13 @@ def _permutation_cases(rng, trials: int) -> list[Batch]:
         same = (order == np.arange(k)).all(axis=1)
         order[same] = np.arange(k)[::-1]  # never the identity
         pick = np.take_along_axis
-        arrays = {"estimate": estimate, "gold": gold, "classes relabelled": order,
-                  "_estimate": pick(estimate, order, axis=1), "_gold": pick(gold, order, axis=1)}  # fmt: skip
+        arrays = {
+            "estimate": estimate,
+            "gold": gold,
+            "classes relabelled": order,
+            "_estimate": pick(estimate, order, axis=1),
+            "_gold": pick(gold, order, axis=1),
+        }
         return Batch(arrays, _sizes(k, d))
 
     return _classes(rng, trials, range(2, 7), build)

@@ -118,28 +118,44 @@ def origin_paragraph(origins: Mapping[str, str]) -> str:
             "from the gold."
         )
     parts = []
-    for origin, text in (("real", "real (official gold and runs)"),
-                         ("partly synthetic", "partly synthetic (real gold, some runs simulated)"),
-                         ("synthetic", "synthetic (simulated gold and runs)")):  # fmt: skip
+    for origin, text in (
+        ("real", "real (official gold and runs)"),
+        ("partly synthetic", "partly synthetic (real gold, some runs simulated)"),
+        ("synthetic", "synthetic (simulated gold and runs)"),
+    ):
         if kinds.get(origin):
             parts.append(f"{text}: {', '.join(kinds[origin])}")
     return "Data sets " + "; ".join(parts) + "."
 
 
-def report_intro(name: str, seed: int, origins: Mapping[str, str], counts: Mapping[str, int] | None = None,
-                 page: str = "") -> str:  # fmt: skip
+def report_intro(
+    name: str, seed: int, origins: Mapping[str, str], counts: Mapping[str, int] | None = None, page: str = ""
+) -> str:
     """The first page of Snakemake's HTML report (reStructuredText, rendered through Jinja): what ordeval is, the
     configuration and where its data come from; with a replication (``counts`` per verdict), the counts and a
     link that opens the published-versus-reproduced page (``page``: its path, as the report keys its results)
     in the main view."""
-    about = [rst_text(REPORT_ABOUT), rst_text(f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
-             "Each table's data_origin column, each caption and a note on each figure say the same."), ""]  # fmt: skip
+    about = [
+        rst_text(REPORT_ABOUT),
+        rst_text(
+            f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
+            "Each table's data_origin column, each caption and a note on each figure say the same."
+        ),
+        "",
+    ]
     lines = []
     if counts:  # a replicator's first question first
         from ordeval.results.replication import VERDICTS
 
-        lines += [rst_text(f"Published versus reproduced: {counts['numbers']} published numbers."), "",
-                  ".. list-table::", "   :header-rows: 1", "", "   * - verdict", "     - numbers"]  # fmt: skip
+        lines += [
+            rst_text(f"Published versus reproduced: {counts['numbers']} published numbers."),
+            "",
+            ".. list-table::",
+            "   :header-rows: 1",
+            "",
+            "   * - verdict",
+            "     - numbers",
+        ]
         for verdict in VERDICTS:
             lines += [f"   * - {verdict}", f"     - {counts.get(verdict, 0)}"]
         key = page.replace("\\", "\\\\").replace("'", "\\'")

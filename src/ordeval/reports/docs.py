@@ -142,8 +142,12 @@ def _format_lines(task: str) -> list[str]:
     """The task's file formats (its registry, ``ordeval.tasks.<task>.formats``) as a table."""
     from ordeval.tasks import get_task
 
-    lines = ["File formats (a data source's `type`, `--format` on the command line):", "",
-             "| Format | Gold / runs | Needs | What |", "|---|---|---|---|"]  # fmt: skip
+    lines = [
+        "File formats (a data source's `type`, `--format` on the command line):",
+        "",
+        "| Format | Gold / runs | Needs | What |",
+        "|---|---|---|---|",
+    ]
     for fmt in get_task(task).formats.values():
         roles = " / ".join("runs" if role == "run" else role for role in fmt.roles)
         lines.append(f"| `{fmt.name}` | {roles} | {', '.join(fmt.needs) or '-'} | {_cell(fmt.description)} |")

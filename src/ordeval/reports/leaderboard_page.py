@@ -137,8 +137,14 @@ def _bar(low: float, mean: float, high: float, start: float, span: float) -> str
     return f'<div class="bar">{"".join(parts)}</div>'
 
 
-def _board_section(number: int, board: Table, names: Mapping[str, str], protocol: str, level: float,
-                   run_index: Mapping[str, int] | None) -> list[str]:  # fmt: skip
+def _board_section(
+    number: int,
+    board: Table,
+    names: Mapping[str, str],
+    protocol: str,
+    level: float,
+    run_index: Mapping[str, int] | None,
+) -> list[str]:
     records = board.records()
     measure = str(records[0]["measure"])
     direction = "lower is better" if lower_is_better(records[0]["lower_is_better"]) else "higher is better"
@@ -184,8 +190,16 @@ def _board_section(number: int, board: Table, names: Mapping[str, str], protocol
     return lines
 
 
-def leaderboard_page(title: str, boards: Sequence[Table], names: Mapping[str, str], per_topic, protocol: str,
-                     data_origin: str, level: float = 0.95, note: str = "") -> str:  # fmt: skip
+def leaderboard_page(
+    title: str,
+    boards: Sequence[Table],
+    names: Mapping[str, str],
+    per_topic,
+    protocol: str,
+    data_origin: str,
+    level: float = 0.95,
+    note: str = "",
+) -> str:
     """The page's HTML.
 
     ``boards``: one leaderboard table per measure (:meth:`ordeval.analysis.leaderboard.Leaderboard.table`,
@@ -245,8 +259,16 @@ def leaderboard_page(title: str, boards: Sequence[Table], names: Mapping[str, st
     return "\n".join(lines)
 
 
-def write_leaderboard_page(path: str | Path, title: str, boards: Sequence[Table], names: Mapping[str, str],
-                           per_topic, protocol: str, data_origin: str, level: float = 0.95,
-                           note: str = "") -> None:  # fmt: skip
+def write_leaderboard_page(
+    path: str | Path,
+    title: str,
+    boards: Sequence[Table],
+    names: Mapping[str, str],
+    per_topic,
+    protocol: str,
+    data_origin: str,
+    level: float = 0.95,
+    note: str = "",
+) -> None:
     """Write :func:`leaderboard_page` to ``path`` (atomically, UTF-8)."""
     write_text(leaderboard_page(title, boards, names, per_topic, protocol, data_origin, level, note), path)

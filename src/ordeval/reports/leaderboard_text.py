@@ -44,8 +44,13 @@ def leaderboard_latex(
     """One block per measure: rank, run, the score (``value_header``: the mean over topics, or the pooled
     score), its interval and the group labels (as in the CSV; those two where any row has them), 3 decimals."""
     intervals, groups = _columns(boards)
-    header = _cells({"rank": "Rank", "run": "Run", "group": "Group"}, intervals, groups, value_header,
-                    f"{level:.0%} CI".replace("%", r"\%"))  # fmt: skip
+    header = _cells(
+        {"rank": "Rank", "run": "Run", "group": "Group"},
+        intervals,
+        groups,
+        value_header,
+        f"{level:.0%} CI".replace("%", r"\%"),
+    )
     rows, rules = [], []
     for board in boards:
         first = board.records()[0]
@@ -130,8 +135,9 @@ def leaderboard_labels(boards: Leaderboards) -> dict[str, str]:
 
 
 def leaderboards_markdown(boards: Leaderboards) -> str:
-    return leaderboard_markdown(boards.dataset, boards.tables(), boards.display, boards.level, boards.note,
-                                boards.value_header)  # fmt: skip
+    return leaderboard_markdown(
+        boards.dataset, boards.tables(), boards.display, boards.level, boards.note, boards.value_header
+    )
 
 
 def leaderboards_latex(boards: Leaderboards) -> str:

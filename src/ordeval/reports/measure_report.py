@@ -62,9 +62,13 @@ def agreement_section(measure: str, tables: Mapping[str, Table]) -> Section:
             other = row["measure_b"] if row["measure_a"] == measure else row["measure_a"]
             interval = f"[{_number(row['ci_low'])}, {_number(row['ci_high'])}]"
             rows.append([dataset, other, _number(row["tau"]), interval, row.get("data_origin", "")])
-    return Section("Ranking agreement", "Kendall's tau between the run rankings of this measure and each other "
-                   "measure, with the agreement tables' CIs.", ["data set", "measure", "tau", "CI", "data origin"],
-                   rows)  # fmt: skip
+    return Section(
+        "Ranking agreement",
+        "Kendall's tau between the run rankings of this measure and each other "
+        "measure, with the agreement tables' CIs.",
+        ["data set", "measure", "tau", "CI", "data origin"],
+        rows,
+    )
 
 
 def similarity_section(measure: str, table: Table) -> Section:
@@ -76,9 +80,13 @@ def similarity_section(measure: str, table: Table) -> Section:
         values = {row["measure"]: float(row[column]) for row in records}
         mine = values.get(measure, float("nan"))
         rows.append([column, _number(mine), _rank(values, measure), records[0].get("data_origin", "")])
-    return Section("Average similarity", "Mean tau of the measure with every other measure, and its rank among "
-                   "the measures (1: the most similar to the others).", ["data set", "similarity", "rank",
-                   "data origin"], rows)  # fmt: skip
+    return Section(
+        "Average similarity",
+        "Mean tau of the measure with every other measure, and its rank among "
+        "the measures (1: the most similar to the others).",
+        ["data set", "similarity", "rank", "data origin"],
+        rows,
+    )
 
 
 def consistency_section(measure: str, tables: Mapping[tuple[str, str], Table]) -> Section:
@@ -90,14 +98,25 @@ def consistency_section(measure: str, tables: Mapping[tuple[str, str], Table]) -
         beaten = {row["measure"]: set(str(row["outperforms"]).split()) for row in records}
         mine = beaten.get(measure, set())
         above = sorted(name for name, them in beaten.items() if measure in them)
-        rows.append([dataset, condition, _number(values.get(measure, float("nan")), 4), _rank(values, measure),
-                     str(len(mine)), ", ".join(above) or "none",
-                     records[0].get("data_origin", "") if records else ""])  # fmt: skip
-    return Section("System ranking consistency", "Mean Kendall's tau between the run rankings on two random topic "
-                   "sets (halves; two subsets of 10 topics), its rank among the measures, how many measures it "
-                   "significantly outperforms and which significantly outperform it (randomised Tukey HSD).",
-                   ["data set", "condition", "mean tau", "rank", "outperforms", "outperformed by", "data origin"],
-                   rows)  # fmt: skip
+        rows.append(
+            [
+                dataset,
+                condition,
+                _number(values.get(measure, float("nan")), 4),
+                _rank(values, measure),
+                str(len(mine)),
+                ", ".join(above) or "none",
+                records[0].get("data_origin", "") if records else "",
+            ]
+        )
+    return Section(
+        "System ranking consistency",
+        "Mean Kendall's tau between the run rankings on two random topic "
+        "sets (halves; two subsets of 10 topics), its rank among the measures, how many measures it "
+        "significantly outperforms and which significantly outperform it (randomised Tukey HSD).",
+        ["data set", "condition", "mean tau", "rank", "outperforms", "outperformed by", "data origin"],
+        rows,
+    )
 
 
 def power_section(measure: str, table: Table) -> Section:
@@ -114,11 +133,22 @@ def power_section(measure: str, table: Table) -> Section:
     for dataset, values in by_dataset.items():
         if measure in values:
             significant, pairs = counts[dataset]
-            rows.append([dataset, _number(values[measure], 1), f"{significant}/{pairs}", _rank(values, measure),
-                         origin[dataset]])  # fmt: skip
-    return Section("Discriminative power", "Run pairs significantly different under the randomised Tukey HSD, "
-                   "and the rank among the measures (1: the most discriminative).",
-                   ["data set", "%", "pairs", "rank", "data origin"], rows)  # fmt: skip
+            rows.append(
+                [
+                    dataset,
+                    _number(values[measure], 1),
+                    f"{significant}/{pairs}",
+                    _rank(values, measure),
+                    origin[dataset],
+                ]
+            )
+    return Section(
+        "Discriminative power",
+        "Run pairs significantly different under the randomised Tukey HSD, "
+        "and the rank among the measures (1: the most discriminative).",
+        ["data set", "%", "pairs", "rank", "data origin"],
+        rows,
+    )
 
 
 def topic_set_size_section(measure: str, tables: Mapping[str, Table]) -> Section:
@@ -132,12 +162,24 @@ def topic_set_size_section(measure: str, tables: Mapping[str, Table]) -> Section
                 by_measure.setdefault(row["measure"], []).append(row)
         for k, row in enumerate(by_measure.get(measure, [])):
             peers = {name: float(found[k]["topics"]) for name, found in by_measure.items() if len(found) > k}
-            rows.append([dataset, _number(row["mdd"], 4), str(row["topics"]), _rank(peers, measure, False),
-                         f"{float(row['residual_variance']):.3g}", row.get("data_origin", "")])  # fmt: skip
-    return Section("Topic set size", "Topics a paired t-test needs (alpha 0.05, power 0.8) to detect each minimum "
-                   "detectable difference (a fraction of the measure's score range), from the residual variance of "
-                   "the two-way ANOVA; rank 1: the fewest topics among the measures at the same fraction.",
-                   ["data set", "mdd", "topics", "rank", "residual variance", "data origin"], rows)  # fmt: skip
+            rows.append(
+                [
+                    dataset,
+                    _number(row["mdd"], 4),
+                    str(row["topics"]),
+                    _rank(peers, measure, False),
+                    f"{float(row['residual_variance']):.3g}",
+                    row.get("data_origin", ""),
+                ]
+            )
+    return Section(
+        "Topic set size",
+        "Topics a paired t-test needs (alpha 0.05, power 0.8) to detect each minimum "
+        "detectable difference (a fraction of the measure's score range), from the residual variance of "
+        "the two-way ANOVA; rank 1: the fewest topics among the measures at the same fraction.",
+        ["data set", "mdd", "topics", "rank", "residual variance", "data origin"],
+        rows,
+    )
 
 
 def properties_section(results: Mapping) -> Section:
@@ -147,9 +189,13 @@ def properties_section(results: Mapping) -> Section:
         verdict = "holds" if result.holds else "violated"
         example = str(result.example) if getattr(result, "example", None) is not None else ""
         rows.append([name, verdict, example[:300]])
-    return Section("Properties (computed)", "Each property checked on its defining cases and seeded random "
-                   "instances (ordeval.properties): the smallest counterexample or witness found.",
-                   ["property", "verdict", "example"], rows)  # fmt: skip
+    return Section(
+        "Properties (computed)",
+        "Each property checked on its defining cases and seeded random "
+        "instances (ordeval.properties): the smallest counterexample or witness found.",
+        ["property", "verdict", "example"],
+        rows,
+    )
 
 
 def _read(path, numeric=()) -> Table:
@@ -171,17 +217,26 @@ def build_report(measure, files: Mapping, properties: Mapping) -> MeasureReport:
         power_section(name, _read(files["power"])),
         topic_set_size_section(name, {d: _read(p) for d, p in files["topic_set_size"].items()}),
     ]
-    return MeasureReport(name, measure.display, measure.task, measure.direction, measure.formula.strip(),
-                         measure.reference, sections)  # fmt: skip
+    return MeasureReport(
+        name, measure.display, measure.task, measure.direction, measure.formula.strip(), measure.reference, sections
+    )
 
 
 # --------------------------------------------------------------------------- layouts
 
 
 def markdown(report: MeasureReport) -> str:
-    lines = [f"# {report.display} ({report.measure}): meta-evaluation", "",
-             f"Task: {report.task}. Direction: {report.direction}." + (f" Reference: {report.reference}." if
-             report.reference else ""), "", "```", report.formula or "(no formula given)", "```", ""]  # fmt: skip
+    lines = [
+        f"# {report.display} ({report.measure}): meta-evaluation",
+        "",
+        f"Task: {report.task}. Direction: {report.direction}."
+        + (f" Reference: {report.reference}." if report.reference else ""),
+        "",
+        "```",
+        report.formula or "(no formula given)",
+        "```",
+        "",
+    ]
     for section in report.sections:
         lines += [f"## {section.title}", "", section.text, ""]
         if not section.rows:
@@ -197,23 +252,30 @@ def markdown(report: MeasureReport) -> str:
 def html(report: MeasureReport) -> str:
     """A self-contained page (no script, no network)."""
     escape = html_module.escape
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             f"<title>{escape(report.measure)}: meta-evaluation</title>",
-             "<style>body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #bbb;padding:2px 6px;text-align:left}pre{background:#f4f4f4;padding:1em}"
-             "</style></head><body>",
-             f"<h1>{escape(report.display)} ({escape(report.measure)}): meta-evaluation</h1>",
-             f"<p>Task: {escape(report.task)}. Direction: {escape(report.direction)}."
-             + (f" Reference: {escape(report.reference)}." if report.reference else "") + "</p>",
-             f"<pre>{escape(report.formula or '(no formula given)')}</pre>"]  # fmt: skip
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(report.measure)}: meta-evaluation</title>",
+        "<style>body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse}"
+        "td,th{border:1px solid #bbb;padding:2px 6px;text-align:left}pre{background:#f4f4f4;padding:1em}"
+        "</style></head><body>",
+        f"<h1>{escape(report.display)} ({escape(report.measure)}): meta-evaluation</h1>",
+        f"<p>Task: {escape(report.task)}. Direction: {escape(report.direction)}."
+        + (f" Reference: {escape(report.reference)}." if report.reference else "")
+        + "</p>",
+        f"<pre>{escape(report.formula or '(no formula given)')}</pre>",
+    ]
     for section in report.sections:
         parts += [f"<h2>{escape(section.title)}</h2>", f"<p>{escape(section.text)}</p>"]
         if not section.rows:
             parts.append("<p>(no rows: the measure is not in this analysis)</p>")
             continue
         parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in section.header) + "</tr></thead>")
-        parts.append("<tbody>" + "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>"
-                                         for row in section.rows) + "</tbody></table>")  # fmt: skip
+        parts.append(
+            "<tbody>"
+            + "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in section.rows)
+            + "</tbody></table>"
+        )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -223,11 +285,19 @@ def latex(report: MeasureReport) -> str:
     from ordeval.reports.latex import escape
     from ordeval.reports.latex.report import PREAMBLE
 
-    lines = [PREAMBLE, rf"\title{{{escape(report.display + ' (' + report.measure + '): meta-evaluation')}}}",
-             r"\author{}", r"\date{}", r"\begin{document}", r"\maketitle",
-             escape(f"Task: {report.task}. Direction: {report.direction}.")
-             + (escape(f" Reference: {report.reference}.") if report.reference else ""),
-             r"\begin{verbatim}", _verbatim(report.formula or "(no formula given)"), r"\end{verbatim}"]  # fmt: skip
+    lines = [
+        PREAMBLE,
+        rf"\title{{{escape(report.display + ' (' + report.measure + '): meta-evaluation')}}}",
+        r"\author{}",
+        r"\date{}",
+        r"\begin{document}",
+        r"\maketitle",
+        escape(f"Task: {report.task}. Direction: {report.direction}.")
+        + (escape(f" Reference: {report.reference}.") if report.reference else ""),
+        r"\begin{verbatim}",
+        _verbatim(report.formula or "(no formula given)"),
+        r"\end{verbatim}",
+    ]
     for section in report.sections:
         lines += [rf"\section*{{{escape(section.title)}}}", escape(section.text), ""]
         if not section.rows:
@@ -235,8 +305,12 @@ def latex(report: MeasureReport) -> str:
             continue
         widths = [max(len(row[i]) for row in [section.header, *section.rows]) for i in range(len(section.header))]
         spec = "".join(r"p{7cm}" if width > 40 else "l" for width in widths)  # long texts wrap
-        lines += [r"{\small\begin{longtable}{" + spec + "}", r"\toprule",
-                  " & ".join(escape(h) for h in section.header) + r" \\", r"\midrule"]  # fmt: skip
+        lines += [
+            r"{\small\begin{longtable}{" + spec + "}",
+            r"\toprule",
+            " & ".join(escape(h) for h in section.header) + r" \\",
+            r"\midrule",
+        ]
         lines += [" & ".join(escape(cell) for cell in row) + r" \\" for row in section.rows]
         lines += [r"\bottomrule", r"\end{longtable}}"]
     lines.append(r"\end{document}")

@@ -37,8 +37,7 @@ STATISTIC_TEXT = {
     "prefers_popularity": "dialogues on which the measure prefers Popularity",
 }
 #: CSS class of each verdict.
-VERDICT_CLASS = {"exact": "exact", "within randomisation error": "within", "differs": "differs",
-                 "not comparable": "nc"}  # fmt: skip
+VERDICT_CLASS = {"exact": "exact", "within randomisation error": "within", "differs": "differs", "not comparable": "nc"}
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:90em;padding:0 1.5em;
@@ -84,8 +83,9 @@ def _verdict(verdict: str) -> str:
 
 def counts_table(counts: Mapping[str, int]) -> str:
     """The counts per verdict of every published number (HTML)."""
-    rows = "".join(f'<tr><td>{_verdict(verdict)}</td><td class="num">{counts.get(verdict, 0)}</td></tr>'
-                   for verdict in VERDICTS)  # fmt: skip
+    rows = "".join(
+        f'<tr><td>{_verdict(verdict)}</td><td class="num">{counts.get(verdict, 0)}</td></tr>' for verdict in VERDICTS
+    )
     return f'<table class="counts"><tbody>{rows}</tbody></table>'
 
 
@@ -93,20 +93,24 @@ def total_counts(summary: Table) -> dict[str, int]:
     """{verdict: count, "numbers": count} of the total row of a summary table
     (:func:`ordeval.results.replication.summary`)."""
     total = summary.records()[-1]
-    return {"numbers": int(total["numbers"]),
-            **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS}}  # fmt: skip
+    return {
+        "numbers": int(total["numbers"]),
+        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
+    }
 
 
 def _summary_section(summary: Table) -> str:
-    head = "".join(f"<th>{_text(name)}</th>" for name in ("Published table", "Data set", *VERDICTS, "Numbers",
-                                                           "Data origin"))  # fmt: skip
+    head = "".join(
+        f"<th>{_text(name)}</th>" for name in ("Published table", "Data set", *VERDICTS, "Numbers", "Data origin")
+    )
     rows = []
     for record in summary.records():
         cells = [_text(record["source"]), _text(record["dataset"])]
         cells += [f'<span class="num">{int(record[v.replace(" ", "_")])}</span>' for v in VERDICTS]
         cells += [str(int(record["numbers"])), _text(record.get("data_origin", ""))]
-        rows.append("<tr>" + "".join(f'<td{" class=num" if 2 <= i < 7 else ""}>{c}</td>' for i, c in enumerate(cells))
-                    + "</tr>")  # fmt: skip
+        rows.append(
+            "<tr>" + "".join(f"<td{' class=num' if 2 <= i < 7 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>"
+        )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
@@ -116,26 +120,36 @@ def _numbers_section(table: Table, names: Mapping[str, str]) -> str:
     for record in table.records():
         blocks.setdefault((record["source"], record["statistic"]), []).append(record)
     parts = []
-    head = "".join(f"<th>{name}</th>" for name in ("Measures / run", "Published", "Reproduced", "Verdict",
-                                                    "Difference", "Note"))  # fmt: skip
+    head = "".join(
+        f"<th>{name}</th>" for name in ("Measures / run", "Published", "Reproduced", "Verdict", "Difference", "Note")
+    )
     for (source, statistic), block in blocks.items():
         rows = []
         for record in block:
             label = " / ".join(_text(names.get(part, part)) for part in (record["a"], record["b"]) if part) or "-"
             published = str(record["published"])
-            cells = [_text(published), _reproduced(record["reproduced"], published), _verdict(record["verdict"]),
-                     _difference(record["difference"], published)]  # fmt: skip
-            rows.append(f"<tr><td>{label}</td><td class=num>{cells[0]}</td><td class=num>{cells[1]}</td>"
-                        f"<td>{cells[2]}</td><td class=num>{cells[3]}</td>"
-                        f"<td class=note>{_text(record.get('note', ''))}</td></tr>")  # fmt: skip
+            cells = [
+                _text(published),
+                _reproduced(record["reproduced"], published),
+                _verdict(record["verdict"]),
+                _difference(record["difference"], published),
+            ]
+            rows.append(
+                f"<tr><td>{label}</td><td class=num>{cells[0]}</td><td class=num>{cells[1]}</td>"
+                f"<td>{cells[2]}</td><td class=num>{cells[3]}</td>"
+                f"<td class=note>{_text(record.get('note', ''))}</td></tr>"
+            )
         statistic_text = STATISTIC_TEXT.get(statistic, _text(statistic))
-        parts.append(f"<h3>{_text(source)}: {statistic_text}</h3><table class=numbers><thead><tr>{head}</tr></thead>"
-                     f"<tbody>{''.join(rows)}</tbody></table>")  # fmt: skip
+        parts.append(
+            f"<h3>{_text(source)}: {statistic_text}</h3><table class=numbers><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+        )
     return "".join(parts)
 
 
-def replication_page(title: str, summary: Table, tables: Mapping[str, Table], names: Mapping[str, str],
-                     origins: Mapping[str, str]) -> str:  # fmt: skip
+def replication_page(
+    title: str, summary: Table, tables: Mapping[str, Table], names: Mapping[str, str], origins: Mapping[str, str]
+) -> str:
     """The page (HTML text): the counts per verdict, the counts per published table, then each data set's numbers
     (``tables``: data set -> its table of :func:`ordeval.results.replication.verdicts`, with ``data_origin``);
     ``names``: display names of the measures, ``origins``: data set -> data origin."""
@@ -163,8 +177,14 @@ def replication_page(title: str, summary: Table, tables: Mapping[str, Table], na
     )
 
 
-def write_replication_page(path: str | Path, title: str, summary: Table, tables: Mapping[str, Table],
-                           names: Mapping[str, str], origins: Mapping[str, str]) -> None:  # fmt: skip
+def write_replication_page(
+    path: str | Path,
+    title: str,
+    summary: Table,
+    tables: Mapping[str, Table],
+    names: Mapping[str, str],
+    origins: Mapping[str, str],
+) -> None:
     """Write :func:`replication_page` to ``path`` (atomically)."""
     write_text(replication_page(title, summary, tables, names, origins), path)
 

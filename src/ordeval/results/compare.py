@@ -142,8 +142,15 @@ class Cell:
     equal: bool
 
 
-def compare_printed(printed: str, value: float, tolerance: Tolerance = EXACT, *, places: int | None = None,
-                    key: tuple = (), column: str = "") -> Cell:  # fmt: skip
+def compare_printed(
+    printed: str,
+    value: float,
+    tolerance: Tolerance = EXACT,
+    *,
+    places: int | None = None,
+    key: tuple = (),
+    column: str = "",
+) -> Cell:
     """A number as printed (``"0.854"``, ``"38"``) against a computed ``value`` (a float, taken as exact):
     equal when ``value`` rounded to the printed decimals (or to ``places``, e.g. its table column's) gives
     the printed number (a tie counts as equal), or within ``tolerance``. ``difference`` is
@@ -187,8 +194,7 @@ class TableDiff:
 
     @property
     def equal(self) -> bool:
-        return not (self.changed or self.rows_added or self.rows_removed or self.columns_added
-                    or self.columns_removed)  # fmt: skip
+        return not (self.changed or self.rows_added or self.rows_removed or self.columns_added or self.columns_removed)
 
     @property
     def largest(self) -> Cell | None:
@@ -208,8 +214,7 @@ def _numbers(cells: Sequence[str]):
 def full_precision(texts: dict[str, list[str]]) -> bool:
     """Whether a table (its columns as text) is written in full precision: a number of
     :data:`FULL_PRECISION` or more significant digits."""
-    return any(len(value.as_tuple().digits) >= FULL_PRECISION for cells in texts.values() for value in
-               _numbers(cells))  # fmt: skip
+    return any(len(value.as_tuple().digits) >= FULL_PRECISION for cells in texts.values() for value in _numbers(cells))
 
 
 class _Precision:
@@ -224,8 +229,11 @@ class _Precision:
     def __call__(self, column: str) -> int | None:
         if self.full is None:
             self.full = (full_precision(self.sides[0]), full_precision(self.sides[1]))
-        places = [max((-int(value.as_tuple().exponent) for value in _numbers(texts[column])), default=0)
-                  for texts, full in zip(self.sides, self.full, strict=True) if not full]  # fmt: skip
+        places = [
+            max((-int(value.as_tuple().exponent) for value in _numbers(texts[column])), default=0)
+            for texts, full in zip(self.sides, self.full, strict=True)
+            if not full
+        ]
         return min(places, default=None)
 
 
@@ -271,8 +279,9 @@ def _row_keys(texts: dict[str, list[str]], rows: int, key: Sequence[str]) -> lis
     return numbered
 
 
-def compare_tables(old: Table, new: Table, key: Sequence[str] | None = None, tolerance: Tolerance = EXACT,
-                   keep_equal: bool = False) -> TableDiff:  # fmt: skip
+def compare_tables(
+    old: Table, new: Table, key: Sequence[str] | None = None, tolerance: Tolerance = EXACT, keep_equal: bool = False
+) -> TableDiff:
     """``old`` and ``new`` cell by cell: rows matched by ``key`` (column names; default
     :func:`key_columns`; ``#`` numbers the rows of equal key), columns by name, numbers at their columns'
     written precision or within ``tolerance`` (module docstring), other cells exactly. Cells of the key
@@ -306,13 +315,21 @@ def compare_tables(old: Table, new: Table, key: Sequence[str] | None = None, tol
     precision = _Precision(old_texts, new_texts)
     for name in shared:
         if name not in key:
-            diff.cells += _column_cells(name, old_texts[name], new_texts[name], matched, precision, tolerance,
-                                        keep_equal)  # fmt: skip
+            diff.cells += _column_cells(
+                name, old_texts[name], new_texts[name], matched, precision, tolerance, keep_equal
+            )
     return diff
 
 
-def _column_cells(name: str, old: list[str], new: list[str], matched: list[tuple], precision: _Precision,
-                  tolerance: Tolerance, keep_equal: bool) -> list[Cell]:  # fmt: skip
+def _column_cells(
+    name: str,
+    old: list[str],
+    new: list[str],
+    matched: list[tuple],
+    precision: _Precision,
+    tolerance: Tolerance,
+    keep_equal: bool,
+) -> list[Cell]:
     """The compared cells of one column (the differing ones, or all with ``keep_equal``)."""
     cells = []
     places: list = []  # the decimals the column is compared at, found when a number first differs

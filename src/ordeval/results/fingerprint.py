@@ -160,9 +160,13 @@ class Fingerprint:
     parts: dict[str, tuple[int, float, tuple[float, ...]]]
 
     def as_json(self) -> dict:
-        return {"layout": self.layout,
-                "numbers": {key: {"count": count, "magnitude": repr(magnitude), "sums": [repr(s) for s in sums]}
-                            for key, (count, magnitude, sums) in self.parts.items()}}  # fmt: skip
+        return {
+            "layout": self.layout,
+            "numbers": {
+                key: {"count": count, "magnitude": repr(magnitude), "sums": [repr(s) for s in sums]}
+                for key, (count, magnitude, sums) in self.parts.items()
+            },
+        }
 
     @classmethod
     def from_json(cls, document, where) -> Fingerprint:
@@ -172,8 +176,13 @@ class Fingerprint:
             for key, part in document["numbers"].items():
                 count, magnitude = part["count"], float(part["magnitude"])
                 sums = tuple(float(value) for value in part["sums"])
-                if not (isinstance(count, int) and count >= 0 and len(sums) == SUMS and math.isfinite(magnitude)
-                        and all(math.isfinite(value) for value in sums)):  # fmt: skip
+                if not (
+                    isinstance(count, int)
+                    and count >= 0
+                    and len(sums) == SUMS
+                    and math.isfinite(magnitude)
+                    and all(math.isfinite(value) for value in sums)
+                ):
                     raise ValueError
                 parts[str(key)] = (count, magnitude, sums)
             layout = document["layout"]
@@ -212,8 +221,10 @@ def compare_fingerprints(old: Fingerprint, new: Fingerprint, tolerance: Toleranc
         bound += _PRODUCT_ROUNDING * (magnitude + new_magnitude)
         moved = max(abs(after - before) for before, after in zip(sums, new_sums, strict=True))
         if moved > bound:
-            return (f"numbers{where} changed beyond the tolerance (a weighted sum of its {count} numbers moved by "
-                    f"{moved:.3g}, more than the {bound:.3g} that the tolerance allows)")  # fmt: skip
+            return (
+                f"numbers{where} changed beyond the tolerance (a weighted sum of its {count} numbers moved by "
+                f"{moved:.3g}, more than the {bound:.3g} that the tolerance allows)"
+            )
     return None
 
 

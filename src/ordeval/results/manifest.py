@@ -52,8 +52,16 @@ def git_commit(repository: str | Path) -> str:
 
 
 #: Environment variables that choose the floating-point kernels of numpy, OpenBLAS, numba or the C library.
-KERNEL_VARIABLES = ("NPY_DISABLE_CPU_FEATURES", "NPY_ENABLE_CPU_FEATURES", "OPENBLAS_CORETYPE", "NUMBA_CPU_NAME",
-                    "NUMBA_CPU_FEATURES", "GLIBC_TUNABLES", "MKL_CBWR", "MKL_ENABLE_INSTRUCTIONS")  # fmt: skip
+KERNEL_VARIABLES = (
+    "NPY_DISABLE_CPU_FEATURES",
+    "NPY_ENABLE_CPU_FEATURES",
+    "OPENBLAS_CORETYPE",
+    "NUMBA_CPU_NAME",
+    "NUMBA_CPU_FEATURES",
+    "GLIBC_TUNABLES",
+    "MKL_CBWR",
+    "MKL_ENABLE_INSTRUCTIONS",
+)
 
 
 def environment() -> dict:
@@ -79,7 +87,7 @@ def environment() -> dict:
         "blas": _blas(np),
         "numba_cpu": os.environ.get("NUMBA_CPU_NAME") or _llvm_host_cpu(),
         "kernel_variables": " ".join(f"{name}={os.environ[name]}" for name in KERNEL_VARIABLES if os.environ.get(name))
-        or "none",  # fmt: skip
+        or "none",
     }
 
 
@@ -117,8 +125,12 @@ def _openblas_core() -> str:
             handle = ctypes.CDLL(library)
         except OSError:
             continue
-        for name in ("openblas_get_corename", "scipy_openblas_get_corename64_", "openblas_get_corename64_",
-                     "scipy_openblas_get_corename"):  # fmt: skip
+        for name in (
+            "openblas_get_corename",
+            "scipy_openblas_get_corename64_",
+            "openblas_get_corename64_",
+            "scipy_openblas_get_corename",
+        ):
             function = getattr(handle, name, None)
             if function is not None:
                 function.restype = ctypes.c_char_p

@@ -125,21 +125,29 @@ def _checked_row(path: Path, number: int, fields: list[str]):
 
     where = f"line {number}"
     if len(fields) != len(HEADER):
-        raise InputError(path, where, f"expected {len(HEADER)} tab-separated fields ({', '.join(HEADER)}), "
-                         f"found {len(fields)}")  # fmt: skip
+        raise InputError(
+            path, where, f"expected {len(HEADER)} tab-separated fields ({', '.join(HEADER)}), found {len(fields)}"
+        )
     row = Published(*fields)
     for column, text in zip(HEADER, fields, strict=True):
         if text != text.strip() or printable(text) != text:
-            raise InputError(path, where, f"column {column}: {quoted(printable(text))} has white space around it "
-                             "or a control character")  # fmt: skip
+            raise InputError(
+                path,
+                where,
+                f"column {column}: {quoted(printable(text))} has white space around it or a control character",
+            )
     if not row.source:
         raise InputError(path, where, "column source: empty (the publication and table)")
     if row.dataset not in DATASETS:
-        raise InputError(path, where, f"column dataset: {quoted(row.dataset)} is not a data set of the replicated "
-                         f"papers ({', '.join(DATASETS)})")  # fmt: skip
+        raise InputError(
+            path,
+            where,
+            f"column dataset: {quoted(row.dataset)} is not a data set of the replicated papers ({', '.join(DATASETS)})",
+        )
     if row.statistic not in STATISTICS:
-        raise InputError(path, where, f"column statistic: unknown statistic {quoted(row.statistic)} "
-                         f"({', '.join(STATISTICS)})")  # fmt: skip
+        raise InputError(
+            path, where, f"column statistic: unknown statistic {quoted(row.statistic)} ({', '.join(STATISTICS)})"
+        )
     expected = _expected_names(row.statistic)
     task = DATASETS[row.dataset]
     for column, name, kind in zip(("a", "b"), (row.a, row.b), expected, strict=True):
@@ -148,8 +156,9 @@ def _checked_row(path: Path, number: int, fields: list[str]):
         if kind is not None and not name:
             raise InputError(path, where, f"column {column}: empty, {row.statistic} needs a {kind}")
         if kind == "measure" and name and name not in _measures(task):
-            raise InputError(path, where, f"column {column}: {quoted(name)} is not a {task} measure "
-                             f"({', '.join(_measures(task))})")  # fmt: skip
+            raise InputError(
+                path, where, f"column {column}: {quoted(name)} is not a {task} measure ({', '.join(_measures(task))})"
+            )
         if kind == "run" and (problem := name_problem(name, kind="run")):
             raise InputError(path, where, f"column {column}: {problem}")
     if expected == ("measure", "measure") and row.a == row.b:

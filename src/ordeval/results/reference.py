@@ -49,8 +49,7 @@ from ordeval.results.fingerprint import (
 
 #: Outputs that differ between two runs of one configuration on two commits or machines (glob patterns,
 #: relative to the results folder, ``*`` matching ``/`` too): left out of references and comparisons.
-VOLATILE = ("manifest.json", "logs/*", "report/ordeval.tex", "report/ordeval.pdf", "report/ordeval.log",
-            "report.html")  # fmt: skip
+VOLATILE = ("manifest.json", "logs/*", "report/ordeval.tex", "report/ordeval.pdf", "report/ordeval.log", "report.html")
 #: The file of a recorded reference that lists its files.
 INDEX = "reference.json"
 FORMAT = "ordeval reference"
@@ -134,11 +133,15 @@ def _files(path: Path) -> list[Path]:
 def _open_results(path: Path) -> Folder:
     files = _files(path)
     if not files:
-        raise InputError(path, None, f"an empty folder: neither a results folder ({MANIFEST}) nor a recorded "
-                         f"reference ({INDEX})")  # fmt: skip
+        raise InputError(
+            path, None, f"an empty folder: neither a results folder ({MANIFEST}) nor a recorded reference ({INDEX})"
+        )
     if not (path / MANIFEST).is_file():
-        raise InputError(path, None, f"no {MANIFEST}: neither the results folder of a complete pipeline run nor a "
-                         f"recorded reference ({INDEX})")  # fmt: skip
+        raise InputError(
+            path,
+            None,
+            f"no {MANIFEST}: neither the results folder of a complete pipeline run nor a recorded reference ({INDEX})",
+        )
     hashes, text, left_out = {}, {}, 0
     for file in files:
         name = file.relative_to(path).as_posix()
@@ -182,8 +185,12 @@ def _open_reference(path: Path) -> Folder:
     index = path / INDEX
     document = load_json(index)
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
-        raise InputError(index, None, f'not a reference of this ordeval version ("format": "{FORMAT}", "version": '
-                         f"{' or '.join(map(str, VERSIONS))})")  # fmt: skip
+        raise InputError(
+            index,
+            None,
+            f'not a reference of this ordeval version ("format": "{FORMAT}", "version": '
+            f"{' or '.join(map(str, VERSIONS))})",
+        )
     files = document.get("files")
     if not isinstance(files, dict):
         raise InputError(index, "key 'files'", "not an object of path: SHA-256")
@@ -196,8 +203,12 @@ def _open_reference(path: Path) -> Folder:
         copy = path / name
         if copy.is_file():
             if _hash(copy) != digest:
-                raise InputError(copy, None, f"its SHA-256 is not the one {INDEX} records (edited by hand? record the "
-                                 "reference again with 'ordeval reference')")  # fmt: skip
+                raise InputError(
+                    copy,
+                    None,
+                    f"its SHA-256 is not the one {INDEX} records (edited by hand? record the "
+                    "reference again with 'ordeval reference')",
+                )
             text[name] = copy
     numbers = document.get("numbers", {})
     if not isinstance(numbers, dict):
@@ -286,8 +297,9 @@ class FolderDiff:
         return {key: (old.get(key, "(not recorded)"), new.get(key, "(not recorded)")) for key in keys}
 
 
-def compare_folders(old: str | Path | Folder, new: str | Path | Folder, tolerance: Tolerance = PORTABLE,
-                    ignore: Sequence[str] = ()) -> FolderDiff:  # fmt: skip
+def compare_folders(
+    old: str | Path | Folder, new: str | Path | Folder, tolerance: Tolerance = PORTABLE, ignore: Sequence[str] = ()
+) -> FolderDiff:
     """Compare every file of ``old`` and ``new`` (folders or :func:`open_folder` results), except those
     matching the glob patterns ``ignore``: identical bytes are equal; a table (CSV, TSV) both sides hold
     as text is compared cell by cell (:func:`ordeval.results.compare.compare_tables`); another number-bearing file
@@ -326,8 +338,9 @@ def _compare_values(old: Folder, new: Folder, name: str, tolerance: Tolerance) -
     if name in old.text and name in new.text:
         found = compare_numbers(read_numbers(old.text[name], name), read_numbers(new.text[name], name), tolerance)
         return found.describe() if isinstance(found, ValueDifference) else found
-    prints = [folder.fingerprints.get(name) or fingerprint(read_numbers(folder.text[name], name))
-              for folder in (old, new)]  # fmt: skip
+    prints = [
+        folder.fingerprints.get(name) or fingerprint(read_numbers(folder.text[name], name)) for folder in (old, new)
+    ]
     return compare_fingerprints(prints[0], prints[1], tolerance)
 
 
@@ -341,8 +354,9 @@ def reference_files(results: str | Path) -> tuple[dict[str, str], dict]:
     results = Path(results)
     manifest = results / MANIFEST
     if not manifest.is_file():
-        raise InputError(results, None, f"no {MANIFEST}: not the results folder of a complete pipeline run "
-                         "(run snakemake first)")  # fmt: skip
+        raise InputError(
+            results, None, f"no {MANIFEST}: not the results folder of a complete pipeline run (run snakemake first)"
+        )
     document = load_json(manifest)
     entries = document.get("output_files") if isinstance(document, dict) else None
     if not isinstance(entries, list) or not entries:
@@ -364,8 +378,11 @@ def reference_files(results: str | Path) -> tuple[dict[str, str], dict]:
         if not file.is_file():
             raise InputError(file, None, f"listed in {MANIFEST} but missing: run the pipeline again")
         if _hash(file) != digest:
-            raise InputError(file, None, "changed since the pipeline wrote it (its SHA-256 is not the manifest's): "
-                             "run the pipeline again")  # fmt: skip
+            raise InputError(
+                file,
+                None,
+                "changed since the pipeline wrote it (its SHA-256 is not the manifest's): run the pipeline again",
+            )
         files[name] = digest
     return dict(sorted(files.items())), document
 
@@ -383,13 +400,18 @@ def _check_out(results: Path, out: Path) -> None:
         return
     owned = owned_files(out)
     if owned is None:
-        raise InputError(out, None, f"exists and is not a recorded reference (no readable {INDEX}): give a new or "
-                         "empty folder")  # fmt: skip
+        raise InputError(
+            out, None, f"exists and is not a recorded reference (no readable {INDEX}): give a new or empty folder"
+        )
     for entry in sorted(out.rglob("*")):
         name = entry.relative_to(out).as_posix()
         if entry.is_symlink() or (not entry.is_dir() and name not in owned):
-            raise InputError(entry, None, f"not written by 'ordeval reference' (not in {out / INDEX}): the reference "
-                             f"would replace it; give a new folder, or move it away")  # fmt: skip
+            raise InputError(
+                entry,
+                None,
+                f"not written by 'ordeval reference' (not in {out / INDEX}): the reference "
+                f"would replace it; give a new folder, or move it away",
+            )
 
 
 def record_reference(results: str | Path, out: str | Path, tolerance: Tolerance = PORTABLE) -> dict[str, str]:
@@ -403,8 +425,11 @@ def record_reference(results: str | Path, out: str | Path, tolerance: Tolerance 
         raise InputError(results, None, "no such results folder")
     _check_out(results, out)
     files, manifest = reference_files(results)
-    numbers = {name: fingerprint(read_numbers(results / name, name)).as_json()
-               for name in files if by_value(name) and not matches(name, KEPT_TEXT)}  # fmt: skip
+    numbers = {
+        name: fingerprint(read_numbers(results / name, name)).as_json()
+        for name in files
+        if by_value(name) and not matches(name, KEPT_TEXT)
+    }
     kept = [name for name in files if matches(name, KEPT_TEXT)]
     staging = None
     try:
@@ -414,12 +439,21 @@ def record_reference(results: str | Path, out: str | Path, tolerance: Tolerance 
         os.umask(umask)
         staging.chmod(0o777 & ~umask)  # mkdtemp makes a private folder
         document = {
-            "format": FORMAT, "version": 2, "results": results.name, "made_by": "ordeval reference",
-            "tolerance": tolerance.as_dict(), "text_of": list(KEPT_TEXT), "left_out": list(VOLATILE),
-            "python": manifest.get("python"), "platform": manifest.get("platform"),
-            "dependencies": manifest.get("dependencies"), "environment": manifest.get("environment"),
-            "written": [INDEX, *kept], "files": files, "numbers": numbers,
-        }  # fmt: skip
+            "format": FORMAT,
+            "version": 2,
+            "results": results.name,
+            "made_by": "ordeval reference",
+            "tolerance": tolerance.as_dict(),
+            "text_of": list(KEPT_TEXT),
+            "left_out": list(VOLATILE),
+            "python": manifest.get("python"),
+            "platform": manifest.get("platform"),
+            "dependencies": manifest.get("dependencies"),
+            "environment": manifest.get("environment"),
+            "written": [INDEX, *kept],
+            "files": files,
+            "numbers": numbers,
+        }
         write_text(json.dumps(document, indent=1) + "\n", staging / INDEX)
         for name in kept:
             (staging / name).parent.mkdir(parents=True, exist_ok=True)

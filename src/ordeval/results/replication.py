@@ -85,8 +85,19 @@ class Reproduced:
     popularity: Table | None = None
 
     @classmethod
-    def read(cls, dataset: str, origin: str, *, agreement=None, consistency=None, power=None, pooled=None,
-             means=None, classes: int = 5, popularity=None) -> Reproduced:  # fmt: skip
+    def read(
+        cls,
+        dataset: str,
+        origin: str,
+        *,
+        agreement=None,
+        consistency=None,
+        power=None,
+        pooled=None,
+        means=None,
+        classes: int = 5,
+        popularity=None,
+    ) -> Reproduced:
         """From the files (any may be None)."""
         return cls(
             dataset,
@@ -95,7 +106,7 @@ class Reproduced:
             consistency={
                 condition: read_csv(path, numeric=("mean_tau", "ve2"))
                 for condition, path in (consistency or {}).items()
-            },  # fmt: skip
+            },
             power=read_csv(power, numeric=("significant", "pairs")) if power else None,
             pooled=Table.read(pooled) if pooled else None,
             means=Table.read(means) if means else None,
@@ -109,8 +120,9 @@ class Reproduced:
         if statistic in GOLD_ONLY:
             return self._popularity(row)[0]
         if statistic.startswith("tau_"):
-            return self._agreement(row.a, row.b, {"tau_a": "tau", "tau_ci_low": "ci_low", "tau_ci_high": "ci_high"}
-                                   [statistic])  # fmt: skip
+            return self._agreement(
+                row.a, row.b, {"tau_a": "tau", "tau_ci_low": "ci_low", "tau_ci_high": "ci_high"}[statistic]
+            )
         if statistic.startswith("consistency_"):
             condition = statistic.rsplit("_", 1)[1]
             table = (self.consistency or {}).get(condition)
@@ -123,11 +135,18 @@ class Reproduced:
             if self.power is None:
                 return None, "no discriminative power table"
             column = "significant" if statistic == "dp_significant" else "pairs"
-            return _cell(self.power, {"dataset": self.dataset, "measure": row.a}, column,
-                         f"{row.a} not in the significance measures")  # fmt: skip
+            return _cell(
+                self.power,
+                {"dataset": self.dataset, "measure": row.a},
+                column,
+                f"{row.a} not in the significance measures",
+            )
         if statistic == "official_EMD":
-            found, note = _cell(self.means, {"run": row.a}, "NMD", f"no run {row.a} scored with NMD") if \
-                self.means is not None else (None, "no means")  # fmt: skip
+            found, note = (
+                _cell(self.means, {"run": row.a}, "NMD", f"no run {row.a} scored with NMD")
+                if self.means is not None
+                else (None, "no means")
+            )
             return (None if found is None else found * (self.classes - 1)), note
         measure = statistic.removeprefix("official_")
         if self.pooled is None:
@@ -193,8 +212,9 @@ def _cell(table: Table, key: Mapping[str, str], column: str, missing: str) -> tu
 # --------------------------------------------------------------------------- verdicts
 
 
-def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: Mapping[str, float],
-             reason: str = "") -> Table:  # fmt: skip
+def verdicts(
+    rows: list[Published], reproduced: Reproduced | None, tolerances: Mapping[str, float], reason: str = ""
+) -> Table:
     """Every published number of ``rows`` beside the reproduced one (from ``reproduced``, the data set's
     tables; None: not comparable for ``reason``), the difference (reproduced - published), the verdict and
     the tolerance applied (randomised statistics only). A data set whose runs are not all real is not
@@ -223,19 +243,21 @@ def verdicts(rows: list[Published], reproduced: Reproduced | None, tolerances: M
                 verdict = "differs"
         records.append((row, value, difference, verdict, tolerance, note))
     nan = float("nan")
-    return Table({
-        "source": [row.source for row, *_ in records],
-        "dataset": [row.dataset for row, *_ in records],
-        "statistic": [row.statistic for row, *_ in records],
-        "a": [row.a for row, *_ in records],
-        "b": [row.b for row, *_ in records],
-        "published": [row.value for row, *_ in records],
-        "reproduced": [nan if value is None else value for _, value, *_ in records],
-        "difference": [nan if difference is None else difference for _, _, difference, *_ in records],
-        "verdict": [verdict for *_, verdict, _, _ in records],
-        "tolerance": [nan if tolerance is None else tolerance for *_, tolerance, _ in records],
-        "note": [note for *_, note in records],
-    })  # fmt: skip
+    return Table(
+        {
+            "source": [row.source for row, *_ in records],
+            "dataset": [row.dataset for row, *_ in records],
+            "statistic": [row.statistic for row, *_ in records],
+            "a": [row.a for row, *_ in records],
+            "b": [row.b for row, *_ in records],
+            "published": [row.value for row, *_ in records],
+            "reproduced": [nan if value is None else value for _, value, *_ in records],
+            "difference": [nan if difference is None else difference for _, _, difference, *_ in records],
+            "verdict": [verdict for *_, verdict, _, _ in records],
+            "tolerance": [nan if tolerance is None else tolerance for *_, tolerance, _ in records],
+            "note": [note for *_, note in records],
+        }
+    )
 
 
 def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
@@ -250,8 +272,11 @@ def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
     if names is not None:
         extra = [run for run in here if run not in names]
         missing = [run for run in names if run not in here]
-        parts = [f"{len(runs)} {what} ({', '.join(runs[:3])}{', ...' if len(runs) > 3 else ''})"
-                 for what, runs in (("extra", extra), ("missing", missing)) if runs]  # fmt: skip
+        parts = [
+            f"{len(runs)} {what} ({', '.join(runs[:3])}{', ...' if len(runs) > 3 else ''})"
+            for what, runs in (("extra", extra), ("missing", missing))
+            if runs
+        ]
         if parts:
             return f"run set not the papers': {len(here)} runs here, {len(names)} in the papers; {'; '.join(parts)}"
     elif count is not None and count != len(here):
@@ -273,8 +298,11 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
         table = read_csv(path)
         if set(table["dataset"]) - {"POOLED"} == pooled_over:
             reproduced = Reproduced.read("POOLED", combined_origin({d: origins[d] for d in pooled_over}), power=path)
-            papers = {row.dataset: row.value for row in published_numbers() if row.dataset in pooled_over and
-                      row.statistic == "dp_pairs"}  # fmt: skip
+            papers = {
+                row.dataset: row.value
+                for row in published_numbers()
+                if row.dataset in pooled_over and row.statistic == "dp_pairs"
+            }
             here = dict(zip(table["dataset"], table["pairs"], strict=True))
             other = [
                 f"{d} ({here[d]} run pairs here, {papers[d]} in the papers)" for d in papers if here[d] != papers[d]
@@ -333,8 +361,9 @@ def summary(tables: list[Table]) -> Table:
     for counts in groups.values():
         total.update(counts)
     counts = [groups[key] for key in keys] + [total]
-    result = Table({"source": [key[0] for key in keys] + ["all published numbers"],
-                    "dataset": [key[1] for key in keys] + [""]})  # fmt: skip
+    result = Table(
+        {"source": [key[0] for key in keys] + ["all published numbers"], "dataset": [key[1] for key in keys] + [""]}
+    )
     for verdict in VERDICTS:
         result[verdict.replace(" ", "_")] = [count[verdict] for count in counts]
     result["numbers"] = [sum(count.values()) for count in counts]

@@ -258,8 +258,18 @@ def topic_set_size_table(
         for design in designs:
             found = topics_each(design, differences, variance, runs=m, alpha=alpha, power=power)
             for mdd, topics in zip(differences, found, strict=True):
-                rows.append((measure, design, float(alpha), np.nan if design == "ci" else float(power), float(mdd),
-                             variance, int(topics), m if design == "anova" else 2))  # fmt: skip
+                rows.append(
+                    (
+                        measure,
+                        design,
+                        float(alpha),
+                        np.nan if design == "ci" else float(power),
+                        float(mdd),
+                        variance,
+                        int(topics),
+                        m if design == "anova" else 2,
+                    )
+                )
     return Table({column: [row[i] for row in rows] for i, column in enumerate(COLUMNS)})
 
 
@@ -289,9 +299,23 @@ def table_text(table: Table) -> str:
     body = []
     for row in table.records():
         power = "" if np.isnan(row["power"]) else f"{row['power']:g}"
-        body.append([str(row["measure"]), row["design"], f"{row['alpha']:g}", power, f"{row['mdd']:.4g}",
-                     f"{row['residual_variance']:.4g}", str(row["topics"]), str(row["runs"])])  # fmt: skip
+        body.append(
+            [
+                str(row["measure"]),
+                row["design"],
+                f"{row['alpha']:g}",
+                power,
+                f"{row['mdd']:.4g}",
+                f"{row['residual_variance']:.4g}",
+                str(row["topics"]),
+                str(row["runs"]),
+            ]
+        )
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-    lines = ["  ".join(cell.rjust(w) if i >= 2 else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths,
-             strict=True))).rstrip() for line in [header, *body]]  # fmt: skip
+    lines = [
+        "  ".join(
+            cell.rjust(w) if i >= 2 else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in [header, *body]
+    ]
     return "\n".join(lines) + "\n"

@@ -74,8 +74,16 @@ class FileFormats(dict):
     configuration schema's source types, the command line's ``--format`` choices and the docs take it
     from here)."""
 
-    def register(self, name: str, *, roles: Sequence[str], description: str, needs: Sequence[str] = (),
-                 json: bool = False, several_runs: bool = False):  # fmt: skip
+    def register(
+        self,
+        name: str,
+        *,
+        roles: Sequence[str],
+        description: str,
+        needs: Sequence[str] = (),
+        json: bool = False,
+        several_runs: bool = False,
+    ):
         """Decorator: register ``read`` as format ``name`` (see :class:`FileFormat`)."""
 
         def add(read):
@@ -302,8 +310,9 @@ def measure_values(measure: Measure, *arguments) -> np.ndarray:
     return values.astype(float, copy=False)
 
 
-def checked_scores(measure: Measure, values: np.ndarray, runs: Sequence[str], topics: Sequence[str],
-                   dataset: str) -> np.ndarray:  # fmt: skip
+def checked_scores(
+    measure: Measure, values: np.ndarray, runs: Sequence[str], topics: Sequence[str], dataset: str
+) -> np.ndarray:
     """``values``, the runs x topics scores of ``measure`` on data set ``dataset``, once checked: one finite
     number per run and topic, else a :class:`~ordeval.io.errors.MeasureError` naming the measure and the first
     run and topic without one."""
@@ -361,8 +370,9 @@ def registry_on_first_use(package: str):
     return __getattr__
 
 
-def build_runs(dataset: str, spec: Mapping, runs_of: Callable[[Mapping, int, str], Iterator[tuple[str, object, dict]]]
-               ) -> tuple[list[str], np.ndarray, dict[str, dict]]:  # fmt: skip
+def build_runs(
+    dataset: str, spec: Mapping, runs_of: Callable[[Mapping, int, str], Iterator[tuple[str, object, dict]]]
+) -> tuple[list[str], np.ndarray, dict[str, dict]]:
     """Run names, the runs' values stacked (runs first) and each run's provenance record, from the run sources
     of data set ``dataset``'s configuration in order: ``runs_of(source, index, entry)`` yields each (run name,
     values, record) of one source (``entry``: ``runs[<index>]``). A run name used twice is an error naming the
@@ -428,10 +438,15 @@ def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) ->
     if below and not root.is_dir():
         what = "is a file, not a folder" if root.exists() else "no such folder"
         files = f"{len(below)} file{'s' if len(below) != 1 else ''}"
-        raise ConfigError(f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {files} below "
-                          f"it (e.g. {below[0].relative_to(root)})")  # fmt: skip
-    missing = [f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})" for path, entry in listed
-               if not path.is_file()]  # fmt: skip
+        raise ConfigError(
+            f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {files} below "
+            f"it (e.g. {below[0].relative_to(root)})"
+        )
+    missing = [
+        f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})"
+        for path, entry in listed
+        if not path.is_file()
+    ]
     if missing:
         more = f"; and {len(missing) - 3} more" if len(missing) > 3 else ""
         files = f"{len(missing)} input file{'s' if len(missing) != 1 else ''}"

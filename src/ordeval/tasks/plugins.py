@@ -2,7 +2,7 @@
 
 A plugin is named in the configuration's ``plugins`` list -- a Python file (``my_measures.py``, relative
 to the working directory) or an importable module name (``mylab.measures``) -- or installed by a
-package under the ``ordeval.tasks.plugins`` entry point group. Loading is idempotent: each plugin runs once
+package under the ``ordeval.plugins`` entry point group. Loading is idempotent: each plugin runs once
 per process, however often the configuration is planned.
 """
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError
 
-ENTRY_POINT_GROUP = "ordeval.tasks.plugins"
+ENTRY_POINT_GROUP = "ordeval.plugins"  # the group installed packages name (a contract)
 _loaded: dict[str, str] = {}  # plugin file (resolved) or module name -> module name
 _signatures: dict[str, tuple] = {}  # plugin file (resolved) -> (modification time, size) when it was loaded
 
@@ -54,12 +54,16 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
         loaded_as = str(path) if path is not None else plugin  # a file by where it is, not how it is named
         if loaded_as in _loaded:
             if path is not None and _signature(path) != _signatures.get(loaded_as, _signature(path)):
-                raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} changed since this process "
-                                  "loaded it; its first version is what runs here: start a new process")  # fmt: skip
+                raise ConfigError(
+                    f"config key {key}[{index}]: plugin file {plugin!r} changed since this process "
+                    "loaded it; its first version is what runs here: start a new process"
+                )
         elif path is not None:
             if path.is_dir():
-                raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is a folder, not a file (a plugin is "
-                                  "a Python file or an importable module)")  # fmt: skip
+                raise ConfigError(
+                    f"config key {key}[{index}]: plugin {plugin!r} is a folder, not a file (a plugin is "
+                    "a Python file or an importable module)"
+                )
             if not path.is_file():
                 raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} does not exist")
             digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
@@ -82,8 +86,10 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
                 missing = isinstance(error, ModuleNotFoundError) and error.name == plugin.split(".")[0]
                 if missing and (Path(base) / plugin).exists():  # a folder (or file) named like a module
                     what = "a folder" if (Path(base) / plugin).is_dir() else "a file without the .py ending"
-                    raise ConfigError(f"config key {key}[{index}]: plugin {plugin!r} is {what}, not a Python file "
-                                      "(*.py) nor an importable module") from None  # fmt: skip
+                    raise ConfigError(
+                        f"config key {key}[{index}]: plugin {plugin!r} is {what}, not a Python file "
+                        "(*.py) nor an importable module"
+                    ) from None
                 raise ConfigError(
                     f"config key {key}[{index}]: cannot import plugin module {plugin!r}: {error}"
                 ) from None
@@ -96,7 +102,7 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
 
 @cache
 def load_entry_points() -> tuple[str, ...]:
-    """Load the plugins that installed packages declare under ``ordeval.tasks.plugins`` (once)."""
+    """Load the plugins that installed packages declare under ``ordeval.plugins`` (once)."""
     names = []
     for entry_point in metadata.entry_points(group=ENTRY_POINT_GROUP):
         entry_point.load()

@@ -11,7 +11,7 @@ decorator line::
         return np.abs(estimate - gold).max(axis=-1)
 
 Whatever is registered -- in ordeval itself, in a module named by the configuration's ``plugins``
-or in an installed package's ``ordeval.tasks.plugins`` entry point -- is scored and analysed everywhere,
+or in an installed package's ``ordeval.plugins`` entry point -- is scored and analysed everywhere,
 and its direction (``lower_is_better``) travels with its scores to every analysis.
 """
 

@@ -184,9 +184,12 @@ def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Pat
                 display=np.array(stack.display, dtype=str),
                 task=np.array(stack.task, dtype=str),
                 latex=np.array(stack.latex, dtype=str),
-                **({"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
-                   if sources else {}),
-            )  # fmt: skip
+                **(
+                    {"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
+                    if sources
+                    else {}
+                ),
+            )
 
     write_atomically(path, write)
 
@@ -194,8 +197,16 @@ def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Pat
 # --------------------------------------------------------------------------- reading
 
 #: The arrays of a ``stack.npz``: name -> numpy kind (f float, U text, b bool) and dimensions.
-STACK_ARRAYS = {"values": ("f", 3), "measures": ("U", 1), "topics": ("U", 1), "runs": ("U", 1),
-                "lower_is_better": ("b", 1), "display": ("U", 1), "task": ("U", 0), "latex": ("U", 1)}  # fmt: skip
+STACK_ARRAYS = {
+    "values": ("f", 3),
+    "measures": ("U", 1),
+    "topics": ("U", 1),
+    "runs": ("U", 1),
+    "lower_is_better": ("b", 1),
+    "display": ("U", 1),
+    "task": ("U", 0),
+    "latex": ("U", 1),
+}
 
 
 def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
@@ -209,15 +220,26 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
     arrays = load_arrays(path, what, STACK_ARRAYS)
     sources = arrays.get("sources", np.array([], dtype=str))
     digests = arrays.get("sources_sha256", np.array([], dtype=str))
-    if sources.dtype.kind not in "U" or digests.dtype.kind not in "U" or sources.shape != digests.shape or \
-            sources.ndim != 1:  # fmt: skip
+    if (
+        sources.dtype.kind not in "U"
+        or digests.dtype.kind not in "U"
+        or sources.shape != digests.shape
+        or sources.ndim != 1
+    ):
         raise InputError(path, None, f"not {what} as ordeval writes it (its tables and their SHA-256 do not match)")
     if not np.isfinite(arrays["values"]).all():
         raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
     try:
-        stack = ScoreStack(arrays["measures"].tolist(), arrays["topics"].tolist(), arrays["runs"].tolist(),
-                           arrays["values"], arrays["lower_is_better"].tolist(), arrays["display"].tolist(),
-                           str(arrays["task"]), arrays["latex"].tolist())  # fmt: skip
+        stack = ScoreStack(
+            arrays["measures"].tolist(),
+            arrays["topics"].tolist(),
+            arrays["runs"].tolist(),
+            arrays["values"],
+            arrays["lower_is_better"].tolist(),
+            arrays["display"].tolist(),
+            str(arrays["task"]),
+            arrays["latex"].tolist(),
+        )
     except ValueError as error:
         raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
     return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
@@ -250,8 +272,11 @@ def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> Score
         folder = Path(path).parent
         missing = [name for name in recorded if not (folder / name).is_file()]
         if missing:
-            raise InputError(folder / missing[0], None, f"no such file, though {Path(path).name} beside it was "
-                             "written with it (deleted since?)")  # fmt: skip
+            raise InputError(
+                folder / missing[0],
+                None,
+                f"no such file, though {Path(path).name} beside it was written with it (deleted since?)",
+            )
         tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
         if measures is not None:
             tables = {name: tables[name] for name in measures if name in tables}
@@ -268,9 +293,16 @@ def read_score_tables(tables: Mapping[str, str | Path], measures_path: str | Pat
         raise InputError(measures_path, None, f"lists no measure {missing[0]!r} (it has {', '.join(info)})")
     topics, runs, values = read_score_matrices(list(tables.values()))
     names = list(tables)
-    return ScoreStack(names, topics, runs, values, [bool(info[n]["lower_is_better"]) for n in names],
-                      [str(info[n]["display"]) for n in names], task or str(info[names[0]]["task"]),
-                      [str(info[n]["latex"] or "") for n in names])  # fmt: skip
+    return ScoreStack(
+        names,
+        topics,
+        runs,
+        values,
+        [bool(info[n]["lower_is_better"]) for n in names],
+        [str(info[n]["display"]) for n in names],
+        task or str(info[names[0]]["task"]),
+        [str(info[n]["latex"] or "") for n in names],
+    )
 
 
 def read_score_matrices(paths: Sequence[str | Path]) -> tuple[list[str], list[str], np.ndarray]:
@@ -362,11 +394,11 @@ def read_measure_table(path: str | Path) -> Table:
     return table
 
 
-def read_measure_tables(paths: Sequence[str | Path]) -> Table:
-    """The ``measures.tsv`` of several data sets as one table: every measure once, in the order of first
-    appearance; a measure whose direction differs between two of them is an InputError naming the second."""
+def read_measure_tables(paths: str | Path | Sequence[str | Path]) -> Table:
+    """The ``measures.tsv`` of several data sets (or one) as one table: every measure once, in the order of
+    first appearance; a measure whose direction differs between two of them is an InputError naming the second."""
     rows: dict[str, dict] = {}
-    for path in paths:
+    for path in [paths] if isinstance(paths, (str, Path)) else paths:
         for row in read_measure_table(path).records():
             known = rows.setdefault(row["measure"], row)
             if known["lower_is_better"] != row["lower_is_better"]:

@@ -157,8 +157,9 @@ def _first_line(path: str | Path) -> str:
         return ""
 
 
-def _reader(task: str, fmt: str, role: str, classes: Sequence, score: str | None, name: str,
-            gold=None, align: str = "id") -> Callable[[Path], dict]:  # fmt: skip
+def _reader(
+    task: str, fmt: str, role: str, classes: Sequence, score: str | None, name: str, gold=None, align: str = "id"
+) -> Callable[[Path], dict]:
     """A function reading one file (path -> {run name: parsed}) with the reader its format registers."""
     found = _formats(task)[fmt]
     if "score" in found.needs and not score:
@@ -369,21 +370,43 @@ def _record_id(text: str) -> str:
 # --------------------------------------------------------------------------- checking a file
 
 
-def check_file(path: str | Path, task: str, fmt: str, classes: Sequence, *, score: str | None = None,
-               role: str | None = None, gold: Checked | None = None, align: str = "id", name: str = "",
-               limit: int = MAX_PROBLEMS) -> Checked:  # fmt: skip
+def check_file(
+    path: str | Path,
+    task: str,
+    fmt: str,
+    classes: Sequence,
+    *,
+    score: str | None = None,
+    role: str | None = None,
+    gold: Checked | None = None,
+    align: str = "id",
+    name: str = "",
+    limit: int = MAX_PROBLEMS,
+) -> Checked:
     """Every problem of one gold or run file (and, with ``gold``, of its pairing with the gold); for a line-based
     file without problems, what it does that the readers accept as the official scorers do (:func:`quirks`), as
     notes."""
-    checked = _check_file(Path(path), task, fmt, classes, score=score, role=role, gold=gold, align=align, name=name,
-                          limit=limit)  # fmt: skip
+    checked = _check_file(
+        Path(path), task, fmt, classes, score=score, role=role, gold=gold, align=align, name=name, limit=limit
+    )
     if checked.ok and not _formats(task)[fmt].json:
         checked.notes += quirks(path)
     return checked
 
 
-def _check_file(path: Path, task: str, fmt: str, classes: Sequence, *, score: str | None, role: str | None,
-                gold: Checked | None, align: str, name: str, limit: int) -> Checked:  # fmt: skip
+def _check_file(
+    path: Path,
+    task: str,
+    fmt: str,
+    classes: Sequence,
+    *,
+    score: str | None,
+    role: str | None,
+    gold: Checked | None,
+    align: str,
+    name: str,
+    limit: int,
+) -> Checked:
     if fmt not in _formats(task):
         raise ValueError(f"{task} files can be {', '.join(_formats(task))}, not {fmt!r}")
     role = "run" if gold is not None else role_of(path, task, fmt, role)
@@ -452,11 +475,15 @@ def quirks(path: str | Path) -> list[str]:
     found = []
     if tabs:
         lines = "1 line ends" if tabs == 1 else f"{tabs} lines end"
-        found.append(f"{lines} with a tab after the last field (ignored, as the official scorers read them; first "
-                     f"at line {first_tab})")  # fmt: skip
+        found.append(
+            f"{lines} with a tab after the last field (ignored, as the official scorers read them; first "
+            f"at line {first_tab})"
+        )
     if points:
-        found.append(f"{points} number{'s' if points != 1 else ''} without a digit before the point, as .01 (read "
-                     f"as 0.01; first at line {first_point})")  # fmt: skip
+        found.append(
+            f"{points} number{'s' if points != 1 else ''} without a digit before the point, as .01 (read "
+            f"as 0.01; first at line {first_point})"
+        )
     with open(path, "rb") as handle:
         if handle.seek(0, os.SEEK_END):
             handle.seek(-1, os.SEEK_END)

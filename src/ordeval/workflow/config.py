@@ -264,16 +264,22 @@ def _format_clause(task, fmt, role: str) -> dict:
     required = ["path", *fmt.needs]
     if role == "run":
         if fmt.several_runs:
-            properties["runs"] = {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                                  "description": "Runs to take from the file (default all)."}  # fmt: skip
+            properties["runs"] = {
+                "type": "array",
+                "items": {"type": "string"},
+                "minItems": 1,
+                "description": "Runs to take from the file (default all).",
+            }
         else:
             properties["name"] = {"type": "string", "minLength": 1}
             required.append("name")
         properties.update(copy.deepcopy(dict(task.run_file_options)))
     for key in fmt.needs:
         properties[key] = NEEDED_KEYS.get(key, {"type": "string"})
-    return {"if": {"properties": {"type": {"const": fmt.name}}},
-            "then": {"additionalProperties": False, "required": required, "properties": properties}}  # fmt: skip
+    return {
+        "if": {"properties": {"type": {"const": fmt.name}}},
+        "then": {"additionalProperties": False, "required": required, "properties": properties},
+    }
 
 
 def _validator_class():

@@ -127,8 +127,12 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
         listed = config.get("measures")
         measures = len(listed) if listed else len(task.registry.default_names())
     items, ratings = hints.get("items", 0), hints.get("ratings", 0)
-    size = DataSize(topics=max(1, topics), runs=max(1, runs), measures=max(1, measures),
-                    classes=max(2, len(spec.get("classes", []))))  # fmt: skip
+    size = DataSize(
+        topics=max(1, topics),
+        runs=max(1, runs),
+        measures=max(1, measures),
+        classes=max(2, len(spec.get("classes", []))),
+    )
     return size, items, ratings
 
 

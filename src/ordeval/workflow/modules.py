@@ -49,8 +49,9 @@ NOT_READ = ("published/README.md", "py.typed")
 
 #: An import statement anywhere in a module: ``from X import names`` (names possibly in parentheses over several
 #: lines) or ``import X[, Y]``.
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))",
-                     re.MULTILINE)  # fmt: skip
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)|import[ \t]+([^\n#;]+))", re.MULTILINE
+)
 
 
 class ModuleIndex:

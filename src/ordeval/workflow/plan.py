@@ -126,14 +126,6 @@ class Plan:
         """Every input file of every data set (as configured, below ``data_root``)."""
         return [path for data in self.datasets.values() for path in data.files]
 
-    def dataset_settings(self) -> dict[str, dict]:
-        """{data set: {task, spec (its configuration), measures (scored)}}: what building and scoring
-        each data set are told."""
-        return {
-            name: {"task": data.task, "spec": data.spec, "measures": data.measures}
-            for name, data in self.datasets.items()
-        }
-
     def constant_runs(self, datasets: list[str]) -> dict[str, dict[str, str]]:
         """{data set: {run: class}} of the runs that always return one class (``constant_class``)."""
         return {
@@ -245,10 +237,6 @@ class Plan:
         """The values captions may use (:func:`ordeval.workflow.config.parameters`)."""
         return config_parameters(self.config)
 
-    def entry_datasets(self, entry_key: str) -> list[str]:
-        """The data sets for which this plan makes catalogue entry ``entry_key`` (a per-data-set entry)."""
-        return list(dict.fromkeys(values["dataset"] for values in self.combinations(entry_key)))
-
     def combinations(self, entry_key: str) -> list[dict]:
         """Every combination of the pattern fields of catalogue entry ``entry_key`` that this plan makes."""
         return self._values(catalogue.ENTRIES[entry_key])
@@ -325,8 +313,15 @@ class Plan:
     def caption(self, key: str, **fields) -> str:
         entry = catalogue.ENTRIES[key]
         measure = {"agreement": "M", "measure_reports": "the measure"}.get(entry.stage, "each measure")
-        values = {**self.parameters(), "dataset": "each data set", "condition": "each condition", "measure": measure,
-                  "key": key, "task_name": "", **fields}  # fmt: skip
+        values = {
+            **self.parameters(),
+            "dataset": "each data set",
+            "condition": "each condition",
+            "measure": measure,
+            "key": key,
+            "task_name": "",
+            **fields,
+        }
         if "task" in fields:
             values["task_name"] = get_task(fields["task"]).title
         return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")

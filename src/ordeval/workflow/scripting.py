@@ -118,8 +118,10 @@ def job(snakemake) -> Iterator[logging.Logger]:
     except MemoryError:  # logged by logged(); one line, no traceback
         if os.environ.get("ORDEVAL_DEBUG") == "1":
             raise
-        print(f"{name} failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)",
-              file=sys.stderr)  # fmt: skip
+        print(
+            f"{name} failed: out of memory (more than this machine or its limits allow; see the rule's mem_mb)",
+            file=sys.stderr,
+        )
         raise SystemExit(1) from None
 
 
@@ -127,8 +129,10 @@ def damaged_kernel_cache() -> str:
     """What to say when numba's on-disk cache of ordeval's compiled kernels cannot be read (a file cut short by
     a killed process, or written over): where it is, and that its files may be deleted (they are made again)."""
     folder = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parents[1] / "stats" / "__pycache__")
-    return (f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
-            "of ordeval there (they are compiled again, a few seconds)")  # fmt: skip
+    return (
+        f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
+        "of ordeval there (they are compiled again, a few seconds)"
+    )
 
 
 class Files(list):
@@ -166,8 +170,18 @@ class Files(list):
 class MockSnakemake:
     """The object a ``script:`` is given: rule, input, output, params, wildcards, log, threads, resources."""
 
-    def __init__(self, rule: str, *, input=None, output=None, params=None, wildcards=None, log=(), threads: int = 1,
-                 resources=None):  # fmt: skip
+    def __init__(
+        self,
+        rule: str,
+        *,
+        input=None,
+        output=None,
+        params=None,
+        wildcards=None,
+        log=(),
+        threads: int = 1,
+        resources=None,
+    ):
         self.rule = rule
         self.input = Files(input)
         self.output = Files(output)

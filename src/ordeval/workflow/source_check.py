@@ -36,8 +36,9 @@ def check_contents(plan) -> None:
         except (InputError, ConfigError):
             raise
         except Exception as error:  # a plugin's reader or task: one line, not a traceback at workflow load
-            raise ConfigError(f"config key datasets.{name}: reading its files failed: {type(error).__name__}: "
-                              f"{error}") from error  # fmt: skip
+            raise ConfigError(
+                f"config key datasets.{name}: reading its files failed: {type(error).__name__}: {error}"
+            ) from error
 
 
 def files_only(spec: Mapping) -> dict | None:

@@ -129,9 +129,16 @@ def row_labels(axis, positions, labels, fontsize: float) -> None:
     axis.set_yticks([])
     edge = blended_transform_factory(axis.transAxes, axis.transData)  # x in axes units, y in data units
     axis.plot(
-        np.zeros(len(positions)), positions, linestyle="none", marker=TICKLEFT, markersize=rc["ytick.major.size"],
-        markeredgewidth=rc["ytick.major.width"], color=rc["ytick.color"], transform=edge, clip_on=False,
-    )  # fmt: skip
+        np.zeros(len(positions)),
+        positions,
+        linestyle="none",
+        marker=TICKLEFT,
+        markersize=rc["ytick.major.size"],
+        markeredgewidth=rc["ytick.major.width"],
+        color=rc["ytick.color"],
+        transform=edge,
+        clip_on=False,
+    )
     shift = -(rc["ytick.major.size"] + rc["ytick.major.pad"])
     left = offset_copy(edge, axis.figure, x=shift, y=0, units="points")
     color = rc["ytick.color"] if rc["ytick.labelcolor"] == "inherit" else rc["ytick.labelcolor"]

@@ -75,8 +75,9 @@ def _ordinal(number: int) -> str:
     return "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 
 
-def _panel(figure: Figure, axis, board: Table, names: Mapping[str, str], step: int, spacing: float,
-           show_groups: bool) -> None:  # fmt: skip
+def _panel(
+    figure: Figure, axis, board: Table, names: Mapping[str, str], step: int, spacing: float, show_groups: bool
+) -> None:
     means = board.column("mean", float)
     low, high = board.column("ci_low", float), board.column("ci_high", float)
     count = len(board)

@@ -50,8 +50,10 @@ def dp_curves_grid(
     legend_rows = -(-max((len(names[d]) + 1 for d in panels), default=1) // (2 if counts is not None else 4))
     legend = 0.2 * legend_rows + 0.35
     panel = min(3.2, (PRINT_HEIGHT - 0.6 - (legend * rows if counts is not None else legend)) / rows)
-    figure = new_figure(PRINT_WIDTH, (panel + (legend if counts is not None else 0)) * rows + 0.6 +
-                        (0 if counts is not None else legend))  # fmt: skip
+    figure = new_figure(
+        PRINT_WIDTH,
+        (panel + (legend if counts is not None else 0)) * rows + 0.6 + (0 if counts is not None else legend),
+    )
     axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False)).ravel()
     for index, (axis, (dataset, significance)) in enumerate(zip(axes, panels.items(), strict=False)):
         labels = list(names[dataset])

@@ -33,8 +33,14 @@ def topic_set_size_figure(
     percent = 100 * np.asarray(fractions, dtype=float)
     for axis, design in zip(axes, designs, strict=False):
         for index, (measure, topics) in enumerate(curves[design].items()):
-            axis.plot(percent, np.asarray(topics, dtype=float), marker=MARKERS[index % len(MARKERS)], markersize=3,
-                      linewidth=1.0, label=names.get(measure, measure))  # fmt: skip
+            axis.plot(
+                percent,
+                np.asarray(topics, dtype=float),
+                marker=MARKERS[index % len(MARKERS)],
+                markersize=3,
+                linewidth=1.0,
+                label=names.get(measure, measure),
+            )
         axis.set_yscale("log")
         axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))  # plain text, no math
         axis.yaxis.set_minor_formatter(NullFormatter())
@@ -42,8 +48,9 @@ def topic_set_size_figure(
         if design == "anova" and runs:
             heading += f" (m = {runs})"
         axis.set_title(heading, fontsize=9)
-        axis.set_xlabel("smallest difference (% of range)" if design != "ci" else "CI width (% of range)",
-                        fontsize=TEXT)  # fmt: skip
+        axis.set_xlabel(
+            "smallest difference (% of range)" if design != "ci" else "CI width (% of range)", fontsize=TEXT
+        )
         axis.grid(alpha=0.3, which="both")
     axes[0].set_ylabel("topics needed")
     if designs:

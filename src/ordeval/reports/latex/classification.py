@@ -16,21 +16,35 @@ def properties_latex(table: Table, labels: Mapping[str, str]) -> str:
     (V) consistency, (VI) discriminative power."""
     header = ["Measure", "(I)", "(II)", "(III)", "(IV)", "(V)", "(VI)"]
     rows = [
-        [labels[row["measure"]], *(CHECK if row[key] in (True, "True") else "" for key in
-                                    ("ordinal", "handles_constant", "handles_imbalance")),
-         row["similarity_cluster"], row["consistency"], row["discriminative_power"]]
+        [
+            labels[row["measure"]],
+            *(
+                CHECK if row[key] in (True, "True") else ""
+                for key in ("ordinal", "handles_constant", "handles_imbalance")
+            ),
+            row["similarity_cluster"],
+            row["consistency"],
+            row["discriminative_power"],
+        ]
         for row in table.records()
-    ]  # fmt: skip
+    ]
     return tabular(header, rows, "lcccccc")
 
 
 def kappa_constant_latex(table: Table) -> str:
     header = ["Data set", "Constant run", "Class", "Topics", "Defined", r"$\kappa = 0$", r"$\kappa \neq 0$"]
     rows = [
-        [escape(row["dataset"]), escape(row["run"]), escape(row["class"]), str(row["topics"]), str(row["defined"]),
-         str(row["kappa_zero"]), str(row["kappa_not_zero"])]
+        [
+            escape(row["dataset"]),
+            escape(row["run"]),
+            escape(row["class"]),
+            str(row["topics"]),
+            str(row["defined"]),
+            str(row["kappa_zero"]),
+            str(row["kappa_not_zero"]),
+        ]
         for row in table.records()
-    ]  # fmt: skip
+    ]
     if not rows:
         rows = [[r"\multicolumn{7}{c}{no constant baseline among the runs}"]]
     return tabular(header, rows, "lllrrrr")
@@ -51,8 +65,14 @@ def pooled_latex(tables: Mapping[str, Table], measures: Sequence[str], labels: M
 def conventions_latex(table: Table, labels: Mapping[str, str]) -> str:
     header = ["Data set", "Measure", "Case", "Value used", "Topic x run cells", "Runs"]
     rows = [
-        [escape(row["dataset"]), labels.get(row["measure"], escape(row["measure"])), escape(row["case"]),
-         escape(row["value"]), str(row["cells"]), str(row["runs"])]
+        [
+            escape(row["dataset"]),
+            labels.get(row["measure"], escape(row["measure"])),
+            escape(row["case"]),
+            escape(row["value"]),
+            str(row["cells"]),
+            str(row["runs"]),
+        ]
         for row in table.records()
-    ]  # fmt: skip
+    ]
     return tabular(header, rows, "llp{6cm}lrr")

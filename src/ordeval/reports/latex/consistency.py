@@ -10,13 +10,38 @@ from ordeval.reports.latex import bold, escape, number, tabular, upper_triangle_
 
 #: LaTeX math symbols (no package needed) that stand for the measures in "outperforms" columns.
 SYMBOLS = (
-    r"\spadesuit", r"\heartsuit", r"\diamondsuit", r"\clubsuit", r"\star", r"\dagger", r"\ddagger", r"\natural",
-    r"\sharp", r"\flat", r"\bullet", r"\circ", r"\ast", r"\triangleleft", r"\triangleright", r"\oplus",
-    r"\otimes", r"\odot", r"\ominus", r"\diamond",
-)  # fmt: skip
+    r"\spadesuit",
+    r"\heartsuit",
+    r"\diamondsuit",
+    r"\clubsuit",
+    r"\star",
+    r"\dagger",
+    r"\ddagger",
+    r"\natural",
+    r"\sharp",
+    r"\flat",
+    r"\bullet",
+    r"\circ",
+    r"\ast",
+    r"\triangleleft",
+    r"\triangleright",
+    r"\oplus",
+    r"\otimes",
+    r"\odot",
+    r"\ominus",
+    r"\diamond",
+)
 #: The ACL 2021 paper's marks (its Table 3): k = how many of the worst measures a measure beats.
-PAPER_MARKS = {8: "]", 7: "[", 6: r"$\spadesuit$", 5: r"$\clubsuit$", 4: r"$\heartsuit$", 3: r"$\diamondsuit$",
-               2: r"$\ddagger$", 1: r"$\dagger$"}  # fmt: skip
+PAPER_MARKS = {
+    8: "]",
+    7: "[",
+    6: r"$\spadesuit$",
+    5: r"$\clubsuit$",
+    4: r"$\heartsuit$",
+    3: r"$\diamondsuit$",
+    2: r"$\ddagger$",
+    1: r"$\dagger$",
+}
 
 
 def symbols(measures: Sequence[str]) -> dict[str, str]:

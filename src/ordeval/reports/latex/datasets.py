@@ -11,8 +11,21 @@ DESCRIPTION = (
     "number of ordinal classes, test topics, items (OC), and the runs used -- read from files (real "
     "submissions), organiser baselines computed from the gold, or simulated."
 )
-COLUMNS = ["dataset", "type", "venue", "description", "language", "classes", "topics", "items", "runs",
-           "runs_from_files", "baseline_runs", "simulated_runs", "topics_with_empty_gold_class"]  # fmt: skip
+COLUMNS = [
+    "dataset",
+    "type",
+    "venue",
+    "description",
+    "language",
+    "classes",
+    "topics",
+    "items",
+    "runs",
+    "runs_from_files",
+    "baseline_runs",
+    "simulated_runs",
+    "topics_with_empty_gold_class",
+]
 
 
 def _short(task: str) -> str:
@@ -29,11 +42,22 @@ def datasets_table(provenance: dict[str, dict]) -> Table:
         summary = record.get("summary", {})
         sources = [run["source"] for run in record["runs"].values()]
         rows.append(
-            (name, _short(record.get("task", "")), record.get("venue", ""),
-             record.get("description", ""), record.get("language", ""), summary.get("classes", ""),
-             summary.get("topics", ""), summary.get("items", ""), len(sources), sources.count("file"),
-             sources.count("baseline"), sources.count("simulated"), summary.get("topics_with_empty_gold_class", ""))
-        )  # fmt: skip
+            (
+                name,
+                _short(record.get("task", "")),
+                record.get("venue", ""),
+                record.get("description", ""),
+                record.get("language", ""),
+                summary.get("classes", ""),
+                summary.get("topics", ""),
+                summary.get("items", ""),
+                len(sources),
+                sources.count("file"),
+                sources.count("baseline"),
+                sources.count("simulated"),
+                summary.get("topics_with_empty_gold_class", ""),
+            )
+        )
     return Table({name: [row[k] for row in rows] for k, name in enumerate(COLUMNS)})
 
 
@@ -50,9 +74,16 @@ def datasets_latex(table: Table) -> str:
         "Runs (files / baselines / simulated)",
     ]
     rows = [
-        [escape(row["dataset"]), escape(row["venue"]), row["type"], escape(row["language"]), str(row["classes"]),
-         str(row["topics"]), str(row["items"]) if row["items"] != "" else "--",
-         f"{row['runs']} ({row['runs_from_files']} / {row['baseline_runs']} / {row['simulated_runs']})"]
+        [
+            escape(row["dataset"]),
+            escape(row["venue"]),
+            row["type"],
+            escape(row["language"]),
+            str(row["classes"]),
+            str(row["topics"]),
+            str(row["items"]) if row["items"] != "" else "--",
+            f"{row['runs']} ({row['runs_from_files']} / {row['baseline_runs']} / {row['simulated_runs']})",
+        ]
         for row in table.records()
-    ]  # fmt: skip
+    ]
     return tabular(header, rows, "lllllrrl")

@@ -15,8 +15,12 @@ from ordeval.reports.latex import bold, escape, tabular
 from ordeval.results.compare import decimals
 
 #: How a verdict is printed: a number that differs is shown in bold, never hidden.
-VERDICT_CELLS = {"exact": "exact", "within randomisation error": "within", "differs": bold("differs"),
-                 "not comparable": "n.c."}  # fmt: skip
+VERDICT_CELLS = {
+    "exact": "exact",
+    "within randomisation error": "within",
+    "differs": bold("differs"),
+    "not comparable": "n.c.",
+}
 #: Each statistic as the papers print it (LaTeX).
 STATISTIC_LABELS = {
     "tau_a": r"Kendall's $\tau$",
@@ -97,13 +101,15 @@ def replication_latex(table: Table) -> str:
         counts = places == 0
         for record in block:
             names = " / ".join(measure_markup(part) for part in (record["a"], record["b"]) if part)
-            rows.append([
-                names or "--",
-                str(record["published"]),
-                _reproduced(float(record["reproduced"]), places, counts),
-                _difference(float(record["difference"]), places, counts),
-                VERDICT_CELLS[record["verdict"]],
-            ])  # fmt: skip
+            rows.append(
+                [
+                    names or "--",
+                    str(record["published"]),
+                    _reproduced(float(record["reproduced"]), places, counts),
+                    _difference(float(record["difference"]), places, counts),
+                    VERDICT_CELLS[record["verdict"]],
+                ]
+            )
     sources = list(dict.fromkeys(record["source"] for record in records))
     header = ["Measures / run", "Published", "Reproduced", "Difference", "Verdict"]
     note = "% sources, in order: " + "; ".join(escape(source) for source in sources) + "\n"
@@ -116,8 +122,10 @@ def summary_latex(table: Table) -> str:
     records = table.records()
     for index, record in enumerate(records):
         cells = [escape(record["source"]), escape(record["dataset"])]
-        cells += [str(int(record[key])) for key in ("exact", "within_randomisation_error", "differs",
-                                                      "not_comparable", "numbers")]  # fmt: skip
+        cells += [
+            str(int(record[key]))
+            for key in ("exact", "within_randomisation_error", "differs", "not_comparable", "numbers")
+        ]
         rows.append([bold(cell) for cell in cells] if index == len(records) - 1 else cells)
     header = ["Published table", "Data set", "Exact", "Within", "Differs", "N.c.", "Numbers"]
     return tabular(header, rows, "llrrrrr", rules_after=[len(rows) - 2])

@@ -132,8 +132,9 @@ def short_caption(caption: str, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + " ..."
 
 
-def latex_document(sections: list[ReportSection], title: str, introduction: str, tex_path: str | Path,
-                   opening: str = "") -> str:  # fmt: skip
+def latex_document(
+    sections: list[ReportSection], title: str, introduction: str, tex_path: str | Path, opening: str = ""
+) -> str:
     """LaTeX source of the report; paths are written relative to ``tex_path``'s folder. ``introduction`` and
     ``opening`` (what the first page says before the contents: the verdict counts of a replication) are LaTeX
     already (escape their parts).
@@ -141,8 +142,16 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
     Each section starts a page; an item about one data set comes under the data set's subsection (the items
     over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
     folder = Path(tex_path).parent
-    lines = [PREAMBLE, r"\begin{document}", r"\begin{center}", rf"{{\Large\bfseries {escape(title)}\par}}",
-             r"\end{center}", r"\bigskip", introduction, ""]  # fmt: skip
+    lines = [
+        PREAMBLE,
+        r"\begin{document}",
+        r"\begin{center}",
+        rf"{{\Large\bfseries {escape(title)}\par}}",
+        r"\end{center}",
+        r"\bigskip",
+        introduction,
+        "",
+    ]
     if opening:
         lines += [opening, ""]
     lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}"]
@@ -153,8 +162,9 @@ def latex_document(sections: list[ReportSection], title: str, introduction: str,
             lines.append(r"\appendix")
             appendix = True
         # the section's heading and opening go with its first item (on a landscape page, if that is one)
-        opening = rf"\section{{{escape(section.title)}}}" + (rf"{escape(section.text)}\par\medskip" if section.text
-                                                              else "")  # fmt: skip
+        opening = rf"\section{{{escape(section.title)}}}" + (
+            rf"{escape(section.text)}\par\medskip" if section.text else ""
+        )
         current = None
         for item in section.items:
             heading = opening
@@ -188,15 +198,33 @@ def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
         raise ValueError("not a booktabs tabular fragment")
     align, header, body = match.group(1), match.group(2).strip(), match.group(3).strip()
     columns = len(re.findall(r"[lrcp]", align))
-    return "\n".join([
-        r"\ordevalportrait", r"\Needspace*{12\baselineskip}", heading, r"\begingroup\small",
-        rf"\begin{{longtable}}{{{align}}}", rf"\caption[{short}]{{{caption}}}\\", r"\toprule", header,
-        r"\midrule", r"\endfirsthead",
-        rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize\itshape Table \thetable, continued}}\\", r"\toprule", header,
-        r"\midrule", r"\endhead",
-        rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\", r"\endfoot",
-        r"\bottomrule", r"\endlastfoot", body, r"\end{longtable}", r"\endgroup", r"\bigskip",
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            r"\ordevalportrait",
+            r"\Needspace*{12\baselineskip}",
+            heading,
+            r"\begingroup\small",
+            rf"\begin{{longtable}}{{{align}}}",
+            rf"\caption[{short}]{{{caption}}}\\",
+            r"\toprule",
+            header,
+            r"\midrule",
+            r"\endfirsthead",
+            rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize\itshape Table \thetable, continued}}\\",
+            r"\toprule",
+            header,
+            r"\midrule",
+            r"\endhead",
+            rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\",
+            r"\endfoot",
+            r"\bottomrule",
+            r"\endlastfoot",
+            body,
+            r"\end{longtable}",
+            r"\endgroup",
+            r"\bigskip",
+        ]
+    )
 
 
 def tex_engine() -> list[str]:
@@ -214,8 +242,20 @@ def tex_engine() -> list[str]:
 
 #: What the engines write beside the source for a job name, removed after a failure (latexmk would read a
 #: truncated ``.aux`` or ``.fdb_latexmk`` of a run that failed on a full disk, and fail every time after).
-BUILD_FILES = (".pdf", ".aux", ".fdb_latexmk", ".fls", ".out", ".toc", ".lof", ".lot", ".log", ".synctex.gz",
-               ".xdv", ".running")  # fmt: skip
+BUILD_FILES = (
+    ".pdf",
+    ".aux",
+    ".fdb_latexmk",
+    ".fls",
+    ".out",
+    ".toc",
+    ".lof",
+    ".lot",
+    ".log",
+    ".synctex.gz",
+    ".xdv",
+    ".running",
+)
 
 
 def clean_build(tex_path: str | Path, jobname: str) -> None:
@@ -326,8 +366,9 @@ def report_sections(items: Iterable[tuple], seed: int) -> list[ReportSection]:
     ``(section key, output path)`` pairs): tables ``.tex`` and figures ``.pdf`` (with a ``.png`` beside it
     holding the caption); each caption ends with the seed. Within a section the items over several data sets
     come first, then each data set's, in the order given."""
-    sections = {key: ReportSection(title, text=text, appendix=key in APPENDIX)
-                for key, (title, text) in SECTIONS.items()}  # fmt: skip
+    sections = {
+        key: ReportSection(title, text=text, appendix=key in APPENDIX) for key, (title, text) in SECTIONS.items()
+    }
     for item in items:
         key, dataset, path = item if len(item) == 3 else (item[0], "", item[1])
         suffix = Path(path).suffix
@@ -376,8 +417,10 @@ def verdict_counts(summary_csv: str | Path) -> dict[str, int]:
 
     table = read_csv(summary_csv)
     total = table.records()[-1]
-    return {"numbers": int(total["numbers"]),
-            **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS}}  # fmt: skip
+    return {
+        "numbers": int(total["numbers"]),
+        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
+    }
 
 
 def replication_opening(counts: Mapping[str, int]) -> str:

@@ -39,9 +39,14 @@ def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None) 
         if previous is not None and measure != previous:
             rules.append(len(rows) - 1)
         first = measure != previous
-        rows.append([labels.get(measure, escape(measure)) if first else "",
-                     f"{variances[measure]:.3g}" if first else "", f"{mdd:.4g}",
-                     *(by_design.get(design, "-") for design in designs)])  # fmt: skip
+        rows.append(
+            [
+                labels.get(measure, escape(measure)) if first else "",
+                f"{variances[measure]:.3g}" if first else "",
+                f"{mdd:.4g}",
+                *(by_design.get(design, "-") for design in designs),
+            ]
+        )
         previous = measure
     if not rows:
         rows = [[rf"\multicolumn{{{len(header)}}}{{l}}{{no measure}}"]]

@@ -47,10 +47,22 @@ class ClassificationTask(Task):
     baseline_types = data.BASELINE_SOURCES
     extras = ("conventions", "pooled")
     #: its canonical tables, its extras, the leaderboards of its pooled protocol and the OC paper's layout
-    outputs = frozenset({"data/gold", "data/runs", "scores/conventions", "scores/pooled", "leaderboard/pooled",
-                         "classification/agreement", "classification/consistency", "classification/figure1",
-                         "classification/properties", "classification/kappa", "classification/pooled",
-                         "classification/conventions"})  # fmt: skip
+    outputs = frozenset(
+        {
+            "data/gold",
+            "data/runs",
+            "scores/conventions",
+            "scores/pooled",
+            "leaderboard/pooled",
+            "classification/agreement",
+            "classification/consistency",
+            "classification/figure1",
+            "classification/properties",
+            "classification/kappa",
+            "classification/pooled",
+            "classification/conventions",
+        }
+    )
 
     def check_settings(self, name: str, spec: Mapping) -> None:
         """Simulation settings that cannot be met are errors at plan time, naming the key."""

@@ -279,9 +279,17 @@ def read_canonical(name: str, spec: Mapping, gold_path, runs_path, provenance_pa
     run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
     provenance = load_json(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
     return ClassificationData(
-        name, classes, gold.topics, run_names, provenance, gold.items, gold.item_topic, gold.labels, runs,
+        name,
+        classes,
+        gold.topics,
+        run_names,
+        provenance,
+        gold.items,
+        gold.item_topic,
+        gold.labels,
+        runs,
         spec.get("one_class_agreement", "one"),
-    )  # fmt: skip
+    )
 
 
 def tsv_run_names(path: Path) -> list[str]:

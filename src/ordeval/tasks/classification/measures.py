@@ -475,8 +475,9 @@ def convention_masks(confusion) -> list[tuple[str, str, float | None, np.ndarray
     masks.append(("HMPR", "f1 0/0: mean precision = mean recall = 0 (no item right)", 0.0, nonempty & (mean_sum == 0)))
     masks.append(("F1_M", unpredicted_case, 0.0, unpredicted))
     per_class_zero = present & (precision + recall == 0)
-    masks.append(("F1_M", "f1 0/0: Prec_j = Rec_j = 0 for a gold class (c_jj = 0)", 0.0,
-                  nonempty & per_class_zero.any(axis=-1)))  # fmt: skip
+    masks.append(
+        ("F1_M", "f1 0/0: Prec_j = Rec_j = 0 for a gold class (c_jj = 0)", 0.0, nonempty & per_class_zero.any(axis=-1))
+    )
     _, expected, _ = _kappa_parts(c)
     masks.append(("kappa", one_class, 1.0, nonempty & (expected == 0)))
     for name in REGISTRY:

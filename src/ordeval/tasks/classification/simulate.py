@@ -28,10 +28,22 @@ from ordeval.tasks.classification.simulate_settings import (
 )
 
 __all__ = [  # this module's simulators, and the settings its callers reach through it
-    "BIASES", "GOLD_DEFAULTS", "RUN_DEFAULTS", "bias_map", "bin_edges", "constant_class", "gold_parameters", "guessed",
-    "latent_predictions", "ordinal_kernel", "run_parameters", "simulate_gold", "simulate_runs", "system_parameters",
+    "BIASES",
+    "GOLD_DEFAULTS",
+    "RUN_DEFAULTS",
+    "bias_map",
+    "bin_edges",
+    "constant_class",
+    "gold_parameters",
+    "guessed",
+    "latent_predictions",
+    "ordinal_kernel",
+    "run_parameters",
+    "simulate_gold",
+    "simulate_runs",
+    "system_parameters",
     "topic_sizes",
-]  # fmt: skip
+]
 
 # --------------------------------------------------------------------------- gold
 

@@ -89,8 +89,10 @@ class QuantificationTask(Task):
         from ordeval.tasks.quantification.measures import score_runs
 
         scores = score_runs(list(measures), dataset.runs, dataset.gold)
-        checked = [checked_scores(self.registry[name], scores[name], dataset.run_names, dataset.topics, dataset.name)
-                   for name in measures]  # fmt: skip
+        checked = [
+            checked_scores(self.registry[name], scores[name], dataset.run_names, dataset.topics, dataset.name)
+            for name in measures
+        ]
         values = np.stack([matrix.T for matrix in checked])  # measures x topics x runs
         return Scored(self.stack(measures, dataset.topics, dataset.run_names, values))
 

@@ -212,8 +212,15 @@ def _as_read(values: np.ndarray, path) -> np.ndarray:
 
 
 #: The arrays of ``arrays.npz`` (:func:`write_canonical`): name -> numpy kind and dimensions.
-ARRAYS = {"gold": ("f", 2), "runs": ("f", 3), "topics": ("U", 1), "run_names": ("U", 1), "classes": ("U", 1),
-          "gold_sha256": ("U", 0), "runs_sha256": ("U", 0)}  # fmt: skip
+ARRAYS = {
+    "gold": ("f", 2),
+    "runs": ("f", 3),
+    "topics": ("U", 1),
+    "run_names": ("U", 1),
+    "classes": ("U", 1),
+    "gold_sha256": ("U", 0),
+    "runs_sha256": ("U", 0),
+}
 
 
 def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | None:

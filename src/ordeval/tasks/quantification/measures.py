@@ -34,8 +34,14 @@ TIE_TOLERANCE = 1e-9
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 #: The property flags the measures declare (defined and checked in :mod:`ordeval.properties.quantification`).
-ORDINAL = {"ordinal": True, "farther_is_worse": True, "perfect_estimate": True, "uniform_gold": True,
-           "uniform_estimate_graded": True, "priority_preserving": False}  # fmt: skip
+ORDINAL = {
+    "ordinal": True,
+    "farther_is_worse": True,
+    "perfect_estimate": True,
+    "uniform_gold": True,
+    "uniform_estimate_graded": True,
+    "priority_preserving": False,
+}
 #: Ordinal, but moving mass farther from a one-class gold is not always worse (RNADW averages over every
 #: class; RNOD2 and RNADW2 measure class distance by gold mass).
 ORDINAL_NOT_FARTHER = {**ORDINAL, "farther_is_worse": False}

@@ -176,10 +176,18 @@ def simulate_runs(
         raise ValueError(f"model must be one of {', '.join(MODELS)}, got {model!r}")
     if model == "latent":
         runs = latent_runs(
-            system_rng, noise_rng, gold, systems=systems, profiles=profiles or [], profile_jitter=profile_jitter,
-            topic_shift_sd=topic_shift_sd, topic_shift_slope=topic_shift_slope, topic_difficulty_sd=topic_difficulty_sd,
-            interaction_sd=interaction_sd, floor=floor,
-        )  # fmt: skip
+            system_rng,
+            noise_rng,
+            gold,
+            systems=systems,
+            profiles=profiles or [],
+            profile_jitter=profile_jitter,
+            topic_shift_sd=topic_shift_sd,
+            topic_shift_slope=topic_shift_slope,
+            topic_difficulty_sd=topic_difficulty_sd,
+            interaction_sd=interaction_sd,
+            floor=floor,
+        )
         english = runs[:english_variants]
         variants = [_dirichlet_rows(noise_rng, english_noise_concentration * run + floor) for run in english]
         return np.concatenate([runs, np.array(variants).reshape(-1, *gold.shape)])
