@@ -19,7 +19,7 @@ include: "workflow/rules/common.smk"
 
 
 # The HTML report's first page (snakemake --report): written by rule report_intro for this configuration.
-report: os.path.abspath(PLAN.path("report/intro"))
+report: os.path.abspath(f"{RESULTS}/report/intro.rst")
 
 
 include: "workflow/rules/data.smk"

@@ -13,7 +13,10 @@ with job(snakemake) as log:
     origins = origins_of(snakemake.input.provenance)
     summary = one_file(snakemake.input.replication)
     counts = verdict_counts(summary) if summary else None
-    write_text(report_intro(params.name, params.seed, origins, counts, params.page), snakemake.output.rst)
+    write_text(
+        report_intro(params.name, params.seed, origins, counts, one_file(snakemake.input.page) or ""),
+        snakemake.output.rst,
+    )
     log.info(
         "%s: %d data sets%s", params.name, len(origins), f", {counts['numbers']} published numbers" if counts else ""
     )

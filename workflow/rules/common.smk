@@ -30,7 +30,7 @@ except ValueError as error:  # an input file's problem names the file
 if any(
     argument == "--report" or argument.startswith("--report=") for argument in sys.argv
 ):
-    problem = report_configuration_problem(PLAN.config, PLAN.path("report/manifest"))
+    problem = report_configuration_problem(PLAN.config, f"{PLAN.results}/manifest.json")
     if problem:
         sys.exit(f"ordeval: report: {problem}")
 

@@ -17,7 +17,11 @@ rule leaderboard_tables:
         arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
         provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
         # the official protocol's scores, where the task has one (the results page shows both protocols)
-        pooled=lambda wildcards: PLAN.paths("scores/pooled", dataset=wildcards.dataset),
+        pooled=lambda wildcards: (
+            f"{RESULTS}/scores/{wildcards.dataset}/pooled.tsv"
+            if PLAN.provides(wildcards.dataset, "scores/pooled")
+            else []
+        ),
     output:
         csv=reported(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv"),
         tex=f"{RESULTS}/tables/leaderboard/{{dataset}}.tex",

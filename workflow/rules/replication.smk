@@ -15,12 +15,14 @@ if REPLICATED:
             power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{dataset_task_suffix(wildcards)}.csv",
             means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
             # the official protocol's scores, where the task has one (classification: pooled.tsv)
-            pooled=lambda wildcards: PLAN.paths(
-                "scores/pooled", dataset=wildcards.dataset
+            pooled=lambda wildcards: (
+                f"{RESULTS}/scores/{wildcards.dataset}/pooled.tsv"
+                if PLAN.provides(wildcards.dataset, "scores/pooled")
+                else []
             ),
             # CIKM 2021 LQ, Table 7 (the dialogues on which each measure prefers either baseline), where made
             popularity=lambda wildcards: (
-                PLAN.paths("popularity/table", ("csv",))
+                f"{RESULTS}/tables/popularity_vs_uniform.csv"
                 if wildcards.dataset in POPULARITY
                 else []
             ),
@@ -48,7 +50,10 @@ if REPLICATED:
             tables=expand(
                 f"{RESULTS}/tables/replication/{{dataset}}.csv", dataset=REPLICATED
             ),
-            power=PLAN.paths("significance/power", ("csv",)),
+            power=expand(
+                f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv",
+                task_suffix=SUFFIXES,
+            ),
             provenance=expand(
                 f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
             ),

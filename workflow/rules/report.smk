@@ -60,7 +60,13 @@ rule report_intro:
             f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
         ),
         # the verdict counts (where the configuration compares)
-        replication=PLAN.paths("replication/summary", ("csv",)),
+        replication=f"{RESULTS}/tables/replication/summary.csv" if REPLICATED else [],
+        # the published-versus-reproduced page, linked as the HTML report keys it (its path)
+        page=(
+            f"{RESULTS}/tables/replication/published_vs_reproduced.html"
+            if REPLICATED
+            else []
+        ),
     output:
         rst=f"{RESULTS}/report/intro.rst",
     log:
@@ -73,8 +79,6 @@ rule report_intro:
     params:
         name=PLAN.name,
         seed=SEED,
-        # the published-versus-reproduced page, as the HTML report keys it
-        page=next(iter(PLAN.paths("replication/page")), ""),
     script:
         "../../scripts/report_intro.py"
 
@@ -87,7 +91,7 @@ rule report_tex:
         ),
         manifest=f"{RESULTS}/manifest.json",
         # the verdict counts, said on the first page (where the configuration compares)
-        replication=PLAN.paths("replication/summary", ("csv",)),
+        replication=f"{RESULTS}/tables/replication/summary.csv" if REPLICATED else [],
     output:
         tex=f"{RESULTS}/report/ordeval.tex",
     log:
