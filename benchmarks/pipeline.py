@@ -42,7 +42,16 @@ REPO = Path(__file__).resolve().parents[1]
 TARGETS = {"cold_seconds": 40.0, "cold_over_floor": 1.5, "noop_ratio": 1.5}
 #: The baseline: one rule, one output (and the same with one params entry).
 TRIVIAL = 'rule all:\n    input: "a.txt"\n\n\nrule a:\n    output: "a.txt"\n{params}    shell: "echo a > {{output}}"\n'
-IGNORE = shutil.ignore_patterns("results", ".snakemake", ".git", ".venv", ".pytest_cache", ".ruff_cache", "*.egg-info")
+_IGNORE = shutil.ignore_patterns(".snakemake", ".git", ".venv", ".pytest_cache", ".ruff_cache", "*.egg-info")
+
+
+def IGNORE(folder: str, names: list[str]) -> set[str]:
+    """What the copy leaves out: the results folders (the repository's and the benchmarks'), not the package's
+    ``ordeval.results``, and the tools' caches."""
+    left = set(_IGNORE(folder, names))
+    if "results" in names and not Path(folder, "__init__.py").is_file() and Path(folder).name != "ordeval":
+        left.add("results")
+    return left
 
 
 def snakemake(copy: Path, cores: int, extra: list[str]) -> tuple[float, subprocess.CompletedProcess]:

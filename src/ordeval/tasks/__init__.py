@@ -15,7 +15,7 @@ def _discover() -> dict[str, Task]:
     """task name -> the ``TASK`` of every task module here, in the order of their ``order`` attribute."""
     found = []
     for module in pkgutil.iter_modules(__path__):
-        if module.name == "base":
+        if module.name in _NOT_TASKS:
             continue
         task = getattr(importlib.import_module(f"{__name__}.{module.name}"), "TASK", None)
         if isinstance(task, Task):
@@ -23,22 +23,42 @@ def _discover() -> dict[str, Task]:
     return {name: task for _, name, task in sorted(found, key=lambda entry: entry[:2])}
 
 
-#: task name -> the task (its module's ``TASK``).
-KNOWN_TASKS = _discover()
+#: The modules here that hold no task (what every task shares): not imported when the tasks are looked for.
+_NOT_TASKS = frozenset({"base", "registry", "plugins", "stack", "validation", "latent"})
+#: task name -> the task, once looked for (:func:`known_tasks`): a job that reads only a score stack
+#: (``ordeval.tasks.stack``) does not import every task's readers and simulators (~0.1 s a process).
+_KNOWN: dict[str, Task] = {}
+_LOOKED = False
 #: The task of a data set whose configuration names none (the only one before tasks existed).
 DEFAULT_TASK = "quantification"
 
 
+def known_tasks() -> dict[str, Task]:
+    """task name -> the task (its module's ``TASK``, and those plugins registered), looked for on first use."""
+    global _LOOKED
+    if not _LOOKED:
+        _KNOWN.update(_discover())
+        _LOOKED = True
+    return _KNOWN
+
+
+def __getattr__(name: str):
+    if name == "KNOWN_TASKS":  # the former module-level dict: task name -> task
+        return known_tasks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def get_task(name: str) -> Task:
     """The task called ``name`` (``quantification``, ``classification``)."""
-    if name not in KNOWN_TASKS:
-        raise KeyError(f"unknown task {name!r}; known: {', '.join(KNOWN_TASKS)}")
-    return KNOWN_TASKS[name]
+    known = known_tasks()
+    if name not in known:
+        raise KeyError(f"unknown task {name!r}; known: {', '.join(known)}")
+    return known[name]
 
 
 def all_tasks() -> list[Task]:
-    """Every task ordeval knows, in the order of :data:`KNOWN_TASKS`."""
-    return [get_task(name) for name in KNOWN_TASKS]
+    """Every task ordeval knows, in the order of :func:`known_tasks`."""
+    return list(known_tasks().values())
 
 
 def register_task(task: Task) -> Task:
@@ -46,13 +66,13 @@ def register_task(task: Task) -> Task:
     same task again (a plugin loaded twice) changes nothing, another task of a known name is an error."""
     if not isinstance(task, Task):
         raise TypeError(f"a task is an ordeval.tasks.base.Task, not {type(task).__name__}")
-    known = KNOWN_TASKS.get(task.name)
-    if known is not None and type(known) is not type(task):
+    known = known_tasks()
+    if task.name in known and type(known[task.name]) is not type(task):
         raise ValueError(f"task {task.name!r} is known already")
-    KNOWN_TASKS[task.name] = task
-    ordered = sorted(KNOWN_TASKS.values(), key=lambda each: (each.order, each.name))
-    KNOWN_TASKS.clear()
-    KNOWN_TASKS.update({each.name: each for each in ordered})
+    known[task.name] = task
+    ordered = sorted(known.values(), key=lambda each: (each.order, each.name))
+    known.clear()
+    known.update({each.name: each for each in ordered})
     return task
 
 

@@ -30,9 +30,9 @@ COLUMNS = [
 
 def _short(task: str) -> str:
     """OQ, OC: the task's short name (the name itself for an unknown task)."""
-    from ordeval.tasks import KNOWN_TASKS, get_task
+    from ordeval.tasks import get_task, known_tasks
 
-    return get_task(task).short if task in KNOWN_TASKS else task
+    return get_task(task).short if task in known_tasks() else task
 
 
 def datasets_table(provenance: dict[str, dict]) -> Table:
