@@ -23,8 +23,10 @@ RUN_BY = {
         "docs/measure-designer.md",
         "## How many topics do I need",
     ): "test_readme_blocks.py::test_how_many_topics_as_the_readme_shows_it",
-    # being rewritten with `ordeval diff` (tolerances across machines); .ci/run runs its first command
-    ("docs/comparing.md", "## `ordeval diff` and the recorded reference"): "",
+    (
+        "docs/comparing.md",
+        "## `ordeval diff` and the recorded reference",
+    ): "test_comparing_doc.py::test_the_comparing_commands_run_as_written",
 }
 
 
@@ -45,7 +47,9 @@ def test_every_documented_command_is_run_by_a_test_or_by_ci():
     for document, heading, commands in bash_blocks():
         runner = RUN_BY.get((document, heading))
         if runner is not None:
-            assert not runner or runner.split("::")[0] in tests, runner
+            test_file, test_name = runner.split("::")
+            assert test_file in tests, runner
+            assert f"def {test_name}(" in (REPO / "tests" / "workflow" / test_file).read_text(encoding="utf-8"), runner
             continue
         for command in commands:  # as written, or with options CI adds at the end (pytest's -p no:cacheprovider)
             if not any(line == command or line.startswith(command + " ") for line in ci):
