@@ -182,6 +182,22 @@ def run_workflow(
     return result
 
 
+def run_as_written(block: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
+    """A documented ```bash block run as written (``bash -e``) in ``cwd``, with the ``ordeval`` and ``snakemake``
+    of this interpreter (the console scripts need not be on PATH)."""
+    block = block.replace("ordeval ", f"{sys.executable} -m ordeval ").replace(
+        "snakemake ", f"{sys.executable} -m snakemake "
+    )
+    return subprocess.run(
+        ["bash", "-e", "-c", block],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, "PYTHONHASHSEED": "0"},
+    )
+
+
 # --------------------------------------------------------------------------- the workflow tier
 
 #: A user module registering two measures, one where lower and one where higher is better: they must

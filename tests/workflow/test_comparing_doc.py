@@ -5,15 +5,13 @@ the paths the document writes) and whose git repository is its own."""
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 import yaml
-from conftest import PROJECT_FILES, REPO, tiny_config
+from conftest import PROJECT_FILES, REPO, run_as_written, tiny_config
 
 pytestmark = pytest.mark.workflow
 
@@ -26,20 +24,6 @@ def _blocks() -> list[str]:
     section = text[text.index(SECTION) :]
     section = section[: section.find("\n## ", 1)] if "\n## " in section[1:] else section
     return re.findall(r"```bash\n(.*?)```", section, re.S)
-
-
-def _run(block: str, work) -> subprocess.CompletedProcess:
-    block = block.replace("ordeval ", f"{sys.executable} -m ordeval ").replace(
-        "snakemake ", f"{sys.executable} -m snakemake "
-    )
-    return subprocess.run(
-        ["bash", "-e", "-c", block],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
 
 
 def test_the_comparing_commands_run_as_written(tmp_path):
@@ -55,7 +39,7 @@ def test_the_comparing_commands_run_as_written(tmp_path):
     (work / "config" / "config.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
     subprocess.run(["git", "init", "-q", str(work)], check=True)
 
-    recorded = _run(record, work)
+    recorded = run_as_written(record, work)
     assert recorded.returncode == 0, recorded.stderr[-3000:]
     reference = work / "reference" / "synthetic"
     assert (reference / "reference.json").is_file()
@@ -67,7 +51,7 @@ def test_the_comparing_commands_run_as_written(tmp_path):
 
     # the second command compares with another checkout's results: here a copy of these
     shutil.copytree(work / "results" / "synthetic", tmp_path / "other" / "results" / "synthetic")
-    compared = _run(compare, work)
+    compared = run_as_written(compare, work)
     assert compared.returncode == 0, compared.stdout[-3000:] + compared.stderr[-3000:]
     verdicts = [line for line in compared.stdout.splitlines() if line.startswith(("EQUAL", "NOT EQUAL"))]
     assert len(verdicts) == 2 and all(line.startswith("EQUAL") for line in verdicts), compared.stdout

@@ -5,13 +5,12 @@ examples), so that their results/ never land in the checkout."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 
 import pytest
-from conftest import REPO, project_copy
+from conftest import REPO, project_copy, run_as_written
 
 pytestmark = pytest.mark.workflow
 
@@ -24,15 +23,7 @@ def section(title: str) -> str:
 
 
 def run_block(text: str, project) -> subprocess.CompletedProcess:
-    block = re.search(r"```bash\n(.*?)```", text, re.S).group(1).replace("ordeval ", f"{sys.executable} -m ordeval ")
-    return subprocess.run(
-        ["bash", "-e", "-c", block],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
+    return run_as_written(re.search(r"```bash\n(.*?)```", text, re.S).group(1), project)
 
 
 def test_evaluate_a_new_measure_as_the_readme_shows_it(tmp_path):
