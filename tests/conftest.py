@@ -182,9 +182,9 @@ def run_workflow(
     return result
 
 
-def run_as_written(block: str, cwd: Path, timeout: float = 900) -> subprocess.CompletedProcess:
+def run_as_written(block: str, cwd: Path, timeout: float = 900, **environment: str) -> subprocess.CompletedProcess:
     """A documented ```bash block run as written (``bash -e``) in ``cwd``, with the ``ordeval`` and ``snakemake``
-    of this interpreter (the console scripts need not be on PATH)."""
+    of this interpreter (the console scripts need not be on PATH), and ``environment`` added to this one's."""
     block = block.replace("ordeval ", f"{sys.executable} -m ordeval ").replace(
         "snakemake ", f"{sys.executable} -m snakemake "
     )
@@ -194,7 +194,7 @@ def run_as_written(block: str, cwd: Path, timeout: float = 900) -> subprocess.Co
         capture_output=True,
         text=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        env={**os.environ, "PYTHONHASHSEED": "0", **environment},
     )
 
 

@@ -4,13 +4,10 @@ starts Snakemake for a dry run, hence the workflow tier)."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 
 import pytest
-from conftest import REPO, SHARED_RAW, no_shared_data, project_copy
+from conftest import REPO, SHARED_RAW, no_shared_data, project_copy, run_as_written
 
 pytestmark = pytest.mark.workflow
 
@@ -27,11 +24,7 @@ def test_the_command_line_examples_run_as_written(tmp_path):
     # a project folder of its own (links to the checkout's Snakefile, configurations, ...): the outputs land in
     # tmp_path, never in the checkout; the data where ORDEVAL_SHARED_DATA says, as the README's DATA reads it
     work = project_copy(tmp_path / "repo")
-    block = _command_line_block().replace("ordeval ", f"{sys.executable} -m ordeval ")
-    environment = {**os.environ, "PYTHONHASHSEED": "0", "ORDEVAL_SHARED_DATA": str(SHARED_RAW)}
-    result = subprocess.run(
-        ["bash", "-e", "-c", block], cwd=work, capture_output=True, text=True, timeout=600, env=environment
-    )
+    result = run_as_written(_command_line_block(), work, timeout=600, ORDEVAL_SHARED_DATA=str(SHARED_RAW))
     assert result.returncode == 0, result.stderr[-3000:]
     written = sorted(path.name for path in work.iterdir() if not path.is_symlink())
     assert written == [".snakemake", "sem16-board", "sem16-pooled", "sem16-pooled.json", "sem16-scores"]  # as said
@@ -52,12 +45,9 @@ def test_the_official_semeval_2016_tables_print_as_the_readme_says(tmp_path):
     readme = (REPO / "docs" / "replicator.md").read_text(encoding="utf-8")
     section = readme[readme.index("## The official SemEval-2016 results") :]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
-    block = block.replace("ordeval ", f"{sys.executable} -m ordeval ")
     (tmp_path / "repo").mkdir()
     (tmp_path / "shared").symlink_to(REPO.parent / "shared")
-    result = subprocess.run(
-        ["bash", "-e", "-c", block], cwd=tmp_path / "repo", capture_output=True, text=True, timeout=600
-    )
+    result = run_as_written(block, tmp_path / "repo", timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     printed = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("run\t")]
     expected = []

@@ -104,6 +104,11 @@ _INCOMPLETE = re.compile(r"IncompleteFilesException|--rerun-incomplete|incomplet
 STOP_GRACE = 30.0
 
 
+def _project_arguments(project: Path, configfile: Path) -> list[str]:
+    """Snakemake's arguments for the project's Snakefile, run in the project folder on ``configfile``."""
+    return ["--snakefile", str(project / "Snakefile"), "--directory", str(project), "--configfile", str(configfile)]
+
+
 def cmd_run(args, extra: Sequence[str]) -> int:
     from ordeval.workflow.config import load_yaml
     from ordeval.workflow.plan import plan as make_plan
@@ -131,12 +136,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     # the target before the pass-through arguments: a trailing --config would take it as one of its items
     command = [
         *snakemake_command(),
-        "--snakefile",
-        str(project / "Snakefile"),
-        "--directory",
-        str(project),
-        "--configfile",
-        str(configfile),
+        *_project_arguments(project, configfile),
         "--cores",
         str(args.cores),
         *(["--dry-run"] if args.dry_run else []),
@@ -401,12 +401,7 @@ def _where(
     else:
         html = [
             "snakemake",
-            "--snakefile",
-            str(project / "Snakefile"),
-            "--directory",
-            str(project),
-            "--configfile",
-            str(configfile),
+            *_project_arguments(project, configfile),
             *config,
             "--report",
             str(results / "report.html"),
