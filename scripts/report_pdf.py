@@ -1,5 +1,6 @@
-"""Rule report_pdf: compile results/<name>/report/ordeval.tex with a real TeX engine (latexmk, else pdflatex);
-without one, the error names the packages to install."""
+"""Rules report_pdf and measure_report_pdf: compile a report's .tex (results/<name>/report/ordeval.tex, or one
+measure's results/<name>/measures/<measure>/report.tex) with a real TeX engine (latexmk, else pdflatex); without
+one, the error names the packages to install."""
 
 from pathlib import Path
 

@@ -67,7 +67,7 @@ if PLAN.measure_reports and PLAN.pdf_wanted():
         resources:
             **cost("light"),
         script:
-            "../../scripts/measure_report_pdf.py"
+            "../../scripts/report_pdf.py"
 
 
 rule measure_reports:

@@ -191,11 +191,11 @@ def out_folder(path: str | Path) -> list[Path]:
     try:  # line by line: a record that is not text is refused at its first bad block
         listed = {line.strip() for _, line in iter_lines(record) if line.strip()}
     except InputError as error:
-        listed = set() if error.problem == "file is empty" else None
-        if listed is None:
+        if error.problem != "file is empty":
             raise UserError(
                 f"{record}: not a list of file names ({error.where or ''}{': ' if error.where else ''}{error.problem})"
             ) from None
+        listed = set()
     if any("/" in name or "\\" in name or name in {".", ".."} for name in listed):
         raise UserError(f"{record}: not a list of file names")
     foreign = [name for name in present if name != RECORD and name not in listed and not _temporary_of(name, listed)]

@@ -88,12 +88,10 @@ def _counts(result) -> str:
         f"{len(result.added)} added",
         f"{len(result.removed)} removed",
     ]
-    same = result.identical + len(result.tables) - changed + result.equal_by_value
-    tail = [f"{same} equal"]
-    if result.equal_by_value or result.tables:
-        within = result.equal_by_value + len(result.tables) - changed
-        if within:
-            tail.append(f"{within} of them equal within the tolerance with other bytes")
+    within = result.equal_by_value + len(result.tables) - changed
+    tail = [f"{result.identical + within} equal"]
+    if within:
+        tail.append(f"{within} of them equal within the tolerance with other bytes")
     if result.new.left_out or result.old.left_out:
         tail.append(f"{max(result.new.left_out, result.old.left_out)} volatile files left out")
     if result.ignored:

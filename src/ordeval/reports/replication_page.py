@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 from ordeval.io.files import write_text
 from ordeval.io.table import Table
 from ordeval.results.compare import decimals
-from ordeval.results.replication import VERDICTS
+from ordeval.results.replication import VERDICTS, total_counts
 
 #: Each statistic as the papers print it (HTML).
 STATISTIC_TEXT = {
@@ -87,16 +87,6 @@ def counts_table(counts: Mapping[str, int]) -> str:
         f'<tr><td>{_verdict(verdict)}</td><td class="num">{counts.get(verdict, 0)}</td></tr>' for verdict in VERDICTS
     )
     return f'<table class="counts"><tbody>{rows}</tbody></table>'
-
-
-def total_counts(summary: Table) -> dict[str, int]:
-    """{verdict: count, "numbers": count} of the total row of a summary table
-    (:func:`ordeval.results.replication.summary`)."""
-    total = summary.records()[-1]
-    return {
-        "numbers": int(total["numbers"]),
-        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
-    }
 
 
 def _summary_section(summary: Table) -> str:
@@ -189,7 +179,7 @@ def write_replication_page(
     write_text(replication_page(title, summary, tables, names, origins), path)
 
 
-def measure_names(measures: Sequence[str] = ()) -> dict[str, str]:
+def measure_names() -> dict[str, str]:
     """Display names of the registered measures (the page names measures as the papers print them)."""
     from ordeval.tasks import all_tasks
 
@@ -197,4 +187,4 @@ def measure_names(measures: Sequence[str] = ()) -> dict[str, str]:
     for task in all_tasks():
         for name in task.registry:
             names.setdefault(name, task.registry[name].display)
-    return {**names, **{name: name for name in measures if name not in names}}
+    return names

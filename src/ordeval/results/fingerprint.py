@@ -35,13 +35,14 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.errors import InputError
+from ordeval.io.parsing import NUMBER
 from ordeval.results.compare import Tolerance
 
 #: The characters that separate the words of a text (spaces, punctuation of CSV, JSON, HTML and LaTeX).
 DELIMITERS = re.compile(r"([\s,;:=<>\"'(){}\[\]|$&\\/%*!?`~^@#]+)")
-#: A word that is a number: an optional sign, digits with an optional fraction (or a fraction alone) and an
-#: optional exponent (``0.125``, ``-3e-05``, ``17``); ``t001``, ``v0.2.0``, ``SIM01``, ``nan`` are text.
-NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+# A word that is a number (NUMBER, the readers' grammar): an optional sign, digits with an optional fraction (or a
+# fraction alone) and an optional exponent (``0.125``, ``-3e-05``, ``17``); ``t001``, ``v0.2.0``, ``SIM01``,
+# ``nan`` are text.
 #: What replaces each number in a layout.
 MARK = "\0"
 #: Arrays named ``<file>_sha256`` hold the SHA-256 of another output (the table they were built from): that

@@ -227,8 +227,8 @@ def verdicts(
         tolerance = float(tolerances[TOLERANCE_KEYS[row.statistic]]) if randomised else None
         value, note = (None, reason) if reproduced is None else reproduced.value(row)
         verdict, difference = "not comparable", None
-        if reproduced is not None and reproduced.not_comparable(row):
-            note = reproduced.not_comparable(row)
+        if reproduced is not None and (why := reproduced.not_comparable(row)):
+            note = why
         elif not row.statistic.startswith("official_") and row.statistic not in GOLD_ONLY and other:
             note = other  # tau, consistency, DP over other runs (a statistic of the gold alone needs no runs)
         elif value is not None:
@@ -290,7 +290,8 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
     pooled, where they are all real (``origins``: {data set: origin} of the configuration); else not comparable."""
     from ordeval.io.provenance import combined_origin
 
-    rows = [row for row in published_numbers() if row.dataset == POOLED]
+    every = published_numbers()
+    rows = [row for row in every if row.dataset == POOLED]
     pooled_over = pooled_datasets(rows)
     if not pooled_over & set(origins):  # none of the data sets pooled in the paper is run here: nothing to show
         rows = []
@@ -299,9 +300,7 @@ def pooled(power_paths, origins: Mapping[str, str], tolerances: Mapping[str, flo
         if set(table["dataset"]) - {"POOLED"} == pooled_over:
             reproduced = Reproduced.read("POOLED", combined_origin({d: origins[d] for d in pooled_over}), power=path)
             papers = {
-                row.dataset: row.value
-                for row in published_numbers()
-                if row.dataset in pooled_over and row.statistic == "dp_pairs"
+                row.dataset: row.value for row in every if row.dataset in pooled_over and row.statistic == "dp_pairs"
             }
             here = dict(zip(table["dataset"], table["pairs"], strict=True))
             other = [
@@ -338,16 +337,28 @@ def summary_origins(tables: list[Table]) -> list[str]:
 
 def pooled_datasets(rows: list[Published] | None = None) -> set[str]:
     """The data sets that the published tables with pooled rows pool over."""
-    rows = [row for row in published_numbers() if row.dataset == POOLED] if rows is None else rows
+    every = published_numbers()
+    rows = [row for row in every if row.dataset == POOLED] if rows is None else rows
     sources = {row.source for row in rows}
-    return {row.dataset for row in published_numbers() if row.source in sources} - {POOLED}
+    return {row.dataset for row in every if row.source in sources} - {POOLED}
 
 
 def pooled_origin(origins: Mapping[str, str]) -> str:
     """The data origin of the pooled rows: the combined origin of the pooled data sets that are run here."""
     from ordeval.io.provenance import combined_origin
 
-    return combined_origin({name: origin for name, origin in origins.items() if name in pooled_datasets()})
+    over = pooled_datasets()
+    return combined_origin({name: origin for name, origin in origins.items() if name in over})
+
+
+def total_counts(summary: Table) -> dict[str, int]:
+    """{verdict: count, "numbers": count} of the total row of a summary table
+    (:func:`summary`)."""
+    total = summary.records()[-1]
+    return {
+        "numbers": int(total["numbers"]),
+        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
+    }
 
 
 def summary(tables: list[Table]) -> Table:

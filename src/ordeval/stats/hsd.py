@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from ordeval.stats.threads import usable_cpus
+from ordeval.stats.threads import run_ranges, usable_cpus
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -219,19 +219,7 @@ def trial_seeds(rng: np.random.Generator, trials: int) -> np.ndarray:
 def _run_blocks(arranged, seeds, plan, block: int, ranges: np.ndarray, threads: int) -> None:
     """The kernel over all blocks of trials, ``threads`` contiguous ranges of blocks at once."""
     blocks = -(-seeds.shape[0] // block)
-    threads = min(threads, blocks)
-    if threads <= 1:
-        _null_ranges(arranged, seeds, *plan, block, 0, blocks, ranges)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    bounds = np.linspace(0, blocks, threads + 1).astype(np.int64)
-    with ThreadPoolExecutor(threads) as pool:
-        list(
-            pool.map(
-                lambda i: _null_ranges(arranged, seeds, *plan, block, bounds[i], bounds[i + 1], ranges), range(threads)
-            )
-        )
+    run_ranges(lambda start, stop: _null_ranges(arranged, seeds, *plan, block, start, stop, ranges), blocks, threads)
 
 
 #: With a progress callback, the trials run in about this many chunks (one call per chunk).

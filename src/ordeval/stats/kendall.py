@@ -41,12 +41,10 @@ kernel (:mod:`ordeval.stats.kendall_kernel`, the algorithm above), compiled on f
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from ordeval.stats.intervals import RANK_TIE_TOLERANCE, tie_group_ranks
-from ordeval.stats.threads import usable_cpus
+from ordeval.stats.threads import run_ranges, usable_cpus
 
 VARIANTS = ("a", "b")
 #: Rankings of at most this many items are counted pair by pair in numpy (n^2 signs per pair of rankings).
@@ -97,8 +95,8 @@ def _short_taus(x: np.ndarray, y: np.ndarray, tolerance: float, variant_a: bool)
     missing = np.isnan(x).any(axis=1) | np.isnan(y).any(axis=1)
     signs = []
     for values in (x, y):
-        ranks = tie_group_ranks(np.where(missing[:, None], 0.0, values), tolerance)
-        signs.append(np.sign(ranks[:, :, None] - ranks[:, None, :]).astype(np.int8))
+        ranks = tie_group_ranks(np.where(missing[:, None], 0.0, values), tolerance).astype(np.int8)  # n <= SHORT
+        signs.append(np.sign(ranks[:, :, None] - ranks[:, None, :]))
     score = np.einsum("bij,bij->b", signs[0], signs[1], dtype=np.int64) // 2  # C - D: each pair twice
     pairs = n * (n - 1) // 2
     if variant_a:
@@ -116,14 +114,7 @@ def _kernel_taus(x, y, tolerance: float, variant_a: bool, out: np.ndarray, threa
     """The compiled kernel over the rows, in ``threads`` disjoint ranges at once (it releases the GIL)."""
     from ordeval.stats.kendall_kernel import tau_rows  # numba: imported only where long rankings are ranked
 
-    rows = out.size
-    threads = max(1, min(threads, rows))
-    if threads == 1:
-        tau_rows(x, y, tolerance, variant_a, 0, rows, out)
-        return
-    bounds = np.linspace(0, rows, threads + 1).astype(np.int64)
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(lambda i: tau_rows(x, y, tolerance, variant_a, bounds[i], bounds[i + 1], out), range(threads)))
+    run_ranges(lambda start, stop: tau_rows(x, y, tolerance, variant_a, start, stop, out), out.size, threads)
 
 
 def kendall_tau_a(x: np.ndarray, y: np.ndarray, tolerance: float = RANK_TIE_TOLERANCE) -> np.ndarray:

@@ -42,12 +42,6 @@ def known_tasks() -> dict[str, Task]:
     return _KNOWN
 
 
-def __getattr__(name: str):
-    if name == "KNOWN_TASKS":  # the former module-level dict: task name -> task
-        return known_tasks()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def get_task(name: str) -> Task:
     """The task called ``name`` (``quantification``, ``classification``)."""
     known = known_tasks()

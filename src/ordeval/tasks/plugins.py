@@ -53,7 +53,7 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
         path = plugin_file(plugin, base)
         loaded_as = str(path) if path is not None else plugin  # a file by where it is, not how it is named
         if loaded_as in _loaded:
-            if path is not None and _signature(path) != _signatures.get(loaded_as, _signature(path)):
+            if path is not None and _signatures.get(loaded_as) not in (None, _signature(path)):
                 raise ConfigError(
                     f"config key {key}[{index}]: plugin file {plugin!r} changed since this process "
                     "loaded it; its first version is what runs here: start a new process"

@@ -115,10 +115,12 @@ def report_items(plan: Plan) -> list[tuple[str, str, str]]:
     for entry in catalogue.entries():
         if not entry.section:
             continue
-        datasets = {path: name for name in plan.datasets for path in plan.paths(entry.key, dataset=name)}
-        for path in plan.paths(entry.key):
-            if path.endswith((".tex", ".pdf", ".png")) and not path.startswith(f"{plan.results}/report/"):
-                items.append((entry.section, datasets.get(path, "") if "dataset" in entry.per else "", path))
+        for values in plan.combinations(entry.key):
+            dataset = values.get("dataset", "") if "dataset" in entry.per else ""
+            for ext in entry.formats:
+                path = f"{plan.results}/" + entry.pattern.format(**{**values, "ext": ext})
+                if path.endswith((".tex", ".pdf", ".png")) and not path.startswith(f"{plan.results}/report/"):
+                    items.append((entry.section, dataset, path))
     return items
 
 

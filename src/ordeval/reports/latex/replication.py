@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from ordeval.io.table import Table
-from ordeval.reports.latex import bold, escape, tabular
+from ordeval.reports.latex import bold, escape, measure_label, tabular
 from ordeval.results.compare import decimals
 
 #: How a verdict is printed: a number that differs is shown in bold, never hidden.
@@ -52,7 +52,7 @@ def measure_markup(name: str) -> str:
     for task in all_tasks():
         if name in task.registry:
             measure = task.registry[name]
-            return measure.properties.get("latex") or escape(measure.display)
+            return measure_label(measure.display, measure.properties.get("latex", ""))
     return escape(name)
 
 

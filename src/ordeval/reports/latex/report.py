@@ -58,10 +58,6 @@ class ReportSection:
 
 #: Sections printed after the analyses, as an appendix (long per-run listings).
 APPENDIX = ("leaderboard",)
-#: The report's text width in inches (A4, 2 cm margins): the figures are drawn at most this wide, so that they
-#: are printed at the size they are drawn (:data:`ordeval.reports.figures.PRINT_WIDTH`).
-TEXT_WIDTH_IN = (21.0 - 4.0) / 2.54
-
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[margin=2cm]{geometry}
 \usepackage[T1]{fontenc}
@@ -413,14 +409,9 @@ def report_introduction(name: str, parameters: str, origins: Mapping[str, str], 
 def verdict_counts(summary_csv: str | Path) -> dict[str, int]:
     """The counts per verdict of every published number (the total row of ``tables/replication/summary.csv``)."""
     from ordeval.io.table import read_csv
-    from ordeval.results.replication import VERDICTS
+    from ordeval.results.replication import total_counts
 
-    table = read_csv(summary_csv)
-    total = table.records()[-1]
-    return {
-        "numbers": int(total["numbers"]),
-        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
-    }
+    return total_counts(read_csv(summary_csv))
 
 
 def replication_opening(counts: Mapping[str, int]) -> str:
