@@ -1,8 +1,9 @@
 # ordeval: meta-evaluation of ordinal classification and quantification measures.
 # Run `snakemake --cores all` (default synthetic data) or add `--configfile config/replication.yaml`.
-# The library (`pip install -e .`) plans the configuration (data sets, measures, outputs); each rule file
-# in workflow/rules/ names the files its rules read and write (most rules run one job per data set), and each
-# rule runs scripts/<rule>.py, which reads snakemake.input, calls the library and writes snakemake.output.
+# The library (`pip install -e .`) plans the configuration (data sets, tasks, measures); each rule file in
+# workflow/rules/ names the files its rules read and write (most rules run one job per data set) and ends with its
+# stage's target rule, which lists what the stage makes; each rule runs scripts/<rule>.py, which reads
+# snakemake.input, calls the library and writes snakemake.output.
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -37,28 +38,30 @@ include: "workflow/rules/measure_reports.smk"
 include: "workflow/rules/report.smk"
 
 
-# The target rules only gather outputs: they run in the Snakemake process, never on a cluster node.
-# Every other rule declares threads and resources (mem_mb, runtime) from the size of its data.
+# The target rules only gather outputs, and a score table is a few milliseconds of work in the Snakemake
+# process: they run there, never on a cluster node. Every other rule declares threads and resources (mem_mb,
+# runtime) from the size of its data.
 localrules:
     all,
     data,
     scores,
+    score_table,
     agreement,
     consistency,
     significance,
     popularity,
     leaderboard,
     topic_set_size,
+    figures,
     classification,
     replication,
     measure_reports,
     report,
 
 
-# Everything: the manifest records the SHA-256 of every other output (rule manifest takes them all as
-# input), and the LaTeX report and its PDF are made from it. Asking for these few files rather than
-# all ~700 again spares Snakemake matching each path twice on every start (~0.2 s of a no-op run).
+# Everything: the manifest records the SHA-256 of every other output (rule manifest takes them all as input),
+# the reports are made from it.
 rule all:
     default_target: True
     input:
-        pipeline.final_outputs(PLAN),
+        rules.report.input,

@@ -6,6 +6,7 @@ from ordeval.io.provenance import origins_of
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import combination_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.stats.intervals import CI_METHODS
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job, keyed
@@ -17,11 +18,12 @@ with job(snakemake) as log:
     measures = combination_measures(measure)
     agreements, labels = {}, {}
     for name, path in keyed(snakemake.input.stack, snakemake.params.datasets).items():
-        stack = read_stack(path, measures)
+        stack = read_stack(path, measures, tables=snakemake.input.tables)
         agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant, method)
         labels.update(measure_labels(stack))
     table = combination_table(agreements)
     write_csv(table, snakemake.output.csv, origins)
+    write_table_page(snakemake.output.csv, snakemake.output.html)
     description = (
         f"Kendall's τ-{variant} (with {level:.0%} CIs, {CI_METHODS[method]}) between the run rankings of "
         f"DNKT, {measure} and their harmonic mean DNKT_{measure}, per data set and averaged over the data sets "

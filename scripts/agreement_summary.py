@@ -6,6 +6,7 @@ from ordeval.io.provenance import origins_of
 from ordeval.io.table import read_csv, write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import similarity_latex, tau_matrix_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_measure_table
 from ordeval.workflow.scripting import job, keyed
 
@@ -21,12 +22,14 @@ with job(snakemake) as log:
     listing = ", ".join(names)
     mean = mean_pair_table(list(pairs.values()))
     write_csv(mean, output.mean_csv, origins)
+    write_table_page(output.mean_csv, output.mean_html)
     description = (
         f"Kendall's τ-{params.kendall} between the measures' run rankings, averaged over the data sets {listing}."
     )
     write_latex(tau_matrix_latex(mean, params.measures, labels), output.mean_tex, origins, description)
     similarity = similarity_table(pairs, params.measures)
     write_csv(similarity, output.similarity_csv, origins)
+    write_table_page(output.similarity_csv, output.similarity_html)
     description = (
         "Average similarity of each measure with the other measures (mean of the taus involving it), "
         f"per data set and averaged over {listing}; the highest mean in bold."

@@ -16,6 +16,7 @@ from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import paper_tau_latex
 from ordeval.reports.latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
 from ordeval.reports.latex.consistency import beaten_worst, paper_consistency_latex, split_heading
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
 from ordeval.tasks.plugins import load_plugins
 from ordeval.tasks.stack import read_measure_tables, read_stack
@@ -48,6 +49,7 @@ with job(snakemake) as log:
         out.agreement_csv,
         origins,
     )
+    write_table_page(out.agreement_csv, out.agreement_html)
     write_latex(
         paper_tau_latex(pairs, measures, labels),
         out.agreement_tex,
@@ -80,6 +82,7 @@ with job(snakemake) as log:
                 )
     columns = ["dataset", "condition", "split", "measure", "mean_tau", "beats_worst", "ve2"]
     write_csv(Table({c: [row[i] for row in rows] for i, c in enumerate(columns)}), out.consistency_csv, origins)
+    write_table_page(out.consistency_csv, out.consistency_html)
     generic = {c: c.replace("half", "full split") for c in headings}
     write_latex(
         paper_consistency_latex(panels, generic, labels),
@@ -111,6 +114,7 @@ with job(snakemake) as log:
     flags = computed_flags(REGISTRY[m] for m in measures)  # (I)-(III) checked, not declared
     properties = properties_table(measures, flags, mean_taus, consistency, power)
     write_csv(properties, out.properties_csv, origins)
+    write_table_page(out.properties_csv, out.properties_html)
     write_latex(
         properties_latex(properties, labels),
         out.properties_tex,
@@ -127,7 +131,7 @@ with job(snakemake) as log:
     # the constant baselines' kappa; the official protocol; the conventions
     kappa_tables, pooled, conventions = [], {}, []
     for name, files in datasets.items():
-        stack = read_stack(files["stack"])
+        stack = read_stack(files["stack"], tables=inputs.tables)
         constants = files["constant_runs"]
         if "kappa" in stack.measures and constants:
             single = gold_single_class(files["gold"], stack.topics)
@@ -144,6 +148,7 @@ with job(snakemake) as log:
         else constant_kappa_table("", [], [], np.zeros((0, 0)), np.zeros((0, 0)))
     )
     write_csv(kappa_table, out.kappa_csv, origins)
+    write_table_page(out.kappa_csv, out.kappa_html)
     write_latex(
         kappa_constant_latex(kappa_table),
         out.kappa_tex,
@@ -155,6 +160,7 @@ with job(snakemake) as log:
     )
     pooled_table = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in pooled.items()])
     write_csv(Table({c: pooled_table[c] for c in ["dataset", "run", *measures]}), out.pooled_csv, origins)
+    write_table_page(out.pooled_csv, out.pooled_html)
     write_latex(
         pooled_latex(pooled, measures, labels),
         out.pooled_tex,
@@ -166,6 +172,7 @@ with job(snakemake) as log:
     ordered = ["dataset", *[c for c in convention_table.columns if c != "dataset"]]
     convention_table = Table({c: convention_table[c] for c in ordered})
     write_csv(convention_table, out.conventions_csv, origins)
+    write_table_page(out.conventions_csv, out.conventions_html)
     write_latex(
         conventions_latex(convention_table, labels),
         out.conventions_tex,

@@ -10,6 +10,7 @@ from ordeval.io.provenance import read_origins
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.consistency import comparison_latex, effect_size_latex, symbols
+from ordeval.reports.table_page import write_table_page
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import condition_splits, split_taus
 from ordeval.tasks.stack import read_stack
@@ -17,7 +18,7 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
-    stack = read_stack(snakemake.input.stack, params.measures)
+    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
     origins = read_origins({dataset: snakemake.input.provenance})
     labels, symbol_of = measure_labels(stack), symbols(params.measures)
     test = f"randomised Tukey HSD with B = {params.hsd_trials}, α = {params.alpha}"
@@ -30,7 +31,9 @@ with job(snakemake) as log:
         comparison = compare_measures(taus, stack.measures, params.hsd_trials, params.alpha, rng, snakemake.threads)
         summary, pairs = comparison.summary_table(), comparison.pair_table()
         write_csv(summary, output[f"summary_{condition}"], origins)
+        write_table_page(output[f"summary_{condition}"], output[f"summary_html_{condition}"])
         write_csv(pairs, output[f"pairs_{condition}"], origins)
+        write_table_page(output[f"pairs_{condition}"], output[f"pairs_html_{condition}"])
         setting = (
             f"{dataset}, condition {condition}: {params.splits} random splits ({comparison.trials} with every "
             f"tau defined); {test}; VE2 = {comparison.ve2:.3g}."

@@ -5,12 +5,13 @@ paired randomisation test), as CSV, LaTeX and Markdown."""
 from ordeval.analysis.leaderboard import pipeline_pooled_leaderboards
 from ordeval.io.provenance import read_provenance
 from ordeval.reports.leaderboard_text import write_leaderboards
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
-    stack = read_stack(inputs.stack, params.measures)
+    stack = read_stack(inputs.stack, params.measures, tables=inputs.tables)
     provenance = read_provenance(inputs.provenance)
     items = provenance.get("summary", {}).get("items")
     boards = pipeline_pooled_leaderboards(
@@ -23,4 +24,5 @@ with job(snakemake) as log:
         origins={dataset: provenance["origin"]},
     )
     write_leaderboards(boards, output.csv, output.tex, output.md)
+    write_table_page(output.csv, output.html)
     log.info("%s: %d measures x %d runs (pooled)", dataset, len(boards.boards), len(stack.runs))

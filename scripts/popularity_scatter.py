@@ -7,17 +7,19 @@ from ordeval.reports.figures import measure_text, save_figure
 from ordeval.reports.figures.popularity import scatter_figure
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.popularity import panels_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
     runs, level = [params.popularity_run, params.uniform_run], params.ci_level
-    stack = read_stack(snakemake.input.stack, params.measures)
+    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
     deltas = compute_deltas(stack, *runs)
     panels = scatter_panels(deltas, params.tie_tolerance, level)
     origin = compared_origins({dataset: snakemake.input.provenance}, [dataset], runs)
     write_csv(panels_table(dataset, panels), output.csv, origin)
+    write_table_page(output.csv, output.html)
     description = (
         f"{dataset}: for each pair of measures, the topics in the 2nd and 4th quadrants of the scatter plot "
         f"of their oriented deltas (they prefer different baselines) and Pearson r with a {level:.0%} CI."

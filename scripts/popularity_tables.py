@@ -5,6 +5,7 @@ from ordeval.analysis.popularity import compared_origins, compute_deltas, deltas
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_label, measure_labels, write_latex
 from ordeval.reports.latex.popularity import preference_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_stack
 from ordeval.workflow.scripting import job, keyed
 
@@ -16,7 +17,7 @@ with job(snakemake) as log:
     # Labels from the scores' measure tables; a measure's escaped name where no data set is compared.
     deltas, labels = {}, {measure: measure_label(measure) for measure in measures}
     for dataset, path in keyed(snakemake.input.stack, params.datasets).items():
-        stack = read_stack(path, measures)
+        stack = read_stack(path, measures, tables=snakemake.input.tables)
         labels.update(measure_labels(stack))
         deltas[dataset] = compute_deltas(stack, *runs)
     origins = compared_origins(provenance, list(deltas), runs)
@@ -24,6 +25,7 @@ with job(snakemake) as log:
     note = f"No data set has both {runs[0]} and {runs[1]}." + (f" Left out: {skipped}." if skipped else "")
     table = preference_table(deltas, measures, tolerance, origins)
     write_csv(table, output.csv, total_origins(table, origins))
+    write_table_page(output.csv, output.html)
     description = (
         f"Popularity vs Uniform: topics on which each measure prefers {runs[1]} (U) or {runs[0]} (P), "
         f"ties (|Delta| <= {tolerance:g}) in T where any; the larger count in bold; TOTAL sums the data sets "
@@ -31,4 +33,5 @@ with job(snakemake) as log:
     )
     write_latex(preference_latex(table, measures, labels, note), output.tex, origins, description)
     write_csv(deltas_table(deltas), output.deltas, origins)
+    write_table_page(output.deltas, output.deltas_html)
     log.info("compared %d data sets; left out: %s", len(deltas), skipped or "none")

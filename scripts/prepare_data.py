@@ -1,25 +1,21 @@
-"""Rule prepare_data_<task>: one data set's gold and runs (read, computed or simulated), validated before any
-file is written, as its task's canonical files (``snakemake.output``: a file per key of the task's
-``canonical_files``)."""
+"""Rule prepare_data: one data set's gold and runs (read, computed or simulated) from the files its configuration
+names (``snakemake.input``, by configuration entry: gold, runs_0, ...), validated before any file is written, as
+the canonical files of its task (``snakemake.output``: gold, runs, arrays, provenance)."""
 
-from ordeval.tasks import get_task
-from ordeval.tasks.plugins import load_plugins
+from ordeval.tasks.jobs import prepare_dataset
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
-    dataset, params = snakemake.wildcards.dataset, snakemake.params
-    load_plugins(params.plugins)  # a plugin's file format or task
-    task = get_task(params.task)
-    data = task.build(dataset, params.spec, params.data_root, params.seed)
-    data.provenance["task"] = task.name
-    data.provenance["summary"] = task.describe(data)
-    for key in ("venue", "language"):
-        data.provenance[key] = params.spec.get(key, "")
-    task.write_canonical(data, dict(snakemake.output.items()))
+    params = snakemake.params
+    files = {name: path for name, path in snakemake.input.items() if name != "plugins"}
+    outputs = dict(snakemake.output.items())
+    data = prepare_dataset(
+        snakemake.wildcards.dataset, params.task, params.spec, files, params.seed, outputs, params.plugins
+    )
     log.info(
         "%s (%s): %d topics, %d runs, %d classes, origin %s",
-        dataset,
-        task.name,
+        data.name,
+        params.task,
         len(data.topics),
         len(data.run_names),
         len(data.classes),

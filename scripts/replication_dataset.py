@@ -5,6 +5,7 @@ from ordeval.io.provenance import read_origins
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import write_latex
 from ordeval.reports.latex.replication import replication_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.results.replication import Reproduced, published_numbers, verdicts
 from ordeval.stats.splits import CONDITIONS
 from ordeval.workflow.scripting import job, one_file
@@ -26,5 +27,6 @@ with job(snakemake) as log:
     rows = [row for row in published_numbers() if row.dataset == dataset]
     table = verdicts(rows, reproduced, snakemake.params.tolerance)
     write_csv(table, snakemake.output.csv, origins, [reproduced.row_origin(row) for row in rows])
+    write_table_page(snakemake.output.csv, snakemake.output.html)
     write_latex(replication_latex(table), snakemake.output.tex, origins, f"{dataset}: published versus reproduced")
     log.info("%s: %d published numbers, verdicts %s", dataset, len(table), sorted(set(table["verdict"])))

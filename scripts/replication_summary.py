@@ -7,6 +7,7 @@ from ordeval.io.table import Table, write_csv
 from ordeval.reports.latex import write_latex
 from ordeval.reports.latex.replication import replication_latex, summary_latex
 from ordeval.reports.replication_page import measure_names, write_replication_page
+from ordeval.reports.table_page import write_table_page
 from ordeval.results.replication import pooled, pooled_origin, summary, summary_origins
 from ordeval.workflow.scripting import job
 
@@ -16,6 +17,7 @@ with job(snakemake) as log:
     pooled_table = pooled(snakemake.input.power, origins, tolerance)
     pooled_origins = [pooled_origin(origins)] * len(pooled_table)
     write_csv(pooled_table, snakemake.output.pooled_csv, origins, pooled_origins)
+    write_table_page(snakemake.output.pooled_csv, snakemake.output.pooled_html)
     write_latex(
         replication_latex(pooled_table),
         snakemake.output.pooled_tex,
@@ -29,6 +31,7 @@ with job(snakemake) as log:
     pooled_table = pooled_table.with_column("data_origin", pooled_origins)
     row_origins = summary_origins([*tables, pooled_table])
     write_csv(counts, snakemake.output.csv, origins, row_origins)
+    write_table_page(snakemake.output.csv, snakemake.output.html)
     by_dataset = {table["dataset"][0]: table for table in tables if len(table)}
     if len(pooled_table):
         by_dataset["pooled"] = pooled_table

@@ -1,30 +1,13 @@
-"""Rule score_runs_<task>: every run of one data set scored on every topic with every measure of its task: the
-score matrices, the means, the measures' directions, the stack the analyses read, and the task's own tables."""
+"""Rule score_runs: every run of one data set scored on every topic with every measure it scores: the score stack
+the analyses read (recording the SHA-256 of the score tables that rule score_table writes from it), the means (and
+their page for the HTML report) and the measures' directions."""
 
-from ordeval.tasks import get_task
-from ordeval.tasks.plugins import load_plugins
-from ordeval.tasks.stack import write_scores
+from ordeval.reports.table_page import write_table_page
+from ordeval.tasks.jobs import score_dataset
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
-    dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
-    load_plugins(params.plugins)
-    task = get_task(params.task)
-    data = task.read_canonical(dataset, params.spec, {key: snakemake.input[key] for key in task.canonical_files()})
-    scored = task.score(data, params.measures)
-    stack = scored.stack
-    files = {measure: output[f"matrix_{measure}"] for measure in stack.measures}
-    write_scores(
-        stack,
-        {**files, "means": output.means, "measures": output.measures, "stack": output.stack},
-        processes=snakemake.threads,
-    )
-    for key, table in scored.extras.items():
-        table.write(output[key])
-    log.info(
-        "%s: scored %d runs x %d topics with %d measures",
-        dataset,
-        len(stack.runs),
-        len(stack.topics),
-        len(stack.measures),
-    )
+    params, output, dataset = snakemake.params, snakemake.output, snakemake.wildcards.dataset
+    stack = score_dataset(dataset, params.task, params.spec, snakemake.input, params.measures, output, params.plugins)
+    write_table_page(output.means, output.means_html)
+    log.info("%s: scored %d runs x %d topics with %d measures", dataset, *stack.values.shape[::-1])

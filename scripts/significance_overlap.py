@@ -6,6 +6,7 @@ from ordeval.io.provenance import read_origins
 from ordeval.io.table import write_csv
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.significance import sso_latex
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_measure_table
 from ordeval.workflow.scripting import job
 
@@ -16,6 +17,7 @@ with job(snakemake) as log:
     origins = read_origins({dataset: inputs.provenance})
     overlap = overlap_table(significance, params.alpha)
     write_csv(overlap, snakemake.output.csv, origins)
+    write_table_page(snakemake.output.csv, snakemake.output.html)
     test = f"randomised Tukey HSD, B = {params.hsd_trials} trials, α = {params.alpha:g}"
     write_latex(
         sso_latex(overlap, params.measures, labels),

@@ -19,6 +19,7 @@ from ordeval.reports.latex.significance import (
     contradictions_latex,
     discriminative_power_latex,
 )
+from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.stack import read_measure_table
 from ordeval.workflow.scripting import job, keyed
 
@@ -39,6 +40,7 @@ with job(snakemake) as log:
         log.info("%s: significant pairs per measure %s", dataset, powers[dataset].significant.tolist())
     power_table = discriminative_power_table(powers)
     write_csv(power_table, output.power_csv, origins)
+    write_table_page(output.power_csv, output.power_html)
     write_latex(
         discriminative_power_latex(power_table, labels),
         output.power_tex,
@@ -49,6 +51,7 @@ with job(snakemake) as log:
     detail = Table.concat(contradictions)
     counts = contradiction_counts(detail, params.datasets, measures)
     write_csv(counts, output.counts_csv, origins)
+    write_table_page(output.counts_csv, output.counts_html)
     write_latex(
         contradiction_counts_latex(counts, labels),
         output.counts_tex,
@@ -56,6 +59,7 @@ with job(snakemake) as log:
         f"Contradictions: run pairs significant under both measures whose better run differs ({test}).",
     )
     write_csv(detail, output.contradictions_csv, origins)
+    write_table_page(output.contradictions_csv, output.contradictions_html)
     write_latex(
         contradictions_latex(detail, labels),
         output.contradictions_tex,
@@ -64,6 +68,7 @@ with job(snakemake) as log:
     )
     collapsed = collapse_identical_runs(detail, identical_set_of)
     write_csv(collapsed, output.collapsed_csv, origins)
+    write_table_page(output.collapsed_csv, output.collapsed_html)
     write_latex(
         contradictions_latex(collapsed, labels),
         output.collapsed_tex,

@@ -1,20 +1,23 @@
 # Stage: ranking agreement between measures (Sakai, ACL-IJCNLP 2021): Kendall's tau with CIs between the
 # measures' run rankings per data set; averaged over each task's data sets with the measures' average
 # similarity and a heatmap; the DNKT_M tables (DNKT vs M vs their harmonic mean DNKT_M).
-AGREEMENT = {
-    "ci_level": PLAN.config["agreement"]["ci_level"],
-    "ci_method": PLAN.config["agreement"]["ci_method"],
-    "kendall": KENDALL,
-}
+AGREEMENT = PLAN.config["agreement"]
+DNKT = PLAN.dnkt_datasets  # the data sets that score DNKT and its combinations
 
 
 rule agreement_dataset:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        provenance=rules.prepare_data.output.provenance,
     output:
-        csv=reported(f"{RESULTS}/tables/agreement/{{dataset}}.csv"),
+        csv=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
+        html=report(
+            f"{RESULTS}/tables/agreement/{{dataset}}.html",
+            caption="../report/agreement/dataset.rst",
+            category=category("agreement"),
+            subcategory="{dataset}",
+        ),
         tex=f"{RESULTS}/tables/agreement/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/agreement_dataset/{{dataset}}.log",
@@ -22,33 +25,38 @@ rule agreement_dataset:
         ENV
     threads: threads("tables")
     resources:
-        **cost("tables"),
+        mem_mb=mem_mb("tables"),
+        runtime=runtime("tables"),
     params:
-        **AGREEMENT,
-        measures=lambda wildcards: PLAN.dataset_measures("agreement", wildcards.dataset),
+        measures=dataset_measures("agreement"),
+        kendall=KENDALL,
+        ci_level=AGREEMENT["ci_level"],
+        ci_method=AGREEMENT["ci_method"],
+        code=code("agreement_dataset"),
     script:
         "../../scripts/agreement_dataset.py"
 
 
 rule agreement_summary:
     input:
-        tables=lambda wildcards: expand(
-            f"{RESULTS}/tables/agreement/{{dataset}}.csv",
-            dataset=task_datasets(wildcards),
-        ),
-        measures=lambda wildcards: expand(
-            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        provenance=lambda wildcards: expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json",
-            dataset=task_datasets(wildcards),
-        ),
+        tables=gathered(rules.agreement_dataset.output.csv, task_datasets),
+        measures=gathered(rules.score_runs.output.measures, task_datasets),
+        provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
-        mean_csv=reported(f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv"),
+        mean_csv=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv",
+        mean_html=report(
+            f"{RESULTS}/tables/agreement/mean{{task_suffix}}.html",
+            caption="../report/agreement/mean.rst",
+            category=category("agreement"),
+            subcategory=task_title,
+        ),
         mean_tex=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.tex",
-        similarity_csv=reported(
-            f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.csv"
+        similarity_csv=f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.csv",
+        similarity_html=report(
+            f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.html",
+            caption="../report/agreement/similarity.rst",
+            category=category("agreement"),
+            subcategory=task_title,
         ),
         similarity_tex=f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.tex",
     log:
@@ -57,28 +65,30 @@ rule agreement_summary:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
-        kendall=KENDALL,
-        measures=lambda wildcards: PLAN.suffix_measures(
-            "agreement", wildcards.task_suffix
-        ),
         datasets=task_datasets,
+        measures=task_measures("agreement"),
+        kendall=KENDALL,
+        code=code("agreement_summary"),
     script:
         "../../scripts/agreement_summary.py"
 
 
 rule agreement_dnkt:
     input:
-        stack=expand(
-            f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=PLAN.dnkt_datasets
-        ),
-        tables=PLAN.score_tables(*PLAN.dnkt_datasets),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=PLAN.dnkt_datasets
-        ),
+        stack=expand(rules.score_runs.output.stack, dataset=DNKT),
+        tables=tables_of(*DNKT),
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DNKT),
     output:
-        csv=reported(f"{RESULTS}/tables/agreement/dnkt_{{measure}}.csv"),
+        csv=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.csv",
+        html=report(
+            f"{RESULTS}/tables/agreement/dnkt_{{measure}}.html",
+            caption="../report/agreement/dnkt.rst",
+            category=category("agreement"),
+            subcategory="DNKT_{measure}",
+        ),
         tex=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.tex",
     log:
         f"{RESULTS}/logs/agreement_dnkt/{{measure}}.log",
@@ -88,44 +98,50 @@ rule agreement_dnkt:
         ENV
     threads: threads("tables")
     resources:
-        **cost("tables"),
+        mem_mb=mem_mb("tables"),
+        runtime=runtime("tables"),
     params:
-        **AGREEMENT,
-        datasets=PLAN.dnkt_datasets,
+        datasets=DNKT,
+        kendall=KENDALL,
+        ci_level=AGREEMENT["ci_level"],
+        ci_method=AGREEMENT["ci_method"],
+        code=code("agreement_dnkt"),
     script:
         "../../scripts/agreement_dnkt.py"
 
 
 rule agreement_heatmap:
     input:
-        mean=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv",
-        measures=lambda wildcards: expand(
-            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        provenance=lambda wildcards: expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json",
-            dataset=task_datasets(wildcards),
-        ),
+        mean=rules.agreement_summary.output.mean_csv,
+        measures=gathered(rules.score_runs.output.measures, task_datasets),
+        provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         pdf=f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.pdf",
-        png=reported(f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.png"),
+        png=report(
+            f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.png",
+            caption="../report/agreement/heatmap.rst",
+            category=category("agreement"),
+            subcategory=task_title,
+        ),
     log:
         f"{RESULTS}/logs/agreement_heatmap/heatmap{{task_suffix}}.log",
     conda:
         ENV
     threads: threads("figures")
     resources:
-        **cost("figures"),
+        mem_mb=mem_mb("figures"),
+        runtime=runtime("figures"),
     params:
+        measures=task_measures("agreement"),
         kendall=KENDALL,
-        measures=lambda wildcards: PLAN.suffix_measures(
-            "agreement", wildcards.task_suffix
-        ),
+        code=code("agreement_heatmap"),
     script:
         "../../scripts/agreement_heatmap.py"
 
 
 rule agreement:
     input:
-        PLAN.targets("agreement"),
+        made(rules.agreement_dataset, dataset=DATASETS),
+        made(rules.agreement_summary, task_suffix=SUFFIXES),
+        made(rules.agreement_dnkt, measure=PLAN.dnkt_combinations),
+        made(rules.agreement_heatmap, task_suffix=SUFFIXES),

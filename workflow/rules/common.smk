@@ -1,20 +1,22 @@
-# The plan of this configuration (ordeval.workflow.plan: the validated configuration, its data sets, measures
-# and outputs), the wildcards and the helpers every rule file uses. Each rule writes out the paths it reads and
-# writes under RESULTS (results/<name>), its wildcards ({dataset}, {task_suffix}, {measure}) left for Snakemake;
-# each such path template is also an entry of the catalogue of outputs (ordeval.reports.catalogue: caption,
-# report section; tests/workflow/test_rules.py keeps the two in step). `params` hold settings only.
-import glob
+# The plan of this configuration (ordeval.workflow.plan: the validated configuration with its defaults, the data
+# sets with their tasks and measures, the measures of each analysis), the wildcards, and the helpers every rule file
+# uses. Each rule writes out the paths it reads and writes under RESULTS (results/<name>), its wildcards
+# ({dataset}, {task_suffix}, {measure}) left for Snakemake; each stage's target rule lists what the stage makes
+# with `made(rules.<rule>, <wildcard>=<values>)`, and `rule all`, the manifest and the reports take it from there.
+# `params` hold settings, and `code`: the digest of the code the job runs (below).
 import os
 import re
 import sys
 
-from ordeval.workflow import pipeline
-from ordeval.workflow.config import check_config_file
-from ordeval.workflow.modules import date_scripts
 from ordeval.io.errors import InputError
-from ordeval.io.files import remove_stale_temporaries
+from ordeval.io.names import check_paths
+from ordeval.reports.catalogue import category
 from ordeval.results.manifest import git_commit, report_configuration_problem
-from ordeval.workflow.plan import CONDITIONS, caption_name, plan as make_plan
+from ordeval.stats.splits import CONDITIONS
+from ordeval.workflow.config import check_config_file
+from ordeval.workflow.modules import code_digest
+from ordeval.workflow.plan import plan as make_plan
+from ordeval.workflow.resources import job_resources
 
 # Each configuration file is checked for what Snakemake's loading lets through (duplicate keys, aliases,
 # sizes), then the configuration is validated and planned. A ConfigError or InputError (both ValueError)
@@ -33,22 +35,18 @@ if any(
     problem = report_configuration_problem(PLAN.config, f"{PLAN.results}/manifest.json")
     if problem:
         sys.exit(f"ordeval: report: {problem}")
+# The configuration with its defaults, as the captions of the HTML report read it ({{ snakemake.config }}).
+config.update(PLAN.config)
 
 RESULTS = PLAN.results
-# Code tracking: each script is dated after the newest ordeval file its code uses (ordeval.workflow.modules), so
-# that Snakemake's code trigger re-runs exactly the jobs whose code changed.
-date_scripts(sorted(glob.glob(os.path.join(workflow.basedir, "scripts", "*.py"))))
-# Temporary files of jobs killed mid-write (the atomic writer's names, older than a few minutes).
-remove_stale_temporaries(RESULTS)
 ENV = "../../environment.yml"
 SEED = PLAN.config["seed"]
 KENDALL = PLAN.config["kendall"]
 
 DATASETS = list(PLAN.datasets)  # configuration order
-TASKS = PLAN.tasks
 # Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
-SUFFIXES = [PLAN.suffix(task) for task in TASKS]
-REPORT_MARKS = pipeline.report_marks(PLAN)
+SUFFIXES = [PLAN.suffix(task) for task in PLAN.tasks]
+MEASURES = sorted({m for data in PLAN.datasets.values() for m in data.measures})
 
 
 def alternatives(names):
@@ -60,15 +58,20 @@ def alternatives(names):
 
 # The wildcards: {dataset} a configured data set only (not "mean" in tables/agreement/mean.csv); {task_suffix}
 # what the outputs that combine a task's data sets add to their names ("" quantification, "_oc" classification,
-# "_scores" precomputed scores); {measure} a measure (the DNKT_M tables, the measure reports: each rule says which).
+# "_scores" precomputed scores); {measure} a scored measure (a score table, a DNKT_M table, a measure's report:
+# each rule narrows it).
 wildcard_constraints:
     dataset=alternatives(DATASETS),
     task_suffix=alternatives(SUFFIXES),
+    measure=alternatives(MEASURES),
 
 
-def score_tables(wildcards):
-    """The score tables that the data set's stack.npz mirrors: it is read only while they are unchanged."""
-    return PLAN.score_tables(wildcards.dataset)
+def code(script=None, modules=()):
+    """The SHA-256 of the code a job runs (ordeval.workflow.modules.code_digest): scripts/<script>.py and every
+    ordeval module it reaches, or the ``modules`` a run: block calls. A params entry: Snakemake re-runs the jobs
+    whose code changed (its params trigger), and nothing is written to find out."""
+    path = os.path.join(workflow.basedir, "scripts", f"{script}.py") if script else None
+    return code_digest(path, modules)
 
 
 def task_datasets(wildcards):
@@ -76,65 +79,132 @@ def task_datasets(wildcards):
     return PLAN.suffix_datasets(wildcards.task_suffix)
 
 
-def dataset_task_suffix(wildcards):
-    """The suffix of the summaries of the data set's task ("" OQ, "_oc" OC)."""
-    return PLAN.suffix(PLAN.datasets[wildcards.dataset].task)
+def task_measures(analysis):
+    """The measures of ``analysis`` on the data sets of the task whose summaries carry ``wildcards.task_suffix``."""
+    return lambda wildcards: PLAN.suffix_measures(analysis, wildcards.task_suffix)
 
 
-def measure_datasets(wildcards):
-    """The data sets of the reported measure (rule measure_report)'s task."""
-    return PLAN.task_datasets(PLAN.measure_reports[wildcards.measure])
+def dataset_measures(analysis):
+    """The measures of ``analysis`` on the data set ``wildcards.dataset``."""
+    return lambda wildcards: PLAN.dataset_measures(analysis, wildcards.dataset)
 
 
-def measure_task_suffix(wildcards):
-    """The suffix of the summaries of the reported measure's task."""
-    return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
+def tables_of(*datasets):
+    """The tables that each data set's stack.npz mirrors (rule score_table: a table per scored measure; rule
+    score_runs: measures.tsv): inputs of the jobs that read the stacks, which read an edited table instead.
+    """
+    return [
+        path
+        for name in datasets
+        for path in [
+            *expand(
+                rules.score_table.output.table,
+                dataset=name,
+                measure=PLAN.datasets[name].measures,
+            ),
+            *expand(rules.score_runs.output.measures, dataset=name),
+        ]
+    ]
 
 
-def reported(paths):
-    """``paths`` (one, a list, or a dict of named ones), those shown in the HTML report wrapped in report()
-    with their caption (written by rule report_captions), category and subcategory."""
-
-    def mark(path):
-        found = REPORT_MARKS.get(path)
-        if found is None:
-            return path
-        return report(
-            path,
-            caption=os.path.abspath(found.caption),
-            category=found.category,
-            subcategory=found.subcategory or None,
-        )
-
-    if isinstance(paths, dict):
-        return {name: mark(path) for name, path in paths.items()}
-    return mark(paths) if isinstance(paths, str) else [mark(path) for path in paths]
+def score_tables(wildcards):
+    """The tables that the stack of data set ``wildcards.dataset`` mirrors (tables_of)."""
+    return tables_of(wildcards.dataset)
 
 
-def _cost(kind, wildcards):
-    return pipeline.cost(PLAN, kind, wildcards.get("dataset"))
+def task_title(wildcards):
+    """The HTML report's subcategory of an output over a task's data sets: the task's name."""
+    return PLAN.suffix_task(wildcards.task_suffix)
+
+
+def gathered(template, datasets):
+    """``template`` (a rule's output, {dataset} in it) over ``datasets``, a function of the wildcards (e.g.
+    task_datasets): the input of a rule that gathers a task's data sets."""
+    return lambda wildcards: expand(template, dataset=datasets(wildcards))
 
 
 def threads(kind):
     """The threads of a job of ``kind`` (ordeval.workflow.resources.KINDS) on its data set (or on every data set):
     the configured threads where the work is large enough, else one."""
-    return lambda wildcards: _cost(kind, wildcards).threads
+    return lambda wildcards: job_resources(PLAN, kind, wildcards.get("dataset")).threads
 
 
-def cost(kind):
-    """mem_mb and runtime (minutes) of a job of ``kind`` on its data set (or on every data set), from its
-    size (ordeval.workflow.resources), multiplied by the attempt (``--retries``)."""
-    return {
-        "mem_mb": lambda wildcards, attempt: _cost(kind, wildcards).mem_mb * attempt,
-        "runtime": lambda wildcards, attempt: _cost(kind, wildcards).runtime * attempt,
-    }
+def mem_mb(kind):
+    """The memory (MB) of a job of ``kind`` on its data set (or on every data set), from its size
+    (ordeval.workflow.resources), times the attempt (``--retries``)."""
+    return (
+        lambda wildcards, attempt: job_resources(
+            PLAN, kind, wildcards.get("dataset")
+        ).mem_mb
+        * attempt
+    )
 
 
-# Snakemake's job rate limiter (--max-jobs-per-timespan, 100/1s by default) wakes the scheduler once a second
-# per job finished so far, each time sizing every input of every ready job: for the default configuration
-# ~3,000 scheduler rounds and 2 million stat calls, 17 s of the Snakemake process's 22 s of CPU on a cold
-# run, taken from the jobs (benchmarks/pipeline.py). It guards a cluster's submission queue; running on this
-# machine there is nothing to guard, and no setting turns it off, so it is dropped here. Cluster executors keep it.
-onstart:
-    if workflow.local_exec and hasattr(workflow, "scheduler"):
-        workflow.scheduler.job_rate_limiter = None
+def runtime(kind):
+    """The run time (minutes) of a job of ``kind`` on its data set (or on every data set), times the attempt."""
+    return (
+        lambda wildcards, attempt: job_resources(
+            PLAN, kind, wildcards.get("dataset")
+        ).runtime
+        * attempt
+    )
+
+
+# What each stage makes, rule by rule: {rule name: [wildcard values of each job]} (filled by made()).
+MADE = {}
+
+
+def made(rule, **values):
+    """Every output of ``rule`` (``rules.<name>``) that this configuration makes: its output templates expanded
+    over the wildcard values given (lists; one job per combination; none for a rule without wildcards). The stage
+    target rules list them; the manifest, `rule all` and the reports take them from there (MADE).
+    """
+    names = list(values)
+    jobs = [dict(zip(names, combination)) for combination in _product(values)]
+    MADE.setdefault(rule.rule.name, []).extend(jobs)
+    return [path for job in jobs for path in expand(rule.output, **job)]
+
+
+def _product(values):
+    import itertools
+
+    return itertools.product(*values.values()) if values else [()]
+
+
+def caption_file(key):
+    """The caption of output ``key`` (workflow/report/<key>.rst): the HTML report's (report(caption=...)) and the
+    PDF's (rule report_tex)."""
+    return os.path.join(workflow.basedir, "workflow", "report", f"{key}.rst")
+
+
+def printed_items(printed):
+    """The PDF's items from (section, rule, output name, caption key) entries: each rule output over every job of
+    the rule that its stage made (MADE), as {section, caption, path, wildcards}, in the order given.
+    """
+    return [
+        {
+            "section": section,
+            "caption": caption_file(caption),
+            "path": expand(getattr(rule.output, output), **job)[0],
+            "wildcards": job,
+        }
+        for section, rule, output, caption in printed
+        for job in MADE.get(rule.rule.name, [])
+    ]
+
+
+def check_outputs():
+    """Two outputs of this configuration with one path, or with paths that differ only in case (one file on a
+    case-insensitive file system), refused before any job, naming the configuration key of the name to change (a
+    data set named like another output, "mean"; a measure named "means"): ordeval.io.names.check_paths.
+    """
+    owners = [
+        (path, name, job.get("dataset"), job.get("measure"))
+        for name, jobs in MADE.items()
+        for job in jobs
+        for path in expand(getattr(rules, name).output, **job)
+    ]
+    try:
+        check_paths(owners)
+    except ValueError as error:
+        sys.exit(f"ordeval: configuration error: {error}")

@@ -1,28 +1,49 @@
 # Stage: system ranking consistency (Sakai, CIKM 2021): per data set and condition (topic halves; two
 # subsets of `subset_size` topics), the taus between the run rankings on random topic splits and the
 # measures compared by the randomised Tukey HSD; the mean tau per measure over each task's data sets. (The
-# figures of a data set: rule dataset_figures.)
+# figures of a data set: rule dataset_figures.) The conditions (ordeval.stats.splits.CONDITIONS) are written out.
 CONSISTENCY = PLAN.config["consistency"]
 
 
 rule consistency_taus:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        provenance=rules.prepare_data.output.provenance,
     output:
-        # the conditions (ordeval.stats.splits.CONDITIONS): topic halves, and two subsets of subset_size topics
         taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",
         taus_10v10=f"{RESULTS}/consistency/{{dataset}}/10v10.tsv",
-        summary_half=reported(f"{RESULTS}/tables/consistency/{{dataset}}_half.csv"),
-        summary_10v10=reported(f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv"),
+        summary_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
+        summary_html_half=report(
+            f"{RESULTS}/tables/consistency/{{dataset}}_half.html",
+            caption="../report/consistency/summary_half.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
+        ),
         summary_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.tex",
+        summary_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
+        summary_html_10v10=report(
+            f"{RESULTS}/tables/consistency/{{dataset}}_10v10.html",
+            caption="../report/consistency/summary_10v10.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
+        ),
         summary_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.tex",
-        pairs_half=reported(f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.csv"),
-        pairs_10v10=reported(
-            f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.csv"
+        pairs_half=f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.csv",
+        pairs_html_half=report(
+            f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.html",
+            caption="../report/consistency/pairs_half.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
         ),
         pairs_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.tex",
+        pairs_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.csv",
+        pairs_html_10v10=report(
+            f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.html",
+            caption="../report/consistency/pairs_10v10.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
+        ),
         pairs_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.tex",
     log:
         f"{RESULTS}/logs/consistency_taus/{{dataset}}.log",
@@ -31,11 +52,10 @@ rule consistency_taus:
         ENV
     threads: threads("taus")
     resources:
-        **cost("taus"),
+        mem_mb=mem_mb("taus"),
+        runtime=runtime("taus"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures(
-            "consistency", wildcards.dataset
-        ),
+        measures=dataset_measures("consistency"),
         conditions=list(CONDITIONS),
         splits=CONSISTENCY["trials"],
         subset_size=CONSISTENCY["subset_size"],
@@ -43,34 +63,35 @@ rule consistency_taus:
         alpha=CONSISTENCY["alpha"],
         seed=SEED,
         kendall=KENDALL,
+        code=code("consistency_taus"),
     script:
         "../../scripts/consistency_taus.py"
 
 
 rule consistency_summary:
     input:
-        summary_half=lambda wildcards: expand(
-            rules.consistency_taus.output.summary_half,
-            dataset=task_datasets(wildcards),
+        summary_half=gathered(rules.consistency_taus.output.summary_half, task_datasets),
+        summary_10v10=gathered(
+            rules.consistency_taus.output.summary_10v10, task_datasets
         ),
-        summary_10v10=lambda wildcards: expand(
-            rules.consistency_taus.output.summary_10v10,
-            dataset=task_datasets(wildcards),
-        ),
-        measures=lambda wildcards: expand(
-            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        provenance=lambda wildcards: expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json",
-            dataset=task_datasets(wildcards),
-        ),
+        measures=gathered(rules.score_runs.output.measures, task_datasets),
+        provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
-        mean_half=reported(f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.csv"),
-        mean_10v10=reported(
-            f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.csv"
+        mean_half=f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.csv",
+        mean_html_half=report(
+            f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.html",
+            caption="../report/consistency/mean_half.rst",
+            category=category("consistency"),
+            subcategory=task_title,
         ),
         mean_tex_half=f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.tex",
+        mean_10v10=f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.csv",
+        mean_html_10v10=report(
+            f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.html",
+            caption="../report/consistency/mean_10v10.rst",
+            category=category("consistency"),
+            subcategory=task_title,
+        ),
         mean_tex_10v10=f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.tex",
     log:
         f"{RESULTS}/logs/consistency_summary/summary{{task_suffix}}.log",
@@ -78,14 +99,18 @@ rule consistency_summary:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
-        conditions=list(CONDITIONS),
         datasets=task_datasets,
+        conditions=list(CONDITIONS),
+        code=code("consistency_summary"),
     script:
         "../../scripts/consistency_summary.py"
 
 
 rule consistency:
     input:
-        PLAN.targets("consistency"),
+        made(rules.consistency_taus, dataset=DATASETS),
+        made(rules.consistency_summary, task_suffix=SUFFIXES),
+        # the distributions of the split taus: rule dataset_figures (figures.smk)

@@ -1,46 +1,53 @@
-# Stage: each data set's gold and runs (read, computed or simulated) as canonical files, one job per data
-# set, and the data-description table. A task's data sets write the same files (data/<dataset>/: gold.tsv
-# and runs.tsv, quantification also arrays.npz, precomputed scores scores.npz; provenance.json always: the
-# task's canonical files, Task.outputs), so each task of the configuration has its rule,
-# prepare_data_<task>.
-for TASK in TASKS:
+# Stage: each data set's gold and runs (read, computed or simulated) as canonical files, one job per data set,
+# whatever its task (ordeval.tasks.base.CANONICAL_FILES: the gold and runs as tables, the same as arrays, their
+# provenance); then the table of the data sets.
 
-    rule:
-        name:
-            f"prepare_data_{TASK}"
-        input:
-            # the data set's input files, as its configuration names them (none for simulated data)
-            files=lambda wildcards: PLAN.datasets[wildcards.dataset].files,
-            plugins=PLAN.plugin_files,  # a plugin's file format or task
-        output:
-            **PLAN.canonical_paths(TASK),
-        log:
-            f"{RESULTS}/logs/prepare_data/{{dataset}}.log",
-        wildcard_constraints:
-            dataset=alternatives(PLAN.task_datasets(TASK)),
-        priority: 4
-        conda:
-            ENV
-        threads: threads("build")
-        resources:
-            **cost("build"),
-        params:
-            task=TASK,
-            spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
-            data_root=str(PLAN.data_root),
-            seed=SEED,
-            plugins=PLAN.plugin_files,
-        script:
-            "../../scripts/prepare_data.py"
+
+def dataset_files(wildcards):
+    """The files the data set's configuration reads, named by the entry that reads each (gold, runs_0, scores_1...;
+    none for simulated data): rule prepare_data's inputs, which its script gives the task as they are named.
+    """
+    return PLAN.source_paths(wildcards.dataset)
+
+
+rule prepare_data:
+    input:
+        unpack(dataset_files),
+        plugins=PLAN.plugin_files,  # a plugin's file format or task
+    output:
+        gold=f"{RESULTS}/data/{{dataset}}/gold.tsv",
+        runs=f"{RESULTS}/data/{{dataset}}/runs.tsv",
+        arrays=f"{RESULTS}/data/{{dataset}}/arrays.npz",
+        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+    log:
+        f"{RESULTS}/logs/prepare_data/{{dataset}}.log",
+    priority: 4
+    conda:
+        ENV
+    threads: threads("build")
+    resources:
+        mem_mb=mem_mb("build"),
+        runtime=runtime("build"),
+    params:
+        task=lambda wildcards: PLAN.datasets[wildcards.dataset].task,
+        spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
+        seed=SEED,
+        plugins=PLAN.plugin_files,
+        code=code("prepare_data"),
+    script:
+        "../../scripts/prepare_data.py"
 
 
 rule datasets_table:
     input:
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
-        csv=reported(f"{RESULTS}/tables/datasets.csv"),
+        csv=f"{RESULTS}/tables/datasets.csv",
+        html=report(
+            f"{RESULTS}/tables/datasets.html",
+            caption="../report/data/table.rst",
+            category=category("data"),
+        ),
         tex=f"{RESULTS}/tables/datasets.tex",
     log:
         f"{RESULTS}/logs/datasets_table.log",
@@ -48,11 +55,15 @@ rule datasets_table:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        code=code("datasets_table"),
     script:
         "../../scripts/datasets_table.py"
 
 
 rule data:
     input:
-        PLAN.targets("data"),
+        made(rules.prepare_data, dataset=DATASETS),
+        made(rules.datasets_table),

@@ -5,30 +5,51 @@
 
 rule dataset_figures:
     input:
-        taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",
-        taus_10v10=f"{RESULTS}/consistency/{{dataset}}/10v10.tsv",
-        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
-        leaderboard=f"{RESULTS}/tables/leaderboard/{{dataset}}.csv",
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        taus_half=rules.consistency_taus.output.taus_half,
+        taus_10v10=rules.consistency_taus.output.taus_10v10,
+        pvalues=rules.significance_pvalues.output.pvalues,
+        arrays=rules.significance_pvalues.output.arrays,
+        leaderboard=rules.leaderboard_tables.output.csv,
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        measures=rules.score_runs.output.measures,
+        provenance=rules.prepare_data.output.provenance,
     output:
         consistency_pdf_half=f"{RESULTS}/figures/consistency/{{dataset}}_half.pdf",
-        consistency_pdf_10v10=f"{RESULTS}/figures/consistency/{{dataset}}_10v10.pdf",
-        consistency_png_half=reported(
-            f"{RESULTS}/figures/consistency/{{dataset}}_half.png"
+        consistency_png_half=report(
+            f"{RESULTS}/figures/consistency/{{dataset}}_half.png",
+            caption="../report/consistency/figure_half.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
         ),
-        consistency_png_10v10=reported(
-            f"{RESULTS}/figures/consistency/{{dataset}}_10v10.png"
+        consistency_pdf_10v10=f"{RESULTS}/figures/consistency/{{dataset}}_10v10.pdf",
+        consistency_png_10v10=report(
+            f"{RESULTS}/figures/consistency/{{dataset}}_10v10.png",
+            caption="../report/consistency/figure_10v10.rst",
+            category=category("consistency"),
+            subcategory="{dataset}",
         ),
         curves_pdf=f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf",
-        curves_png=reported(f"{RESULTS}/figures/dp_curves/{{dataset}}.png"),
+        curves_png=report(
+            f"{RESULTS}/figures/dp_curves/{{dataset}}.png",
+            caption="../report/significance/curves.rst",
+            category=category("power"),
+            subcategory="{dataset}",
+        ),
         leaderboard_pdf=f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf",
-        leaderboard_png=reported(f"{RESULTS}/figures/leaderboard/{{dataset}}.png"),
+        leaderboard_png=report(
+            f"{RESULTS}/figures/leaderboard/{{dataset}}.png",
+            caption="../report/leaderboard/figure.rst",
+            category=category("leaderboard"),
+            subcategory="{dataset}",
+        ),
         topic_set_size_pdf=f"{RESULTS}/figures/topic_set_size/{{dataset}}.pdf",
-        topic_set_size_png=reported(f"{RESULTS}/figures/topic_set_size/{{dataset}}.png"),
+        topic_set_size_png=report(
+            f"{RESULTS}/figures/topic_set_size/{{dataset}}.png",
+            caption="../report/topic_set_size/figure.rst",
+            category=category("topic_set_size"),
+            subcategory="{dataset}",
+        ),
     log:
         f"{RESULTS}/logs/dataset_figures/{{dataset}}.log",
     priority: 1
@@ -36,19 +57,22 @@ rule dataset_figures:
         ENV
     threads: threads("figures")
     resources:
-        **cost("figures"),
+        mem_mb=mem_mb("figures"),
+        runtime=runtime("figures"),
     params:
         conditions=list(CONDITIONS),
-        significance_measures=lambda wildcards: PLAN.dataset_measures(
-            "significance", wildcards.dataset
-        ),
-        topic_set_size_measures=lambda wildcards: PLAN.dataset_measures(
-            "topic_set_size", wildcards.dataset
-        ),
+        significance_measures=dataset_measures("significance"),
+        topic_set_size_measures=dataset_measures("topic_set_size"),
         alpha=PLAN.config["significance"]["alpha"],
         hsd_trials=PLAN.config["significance"]["hsd_trials"],
         ci_level=PLAN.config["leaderboard"]["ci_level"],
         tss_alpha=PLAN.config["topic_set_size"]["alpha"],
         tss_power=PLAN.config["topic_set_size"]["power"],
+        code=code("dataset_figures"),
     script:
         "../../scripts/dataset_figures.py"
+
+
+rule figures:
+    input:
+        made(rules.dataset_figures, dataset=DATASETS),

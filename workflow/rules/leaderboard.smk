@@ -1,6 +1,6 @@
 # Stage: per data set and measure, every run's mean with its interval, rank and significance groups (the
-# randomised Tukey HSD p-values of the significance stage), as CSV, LaTeX, Markdown and a results page; where
-# the task has one (classification), also under its official protocol (pooled over all items). (A data
+# randomised Tukey HSD p-values of the significance stage), as CSV, LaTeX, Markdown and a results page; for the
+# ordinal classification data sets, also under the official SemEval protocol (pooled over all items). (A data
 # set's leaderboard figure: rule dataset_figures.)
 LEADERBOARD = {
     "alpha": PLAN.config["significance"]["alpha"],
@@ -11,23 +11,28 @@ LEADERBOARD = {
 
 rule leaderboard_tables:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
-        # the official protocol's scores, where the task has one (the results page shows both protocols)
+        pvalues=rules.significance_pvalues.output.pvalues,
+        arrays=rules.significance_pvalues.output.arrays,
+        provenance=rules.prepare_data.output.provenance,
+        # the official protocol's scores, where the data set has them (the results page shows both protocols)
         pooled=lambda wildcards: (
-            f"{RESULTS}/scores/{wildcards.dataset}/pooled.tsv"
-            if PLAN.provides(wildcards.dataset, "scores/pooled")
+            expand(rules.official_scores.output.pooled, dataset=wildcards.dataset)
+            if wildcards.dataset in OC
             else []
         ),
     output:
-        csv=reported(f"{RESULTS}/tables/leaderboard/{{dataset}}.csv"),
+        csv=f"{RESULTS}/tables/leaderboard/{{dataset}}.csv",
         tex=f"{RESULTS}/tables/leaderboard/{{dataset}}.tex",
         md=f"{RESULTS}/tables/leaderboard/{{dataset}}.md",
         # the results page: every measure's table, sortable, with per-topic scores on demand
-        html=f"{RESULTS}/tables/leaderboard/{{dataset}}.html",
+        html=report(
+            f"{RESULTS}/tables/leaderboard/{{dataset}}.html",
+            caption="../report/leaderboard/table.rst",
+            category=category("leaderboard"),
+            subcategory="{dataset}",
+        ),
         # for print: every measure side by side, a row per run
         compact=f"{RESULTS}/tables/leaderboard/{{dataset}}_compact.tex",
     log:
@@ -37,44 +42,51 @@ rule leaderboard_tables:
         ENV
     threads: threads("tables")
     resources:
-        **cost("tables"),
+        mem_mb=mem_mb("tables"),
+        runtime=runtime("tables"),
     params:
         **LEADERBOARD,
-        measures=lambda wildcards: PLAN.dataset_measures(
-            "leaderboard", wildcards.dataset
-        ),
+        measures=dataset_measures("leaderboard"),
+        code=code("leaderboard_tables"),
     script:
         "../../scripts/leaderboard_tables.py"
 
 
 rule leaderboard_pooled:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        pooled=f"{RESULTS}/scores/{{dataset}}/pooled.tsv",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        pooled=rules.official_scores.output.pooled,
+        provenance=rules.prepare_data.output.provenance,
     output:
-        csv=reported(f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv"),
+        csv=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv",
+        html=report(
+            f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.html",
+            caption="../report/leaderboard/pooled.rst",
+            category=category("leaderboard"),
+            subcategory="{dataset}",
+        ),
         tex=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.tex",
         md=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.md",
     log:
         f"{RESULTS}/logs/leaderboard_pooled/{{dataset}}.log",
     wildcard_constraints:
-        dataset=alternatives(PLAN.stage_datasets("scores/pooled")),
+        dataset=alternatives(OC),
     conda:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
         **LEADERBOARD,
-        measures=lambda wildcards: PLAN.dataset_measures(
-            "leaderboard", wildcards.dataset
-        ),
+        measures=dataset_measures("leaderboard"),
+        code=code("leaderboard_pooled"),
     script:
         "../../scripts/leaderboard_pooled.py"
 
 
 rule leaderboard:
     input:
-        PLAN.targets("leaderboard"),
+        made(rules.leaderboard_tables, dataset=DATASETS),
+        made(rules.leaderboard_pooled, dataset=OC),

@@ -3,73 +3,86 @@
 # measure (results/<name>/measures/<measure>/report.{md,html,tex}), and its PDF where a TeX engine is wanted.
 
 
-if PLAN.measure_reports:
-
-    rule measure_report:
-        input:
-            consistency_half=lambda wildcards: expand(
-                f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
-                dataset=measure_datasets(wildcards),
-            ),
-            consistency_10v10=lambda wildcards: expand(
-                f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
-                dataset=measure_datasets(wildcards),
-            ),
-            agreement=lambda wildcards: expand(
-                f"{RESULTS}/tables/agreement/{{dataset}}.csv",
-                dataset=measure_datasets(wildcards),
-            ),
-            topic_set_size=lambda wildcards: expand(
-                f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",
-                dataset=measure_datasets(wildcards),
-            ),
-            similarity=lambda wildcards: f"{RESULTS}/tables/agreement/similarity{measure_task_suffix(wildcards)}.csv",
-            power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{measure_task_suffix(wildcards)}.csv",
-            plugins=PLAN.plugin_files,
-        output:
-            md=f"{RESULTS}/measures/{{measure}}/report.md",
-            html=f"{RESULTS}/measures/{{measure}}/report.html",
-            tex=f"{RESULTS}/measures/{{measure}}/report.tex",
-        log:
-            f"{RESULTS}/logs/measure_report/{{measure}}.log",
-        wildcard_constraints:
-            measure=alternatives(PLAN.measure_reports),
-        conda:
-            ENV
-        threads: threads("light")
-        resources:
-            **cost("light"),
-        params:
-            task=lambda wildcards: PLAN.measure_reports[wildcards.measure],
-            datasets=measure_datasets,
-            conditions=list(CONDITIONS),
-            plugins=PLAN.plugin_files,
-            property_instances=2000,  # the property checks: random instances per property
-            seed=SEED,
-        script:
-            "../../scripts/measure_report.py"
+def measure_datasets(wildcards):
+    """The data sets of the reported measure's task."""
+    return PLAN.task_datasets(PLAN.measure_reports[wildcards.measure])
 
 
-if PLAN.measure_reports and PLAN.pdf_wanted():
+def measure_task_suffix(wildcards):
+    """The suffix of the summaries of the reported measure's task."""
+    return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
 
-    rule measure_report_pdf:
-        input:
-            tex=f"{RESULTS}/measures/{{measure}}/report.tex",
-        output:
-            pdf=f"{RESULTS}/measures/{{measure}}/report.pdf",
-        log:
-            f"{RESULTS}/logs/measure_report_pdf/{{measure}}.log",
-        wildcard_constraints:
-            measure=alternatives(PLAN.measure_reports),
-        conda:
-            ENV
-        threads: threads("light")
-        resources:
-            **cost("light"),
-        script:
-            "../../scripts/report_pdf.py"
+
+rule measure_report:
+    input:
+        consistency_half=gathered(
+            rules.consistency_taus.output.summary_half, measure_datasets
+        ),
+        consistency_10v10=gathered(
+            rules.consistency_taus.output.summary_10v10, measure_datasets
+        ),
+        agreement=gathered(rules.agreement_dataset.output.csv, measure_datasets),
+        topic_set_size=gathered(rules.topic_set_size_table.output.csv, measure_datasets),
+        similarity=lambda wildcards: expand(
+            rules.agreement_summary.output.similarity_csv,
+            task_suffix=measure_task_suffix(wildcards),
+        )[0],
+        power=lambda wildcards: expand(
+            rules.significance_summary.output.power_csv,
+            task_suffix=measure_task_suffix(wildcards),
+        )[0],
+        plugins=PLAN.plugin_files,
+    output:
+        md=f"{RESULTS}/measures/{{measure}}/report.md",
+        html=f"{RESULTS}/measures/{{measure}}/report.html",
+        tex=f"{RESULTS}/measures/{{measure}}/report.tex",
+    log:
+        f"{RESULTS}/logs/measure_report/{{measure}}.log",
+    wildcard_constraints:
+        measure=alternatives(PLAN.measure_reports),
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        task=lambda wildcards: PLAN.measure_reports[wildcards.measure],
+        datasets=measure_datasets,
+        conditions=list(CONDITIONS),
+        plugins=PLAN.plugin_files,
+        property_instances=2000,  # the property checks: random instances per property
+        seed=SEED,
+        code=code("measure_report"),
+    script:
+        "../../scripts/measure_report.py"
+
+
+rule measure_report_pdf:
+    input:
+        tex=rules.measure_report.output.tex,
+    output:
+        pdf=f"{RESULTS}/measures/{{measure}}/report.pdf",
+    log:
+        f"{RESULTS}/logs/measure_report_pdf/{{measure}}.log",
+    wildcard_constraints:
+        measure=alternatives(PLAN.measure_reports),
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        code=code("report_pdf"),
+    script:
+        "../../scripts/report_pdf.py"
 
 
 rule measure_reports:
     input:
-        PLAN.targets("measure_reports"),
+        made(rules.measure_report, measure=list(PLAN.measure_reports)),
+        made(
+            rules.measure_report_pdf,
+            measure=list(PLAN.measure_reports) if PLAN.pdf_wanted() else [],
+        ),

@@ -6,32 +6,37 @@ POPULARITY = PLAN.popularity_datasets
 POPULARITY_MEASURES = (
     PLAN.measures("popularity", PLAN.datasets[POPULARITY[0]].task) if POPULARITY else []
 )
-# The data sets whose example topics are drawn: their gold and runs are distributions (with arrays), and NMD
-# and RNOD are compared.
-EXAMPLES = [
-    name
-    for name in POPULARITY
-    if PLAN.provides(name, "data/arrays")
-    and {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
-]
-POPULARITY_SETTINGS = {
-    "popularity_run": PLAN.config["popularity"]["popularity_run"],
-    "uniform_run": PLAN.config["popularity"]["uniform_run"],
-    "ci_level": PLAN.config["popularity"]["ci_level"],
-    "measures": POPULARITY_MEASURES,
-}
+# The data sets whose example topics are drawn: ordinal quantification ones (gold and runs are distributions),
+# where NMD and RNOD are compared.
+EXAMPLES = (
+    [name for name in POPULARITY if name in PLAN.task_datasets("quantification")]
+    if {"NMD", "RNOD"} <= set(POPULARITY_MEASURES)
+    else []
+)
+POPULARITY_SETTINGS = PLAN.config["popularity"]
 
 
 rule popularity_scatter:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        provenance=rules.prepare_data.output.provenance,
     output:
-        csv=reported(f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv"),
+        csv=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
+        html=report(
+            f"{RESULTS}/tables/popularity_scatter/{{dataset}}.html",
+            caption="../report/popularity/scatter_table.rst",
+            category=category("popularity"),
+            subcategory="{dataset}",
+        ),
         tex=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex",
         pdf=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf",
-        png=reported(f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png"),
+        png=report(
+            f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
+            caption="../report/popularity/scatter.rst",
+            category=category("popularity"),
+            subcategory="{dataset}",
+        ),
     log:
         f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
     wildcard_constraints:
@@ -41,25 +46,38 @@ rule popularity_scatter:
         ENV
     threads: threads("popularity")
     resources:
-        **cost("popularity"),
+        mem_mb=mem_mb("popularity"),
+        runtime=runtime("popularity"),
     params:
-        **POPULARITY_SETTINGS,
-        tie_tolerance=PLAN.config["popularity"]["tie_tolerance"],
+        measures=POPULARITY_MEASURES,
+        popularity_run=POPULARITY_SETTINGS["popularity_run"],
+        uniform_run=POPULARITY_SETTINGS["uniform_run"],
+        ci_level=POPULARITY_SETTINGS["ci_level"],
+        tie_tolerance=POPULARITY_SETTINGS["tie_tolerance"],
+        code=code("popularity_scatter"),
     script:
         "../../scripts/popularity_scatter.py"
 
 
 rule popularity_tables:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=POPULARITY),
-        tables=PLAN.score_tables(*POPULARITY),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
+        stack=expand(rules.score_runs.output.stack, dataset=POPULARITY),
+        tables=tables_of(*POPULARITY),
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
-        csv=reported(f"{RESULTS}/tables/popularity_vs_uniform.csv"),
+        csv=f"{RESULTS}/tables/popularity_vs_uniform.csv",
+        html=report(
+            f"{RESULTS}/tables/popularity_vs_uniform.html",
+            caption="../report/popularity/table.rst",
+            category=category("popularity"),
+        ),
         tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
-        deltas=reported(f"{RESULTS}/tables/popularity_deltas.csv"),
+        deltas=f"{RESULTS}/tables/popularity_deltas.csv",
+        deltas_html=report(
+            f"{RESULTS}/tables/popularity_deltas.html",
+            caption="../report/popularity/deltas.rst",
+            category=category("popularity"),
+        ),
     log:
         f"{RESULTS}/logs/popularity_tables.log",
     priority: 1
@@ -67,30 +85,37 @@ rule popularity_tables:
         ENV
     threads: threads("popularity")
     resources:
-        **cost("popularity"),
+        mem_mb=mem_mb("popularity"),
+        runtime=runtime("popularity"),
     params:
-        **POPULARITY_SETTINGS,
-        tie_tolerance=PLAN.config["popularity"]["tie_tolerance"],
-        skipped=PLAN.popularity_skipped,  # {data set: why it is left out}
         datasets=POPULARITY,
         all_datasets=DATASETS,
+        skipped=PLAN.popularity_skipped,  # {data set: why it is left out}
+        measures=POPULARITY_MEASURES,
+        popularity_run=POPULARITY_SETTINGS["popularity_run"],
+        uniform_run=POPULARITY_SETTINGS["uniform_run"],
+        ci_level=POPULARITY_SETTINGS["ci_level"],
+        tie_tolerance=POPULARITY_SETTINGS["tie_tolerance"],
+        code=code("popularity_tables"),
     script:
         "../../scripts/popularity_tables.py"
 
 
 rule popularity_examples:
     input:
-        stack=expand(f"{RESULTS}/scores/{{dataset}}/stack.npz", dataset=EXAMPLES),
-        tables=PLAN.score_tables(*EXAMPLES),
-        gold=expand(f"{RESULTS}/data/{{dataset}}/gold.tsv", dataset=EXAMPLES),
-        runs=expand(f"{RESULTS}/data/{{dataset}}/runs.tsv", dataset=EXAMPLES),
-        arrays=expand(f"{RESULTS}/data/{{dataset}}/arrays.npz", dataset=EXAMPLES),
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
+        stack=expand(rules.score_runs.output.stack, dataset=EXAMPLES),
+        tables=tables_of(*EXAMPLES),
+        gold=expand(rules.prepare_data.output.gold, dataset=EXAMPLES),
+        runs=expand(rules.prepare_data.output.runs, dataset=EXAMPLES),
+        arrays=expand(rules.prepare_data.output.arrays, dataset=EXAMPLES),
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         pdf=f"{RESULTS}/figures/popularity_examples.pdf",
-        png=reported(f"{RESULTS}/figures/popularity_examples.png"),
+        png=report(
+            f"{RESULTS}/figures/popularity_examples.png",
+            caption="../report/popularity/examples.rst",
+            category=category("popularity"),
+        ),
     log:
         f"{RESULTS}/logs/popularity_examples.log",
     priority: 1
@@ -98,18 +123,24 @@ rule popularity_examples:
         ENV
     threads: threads("popularity")
     resources:
-        **cost("popularity"),
+        mem_mb=mem_mb("popularity"),
+        runtime=runtime("popularity"),
     params:
-        **POPULARITY_SETTINGS,
-        skipped=PLAN.popularity_skipped,
         datasets=EXAMPLES,
         compared=POPULARITY,
         all_datasets=DATASETS,
+        skipped=PLAN.popularity_skipped,
         classes={name: PLAN.datasets[name].classes for name in EXAMPLES},
+        measures=POPULARITY_MEASURES,
+        popularity_run=POPULARITY_SETTINGS["popularity_run"],
+        uniform_run=POPULARITY_SETTINGS["uniform_run"],
+        code=code("popularity_examples"),
     script:
         "../../scripts/popularity_examples.py"
 
 
 rule popularity:
     input:
-        PLAN.targets("popularity"),
+        made(rules.popularity_scatter, dataset=POPULARITY),
+        made(rules.popularity_tables),
+        made(rules.popularity_examples),

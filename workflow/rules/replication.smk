@@ -4,80 +4,100 @@
 REPLICATED = PLAN.replicated_datasets
 
 
-if REPLICATED:
+rule replication_dataset:
+    input:
+        consistency_half=rules.consistency_taus.output.summary_half,
+        consistency_10v10=rules.consistency_taus.output.summary_10v10,
+        agreement=rules.agreement_dataset.output.csv,
+        # the discriminative power table of the data set's task
+        power=lambda wildcards: expand(
+            rules.significance_summary.output.power_csv,
+            task_suffix=PLAN.suffix(PLAN.datasets[wildcards.dataset].task),
+        )[0],
+        means=rules.score_runs.output.means,
+        # the official protocol's scores, where the data set has them
+        pooled=lambda wildcards: (
+            expand(rules.official_scores.output.pooled, dataset=wildcards.dataset)
+            if wildcards.dataset in OC
+            else []
+        ),
+        # CIKM 2021 LQ, Table 7 (the dialogues on which each measure prefers either baseline), where made
+        popularity=lambda wildcards: (
+            rules.popularity_tables.output.csv
+            if wildcards.dataset in POPULARITY
+            else []
+        ),
+        provenance=rules.prepare_data.output.provenance,
+    output:
+        csv=f"{RESULTS}/tables/replication/{{dataset}}.csv",
+        html=report(
+            f"{RESULTS}/tables/replication/{{dataset}}.html",
+            caption="../report/replication/dataset.rst",
+            category=category("replication"),
+            subcategory="{dataset}",
+        ),
+        tex=f"{RESULTS}/tables/replication/{{dataset}}.tex",
+    log:
+        f"{RESULTS}/logs/replication_dataset/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=alternatives(REPLICATED),
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        tolerance=PLAN.config["replication"]["tolerance"],
+        classes=lambda wildcards: len(PLAN.datasets[wildcards.dataset].classes),
+        code=code("replication_dataset"),
+    script:
+        "../../scripts/replication_dataset.py"
 
-    rule replication_dataset:
-        input:
-            consistency_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
-            consistency_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
-            # the discriminative power table of the data set's task (tables/discriminative_power<suffix>.csv)
-            agreement=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
-            power=lambda wildcards: f"{RESULTS}/tables/discriminative_power{dataset_task_suffix(wildcards)}.csv",
-            means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
-            # the official protocol's scores, where the task has one (classification: pooled.tsv)
-            pooled=lambda wildcards: (
-                f"{RESULTS}/scores/{wildcards.dataset}/pooled.tsv"
-                if PLAN.provides(wildcards.dataset, "scores/pooled")
-                else []
-            ),
-            # CIKM 2021 LQ, Table 7 (the dialogues on which each measure prefers either baseline), where made
-            popularity=lambda wildcards: (
-                f"{RESULTS}/tables/popularity_vs_uniform.csv"
-                if wildcards.dataset in POPULARITY
-                else []
-            ),
-            provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
-        output:
-            csv=reported(f"{RESULTS}/tables/replication/{{dataset}}.csv"),
-            tex=f"{RESULTS}/tables/replication/{{dataset}}.tex",
-        log:
-            f"{RESULTS}/logs/replication_dataset/{{dataset}}.log",
-        wildcard_constraints:
-            dataset=alternatives(REPLICATED),
-        conda:
-            ENV
-        threads: threads("light")
-        resources:
-            **cost("light"),
-        params:
-            tolerance=PLAN.config["replication"]["tolerance"],
-            classes=lambda wildcards: len(PLAN.datasets[wildcards.dataset].classes),
-        script:
-            "../../scripts/replication_dataset.py"
 
-    rule replication_summary:
-        input:
-            tables=expand(
-                f"{RESULTS}/tables/replication/{{dataset}}.csv", dataset=REPLICATED
-            ),
-            power=expand(
-                f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv",
-                task_suffix=SUFFIXES,
-            ),
-            provenance=expand(
-                f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-            ),
-        output:
-            csv=reported(f"{RESULTS}/tables/replication/summary.csv"),
-            tex=f"{RESULTS}/tables/replication/summary.tex",
-            pooled_csv=reported(f"{RESULTS}/tables/replication/pooled.csv"),
-            pooled_tex=f"{RESULTS}/tables/replication/pooled.tex",
-            # the page a replicator reads first (linked from the HTML report's first page)
-            page=reported(f"{RESULTS}/tables/replication/published_vs_reproduced.html"),
-        log:
-            f"{RESULTS}/logs/replication_summary.log",
-        conda:
-            ENV
-        threads: threads("light")
-        resources:
-            **cost("light"),
-        params:
-            tolerance=PLAN.config["replication"]["tolerance"],
-            name=PLAN.name,
-        script:
-            "../../scripts/replication_summary.py"
+rule replication_summary:
+    input:
+        tables=expand(rules.replication_dataset.output.csv, dataset=REPLICATED),
+        power=expand(rules.significance_summary.output.power_csv, task_suffix=SUFFIXES),
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
+    output:
+        csv=f"{RESULTS}/tables/replication/summary.csv",
+        html=report(
+            f"{RESULTS}/tables/replication/summary.html",
+            caption="../report/replication/summary.rst",
+            category=category("replication"),
+        ),
+        tex=f"{RESULTS}/tables/replication/summary.tex",
+        pooled_csv=f"{RESULTS}/tables/replication/pooled.csv",
+        pooled_html=report(
+            f"{RESULTS}/tables/replication/pooled.html",
+            caption="../report/replication/pooled.rst",
+            category=category("replication"),
+        ),
+        pooled_tex=f"{RESULTS}/tables/replication/pooled.tex",
+        # the page a replicator reads first (linked from the HTML report's first page)
+        page=report(
+            f"{RESULTS}/tables/replication/published_vs_reproduced.html",
+            caption="../report/replication/page.rst",
+            category=category("replication"),
+        ),
+    log:
+        f"{RESULTS}/logs/replication_summary.log",
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        tolerance=PLAN.config["replication"]["tolerance"],
+        name=PLAN.name,
+        code=code("replication_summary"),
+    script:
+        "../../scripts/replication_summary.py"
 
 
 rule replication:
     input:
-        PLAN.targets("replication"),
+        made(rules.replication_dataset, dataset=REPLICATED),
+        made(rules.replication_summary) if PLAN.config["replication"]["compare"] else [],

@@ -1,70 +1,187 @@
-# Stage: the provenance manifest, the captions of the HTML report, and the LaTeX report (and its PDF).
-# The HTML report's caption files: one per reported rule output, with each of its files' caption (and a table's
-# rows) under a condition on the wildcards; {caption file name: [{wildcards, caption, table}]}.
-CAPTIONS = pipeline.report_captions(PLAN)
-# The LaTeX report's items: (section, data set or "", table fragment or figure), in catalogue order.
-REPORT_ITEMS = pipeline.report_items(PLAN)
+# Stage: the provenance manifest, the first page of the HTML report, and the LaTeX report (and its PDF).
+
+# Every output of the other stages (the manifest records their SHA-256; the reports are made after them).
+OUTPUTS = [
+    rules.data.input,
+    rules.scores.input,
+    rules.agreement.input,
+    rules.consistency.input,
+    rules.significance.input,
+    rules.popularity.input,
+    rules.leaderboard.input,
+    rules.topic_set_size.input,
+    rules.figures.input,
+    rules.classification.input,
+    rules.replication.input,
+    rules.measure_reports.input,
+]
+# No two of them with one path (a data set or measure named like another output), before any job.
+check_outputs()
+
+# What the PDF prints, section by section (ordeval.reports.catalogue.SECTIONS): a rule's output (a LaTeX table
+# fragment or a PDF figure) for every job of it that its stage makes, with the caption of its twin in the HTML
+# report (workflow/report/<caption>.rst: the same words in both reports). Over several data sets first, then a
+# subsection per data set.
+PRINTED = [
+    ("replication", rules.replication_summary, "tex", "replication/summary"),
+    ("replication", rules.replication_summary, "pooled_tex", "replication/pooled"),
+    ("replication", rules.replication_dataset, "tex", "replication/dataset"),
+    ("data", rules.datasets_table, "tex", "data/table"),
+    ("agreement", rules.agreement_summary, "mean_tex", "agreement/mean"),
+    ("agreement", rules.agreement_summary, "similarity_tex", "agreement/similarity"),
+    ("agreement", rules.agreement_heatmap, "pdf", "agreement/heatmap"),
+    ("agreement", rules.agreement_dnkt, "tex", "agreement/dnkt"),
+    ("agreement", rules.agreement_dataset, "tex", "agreement/dataset"),
+    (
+        "consistency",
+        rules.consistency_summary,
+        "mean_tex_half",
+        "consistency/mean_half",
+    ),
+    (
+        "consistency",
+        rules.consistency_summary,
+        "mean_tex_10v10",
+        "consistency/mean_10v10",
+    ),
+    (
+        "consistency",
+        rules.consistency_taus,
+        "summary_tex_half",
+        "consistency/summary_half",
+    ),
+    (
+        "consistency",
+        rules.consistency_taus,
+        "summary_tex_10v10",
+        "consistency/summary_10v10",
+    ),
+    ("consistency", rules.consistency_taus, "pairs_tex_half", "consistency/pairs_half"),
+    (
+        "consistency",
+        rules.consistency_taus,
+        "pairs_tex_10v10",
+        "consistency/pairs_10v10",
+    ),
+    (
+        "consistency",
+        rules.dataset_figures,
+        "consistency_pdf_half",
+        "consistency/figure_half",
+    ),
+    (
+        "consistency",
+        rules.dataset_figures,
+        "consistency_pdf_10v10",
+        "consistency/figure_10v10",
+    ),
+    ("power", rules.significance_summary, "power_tex", "significance/power"),
+    ("power", rules.significance_curves, "pdf", "significance/curves_all"),
+    ("power", rules.dataset_figures, "curves_pdf", "significance/curves"),
+    ("sso", rules.significance_overlap, "tex", "significance/sso"),
+    ("contradictions", rules.significance_summary, "counts_tex", "significance/counts"),
+    (
+        "contradictions",
+        rules.significance_summary,
+        "collapsed_tex",
+        "significance/collapsed",
+    ),
+    ("popularity", rules.popularity_tables, "tex", "popularity/table"),
+    ("popularity", rules.popularity_examples, "pdf", "popularity/examples"),
+    ("popularity", rules.popularity_scatter, "tex", "popularity/scatter_table"),
+    ("popularity", rules.popularity_scatter, "pdf", "popularity/scatter"),
+    ("topic_set_size", rules.topic_set_size_table, "tex", "topic_set_size/table"),
+    (
+        "topic_set_size",
+        rules.dataset_figures,
+        "topic_set_size_pdf",
+        "topic_set_size/figure",
+    ),
+    (
+        "classification",
+        rules.classification_tables,
+        "agreement_tex",
+        "classification/agreement",
+    ),
+    (
+        "classification",
+        rules.classification_tables,
+        "consistency_tex",
+        "classification/consistency",
+    ),
+    ("classification", rules.classification_figures, "pdf", "classification/figure1"),
+    (
+        "classification",
+        rules.classification_tables,
+        "properties_tex",
+        "classification/properties",
+    ),
+    (
+        "classification",
+        rules.classification_tables,
+        "kappa_tex",
+        "classification/kappa",
+    ),
+    (
+        "classification",
+        rules.classification_tables,
+        "pooled_tex",
+        "classification/pooled",
+    ),
+    (
+        "classification",
+        rules.classification_tables,
+        "conventions_tex",
+        "classification/conventions",
+    ),
+    ("leaderboard", rules.dataset_figures, "leaderboard_pdf", "leaderboard/figure"),
+    ("leaderboard", rules.leaderboard_tables, "compact", "leaderboard/compact"),
+]
+# Each printed item: {section, caption, path, wildcards}, in that order.
+ITEMS = printed_items(PRINTED)
 
 
 rule manifest:
     input:
         sources=PLAN.input_files(),
-        # every output of the other jobs (the manifest records their SHA-256)
-        outputs=pipeline.hashed_outputs(PLAN),
+        outputs=OUTPUTS,
         requirements=workflow.source_path("../../requirements.txt"),
     output:
-        manifest=reported(f"{RESULTS}/manifest.json"),
+        manifest=report(
+            f"{RESULTS}/manifest.json",
+            caption="../report/report/manifest.rst",
+            category=category("paper"),
+        ),
     log:
         f"{RESULTS}/logs/manifest.log",
     conda:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
         config=PLAN.config,
-        input_files={name: data.files for name, data in PLAN.datasets.items()},
-        data_root=str(PLAN.data_root),
+        input_files={name: list(PLAN.source_paths(name).values()) for name in DATASETS},
+        data_root=PLAN.config["data_root"],
         commit=git_commit(workflow.basedir),
+        code=code("manifest"),
     script:
         "../../scripts/manifest.py"
 
 
-rule report_captions:
-    input:
-        tables=[
-            block["table"]
-            for blocks in CAPTIONS.values()
-            for block in blocks
-            if block["table"]
-        ],
-    output:
-        # one caption file per template of a reported output (CAPTIONS: its name -> the tables it names)
-        captions=expand(f"{RESULTS}/report/captions/{{key}}.rst", key=CAPTIONS),
-    log:
-        f"{RESULTS}/logs/report_captions.log",
-    conda:
-        ENV
-    threads: threads("light")
-    resources:
-        **cost("light"),
-    params:
-        captions=CAPTIONS,
-    script:
-        "../../scripts/report_captions.py"
-
-
 rule report_intro:
     input:
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
+        # the verdict counts and the published-versus-reproduced page, linked (where the configuration compares)
+        replication=(
+            rules.replication_summary.output.csv
+            if PLAN.config["replication"]["compare"]
+            else []
         ),
-        # the verdict counts (where the configuration compares)
-        replication=f"{RESULTS}/tables/replication/summary.csv" if REPLICATED else [],
-        # the published-versus-reproduced page, linked as the HTML report keys it (its path)
         page=(
-            f"{RESULTS}/tables/replication/published_vs_reproduced.html"
-            if REPLICATED
+            rules.replication_summary.output.page
+            if PLAN.config["replication"]["compare"]
             else []
         ),
     output:
@@ -75,23 +192,28 @@ rule report_intro:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
         name=PLAN.name,
         seed=SEED,
+        code=code("report_intro"),
     script:
         "../../scripts/report_intro.py"
 
 
 rule report_tex:
     input:
-        fragments=[item for *_, item in REPORT_ITEMS],
-        provenance=expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json", dataset=DATASETS
-        ),
-        manifest=f"{RESULTS}/manifest.json",
+        printed=[item["path"] for item in ITEMS],
+        captions=[item["caption"] for item in ITEMS],
+        provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
+        manifest=rules.manifest.output.manifest,
         # the verdict counts, said on the first page (where the configuration compares)
-        replication=f"{RESULTS}/tables/replication/summary.csv" if REPLICATED else [],
+        replication=(
+            rules.replication_summary.output.csv
+            if PLAN.config["replication"]["compare"]
+            else []
+        ),
     output:
         tex=f"{RESULTS}/report/ordeval.tex",
     log:
@@ -100,34 +222,45 @@ rule report_tex:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
-        sections=[section for section, *_ in REPORT_ITEMS],
-        datasets=[dataset for _, dataset, _ in REPORT_ITEMS],
+        sections=[item["section"] for item in ITEMS],
+        wildcards=[item["wildcards"] for item in ITEMS],
+        config=PLAN.config,
         name=PLAN.name,
-        seed=SEED,
-        parameters=pipeline.report_parameters(PLAN),
+        code=code("report_tex"),
     script:
         "../../scripts/report_tex.py"
 
 
 rule report_pdf:
     input:
-        tex=f"{RESULTS}/report/ordeval.tex",
-        fragments=[item for *_, item in REPORT_ITEMS],
+        tex=rules.report_tex.output.tex,
+        printed=[item["path"] for item in ITEMS],
     output:
-        pdf=reported(f"{RESULTS}/report/ordeval.pdf"),
+        pdf=report(
+            f"{RESULTS}/report/ordeval.pdf",
+            caption="../report/report/pdf.rst",
+            category=category("paper"),
+        ),
     log:
         f"{RESULTS}/logs/report_pdf.log",
     conda:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        code=code("report_pdf"),
     script:
         "../../scripts/report_pdf.py"
 
 
 rule report:
     input:
-        PLAN.targets("report"),
+        rules.manifest.output,
+        rules.report_intro.output,
+        rules.report_tex.output,
+        rules.report_pdf.output if PLAN.pdf_wanted() else [],

@@ -1,36 +1,117 @@
-# Stage: every run of a data set scored on every topic with every measure of its task, one job per data set:
-# scores/<dataset>/<measure>.tsv per measure, means.tsv, measures.tsv (each measure's direction), stack.npz
-# (what the analyses read), and the task's own tables (classification: conventions.tsv, pooled.tsv). The data
-# sets of one task with one list of measures write the same files: a rule each (score_runs_<task>).
-for GROUP in PLAN.scoring_groups():
+# Stage: every run of a data set scored on every topic with every measure the data set scores, one job per data
+# set (its score stack, the analyses' input: stack.npz; the means; each measure's direction), then one score table
+# per measure written from the stack, and for the ordinal classification data sets the official SemEval protocol
+# (one confusion matrix over all items) and the counts of the measures' 0/0 conventions.
+OC = PLAN.task_datasets("classification")
 
-    rule:
-        name:
-            GROUP.rule
-        input:
-            **PLAN.canonical_paths(GROUP.task),
-            plugins=PLAN.plugin_files,
-        output:
-            **reported(PLAN.score_paths(GROUP)),
-        log:
-            f"{RESULTS}/logs/score_runs/{{dataset}}.log",
-        wildcard_constraints:
-            dataset=alternatives(GROUP.datasets),
-        priority: 4
-        conda:
-            ENV
-        threads: threads("score")
-        resources:
-            **cost("score"),
-        params:
-            task=GROUP.task,
-            spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
-            measures=GROUP.measures,
-            plugins=PLAN.plugin_files,
-        script:
-            "../../scripts/score_runs.py"
+
+rule score_runs:
+    input:
+        gold=rules.prepare_data.output.gold,
+        runs=rules.prepare_data.output.runs,
+        arrays=rules.prepare_data.output.arrays,
+        provenance=rules.prepare_data.output.provenance,
+        plugins=PLAN.plugin_files,
+    output:
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
+        means_html=report(
+            f"{RESULTS}/scores/{{dataset}}/means.html",
+            caption="../report/scores/means.rst",
+            category=category("scores"),
+            subcategory="{dataset}",
+        ),
+        measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
+    log:
+        f"{RESULTS}/logs/score_runs/{{dataset}}.log",
+    priority: 4
+    conda:
+        ENV
+    threads: threads("score")
+    resources:
+        mem_mb=mem_mb("score"),
+        runtime=runtime("score"),
+    params:
+        task=lambda wildcards: PLAN.datasets[wildcards.dataset].task,
+        spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
+        measures=lambda wildcards: PLAN.datasets[wildcards.dataset].measures,
+        plugins=PLAN.plugin_files,
+        code=code("score_runs"),
+    script:
+        "../../scripts/score_runs.py"
+
+
+# A score table per measure, from the stack. A run: block in the Snakemake process (threads:
+# profiles/default/config.yaml sets force-use-threads) rather than a script: a table is a few milliseconds of
+# work, and a process per table would cost ~0.2 s each, ~130 tables for the default configuration.
+rule score_table:
+    input:
+        stack=rules.score_runs.output.stack,
+    output:
+        table=f"{RESULTS}/scores/{{dataset}}/{{measure}}.tsv",
+    log:
+        f"{RESULTS}/logs/score_table/{{dataset}}/{{measure}}.log",
+    threads: 1
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        code=code(modules=["ordeval.tasks.stack"]),
+    run:
+        from ordeval.tasks.stack import write_score_table
+
+        write_score_table(input.stack, wildcards.measure, output.table)
+        with open(log[0], "w", encoding="utf-8") as handle:
+            handle.write(f"{output.table}: written from {input.stack}\n")
+
+
+rule official_scores:
+    input:
+        gold=rules.prepare_data.output.gold,
+        runs=rules.prepare_data.output.runs,
+        arrays=rules.prepare_data.output.arrays,
+        provenance=rules.prepare_data.output.provenance,
+        plugins=PLAN.plugin_files,
+    output:
+        pooled=f"{RESULTS}/scores/{{dataset}}/pooled.tsv",
+        pooled_html=report(
+            f"{RESULTS}/scores/{{dataset}}/pooled.html",
+            caption="../report/scores/pooled.rst",
+            category=category("scores"),
+            subcategory="{dataset}",
+        ),
+        conventions=f"{RESULTS}/scores/{{dataset}}/conventions.tsv",
+        conventions_html=report(
+            f"{RESULTS}/scores/{{dataset}}/conventions.html",
+            caption="../report/scores/conventions.rst",
+            category=category("scores"),
+            subcategory="{dataset}",
+        ),
+    log:
+        f"{RESULTS}/logs/official_scores/{{dataset}}.log",
+    wildcard_constraints:
+        dataset=alternatives(OC),
+    priority: 4
+    conda:
+        ENV
+    threads: threads("score")
+    resources:
+        mem_mb=mem_mb("score"),
+        runtime=runtime("score"),
+    params:
+        spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
+        measures=lambda wildcards: PLAN.datasets[wildcards.dataset].measures,
+        plugins=PLAN.plugin_files,
+        code=code("official_scores"),
+    script:
+        "../../scripts/official_scores.py"
 
 
 rule scores:
     input:
-        PLAN.targets("scores"),
+        made(rules.score_runs, dataset=DATASETS),
+        [
+            made(rules.score_table, dataset=[name], measure=data.measures)
+            for name, data in PLAN.datasets.items()
+        ],
+        made(rules.official_scores, dataset=OC),

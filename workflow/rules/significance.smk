@@ -6,7 +6,7 @@ SIGNIFICANCE = PLAN.config["significance"]
 
 rule significance_pvalues:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
     output:
         pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
@@ -20,22 +20,30 @@ rule significance_pvalues:
         ENV
     threads: threads("hsd")
     resources:
-        **cost("hsd"),
+        mem_mb=mem_mb("hsd"),
+        runtime=runtime("hsd"),
     params:
         hsd_trials=SIGNIFICANCE["hsd_trials"],
         seed=SEED,
+        code=code("significance_pvalues"),
     script:
         "../../scripts/significance_pvalues.py"
 
 
 rule significance_overlap:
     input:
-        pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-        arrays=f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
-        measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        pvalues=rules.significance_pvalues.output.pvalues,
+        arrays=rules.significance_pvalues.output.arrays,
+        measures=rules.score_runs.output.measures,
+        provenance=rules.prepare_data.output.provenance,
     output:
-        csv=reported(f"{RESULTS}/tables/sso/{{dataset}}.csv"),
+        csv=f"{RESULTS}/tables/sso/{{dataset}}.csv",
+        html=report(
+            f"{RESULTS}/tables/sso/{{dataset}}.html",
+            caption="../report/significance/sso.rst",
+            category=category("sso"),
+            subcategory="{dataset}",
+        ),
         tex=f"{RESULTS}/tables/sso/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/significance_overlap/{{dataset}}.log",
@@ -43,50 +51,58 @@ rule significance_overlap:
         ENV
     threads: threads("light")
     resources:
-        **cost("light"),
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures(
-            "significance", wildcards.dataset
-        ),
+        measures=dataset_measures("significance"),
         alpha=SIGNIFICANCE["alpha"],
         hsd_trials=SIGNIFICANCE["hsd_trials"],
+        code=code("significance_overlap"),
     script:
         "../../scripts/significance_overlap.py"
 
 
 rule significance_summary:
     input:
-        pvalues=lambda wildcards: expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-            dataset=task_datasets(wildcards),
+        pvalues=gathered(rules.significance_pvalues.output.pvalues, task_datasets),
+        arrays=gathered(rules.significance_pvalues.output.arrays, task_datasets),
+        identical_runs=gathered(
+            rules.significance_pvalues.output.identical_runs, task_datasets
         ),
-        arrays=lambda wildcards: expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
-            dataset=task_datasets(wildcards),
-        ),
-        identical_runs=lambda wildcards: expand(
-            f"{RESULTS}/significance/{{dataset}}/identical_runs.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        measures=lambda wildcards: expand(
-            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        provenance=lambda wildcards: expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json",
-            dataset=task_datasets(wildcards),
-        ),
+        measures=gathered(rules.score_runs.output.measures, task_datasets),
+        provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
-        power_csv=reported(f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv"),
+        power_csv=f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv",
+        power_html=report(
+            f"{RESULTS}/tables/discriminative_power{{task_suffix}}.html",
+            caption="../report/significance/power.rst",
+            category=category("power"),
+            subcategory=task_title,
+        ),
         power_tex=f"{RESULTS}/tables/discriminative_power{{task_suffix}}.tex",
-        counts_csv=reported(f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.csv"),
+        counts_csv=f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.csv",
+        counts_html=report(
+            f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.html",
+            caption="../report/significance/counts.rst",
+            category=category("contradictions"),
+            subcategory=task_title,
+        ),
         counts_tex=f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.tex",
-        contradictions_csv=reported(
-            f"{RESULTS}/tables/contradictions{{task_suffix}}.csv"
+        # every contradicting pair (for the screen; the report prints the grouped list)
+        contradictions_csv=f"{RESULTS}/tables/contradictions{{task_suffix}}.csv",
+        contradictions_html=report(
+            f"{RESULTS}/tables/contradictions{{task_suffix}}.html",
+            caption="../report/significance/contradictions.rst",
+            category=category("contradictions"),
+            subcategory=task_title,
         ),
         contradictions_tex=f"{RESULTS}/tables/contradictions{{task_suffix}}.tex",
-        collapsed_csv=reported(
-            f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.csv"
+        collapsed_csv=f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.csv",
+        collapsed_html=report(
+            f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.html",
+            caption="../report/significance/collapsed.rst",
+            category=category("contradictions"),
+            subcategory=task_title,
         ),
         collapsed_tex=f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.tex",
     log:
@@ -95,39 +111,32 @@ rule significance_summary:
         ENV
     threads: threads("tables")
     resources:
-        **cost("tables"),
+        mem_mb=mem_mb("tables"),
+        runtime=runtime("tables"),
     params:
         datasets=task_datasets,
-        measures=lambda wildcards: PLAN.suffix_measures(
-            "significance", wildcards.task_suffix
-        ),
+        measures=task_measures("significance"),
         alpha=SIGNIFICANCE["alpha"],
         hsd_trials=SIGNIFICANCE["hsd_trials"],
+        code=code("significance_summary"),
     script:
         "../../scripts/significance_summary.py"
 
 
 rule significance_curves:
     input:
-        pvalues=lambda wildcards: expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        arrays=lambda wildcards: expand(
-            f"{RESULTS}/significance/{{dataset}}/pvalues.npz",
-            dataset=task_datasets(wildcards),
-        ),
-        measures=lambda wildcards: expand(
-            f"{RESULTS}/scores/{{dataset}}/measures.tsv",
-            dataset=task_datasets(wildcards),
-        ),
-        provenance=lambda wildcards: expand(
-            f"{RESULTS}/data/{{dataset}}/provenance.json",
-            dataset=task_datasets(wildcards),
-        ),
+        pvalues=gathered(rules.significance_pvalues.output.pvalues, task_datasets),
+        arrays=gathered(rules.significance_pvalues.output.arrays, task_datasets),
+        measures=gathered(rules.score_runs.output.measures, task_datasets),
+        provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         pdf=f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.pdf",
-        png=reported(f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.png"),
+        png=report(
+            f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.png",
+            caption="../report/significance/curves_all.rst",
+            category=category("power"),
+            subcategory=task_title,
+        ),
     log:
         f"{RESULTS}/logs/significance_curves/curves{{task_suffix}}.log",
     priority: 1
@@ -135,19 +144,22 @@ rule significance_curves:
         ENV
     threads: threads("figures")
     resources:
-        **cost("figures"),
+        mem_mb=mem_mb("figures"),
+        runtime=runtime("figures"),
     params:
         datasets=task_datasets,
         task=lambda wildcards: PLAN.suffix_task(wildcards.task_suffix),
-        measures=lambda wildcards: PLAN.suffix_measures(
-            "significance", wildcards.task_suffix
-        ),
+        measures=task_measures("significance"),
         alpha=SIGNIFICANCE["alpha"],
         hsd_trials=SIGNIFICANCE["hsd_trials"],
+        code=code("significance_curves"),
     script:
         "../../scripts/significance_curves.py"
 
 
 rule significance:
     input:
-        PLAN.targets("significance"),
+        made(rules.significance_pvalues, dataset=DATASETS),
+        made(rules.significance_overlap, dataset=DATASETS),
+        made(rules.significance_summary, task_suffix=SUFFIXES),
+        made(rules.significance_curves, task_suffix=SUFFIXES),

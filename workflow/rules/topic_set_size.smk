@@ -6,11 +6,17 @@ TOPIC_SET_SIZE = PLAN.config["topic_set_size"]
 
 rule topic_set_size_table:
     input:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        stack=rules.score_runs.output.stack,
         tables=score_tables,
-        provenance=f"{RESULTS}/data/{{dataset}}/provenance.json",
+        provenance=rules.prepare_data.output.provenance,
     output:
-        csv=reported(f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv"),
+        csv=f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",
+        html=report(
+            f"{RESULTS}/tables/topic_set_size/{{dataset}}.html",
+            caption="../report/topic_set_size/table.rst",
+            category=category("topic_set_size"),
+            subcategory="{dataset}",
+        ),
         tex=f"{RESULTS}/tables/topic_set_size/{{dataset}}.tex",
     log:
         f"{RESULTS}/logs/topic_set_size_table/{{dataset}}.log",
@@ -19,18 +25,18 @@ rule topic_set_size_table:
         ENV
     threads: threads("tables")
     resources:
-        **cost("tables"),
+        mem_mb=mem_mb("tables"),
+        runtime=runtime("tables"),
     params:
-        measures=lambda wildcards: PLAN.dataset_measures(
-            "topic_set_size", wildcards.dataset
-        ),
+        measures=dataset_measures("topic_set_size"),
         alpha=TOPIC_SET_SIZE["alpha"],
         power=TOPIC_SET_SIZE["power"],
         mdd_fractions=TOPIC_SET_SIZE["mdd_fractions"],
+        code=code("topic_set_size_table"),
     script:
         "../../scripts/topic_set_size_table.py"
 
 
 rule topic_set_size:
     input:
-        PLAN.targets("topic_set_size"),
+        made(rules.topic_set_size_table, dataset=DATASETS),

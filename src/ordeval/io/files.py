@@ -41,26 +41,24 @@ def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
 TEMPORARY = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}$")
 
 
-def remove_stale_temporaries(results_dir: str | Path, min_age: float = 300.0) -> list[Path]:
-    """Remove the temporary files that :func:`write_atomically` left below ``results_dir`` when its
-    process was killed (``figures/dp_curves/.Sem17T4E.png.xwx2fo4o``): only regular files whose name
-    matches :data:`TEMPORARY` and that were last modified more than ``min_age`` seconds ago (a job
-    running now may be writing one). Returns the files removed; a missing folder is no error."""
-    import time
-
-    results_dir = Path(results_dir)
-    if not results_dir.is_dir():
-        return []
-    cutoff = time.time() - min_age
+def remove_temporaries(paths) -> list[Path]:
+    """Remove the temporary files that :func:`write_atomically` left beside each of ``paths`` when a process
+    writing it was killed (``figures/dp_curves/.Sem17T4E.png.xwx2fo4o`` beside ``Sem17T4E.png``): what a job
+    does first, as it is about to write ``paths`` (nothing else writes them while it runs). Only regular files;
+    returns those removed."""
     removed = []
-    for folder, _, names in os.walk(results_dir):
+    for path in map(Path, paths):
+        try:
+            names = os.listdir(path.parent)
+        except OSError:
+            continue
         for name in names:
-            if not TEMPORARY.match(name):
+            found = TEMPORARY.match(name)
+            if found is None or found.group("name") != path.name:
                 continue
-            candidate = Path(folder) / name
+            candidate = path.parent / name
             try:
-                status = candidate.lstat()
-                if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
+                if stat.S_ISREG(candidate.lstat().st_mode):
                     candidate.unlink()
                     removed.append(candidate)
             except FileNotFoundError:

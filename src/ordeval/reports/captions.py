@@ -1,22 +1,17 @@
-"""The captions of Snakemake's HTML report (reStructuredText, rendered by the report through Jinja first).
+"""The captions of both reports, and the first page of the HTML report.
 
-A rule output shown in the report has one caption file (Snakemake's ``report()`` takes one caption per output
-of a rule, whatever its wildcards); for an output over ``{dataset}`` (or a task's ``{task_suffix}``, a DNKT
-``{measure}``) the file holds the caption of each of its files, each in a Jinja ``if`` on the wildcards, so
-that every file shows its own caption -- and a table, its own rows (the report would otherwise offer the CSV as
-a download only).
+Every output either report shows has one caption, a text file beside the rules (``workflow/report/<stage>/
+<item>.rst``: reStructuredText, a title and a paragraph, with Jinja expressions on the job's
+``snakemake.wildcards`` and ``snakemake.config``), which Snakemake's HTML report renders beside the output and
+:func:`render_caption` reads for the PDF: the same words in both.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-
-#: Rows of a table shown in the HTML report (the whole table is attached as CSV).
-REPORT_TABLE_ROWS = 200
+from pathlib import Path
+from types import SimpleNamespace
 
 
 def rst_text(text: str) -> str:
@@ -26,71 +21,32 @@ def rst_text(text: str) -> str:
     return " ".join(text.split()) + "\n"
 
 
-def _cell(value: str) -> str:
-    """A CSV cell for display: long decimals shortened to four places, markup escaped."""
-    try:
-        number = float(value)
-    except ValueError:
-        return rst_text(value).rstrip("\n")
-    if "." in value and math.isfinite(number) and len(value.split(".")[-1]) > 4:
-        return f"{number:.4f}"
-    return value
-
-
-def _table_rst(table_text: str, source: str, max_rows: int) -> list[str]:
-    """The CSV ``table_text`` as an reStructuredText ``csv-table`` (its first ``max_rows`` rows; the
-    full table is the attached file), as lines."""
-    rows = list(csv.reader(io.StringIO(table_text)))
-    if len(rows) < 2:  # no header, or no row under it: docutils draws no table of a header alone
-        return ["(no rows)"]
-    header, body = rows[0], rows[1:]
-    shown = body[:max_rows]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n")
-    for row in [header, *shown]:
-        writer.writerow([_cell(value) for value in row])
-    lines = [".. csv-table::", "   :header-rows: 1", ""]
-    lines += ["   " + line for line in buffer.getvalue().splitlines()]
-    if len(body) > len(shown):
-        lines += ["", rst_text(f"The first {len(shown)} of {len(body)} rows; the attached {source} has them all.")]
-    return lines
-
-
-def table_caption(caption: str, table_text: str, source: str, max_rows: int) -> str:
-    """``caption`` followed by the table (the CSV text ``table_text`` of file ``source``), kept literal
-    (``raw``) through the Jinja that Snakemake's report renders every caption with first: a cell such
-    as a run name with ``{{`` is shown as it is."""
-    table = ["{% raw %}", "", *_table_rst(table_text, source, max_rows), "", "{% endraw %}"]
-    lines = [rst_text(caption).rstrip("\n"), "", *table]
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
 @dataclass(frozen=True)
-class CaptionBlock:
-    """The caption of one file of a rule output: the wildcards that pick it (empty: the output has none), its
-    text, and the text of the CSV table it shows (``table_text``, from file ``table_name``), if any."""
+class Caption:
+    """A caption as plain text: its title (the lists of tables and figures, the HTML report's heading) and its
+    text."""
 
-    wildcards: Mapping[str, str]
+    title: str
     text: str
-    table_text: str | None = None
-    table_name: str = ""
 
 
-def caption_document(blocks: Sequence[CaptionBlock], max_rows: int = REPORT_TABLE_ROWS) -> str:
-    """One caption file: each block in a Jinja ``if`` on its wildcards (``snakemake.wildcards``), or the one
-    block as it is where the output has no wildcards."""
-    parts = []
-    for block in blocks:
-        if block.table_text is None:
-            body = rst_text(block.text)
-        else:
-            body = table_caption(block.text, block.table_text, block.table_name, max_rows)
-        if not block.wildcards:
-            parts.append(body)
-            continue
-        test = " and ".join(f"snakemake.wildcards.{name} == {value!r}" for name, value in block.wildcards.items())
-        parts.append(f"{{% if {test} %}}\n\n{body}\n{{% endif %}}\n")
-    return "".join(parts)
+def render_caption(path: str | Path, wildcards: Mapping[str, str], config: Mapping) -> Caption:
+    """The caption file at ``path`` (``workflow/report/<stage>/<item>.rst``: a title, its underline, then the text)
+    rendered as Snakemake's HTML report renders it -- Jinja on ``snakemake.wildcards`` and ``snakemake.config``
+    first -- and read as plain text. A caption that names a value the job does not have is an error here (the
+    HTML report would show nothing in its place)."""
+    from jinja2 import Environment, StrictUndefined
+
+    environment = Environment(trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined)
+    job = SimpleNamespace(wildcards=SimpleNamespace(**wildcards), config=config)
+    lines = environment.from_string(Path(path).read_text(encoding="utf-8")).render(snakemake=job).splitlines()
+    lines = [line for line in lines if line.strip()]
+    if len(lines) < 2 or set(lines[1].strip()) not in ({"="}, {"-"}):
+        raise ValueError(f"{path}: a caption starts with its title, underlined with = or -")
+    text = " ".join(" ".join(lines[2:]).split())
+    for markup, plain in (("``", ""), ("\\", "")):
+        text = text.replace(markup, plain)
+    return Caption(" ".join(lines[0].split()), text)
 
 
 #: What ordeval is, the first paragraph of the HTML report.

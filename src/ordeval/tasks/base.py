@@ -24,6 +24,12 @@ from ordeval.io.table import Table
 from ordeval.tasks.registry import Measure, Registry
 from ordeval.tasks.stack import ScoreStack
 
+#: The canonical files of every data set, whatever its task: the gold and the runs as tables (``gold.tsv``,
+#: ``runs.tsv``: what a reader opens), the same as arrays (``arrays.npz``: what scoring reads while they mirror the
+#: tables), and where they come from (``provenance.json``). A task says what each holds
+#: (:meth:`Task.write_canonical`).
+CANONICAL_FILES = ("gold", "runs", "arrays", "provenance")
+
 
 @dataclass
 class TaskData:
@@ -150,15 +156,11 @@ class Task(ABC):
     scoring_modules: tuple[str, ...] = ()
     #: The task scores runs with the measures of its registry (False: its data sets bring their scores).
     scores_runs: bool = True
-    #: The task-specific catalogue entries the task makes (``Entry.task_specific``): its canonical files
-    #: besides ``data/provenance`` (``data/<key>``, given to :meth:`write_canonical` and
-    #: :meth:`read_canonical` by key), the tables of :attr:`extras` (``scores/<key>``), and any output of its
-    #: own. Nothing outside the task's package names a task.
-    outputs: frozenset[str] = frozenset({"data/gold", "data/runs"})
 
     def canonical_files(self) -> tuple[str, ...]:
-        """The keys of the files that preparing a data set writes (``gold``, ``runs``, ``provenance``...)."""
-        return (*(key.split("/", 1)[1] for key in sorted(self.outputs) if key.startswith("data/")), "provenance")
+        """The keys of the files that preparing a data set writes (:data:`CANONICAL_FILES`), the same for every
+        task (rule prepare_data: ``data/<dataset>/<key>.<ext>``)."""
+        return CANONICAL_FILES
 
     def source_defaults(self, kind: str | None) -> Mapping:
         """The defaults of the parameters of a source of type ``kind`` (a simulator's), for the checks of

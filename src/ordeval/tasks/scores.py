@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.io.files import sha256, write_json
+from ordeval.io.files import sha256, write_json, write_text
 from ordeval.io.parsing import iter_lines
 from ordeval.io.provenance import ORIGINS, read_provenance
 from ordeval.tasks.base import Scored, Task, TaskData, resolve_path
@@ -55,7 +55,6 @@ class ScoresTask(Task):
     scoring_modules = ()
     scores_runs = False
     schema_file = Path(__file__).with_name("scores_schema.yaml")
-    outputs = frozenset({"data/scores"})
 
     # ------------------------------------------------------------------ configuration
     def dataset_measures(self, spec: Mapping) -> list[str]:
@@ -132,11 +131,15 @@ class ScoresTask(Task):
         return ScoreData(name, [], list(topics), list(runs), provenance, stack)
 
     def write_canonical(self, data: ScoreData, files: Mapping) -> None:
-        write_stack(data.stack, files["scores"])
+        """The topics (``gold``: a column ``topic``) and the runs (``runs``: a column ``run``) as tables, the
+        validated score matrices as a stack (``arrays``), and the provenance."""
+        write_text("".join(f"{line}\n" for line in ["topic", *data.stack.topics]), files["gold"])
+        write_text("".join(f"{line}\n" for line in ["run", *data.stack.runs]), files["runs"])
+        write_stack(data.stack, files["arrays"])
         write_json(data.provenance, files["provenance"])
 
     def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> ScoreData:
-        stack = read_stack(files["scores"])
+        stack = read_stack(files["arrays"])
         provenance = read_provenance(files["provenance"])
         return ScoreData(name, [], stack.topics, stack.runs, provenance, stack)
 

@@ -15,9 +15,9 @@ On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
 
 from __future__ import annotations
 
-import multiprocessing
+import hashlib
+import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,15 +110,6 @@ def matrix_text(topics: Sequence[str], runs: Sequence[str], matrix: np.ndarray, 
     return "\n".join(lines) + "\n"
 
 
-#: What the worker processes of :func:`write_scores` write: (stack, paths), set before they are forked.
-_PENDING: tuple[ScoreStack, list[Path]] | None = None
-
-
-def _write_matrix(index: int) -> None:
-    stack, paths = _PENDING
-    write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[index])
-
-
 def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
     """The files :func:`write_scores` writes: ``{measure: <measure>.tsv, "means": ..., "measures": ...,
     "stack": ...}``."""
@@ -127,50 +118,45 @@ def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
     return {**paths, "means": folder / "means.tsv", "measures": folder / "measures.tsv", "stack": folder / "stack.npz"}
 
 
-def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path], processes: int = 1) -> Mapping[str, str | Path]:
-    """Write a data set's score files (see the module docstring) to ``paths``: ``{measure: its topics x runs
-    matrix, "means": ..., "measures": ..., "stack": ...}`` (:func:`score_files` names them in a folder);
-    returns ``paths``.
-
-    The text matrices cost most (the shortest round-trip form of every float, ~0.1 us each): with
-    ``processes`` > 1, ``processes - 1`` forked workers write them while this process writes the means
-    and the stack, then takes the matrices no worker has started (the same bytes either way)."""
-    global _PENDING
-    matrices = [paths[measure] for measure in stack.measures]
-    parallel = processes > 1 and len(matrices) > 1 and "fork" in multiprocessing.get_all_start_methods()
-    _PENDING = (stack, matrices)
-    try:
-        pool = ProcessPoolExecutor(processes - 1, mp_context=multiprocessing.get_context("fork")) if parallel else None
-        pending = [pool.submit(_write_matrix, index) for index in range(len(matrices))] if pool else []
-        write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
-        stack.measure_table().write(paths["measures"])
-        if pool is None:
-            for index in range(len(matrices)):
-                _write_matrix(index)
-        else:
-            with pool:
-                for index in reversed(range(len(matrices))):  # the last ones: least likely started
-                    if pending[index].cancel():
-                        _write_matrix(index)
-                for future in pending:
-                    if not future.cancelled():
-                        future.result()  # a worker's error is raised here
-        # last, with the SHA-256 of the tables it mirrors: a stack is only trusted while they are as written
-        write_stack(stack, paths["stack"], [*matrices, paths["measures"]])
-    finally:
-        _PENDING = None
+def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path]) -> Mapping[str, str | Path]:
+    """Write a data set's score files (see the module docstring) to ``paths``: ``{"means": ..., "measures": ...,
+    "stack": ...}`` and, for each measure that has one, ``{measure: its topics x runs table}`` (:func:`score_files`
+    names them all in a folder); returns ``paths``. The stack records the name and SHA-256 of every measure's table
+    (``<measure>.tsv`` beside it) as :func:`write_score_table` writes it, whether it is written here or later, and
+    of ``measures.tsv``."""
+    folder = Path(paths["stack"]).parent
+    write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+    stack.measure_table().write(paths["measures"])
+    digests = {}
+    for index, measure in enumerate(stack.measures):
+        text = matrix_text(stack.topics, stack.runs, stack.values[index])
+        digests[f"{measure}.tsv"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        if measure in paths:
+            write_text(text, paths[measure])
+    digests[os.path.relpath(paths["measures"], folder)] = sha256(paths["measures"])
+    # with the SHA-256 of the tables it mirrors: a stack is only trusted while they are as written
+    _write_stack_file(stack, paths["stack"], digests)
     return paths
 
 
-def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Path] = ()) -> None:
-    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, the
-    tables it mirrors (:func:`write_scores`: each measure's ``<measure>.tsv`` and ``measures.tsv``), so that
-    :func:`read_stack` trusts it only while they are unchanged."""
-    import os
+def write_score_table(stack_path: str | Path, measure: str, table_path: str | Path) -> None:
+    """The table of ``measure`` (topics x runs, :func:`matrix_text`) from the stack at ``stack_path``, as
+    :func:`write_scores` recorded it (rule score_table: a table per measure, after the stack)."""
+    stack, _ = load_stack(stack_path)
+    index = stack.measures.index(measure)
+    write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), table_path)
 
+
+def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Path] = ()) -> None:
+    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, files it
+    mirrors, so that :func:`read_stack` trusts it only while they are unchanged (none: the stack is its own
+    source, e.g. a data set's precomputed scores)."""
     folder = Path(path).parent
-    names = [os.path.relpath(source, folder) for source in sources]
-    digests = [sha256(source) for source in sources]
+    _write_stack_file(stack, path, {os.path.relpath(source, folder): sha256(source) for source in sources})
+
+
+def _write_stack_file(stack: ScoreStack, path: str | Path, sources: Mapping[str, str]) -> None:
+    """``stack`` as ``path``, with ``sources``: {file it mirrors, relative to its folder: its SHA-256}."""
 
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
@@ -185,7 +171,10 @@ def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Pat
                 task=np.array(stack.task, dtype=str),
                 latex=np.array(stack.latex, dtype=str),
                 **(
-                    {"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
+                    {
+                        "sources": np.array(list(sources), dtype=str),
+                        "sources_sha256": np.array(list(sources.values()), dtype=str),
+                    }
                     if sources
                     else {}
                 ),
@@ -245,42 +234,61 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
     return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
 
 
-def stale_tables(path: str | Path, recorded: Mapping[str, str], measures: Sequence[str] | None = None) -> list[str]:
+def stale_tables(
+    path: str | Path,
+    recorded: Mapping[str, str],
+    measures: Sequence[str] | None = None,
+    tables: Sequence[str | Path] | None = None,
+) -> list[str]:
     """The tables among ``recorded`` ({name relative to the stack's folder: SHA-256 when written}; with
-    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed."""
-    folder = Path(path).parent
+    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed; ``tables``: where
+    they are (:func:`table_paths`)."""
+    where = table_paths(path, recorded, tables)
     wanted = None if measures is None else {f"{name}.tsv" for name in measures} | {"measures.tsv"}
     stale = []
     for name, digest in recorded.items():
         if wanted is not None and Path(name).name not in wanted:
             continue
-        table = folder / name
+        table = where[name]
         if not table.is_file() or sha256(table) != digest:
             stale.append(name)
     return stale
 
 
-def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> ScoreStack:
+def table_paths(
+    path: str | Path, recorded: Mapping[str, str], tables: Sequence[str | Path] | None = None
+) -> dict[str, Path]:
+    """{recorded name: its path}: beside the stack at ``path`` (the name is relative to its folder), as ``tables``
+    (a rule's declared inputs, of one or several stacks) give it where they hold it."""
+    given = {Path(table).resolve(): Path(table) for table in tables or ()}
+    folder = Path(path).parent
+    return {name: given.get((folder / name).resolve(), folder / name) for name in recorded}
+
+
+def read_stack(
+    path: str | Path, measures: Sequence[str] | None = None, tables: Sequence[str | Path] | None = None
+) -> ScoreStack:
     """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order),
-    trusted only as far as it is checked: what :func:`load_stack` checks, and the tables it mirrors (beside it,
-    with the SHA-256 it recorded): where one of them changed since, the stack is stale and the tables are read
-    instead (the tables, not the stack, are what a user edits and sees); a table it mirrors that is gone is an
-    InputError naming it. A stack that records no tables (written by :func:`write_stack` alone, e.g. a
-    data set's precomputed ``scores.npz``) is its own source."""
+    trusted only as far as it is checked: what :func:`load_stack` checks, and the tables it mirrors (``tables``, a
+    rule's declared inputs, else beside it; with the SHA-256 it recorded): where one of them changed since, the
+    stack is stale and the tables are read instead (the tables, not the stack, are what a user edits and sees); a
+    table it mirrors that is gone is an InputError naming it. A stack that records no tables (written by
+    :func:`write_stack` alone, e.g. a data set's precomputed scores) is its own source."""
     stack, recorded = load_stack(path)
-    if recorded and stale_tables(path, recorded, measures):
-        folder = Path(path).parent
-        missing = [name for name in recorded if not (folder / name).is_file()]
+    if recorded and stale_tables(path, recorded, measures, tables):
+        where = table_paths(path, recorded, tables)
+        missing = [name for name in recorded if not where[name].is_file()]
         if missing:
             raise InputError(
-                folder / missing[0],
+                where[missing[0]],
                 None,
-                f"no such file, though {Path(path).name} beside it was written with it (deleted since?)",
+                f"no such file, though {Path(path).name} was written with it (deleted since?)",
             )
-        tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
+        found = {Path(name).stem: where[name] for name in recorded if Path(name).name != "measures.tsv"}
         if measures is not None:
-            tables = {name: tables[name] for name in measures if name in tables}
-        stack = read_score_tables(tables, folder / "measures.tsv", stack.task)
+            found = {name: found[name] for name in measures if name in found}
+        measures_table = next(where[name] for name in recorded if Path(name).name == "measures.tsv")
+        stack = read_score_tables(found, measures_table, stack.task)
     return stack.subset(measures) if measures is not None else stack
 
 

@@ -1,9 +1,9 @@
-"""Code tracking: which library files a rule's script depends on, and the script dated after the newest of them.
+"""Code tracking: which library files a rule's script depends on, and their digest.
 
-An edit to an ordeval module must re-run exactly the jobs whose script uses it. Snakemake re-runs a job when
-its script is newer than its outputs (its ``code`` rerun trigger); so every time the workflow is loaded,
-:func:`date_scripts` gives each ``scripts/<rule>.py`` the modification time of the newest file its code depends
-on, where that is newer than the script (``common.smk``; :func:`script_files` lists them):
+An edit to an ordeval module must re-run exactly the jobs whose script uses it. Every rule has a ``params`` entry
+``code``, :func:`code_digest` of its script (``workflow/rules/common.smk``: ``code("<rule>")``), and Snakemake
+re-runs a job whose params changed (its params trigger). The digest covers what the script's code depends on
+(:func:`script_files` lists them):
 
 * the script and every ordeval module it imports, and every module those import -- at module level or inside
   a function (a module imported lazily, to keep numba or matplotlib out of jobs that do not run it, is still
@@ -15,14 +15,15 @@ on, where that is newer than the script (``common.smk``; :func:`script_files` li
   modules), and the package's data files that a reached module reads (:data:`DATA_FILES`: the published
   numbers).
 
-No rule names its code and no script imports a module for the tracker's sake; a job's reason for re-running
-says ``Code has changed since last execution``. Imports are found by a scan of each module's text (every
-``import`` and ``from ... import`` statement, also inside functions): 10 ms for the whole package at every
-Snakemake start. A plugin's own file is not package code: the rules that load plugins declare them as inputs.
+No script imports a module for the tracker's sake, and nothing is written: a job's reason for re-running says
+``Params have changed since last execution``. Imports are found by a scan of each module's text (every ``import``
+and ``from ... import`` statement, also inside functions); each file is read and hashed once per Snakemake start.
+A plugin's own file is not package code: the rules that load plugins declare them as inputs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Iterable
@@ -163,19 +164,27 @@ def script_files(script: str | Path) -> list[Path]:
     return package_index().script_files(script)
 
 
-def date_scripts(scripts: Iterable[str | Path]) -> list[Path]:
-    """Give every script the modification time of the newest file its code depends on, where that file is
-    newer than the script (Snakemake then re-runs the script's jobs: its code trigger); the scripts dated. A
-    script that cannot be dated (a read-only checkout) is left as it is."""
-    dated = []
-    for script in scripts:
-        script = Path(script)
-        try:
-            newest = max(os.stat(path).st_mtime_ns for path in script_files(script))
-            status = os.stat(script)
-            if newest > status.st_mtime_ns:
-                os.utime(script, ns=(status.st_atime_ns, newest))
-                dated.append(script)
-        except OSError:
-            continue
-    return dated
+def code_digest(script: str | Path | None = None, modules: Iterable[str] = ()) -> str:
+    """The SHA-256 of the code a job runs: ``script`` (a rule's script) and every file its code depends on, or the
+    ``modules`` a ``run:`` block calls, with every file they depend on (see the module docstring). A rule passes it
+    as a ``params`` entry (``code``), so that Snakemake re-runs exactly the jobs whose code changed (its params
+    trigger): nothing is written, and the digest is the same wherever the checkout lies (paths relative to the
+    package, a script by its name). Each file is read once per process."""
+    index = package_index()
+    files = set(index.closure(*modules))
+    if script is not None:
+        files.update(index.script_files(script))
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        name = path.relative_to(index.root).as_posix() if path.is_relative_to(index.root) else path.name
+        digest.update(name.encode() + b"\0" + _file_digest(path) + b"\0")
+    return digest.hexdigest()
+
+
+_FILE_DIGESTS: dict[Path, bytes] = {}
+
+
+def _file_digest(path: Path) -> bytes:
+    if path not in _FILE_DIGESTS:
+        _FILE_DIGESTS[path] = hashlib.sha256(path.read_bytes()).digest()
+    return _FILE_DIGESTS[path]

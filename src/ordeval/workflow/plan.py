@@ -3,14 +3,13 @@
 :func:`plan` validates the configuration (schema, defaults, name policy), loads its plugins, resolves
 each data set's task, scored measures and runs, the measures of every analysis, and checks everything
 that can be checked before the first job (files exist, enough runs, subset sizes, known measures...).
-The :class:`Plan` it returns answers the rules' questions: which data sets and measures an analysis
-covers, the output paths of every catalogue entry, the targets of each stage, captions, and which
-library files a job's code depends on. The ``.smk`` files only turn those answers into rules.
+The :class:`Plan` it returns answers the rules' questions: the data sets of each task, the measures each data
+set scores and each analysis covers, the files each data set reads. The outputs are the rules' own
+(``workflow/rules/*.smk``: each rule names its paths, each stage's target rule lists what the stage makes).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,50 +17,18 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
-from ordeval.reports import catalogue, paper
-from ordeval.stats.splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
+from ordeval.reports import paper
 from ordeval.tasks import all_tasks, get_task
-from ordeval.tasks.base import check_files_exist, resolve_path, source_files
+from ordeval.tasks.base import check_files_exist, resolve_path, source_entries, source_files
 from ordeval.tasks.plugins import load_plugins
 from ordeval.workflow.config import parameters as config_parameters
 from ordeval.workflow.config import validate
 from ordeval.workflow.limits import check_limits
-from ordeval.workflow.modules import script_files
 
 #: Analyses whose configuration section may list measures.
 ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
 #: Kendall's tau and its CI need more than 4 runs.
 MIN_RUNS = 5
-
-#: Catalogue entries compiled by TeX: planned only where the PDF is wanted (:meth:`Plan.pdf_wanted`).
-PDF_ENTRIES = ("report/pdf", "measures/pdf")
-
-
-#: The pattern fields that the rules take as wildcards (the others, a consistency condition or a measure, are
-#: written out in the rules' output names).
-WILDCARD_FIELDS = ("dataset", "task_suffix", "measure")
-
-
-@dataclass(frozen=True)
-class ReportedOutput:
-    """One output of the HTML report: its path, catalogue entry and pattern fields, the template of the rule
-    output it is (wildcards left), and the caption file of that template."""
-
-    path: str
-    key: str
-    values: dict
-    template: str
-    caption: str
-
-
-@dataclass(frozen=True)
-class ScoringGroup:
-    """Data sets that are scored alike: one rule (``rule``) scores each of them into the same files."""
-
-    rule: str
-    task: str
-    measures: list[str]
-    datasets: list[str]
 
 
 @dataclass
@@ -91,9 +58,6 @@ class Plan:
     popularity_skipped: dict[str, str] = field(default_factory=dict)
     #: measures reported on one by one (``measure_reports``), with the task of each
     measure_reports: dict[str, str] = field(default_factory=dict)
-    #: catalogue entry key -> its combinations of pattern fields (:meth:`_values`), made once: the plan
-    #: does not change once built, and the Snakefile asks for paths ~2,300 times at every start
-    _combinations: dict[str, list[dict]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _replicated: list[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ basic facts
@@ -123,8 +87,8 @@ class Plan:
         return [measure for measure in lists[0] if all(measure in other for other in lists[1:])]
 
     def input_files(self) -> list[str]:
-        """Every input file of every data set (as configured, below ``data_root``)."""
-        return [path for data in self.datasets.values() for path in data.files]
+        """Every input file of every data set, as :meth:`source_paths` gives it."""
+        return [path for name in self.datasets for path in self.source_paths(name).values()]
 
     def constant_runs(self, datasets: list[str]) -> dict[str, dict[str, str]]:
         """{data set: {run: class}} of the runs that always return one class (``constant_class``)."""
@@ -132,12 +96,6 @@ class Plan:
             name: {s["name"]: s["class"] for s in self.datasets[name].spec["runs"] if s["type"] == "constant_class"}
             for name in datasets
         }
-
-    def matrices(self) -> tuple[list[str], list[str]]:
-        """(data sets, measures): every score matrix ``scores/<dataset>/<measure>.tsv``, as two lists of
-        equal length for ``expand(..., zip, dataset=..., measure=...)``."""
-        pairs = [(name, measure) for name, data in self.datasets.items() for measure in data.measures]
-        return [name for name, _ in pairs], [measure for _, measure in pairs]
 
     def measures(self, analysis: str, task: str) -> list[str]:
         """The measures of ``analysis`` on the data sets of ``task``, in table order."""
@@ -168,41 +126,6 @@ class Plan:
                 self._replicated = [name for name in self.datasets if name in published]
         return self._replicated
 
-    def canonical_paths(self, task: str) -> dict[str, str]:
-        """{key: path template} of the canonical files of a data set of ``task`` (``data/{dataset}/<file>``)."""
-        return {key: self.path(f"data/{key}") for key in get_task(task).canonical_files()}
-
-    def scoring_groups(self) -> list[ScoringGroup]:
-        """The data sets that score alike (one task, one list of measures: the same files), each group with the
-        name of its scoring rule (``score_runs_<task>``; a number after it where a task has several lists)."""
-        groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
-        for name, data in self.datasets.items():
-            groups.setdefault((data.task, tuple(data.measures)), []).append(name)
-        found, seen = [], {}
-        for (task, measures), names in groups.items():
-            seen[task] = seen.get(task, 0) + 1
-            rule = f"score_runs_{task}" + (f"_{seen[task]}" if seen[task] > 1 else "")
-            found.append(ScoringGroup(rule, task, list(measures), names))
-        return found
-
-    def score_paths(self, group: ScoringGroup) -> dict[str, str]:
-        """{output name: path template} of a scoring group's jobs: ``matrix_<measure>`` per measure, ``means``,
-        ``measures``, ``stack``, and the task's extra tables by key."""
-        paths = {f"matrix_{measure}": self.path("scores/matrix", measure=measure) for measure in group.measures}
-        paths.update({key: self.path(f"scores/{key}") for key in ("means", "measures", "stack")})
-        paths.update({key: self.path(f"scores/{key}") for key in get_task(group.task).extras})
-        return paths
-
-    def score_tables(self, *datasets: str) -> list[str]:
-        """The tables each of ``datasets``' ``stack.npz`` mirrors (every ``<measure>.tsv`` and ``measures.tsv``,
-        whose SHA-256 it records): an input of every rule that reads the stack, which is trusted only while
-        they are as written (:func:`ordeval.tasks.stack.read_stack`; an edited table is read instead)."""
-        found = []
-        for dataset in datasets:
-            found += [self.path("scores/matrix", dataset=dataset, measure=m) for m in self.datasets[dataset].measures]
-            found.append(self.path("scores/measures", dataset=dataset))
-        return found
-
     @property
     def dnkt_datasets(self) -> list[str]:
         """The data sets of the DNKT_M tables: those that score DNKT (and, planned, every M and DNKT_M)."""
@@ -212,143 +135,26 @@ class Plan:
         """The data sets of the task whose summaries carry ``suffix`` (``""`` OQ, ``"_oc"`` OC)."""
         return [name for name in self.datasets if self.suffix(self.datasets[name].task) == suffix]
 
-    def provides(self, dataset: str, entry_key: str) -> bool:
-        """Whether ``dataset``'s task makes catalogue entry ``entry_key`` (every task makes the entries that are
-        not task-specific; a task-specific one only the tasks that list it in ``Task.outputs``)."""
-        entry = catalogue.ENTRIES[entry_key]
-        return not entry.task_specific or entry_key in get_task(self.datasets[dataset].task).outputs
-
-    def stage_datasets(self, stage: str, task: str = "") -> list[str]:
-        """The data sets a stage covers (optionally only those of ``task``): Popularity vs Uniform those with
-        both baselines, a task's own stage (e.g. the OC paper's layout) the data sets of that task."""
-        if stage == "popularity":
-            names = self.popularity_datasets
-        elif stage == "replication":
-            names = self.replicated_datasets
-        else:
-            own = [entry.key for entry in catalogue.entries(stage) if entry.task_specific]
-            names = list(self.datasets)
-            if own and all(catalogue.ENTRIES[key].per == () for key in own):  # a task's own stage
-                names = [name for name in names if any(self.provides(name, key) for key in own)]
-        return [name for name in names if not task or self.datasets[name].task == task]
-
-    # ------------------------------------------------------------------ catalogue
     def parameters(self) -> dict:
-        """The values captions may use (:func:`ordeval.workflow.config.parameters`)."""
+        """The values the analyses' settings give (:func:`ordeval.workflow.config.parameters`)."""
         return config_parameters(self.config)
 
-    def combinations(self, entry_key: str) -> list[dict]:
-        """Every combination of the pattern fields of catalogue entry ``entry_key`` that this plan makes."""
-        return self._values(catalogue.ENTRIES[entry_key])
-
-    def _values(self, entry: catalogue.Entry) -> list[dict]:
-        """Every combination of the entry's pattern fields that this plan makes (not to be modified)."""
-        if entry.key not in self._combinations:
-            self._combinations[entry.key] = self._make_values(entry)
-        return self._combinations[entry.key]
-
-    def _make_values(self, entry: catalogue.Entry) -> list[dict]:
-        tasks = [task for task in self.tasks if not entry.task_specific or entry.key in get_task(task).outputs]
-        if not tasks or (entry.stage == "replication" and not self.config["replication"]["compare"]):
-            return []
-        if "task_suffix" in entry.per:
-            combinations = [{"task_suffix": self.suffix(task), "task": task} for task in tasks]
-        elif "dataset" in entry.per:
-            combinations = [
-                {"dataset": name, "task": self.datasets[name].task}
-                for name in self.stage_datasets(entry.stage)
-                if self.datasets[name].task in tasks
-            ]
-        elif "measure" in entry.per and entry.stage == "measure_reports":  # a measure reported on by itself
-            combinations = [{"measure": m} for m in self.measure_reports] if tasks else []
-        elif "measure" in entry.per:  # the M of a DNKT_M table
-            combinations = [{"measure": m} for m in self.dnkt_combinations] if tasks else []
-        elif "key" in entry.per:
-            combinations = [{"key": Path(caption).stem} for caption in self.caption_files()]
-        else:
-            combinations = [{}]
-        if "condition" in entry.per:
-            combinations = [{**values, "condition": c} for values in combinations for c in CONDITIONS]
-        if "measure" in entry.per and "dataset" in entry.per:  # a data set's score matrices
-            combinations = [
-                {**values, "measure": m} for values in combinations for m in self.datasets[values["dataset"]].measures
-            ]
-        return combinations
-
-    def paths(self, entry_key: str, formats: tuple[str, ...] | None = None, **fixed) -> list[str]:
-        """Output paths of catalogue entry ``entry_key`` (all combinations, or those matching ``fixed``)."""
-        entry = catalogue.ENTRIES[entry_key]
-        found = []
-        for values in self._values(entry):
-            if any(values.get(name) != value for name, value in fixed.items()):
-                continue
-            for ext in formats or entry.formats:
-                found.append(f"{self.results}/" + entry.pattern.format(**{**values, "ext": ext}))
+    def source_paths(self, dataset: str) -> dict[str, str]:
+        """The files data set ``dataset`` reads, by the entry of its configuration that reads each (``gold``,
+        ``runs_0``, ``scores_1``...), each as the configuration gives it (below the configured ``data_root``
+        unless absolute): paths relative to the project folder wherever the configuration's are, so that the
+        rules' inputs stay the same when the project moves."""
+        spec, root = self.datasets[dataset].spec, str(self.config.get("data_root", "resources/"))
+        found = {}
+        for entry, source in [
+            *source_entries(spec),
+            *((f"scores[{index}]", source) for index, source in enumerate(spec.get("scores", []))),
+        ]:
+            if "path" in source:
+                name = entry.replace("[", "_").rstrip("]")
+                path = str(source["path"])
+                found[name] = path if Path(path).is_absolute() else str(Path(root) / path)
         return found
-
-    def path(self, entry_key: str, ext: str | None = None, **fields) -> str:
-        """One output path of entry ``entry_key``; fields left out stay as ``{field}`` wildcards."""
-        entry = catalogue.ENTRIES[entry_key]
-        values = {name: "{" + name + "}" for name in ("dataset", "condition", "measure", "key")}
-        values.update(fields)
-        values.setdefault("task_suffix", "")
-        return f"{self.results}/" + entry.pattern.format(**values, ext=ext or entry.formats[0])
-
-    def targets(self, stage: str | None = None) -> list[str]:
-        """Every output of ``stage`` (or of all stages), in catalogue order."""
-        return [path for entry in catalogue.entries(stage) if self._compiled(entry) for path in self.paths(entry.key)]
-
-    def reported_keys(self) -> list[str]:
-        """Catalogue entries shown in the HTML report (they have a category) that this plan makes."""
-        return [
-            entry.key
-            for entry in catalogue.entries()
-            if entry.category and entry.key != "report/captions" and self._compiled(entry) and self._values(entry)
-        ]
-
-    def _compiled(self, entry: catalogue.Entry) -> bool:
-        """False for an entry compiled by TeX (:data:`PDF_ENTRIES`) where the PDF is not wanted."""
-        return entry.key not in PDF_ENTRIES or self.pdf_wanted()
-
-    def caption(self, key: str, **fields) -> str:
-        entry = catalogue.ENTRIES[key]
-        measure = {"agreement": "M", "measure_reports": "the measure"}.get(entry.stage, "each measure")
-        values = {
-            **self.parameters(),
-            "dataset": "each data set",
-            "condition": "each condition",
-            "measure": measure,
-            "key": key,
-            "task_name": "",
-            **fields,
-        }
-        if "task" in fields:
-            values["task_name"] = get_task(fields["task"]).title
-        return re.sub(r"\s+", " ", entry.caption.format(**values)).replace("( ", "(")
-
-    def reported_outputs(self) -> list[ReportedOutput]:
-        """Every output shown in the HTML report (each reported entry's format, every combination), with the
-        path template of the rule output it comes from: the entry's fields that a rule takes as wildcards
-        (:data:`WILDCARD_FIELDS`) left as ``{field}``, the others (a consistency condition) filled in."""
-        found = []
-        for key in self.reported_keys():
-            entry = catalogue.ENTRIES[key]
-            wildcards = {name: "{" + name + "}" for name in entry.per if name in WILDCARD_FIELDS}
-            for values in self._values(entry):
-                fixed = {name: value for name, value in values.items() if name in entry.per and name not in wildcards}
-                template = self.path(key, entry.reported_format, **fixed, **wildcards)
-                name = "-".join([caption_name(key), *fixed.values()])
-                path = self.path(key, entry.reported_format, **values)
-                found.append(ReportedOutput(path, key, values, template, self.path("report/captions", key=name)))
-        return found
-
-    def caption_files(self) -> dict[str, list[ReportedOutput]]:
-        """The HTML report's caption files (one per reported rule output template, as Snakemake's report()
-        takes one caption per output of a rule) -> the reported outputs each covers."""
-        files: dict[str, list[ReportedOutput]] = {}
-        for output in self.reported_outputs():
-            files.setdefault(output.caption, []).append(output)
-        return files
 
     def pdf_wanted(self) -> bool:
         """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
@@ -358,18 +164,6 @@ class Plan:
         if setting == "auto":
             return bool(shutil.which("pdflatex"))
         return bool(setting)
-
-    # ------------------------------------------------------------------ code a job depends on
-    def library(self, script: str | Path) -> list[str]:
-        """The files the code of a rule's ``script`` depends on, itself included: the script is dated after the
-        newest of them (:mod:`ordeval.workflow.modules`), so that an edit re-runs exactly the jobs whose code
-        changed."""
-        return [str(path) for path in script_files(script)]
-
-
-def caption_name(key: str) -> str:
-    """The name of catalogue entry ``key``'s caption file (``report/captions/<name>.rst``)."""
-    return key.replace("/", "-")
 
 
 # --------------------------------------------------------------------------- building the plan
@@ -403,7 +197,6 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     result.measure_reports = _measure_reports(config, result)
     _plan_popularity(result)
     _check_consistency(result)
-    _check_output_paths(result)
     result.replicated_datasets  # noqa: B018 - the published numbers checked before any job, not when a rule asks
     if check_files:  # the input files' contents, before any job (ordeval.workflow.source_check)
         from ordeval.workflow.source_check import check_contents
@@ -545,23 +338,6 @@ def _plan_popularity(result: Plan) -> None:
             result.popularity_skipped[name] = f"it has no run {' or '.join(missing)}"
         else:
             result.popularity_datasets.append(name)
-
-
-def _check_output_paths(result: Plan) -> None:
-    """Names that the pipeline extends into file names (``tables/leaderboard/<dataset>_pooled.csv``,
-    ``scores/<dataset>/<measure>.tsv``) must not give two outputs one path, nor paths that differ only in case
-    (one file on macOS): a data set ``Sem16T4C_pooled`` beside the OC data set ``Sem16T4C``, a measure
-    ``means``. (A rule's ``{dataset}`` matches exactly the data sets it makes outputs for, so two rules can
-    match one file only where two planned outputs share its path.)"""
-    from ordeval.io.names import check_paths
-
-    owners = []
-    for entry in catalogue.entries():
-        for values in result._values(entry):
-            for ext in entry.formats:
-                path = entry.pattern.format(**{"task_suffix": "", **values, "ext": ext})
-                owners.append((path, entry.key, values.get("dataset"), values.get("measure")))
-    check_paths(owners)
 
 
 def _check_consistency(result: Plan) -> None:

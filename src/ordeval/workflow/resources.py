@@ -158,3 +158,23 @@ def work(kind: str, sizes: list[DataSize], settings: dict) -> tuple[float, float
             held = max(held, BYTES_PER_CELL * size.cells)
             figures += FIGURES_PER_DATASET.get(kind, 0)
     return ops, held, figures
+
+
+def data_size(plan, dataset: str) -> DataSize:
+    """The size of a data set as the plan (:class:`~ordeval.workflow.plan.Plan`) knows it (topics unknown before it
+    is built: UNKNOWN_TOPICS)."""
+    data = plan.datasets[dataset]
+    return DataSize(
+        topics=data.topics or UNKNOWN_TOPICS,
+        runs=max(1, len(data.runs)),
+        measures=max(1, len(data.measures)),
+        classes=max(2, len(data.classes)),
+    )
+
+
+def job_resources(plan, kind: str, dataset: str | None = None) -> Resources:
+    """threads, mem_mb and runtime (minutes) of a job of ``kind`` (:data:`KINDS`) on ``dataset`` of ``plan``, or,
+    for a job that gathers them, over every data set: what each rule declares (``workflow/rules/common.smk``)."""
+    names = [dataset] if dataset is not None else list(plan.datasets)
+    sizes = [data_size(plan, name) for name in names]
+    return estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])

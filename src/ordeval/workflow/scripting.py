@@ -95,9 +95,11 @@ def job(snakemake) -> Iterator[logging.Logger]:
     """A script's work: logged to the rule's log file; bad input, or a file that could not be written (a full
     disk), ends it with a one-line message and exit status 1, no traceback (``ORDEVAL_DEBUG=1`` shows it)."""
     from ordeval.io.errors import ConfigError, InputError
+    from ordeval.io.files import remove_temporaries
 
     wildcards = dict(snakemake.wildcards.items())
     name = snakemake.rule + "".join(f"[{value}]" for value in wildcards.values())
+    remove_temporaries(snakemake.output)  # what a killed run of this job left beside its outputs
     try:
         with logged(snakemake.log[0] if len(snakemake.log) else None, name) as log:
             yield log

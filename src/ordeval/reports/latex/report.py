@@ -1,13 +1,18 @@
 r"""The LaTeX report: one document that inputs every table fragment and includes every figure.
 
 :func:`latex_document` writes the source; :func:`compile_pdf` runs a real TeX engine on it. Sections and
-their order come from the analysis catalogue (:data:`ordeval.reports.catalogue.SECTIONS`); captions come from the
-outputs themselves (a fragment's leading ``%`` comments, a figure's PNG description).
+their order come from :data:`ordeval.reports.catalogue.SECTIONS`; the items, in order, from the rules
+(``workflow/rules/report.smk``).
 
 Organised for reading and printing: the sections are the analyses (the catalogue's order: published versus
 reproduced first), each with a subsection per data set after the summaries over the data sets, because the
 papers print their tables per analysis and a reader compares the data sets within one; then the lists of
 tables and figures; the per-run leaderboards in an appendix, the measures side by side.
+
+Captions: each item's caption file (``workflow/report/<stage>/<item>.rst``, the HTML report's too) rendered for
+its job (:func:`~ordeval.reports.captions.render_caption`), then where its data come from (the fragment's or the
+figure's data-origin note) and the seed; the lists of tables and figures give each item's title and what it covers
+(its data set, or its task).
 
 Typesetting: Latin Modern fonts (Type 1, never bitmap Type 3); a heading is never left alone at the foot of a
 page; a table goes in portrait, in \small, shrunk to the text width where needed, unless it is much wider (then
@@ -22,7 +27,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +51,7 @@ class ReportItem:
     caption: str
     long: bool = False  # many rows: a longtable that breaks across pages, its header repeated
     dataset: str = ""  # the data set it shows ("" for several): its subsection
+    short: str = ""  # its entry in the list of tables or figures (default: the caption's first sentence)
 
 
 @dataclass
@@ -176,7 +182,7 @@ def latex_document(
 
 def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
     path = _relative(item.path, folder)
-    caption, short = escape(item.caption), escape(short_caption(item.caption))
+    caption, short = escape(item.caption), escape(item.short or short_caption(item.caption))
     if item.kind == "table" and item.long:
         return long_table(Path(item.path).read_text(encoding="utf-8"), heading, short, caption)
     if item.kind == "table":
@@ -323,20 +329,27 @@ def page_count(tex_path: str | Path) -> int:
 LONG_ROWS = 40
 
 
-def fragment_captions(tex_path: str | Path) -> list[str]:
-    """The leading ``%`` comment lines of a fragment written by ``latex.write_latex`` (its description, its data
-    origin), each a sentence of the caption."""
-    lines = []
-    for line in Path(tex_path).read_text(encoding="utf-8").splitlines():
-        if not line.startswith("%"):
-            break
-        lines.append(line.lstrip("% ").strip())
-    return lines
+#: How a data-origin note starts (:func:`ordeval.io.provenance.origin_sentence`).
+ORIGIN_NOTES = ("SYNTHETIC data", "Real data", "Partly synthetic data", "Data origin per data set")
 
 
-def fragment_caption(tex_path: str | Path) -> str:
-    """The leading ``%`` comment lines of a fragment, as sentences."""
-    return sentences(*fragment_captions(tex_path))
+def origin_note(path: str | Path) -> str:
+    """The data-origin note of a table fragment (a leading ``%`` comment that ``latex.write_latex`` wrote) or of a
+    figure (the end of the description that ``figures.save_figure`` stored in the PNG beside its PDF); "" if none."""
+    path = Path(path)
+    if path.suffix == ".tex":
+        lines = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.startswith("%"):
+                break
+            lines.append(line.lstrip("% ").strip())
+    else:
+        lines = [png_description(path.with_suffix(".png"))]
+    for line in lines:
+        starts = [line.find(note) for note in ORIGIN_NOTES if note in line]
+        if starts:
+            return line[min(starts) :].strip()
+    return ""
 
 
 def _body_rows(tex_path: str | Path) -> int:
@@ -357,33 +370,79 @@ def sentences(*parts: str) -> str:
     return " ".join(done)
 
 
-def report_sections(items: Iterable[tuple], seed: int) -> list[ReportSection]:
-    """Report sections, in catalogue order, from ``(section key, data set, output path)`` triples (or
-    ``(section key, output path)`` pairs): tables ``.tex`` and figures ``.pdf`` (with a ``.png`` beside it
-    holding the caption); each caption ends with the seed. Within a section the items over several data sets
-    come first, then each data set's, in the order given."""
+def report_sections(items: Iterable[Mapping], seed: int) -> list[ReportSection]:
+    """Report sections, in the order of :data:`SECTIONS`, from ``items``: each ``{"section", "path", "caption"
+    (a :class:`~ordeval.reports.captions.Caption`), "dataset", "scope"}``, a table (``.tex``) or a figure
+    (``.pdf``, with its ``.png`` beside it). Each caption is the caption's text, the data-origin note and the seed;
+    its entry in the lists is its title and its scope (the data set, or what the item covers). Within a section
+    the items over several data sets come first, then each data set's, in the order given."""
     sections = {
         key: ReportSection(title, text=text, appendix=key in APPENDIX) for key, (title, text) in SECTIONS.items()
     }
     for item in items:
-        key, dataset, path = item if len(item) == 3 else (item[0], "", item[1])
-        suffix = Path(path).suffix
-        if suffix == ".tex":
-            caption = sentences(*fragment_captions(path), f"Seed {seed}")
-            sections[key].items.append(ReportItem("table", str(path), caption, _body_rows(path) > LONG_ROWS, dataset))
-        elif suffix == ".pdf":
-            caption = sentences(png_description(Path(path).with_suffix(".png")), f"Seed {seed}")
-            sections[key].items.append(ReportItem("figure", str(path), caption, dataset=dataset))
+        path, caption = str(item["path"]), item["caption"]
+        text = sentences(caption.text, origin_note(path), f"Seed {seed}")
+        short = f"{caption.title}: {item['scope']}" if item.get("scope") else caption.title
+        dataset = item.get("dataset", "")
+        if path.endswith(".tex"):
+            long = _body_rows(path) > LONG_ROWS
+            sections[item["section"]].items.append(ReportItem("table", path, text, long, dataset, short))
+        else:
+            sections[item["section"]].items.append(ReportItem("figure", path, text, dataset=dataset, short=short))
     found = []
     for section in sections.values():
         if not section.items:
             continue
         order = list(dict.fromkeys(item.dataset for item in section.items))
         order.sort(key=lambda name: name != "")
-        section.items.sort(key=lambda item: order.index(item.dataset))  # stable: catalogue order within
+        section.items.sort(key=lambda item: order.index(item.dataset))  # stable: the order given within
         found.append(section)
     found.sort(key=lambda section: section.appendix)
     return found
+
+
+def printed_items(
+    paths: Sequence[str],
+    captions: Sequence[str],
+    sections: Sequence[str],
+    wildcards: Sequence[Mapping[str, str]],
+    config: Mapping,
+) -> list[dict]:
+    """The items :func:`report_sections` takes, from the rule report_tex's lists (each item's path, caption file,
+    section and its job's wildcards): each caption rendered for its job, its data set and scope (the data set, or
+    the task whose data sets it covers)."""
+    from ordeval.reports.captions import render_caption
+    from ordeval.tasks import all_tasks
+
+    tasks = {task.summary_suffix: task.title for task in all_tasks()}
+    items = []
+    for path, caption, section, values in zip(paths, captions, sections, wildcards, strict=True):
+        dataset = values.get("dataset", "")
+        scope = dataset or (f"the {tasks[values['task_suffix']]} data sets" if "task_suffix" in values else "")
+        items.append(
+            {
+                "section": section,
+                "path": path,
+                "caption": render_caption(caption, values, config),
+                "dataset": dataset,
+                "scope": scope,
+            }
+        )
+    return items
+
+
+def report_parameters(parameters: Mapping) -> str:
+    """The analysis parameters, as the LaTeX report's opening paragraph states them (``parameters``:
+    :func:`ordeval.workflow.config.parameters` of the configuration)."""
+    p = parameters
+    return (
+        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
+        f"({p['ci_method']}); "
+        f"consistency with {p['consistency_trials']} random splits per condition (halves, and two subsets of "
+        f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
+        f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
+        f"B = {p['significance_hsd_trials']} and alpha = {p['significance_alpha']}"
+    )
 
 
 def report_introduction(name: str, parameters: str, origins: Mapping[str, str], commit: str) -> str:

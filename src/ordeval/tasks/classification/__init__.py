@@ -45,24 +45,8 @@ class ClassificationTask(Task):
         }
     }
     baseline_types = data.BASELINE_SOURCES
+    #: the tables that scoring writes besides the stack (the pipeline: rule official_scores)
     extras = ("conventions", "pooled")
-    #: its canonical tables, its extras, the leaderboards of its pooled protocol and the OC paper's layout
-    outputs = frozenset(
-        {
-            "data/gold",
-            "data/runs",
-            "scores/conventions",
-            "scores/pooled",
-            "leaderboard/pooled",
-            "classification/agreement",
-            "classification/consistency",
-            "classification/figure1",
-            "classification/properties",
-            "classification/kappa",
-            "classification/pooled",
-            "classification/conventions",
-        }
-    )
 
     def check_settings(self, name: str, spec: Mapping) -> None:
         """Simulation settings that cannot be met are errors at plan time, naming the key."""
@@ -124,10 +108,12 @@ class ClassificationTask(Task):
         return lambda path: {run: readers.gold_items(table) for run, table in tables(path).items()}
 
     def write_canonical(self, dataset: ClassificationData, files: Mapping) -> None:
-        data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"])
+        data.write_canonical(dataset, files["gold"], files["runs"], files["provenance"], files["arrays"])
 
     def read_canonical(self, name: str, spec: Mapping, files: Mapping) -> ClassificationData:
-        return data.read_canonical(name, spec, files["gold"], files["runs"], files.get("provenance"))
+        return data.read_canonical(
+            name, spec, files["gold"], files["runs"], files.get("provenance"), files.get("arrays")
+        )
 
     def simulated_run_names(self, source: Mapping) -> list[str]:
         return data.simulated_run_names(source)
@@ -228,3 +214,26 @@ def conventions_table(masks, measures: Sequence[str]) -> Table:
 
 
 TASK = ClassificationTask()
+
+
+def official_scores(
+    name: str,
+    spec: Mapping,
+    canonical: Mapping[str, str | Path],
+    measures: Sequence[str],
+    pooled_path: str | Path,
+    conventions_path: str | Path,
+    plugins: Sequence[str] = (),
+) -> int:
+    """Data set ``name`` from its canonical files (``canonical``: gold, runs, arrays, provenance) under the official
+    SemEval protocol, every one of ``measures`` on one confusion matrix over all items per run (``pooled_path``),
+    and how often each measure's documented 0/0 conventions applied (``conventions_path``): the extras of
+    :meth:`ClassificationTask.score` (rule official_scores). The number of runs."""
+    from ordeval.tasks.plugins import load_plugins
+
+    load_plugins(plugins)  # a plugin OC measure
+    dataset = TASK.read_canonical(name, spec, {key: canonical[key] for key in TASK.canonical_files()})
+    extras = TASK.score(dataset, measures).extras
+    extras["pooled"].write(pooled_path)
+    extras["conventions"].write(conventions_path)
+    return len(dataset.run_names)

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ordeval.io.errors import ConfigError
-from ordeval.io.files import write_atomically, write_json
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.files import sha256, write_atomically, write_json
 from ordeval.io.parsing import load_json
 from ordeval.io.provenance import dataset_origin
 from ordeval.stats.seeding import stream
@@ -240,9 +240,10 @@ def _lines(prefixes: np.ndarray, prefix_lengths: np.ndarray, suffixes: list[byte
     return out
 
 
-def write_canonical(data: ClassificationData, gold_path, runs_path, provenance_path) -> None:
+def write_canonical(data: ClassificationData, gold_path, runs_path, provenance_path, arrays_path=None) -> None:
     """The gold (topic, item, label), the runs (topic, item, run, label; runs in order, items in gold order;
-    labels as configured) and the provenance, each written atomically."""
+    labels as configured) and the provenance, each written atomically; with ``arrays_path``, also the same labels
+    as arrays (``.npz``) with the SHA-256 of the two tables as written (see :func:`read_arrays`)."""
     _check_names(data)
     blocks = _prefix_blocks(data)
 
@@ -262,6 +263,70 @@ def write_canonical(data: ClassificationData, gold_path, runs_path, provenance_p
     write_atomically(gold_path, write_table(readers.GOLD_COLUMNS, [(None, data.gold)]))
     write_atomically(runs_path, write_table(readers.RUN_COLUMNS, list(zip(data.run_names, data.runs, strict=True))))
     write_json(data.provenance, provenance_path)
+    if arrays_path is not None:
+
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as handle:
+                np.savez(
+                    handle,
+                    gold=np.asarray(data.gold, dtype=np.int64),
+                    runs=np.asarray(data.runs, dtype=np.int64).reshape(len(data.run_names), len(data.items)),
+                    item_topic=np.asarray(data.item_topic, dtype=np.int64),
+                    items=np.array(data.items, dtype=str),
+                    topics=np.array(data.topics, dtype=str),
+                    run_names=np.array(data.run_names, dtype=str),
+                    classes=np.array(data.classes, dtype=str),
+                    gold_sha256=np.array(sha256(gold_path)),
+                    runs_sha256=np.array(sha256(runs_path)),
+                )
+
+        write_atomically(arrays_path, write)
+
+
+#: The arrays of ``arrays.npz`` (:func:`write_canonical`): name -> numpy kind and dimensions.
+ARRAYS = {
+    "gold": ("i", 1),
+    "runs": ("i", 2),
+    "item_topic": ("i", 1),
+    "items": ("U", 1),
+    "topics": ("U", 1),
+    "run_names": ("U", 1),
+    "classes": ("U", 1),
+    "gold_sha256": ("U", 0),
+    "runs_sha256": ("U", 0),
+}
+
+
+def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> dict | None:
+    """The labels that :func:`write_canonical` stored beside the tables, when they mirror the tables as they are
+    now (same SHA-256, same classes); None otherwise (the file is missing, or a table or the classes changed
+    since), and the tables are parsed instead. A file that is not such arrays (empty, random bytes, pickled
+    objects, shapes that do not fit, labels or topics out of range) is an InputError naming it."""
+    from ordeval.io.parsing import load_arrays
+
+    if not Path(arrays_path).is_file():
+        return None
+    stored = load_arrays(arrays_path, "the arrays of a data set", ARRAYS)
+    if (
+        stored["classes"].tolist() != list(classes)
+        or str(stored["gold_sha256"]) != sha256(gold_path)
+        or str(stored["runs_sha256"]) != sha256(runs_path)
+    ):
+        return None
+    gold, runs, item_topic = stored["gold"], stored["runs"], stored["item_topic"]
+    items, topics, names = len(stored["items"]), len(stored["topics"]), len(stored["run_names"])
+    problem = None
+    if gold.shape != (items,) or item_topic.shape != (items,) or runs.shape != (names, items):
+        problem = f"gold {gold.shape}, runs {runs.shape} and topics {item_topic.shape} for {names} runs x {items} items"
+    elif gold.size and (
+        min(gold.min(), runs.min(initial=0)) < 0 or max(gold.max(), runs.max(initial=0)) >= len(classes)
+    ):
+        problem = f"labels outside the {len(classes)} classes"
+    elif item_topic.size and (item_topic.min() < 0 or item_topic.max() >= topics):
+        problem = f"items of topics outside the {topics} topics"
+    if problem:
+        raise InputError(arrays_path, None, f"not the arrays of a data set as ordeval writes them ({problem})")
+    return stored
 
 
 def _check_names(data: ClassificationData) -> None:
@@ -272,21 +337,37 @@ def _check_names(data: ClassificationData) -> None:
                 raise ValueError(f"{what} name {value!r} cannot be written to a tab-separated table")
 
 
-def read_canonical(name: str, spec: Mapping, gold_path, runs_path, provenance_path=None) -> ClassificationData:
-    """A data set from its canonical files (the output of :func:`write_canonical`)."""
+def read_canonical(
+    name: str, spec: Mapping, gold_path, runs_path, provenance_path=None, arrays_path=None
+) -> ClassificationData:
+    """A data set from its canonical files (the output of :func:`write_canonical`): from the arrays beside the
+    tables when they mirror them (:func:`read_arrays`: no parsing), else parsed and checked."""
     classes = readers.class_labels(spec["classes"])
-    gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))
-    run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
     provenance = load_json(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
+    stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
+    if stored is not None:
+        found = (
+            stored["topics"].tolist(),
+            stored["run_names"].tolist(),
+            stored["items"].tolist(),
+            stored["item_topic"],
+            stored["gold"],
+            stored["runs"],
+        )
+    else:
+        gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))
+        run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
+        found = (gold.topics, run_names, gold.items, gold.item_topic, gold.labels, runs)
+    topics, run_names, items, item_topic, labels, runs = found
     return ClassificationData(
         name,
         classes,
-        gold.topics,
+        topics,
         run_names,
         provenance,
-        gold.items,
-        gold.item_topic,
-        gold.labels,
+        items,
+        item_topic,
+        labels,
         runs,
         spec.get("one_class_agreement", "one"),
     )

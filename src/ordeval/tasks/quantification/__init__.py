@@ -29,7 +29,6 @@ class QuantificationTask(Task):
     data_modules = ("ordeval.tasks.quantification.data",)
     scoring_modules = ("ordeval.tasks.quantification.measures",)
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
-    outputs = frozenset({"data/gold", "data/runs", "data/arrays"})
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
     canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
