@@ -267,35 +267,31 @@ def run_rule_script(script: str, rule: str | None = None, **given):
     return run_script(SCRIPTS / f"{script}.py", mock_snakemake(rule or script, **given))
 
 
+#: The canonical files of a data set (rule prepare_data's outputs), the score files of rule score_runs, under
+#: ``results/<name>/``.
+CANONICAL = {"gold": "gold.tsv", "runs": "runs.tsv", "arrays": "arrays.npz", "provenance": "provenance.json"}
+SCORED = {"stack": "stack.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
+
+
 def build_and_score(plan) -> None:
-    """Run the scripts of the rules prepare_data_<task> and score_runs_<task> of ``plan`` on every data set
-    in this process, with the inputs, outputs and params their rules give them (workflow/rules/data.smk,
-    scoring.smk); paths are relative to the current folder."""
-    for group in plan.scoring_groups():
-        for name in group.datasets:
-            data = plan.datasets[name]
-            files = {key: path.format(dataset=name) for key, path in plan.canonical_paths(data.task).items()}
-            params = {
-                "task": data.task,
-                "spec": data.spec,
-                "data_root": str(plan.data_root),
-                "seed": plan.config["seed"],
-                "plugins": plan.plugin_files,
-            }
-            run_rule_script("prepare_data", output=files, params=params, wildcards={"dataset": name})
-            outputs = {key: path.format(dataset=name) for key, path in plan.score_paths(group).items()}
-            params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": plan.plugin_files}
-            run_rule_script("score_runs", input=files, output=outputs, params=params, wildcards={"dataset": name})
+    """Run the scripts of the rules prepare_data and score_runs of ``plan`` on every data set in this process, with
+    the inputs, outputs and params their rules give them (workflow/rules/data.smk, scoring.smk), and write every
+    measure's score table as rule score_table does; paths are relative to the current folder."""
+    from ordeval.tasks.stack import write_score_table
+
+    for name, data in plan.datasets.items():
+        files = {key: f"{plan.results}/data/{name}/{file}" for key, file in CANONICAL.items()}
+        params = {"task": data.task, "spec": data.spec, "seed": plan.config["seed"], "plugins": plan.plugin_files}
+        inputs = {**plan.source_paths(name), "plugins": plan.plugin_files}
+        run_rule_script("prepare_data", input=inputs, output=files, params=params, wildcards={"dataset": name})
+        outputs = {key: f"{plan.results}/scores/{name}/{file}" for key, file in SCORED.items()}
+        params = {"task": data.task, "spec": data.spec, "measures": data.measures, "plugins": plan.plugin_files}
+        run_rule_script("score_runs", input=files, output=outputs, params=params, wildcards={"dataset": name})
+        for measure in data.measures:
+            write_score_table(outputs["stack"], measure, f"{plan.results}/scores/{name}/{measure}.tsv")
 
 
 def canonical_files(task: str, folder) -> dict[str, str]:
-    """{key: path} of the canonical files of a data set of ``task`` in ``folder``, named as rule
-    prepare_data_<task> names them (the catalogue's ``data/<key>`` entries)."""
-    from ordeval.reports import catalogue
-    from ordeval.tasks import get_task
-
-    files = {}
-    for key in get_task(task).canonical_files():
-        entry = catalogue.ENTRIES[f"data/{key}"]
-        files[key] = str(Path(folder) / Path(entry.pattern.format(dataset="", ext=entry.formats[0])).name)
-    return files
+    """{key: path} of the canonical files of a data set (of any ``task``) in ``folder``, named as rule prepare_data
+    names them."""
+    return {key: str(Path(folder) / file) for key, file in CANONICAL.items()}

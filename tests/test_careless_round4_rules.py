@@ -17,10 +17,9 @@ from cli_helpers import one_error_line
 from conftest import REPO, shared_file, tiny_config
 
 from ordeval.cli import main
-from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.errors import InputError
 from ordeval.io.table import Table, write_csv
 from ordeval.results.replication import Published, Reproduced, pooled, verdicts
-from ordeval.workflow.plan import plan as make_plan
 
 TOLERANCE = {"consistency_mean_tau": 0.03, "consistency_ve2": 0.001, "dp_significant": 4}
 PAPERS = ["QCRI", "finki", "pkudblab"]
@@ -129,68 +128,6 @@ def with_dataset(config: dict, name: str, like: str) -> dict:
     config = copy.deepcopy(config)
     config["datasets"][name] = copy.deepcopy(config["datasets"][like])
     return config
-
-
-def test_a_data_set_named_like_another_ones_pooled_leaderboard_is_refused_in_one_line():
-    """The case of the issue: ``Sem16T4C_pooled`` beside the OC set ``Sem16T4C`` (was: a 33-line
-    AmbiguousRuleException; ``ordeval run`` printed its first line)."""
-    config = with_dataset(tiny_config(classification=True), "TinyOC_pooled", "TinyOC")
-    with pytest.raises(ConfigError) as error:
-        make_plan(config, check_files=False)
-    assert str(error.value) == (
-        "config key datasets.TinyOC_pooled: results/tiny/tables/leaderboard/TinyOC_pooled.csv would be written twice: "
-        "as leaderboard/table of data set 'TinyOC_pooled' and as leaderboard/pooled of data set 'TinyOC'; rename "
-        "data set 'TinyOC_pooled'"
-    ).replace("results/tiny/", "")
-
-
-@pytest.mark.parametrize(
-    ("change", "expected"),
-    [
-        (
-            lambda c: with_dataset(c, "tinysem", "TinySem"),
-            "config key datasets.tinysem: data/TinySem/gold.tsv and data/tinysem/gold.tsv differ only in case, "
-            "one file on a case-insensitive file system (macOS, Windows)",
-        ),
-        (lambda c: with_dataset(c, "TinyDQ_pooled", "TinySem"), None),  # TinyDQ is OQ: it has no pooled leaderboard
-    ],
-)
-def test_names_that_differ_only_in_case_are_refused_and_harmless_suffixes_pass(change, expected):
-    config = change(tiny_config())
-    if expected is None:
-        assert make_plan(config, check_files=False)
-        return
-    with pytest.raises(ConfigError) as error:
-        make_plan(config, check_files=False)
-    assert str(error.value).startswith(expected), str(error.value)
-
-
-def test_a_measure_named_like_a_score_file_is_refused(tmp_path):
-    """Precomputed scores of a measure 'means' would be written to scores/<dataset>/means.tsv."""
-    (tmp_path / "s.tsv").write_text("topic\tA\tB\tC\tD\tE\n" + "".join(f"t{i}\t1\t2\t3\t4\t5\n" for i in range(8)))
-    config = tiny_config(data_root=str(tmp_path))
-    config["datasets"]["Pre"] = {
-        "task": "scores",
-        "scores": [{"type": "score_matrix", "measure": measure, "path": "s.tsv"} for measure in ("NMD", "means")],
-    }
-    with pytest.raises(
-        ConfigError,
-        match=r"^config key datasets\.Pre: scores/Pre/means\.tsv would be written twice: "
-        r"as scores/matrix of data set 'Pre' \(measure 'means'\) and as scores/means of data set 'Pre'; "
-        r"rename measure 'means'$",
-    ):
-        make_plan(config, check_files=False)
-
-
-def test_ordeval_run_refuses_the_colliding_name_before_snakemake(tmp_path, monkeypatch, capsys):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "Snakefile").write_text("# stand-in\n")
-    config = with_dataset(tiny_config("collide", classification=True), "TinyOC_pooled", "TinyOC")
-    (tmp_path / "c.yaml").write_text(yaml.safe_dump(config))
-    monkeypatch.setenv("ORDEVAL_SNAKEMAKE", f"{sys.executable} -c 'raise SystemExit(9)'")
-    assert main(["run", "-n", "--configfile", "c.yaml"]) == 2
-    line = one_error_line(capsys.readouterr().err)
-    assert "c.yaml: config key datasets.TinyOC_pooled: tables/leaderboard/TinyOC_pooled.csv would be written" in line
 
 
 def test_a_200_character_name_is_reported_as_200_characters(tmp_path, capsys):

@@ -238,22 +238,29 @@ def bad_input_config(tmp_path, run_text):
     return config
 
 
-#: The canonical files of a quantification data set, as rule prepare_data_quantification names them.
-CANONICAL = make_plan(tiny_config()).canonical_paths("quantification")
+#: The canonical files of a data set, as rule prepare_data names them.
+CANONICAL = {
+    key: f"results/tiny/data/{{dataset}}/{key}.{ext}"
+    for key, ext in [("gold", "tsv"), ("runs", "tsv"), ("arrays", "npz"), ("provenance", "json")]
+}
 
 
 def prepare(config, name, results, log=()):
-    """Script prepare_data on the (quantification) data set ``name`` of ``config``, as its rule would run it,
-    with its outputs below ``results``; the outputs."""
+    """Script prepare_data on the (quantification) data set ``name`` of ``config``, as its rule would run it (the
+    files the configuration names as its inputs, by entry), with its outputs below ``results``; the outputs."""
     output = {key: str(results / path.format(dataset=name)) for key, path in CANONICAL.items()}
-    params = {
-        "task": "quantification",
-        "spec": config["datasets"][name],
-        "data_root": config["data_root"],
-        "seed": config["seed"],
-        "plugins": [],
-    }
-    run_rule_script("prepare_data", output=output, params=params, wildcards={"dataset": name}, log=log)
+    spec, root = config["datasets"][name], config["data_root"]
+    entries = [("gold", spec["gold"]), *((f"runs_{i}", source) for i, source in enumerate(spec["runs"]))]
+    files = {entry: str(Path(root) / source["path"]) for entry, source in entries if "path" in source}
+    params = {"task": "quantification", "spec": config["datasets"][name], "seed": config["seed"], "plugins": []}
+    run_rule_script(
+        "prepare_data",
+        input={**files, "plugins": []},
+        output=output,
+        params=params,
+        wildcards={"dataset": name},
+        log=log,
+    )
     return output
 
 

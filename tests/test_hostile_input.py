@@ -16,7 +16,7 @@ import pytest
 from conftest import REPO, tiny_config
 
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.io.files import remove_stale_temporaries, write_atomically, write_text
+from ordeval.io.files import remove_temporaries, write_atomically, write_text
 from ordeval.io.markup import markup_problem
 from ordeval.io.parsing import load_json
 from ordeval.io.table import Table
@@ -423,21 +423,23 @@ def test_a_write_error_names_the_file_and_leaves_no_temporary(tmp_path):
     assert os.listdir(target.parent) == []
 
 
-def test_stale_temporaries_of_killed_jobs_are_removed_and_nothing_else(tmp_path):
+def test_a_job_removes_what_a_killed_run_of_it_left_beside_its_outputs_and_nothing_else(tmp_path):
+    """The temporaries of write_atomically named after a job's output (``.<name>.<8 characters>``) are removed when
+    the job starts again (ordeval.workflow.scripting.job); other files, and temporaries of other outputs, stay."""
     folder = tmp_path / "results" / "x" / "figures" / "dp_curves"
     folder.mkdir(parents=True)
-    stale = folder / ".Sem17T4E.png.xwx2fo4o"
-    fresh = folder / ".Sem16T4E.png.ab_cd123"
-    kept = [folder / "Sem17T4E.png", folder / ".keep", folder / ".a.toolong123", folder / ".b.short"]
-    for path in [stale, fresh, *kept]:
+    own = [folder / ".Sem17T4E.png.xwx2fo4o", folder / ".Sem17T4E.png.ab_cd123"]
+    kept = [
+        folder / "Sem17T4E.png",
+        folder / ".Sem16T4E.png.ab_cd123",
+        folder / ".keep",
+        folder / ".Sem17T4E.png.short",
+    ]
+    for path in [*own, *kept]:
         path.write_bytes(b"")
-    os.utime(stale, (time.time() - 3600, time.time() - 3600))
-    for path in kept:
-        os.utime(path, (time.time() - 3600, time.time() - 3600))
-    assert remove_stale_temporaries(tmp_path / "results") == [stale]
-    assert sorted(os.listdir(folder)) == sorted(p.name for p in [fresh, *kept])
-    assert remove_stale_temporaries(tmp_path / "results", min_age=0) == [fresh]
-    assert remove_stale_temporaries(tmp_path / "nowhere") == []
+    assert sorted(remove_temporaries([folder / "Sem17T4E.png", folder / "Sem17T4E.pdf"])) == sorted(own)
+    assert sorted(os.listdir(folder)) == sorted(path.name for path in kept)
+    assert remove_temporaries([tmp_path / "nowhere" / "a.csv"]) == []
 
 
 def _engine(monkeypatch, script: str):

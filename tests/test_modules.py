@@ -4,8 +4,6 @@ Snakemake's code trigger re-runs exactly the jobs whose code changed."""
 
 from __future__ import annotations
 
-import os
-
 from conftest import REPO
 
 from ordeval.workflow import modules
@@ -90,19 +88,32 @@ def test_the_replication_scripts_depend_on_the_published_numbers():
     assert modules.PACKAGE_DIR / "published" / "published.tsv" in files
 
 
-def test_a_script_is_dated_after_the_newest_file_its_code_uses(tmp_path):
-    _package(tmp_path, PACKAGE)
-    index = modules.ModuleIndex(tmp_path / "pkg", "pkg")
-    script = tmp_path / "rule.py"
-    script.write_text("from pkg import a\n")
-    os.utime(script, ns=(10**18, 10**18))
-    newer = tmp_path / "pkg" / "sub" / "e.py"
-    os.utime(newer, ns=(2 * 10**18, 2 * 10**18))
+def test_the_code_digest_changes_with_the_code_a_script_reaches_and_only_with_it(tmp_path):
+    """The digest a rule carries as params (``code``): it changes when a file the script's code reaches changes,
+    not when another module does, and it does not depend on where the checkout lies; reading it writes nothing."""
+    for folder in ("here", "there"):
+        _package(tmp_path / folder, PACKAGE)
+        (tmp_path / folder / "rule.py").write_text("from pkg import a\n")
     original = modules._INDEX
-    modules._INDEX = index
     try:
-        assert modules.date_scripts([script]) == [script]
-        assert os.stat(script).st_mtime_ns == 2 * 10**18
-        assert modules.date_scripts([script]) == []  # as new as its code: left alone
+        digests = {}
+        for folder in ("here", "there"):
+            modules._INDEX = modules.ModuleIndex(tmp_path / folder / "pkg", "pkg")
+            modules._FILE_DIGESTS.clear()
+            before = {path: path.stat().st_mtime_ns for path in (tmp_path / folder).rglob("*")}
+            digests[folder] = modules.code_digest(tmp_path / folder / "rule.py")
+            assert {path: path.stat().st_mtime_ns for path in (tmp_path / folder).rglob("*")} == before
+        assert digests["here"] == digests["there"]  # relative names: the same wherever the checkout lies
+        index = modules._INDEX = modules.ModuleIndex(tmp_path / "here" / "pkg", "pkg")
+        script = tmp_path / "here" / "rule.py"
+        reached = set(index.script_files(script))
+        assert tmp_path / "here" / "pkg" / "sub" / "f.py" not in reached
+        for path in sorted((tmp_path / "here" / "pkg").rglob("*.py")):
+            text = path.read_text()
+            path.write_text(text + "\n# edited\n")
+            modules._FILE_DIGESTS.clear()
+            assert (modules.code_digest(script) != digests["here"]) == (path in reached), path
+            path.write_text(text)
     finally:
         modules._INDEX = original
+        modules._FILE_DIGESTS.clear()

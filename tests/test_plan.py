@@ -1,5 +1,6 @@
-"""The planner: from a configuration to the data sets, measures, outputs and library files of every job,
-before any job runs; every problem it finds is a ConfigError naming the configuration key."""
+"""The planner: from a configuration to the data sets, their tasks, the files they read and the measures of every
+analysis, before any job runs; every problem it finds is a ConfigError naming the configuration key. (What each
+stage makes is the rules' own: tests/workflow/test_rules.py.)"""
 
 import copy
 
@@ -12,6 +13,7 @@ from ordeval.reports import paper
 from ordeval.tasks.quantification import TASK
 from ordeval.tasks.quantification.measures import REGISTRY
 from ordeval.workflow.config import load
+from ordeval.workflow.modules import script_files
 from ordeval.workflow.plan import ANALYSES
 from ordeval.workflow.plan import plan as make_plan
 
@@ -123,107 +125,19 @@ def test_analyses_use_the_papers_measures_in_the_papers_order(default):
 def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_the_others(default):
     assert default.popularity_datasets == DATASETS[2:]
     assert default.popularity_skipped == {name: NO_BASELINES for name in ["Sem16T4E", "Sem17T4E", *OC_DATASETS]}
-    assert default.stage_datasets("popularity") == DATASETS[2:]
-    assert default.stage_datasets("agreement") == DATASETS + OC_DATASETS
-    assert default.stage_datasets("classification") == OC_DATASETS
 
 
-def test_targets_of_each_stage(default):
-    results = "results/synthetic"
-    agreement = default.targets("agreement")
-    for path in [
-        "tables/agreement/mean.csv",
-        "tables/agreement/mean.tex",
-        "tables/agreement/similarity.csv",
-        "tables/agreement/Sem16T4E.csv",
-        "tables/agreement/DialEval1-DQ-S.tex",
-        "tables/agreement/dnkt_JSD.csv",
-        "figures/agreement/mean_heatmap.pdf",
-        "figures/agreement/mean_heatmap.png",
-    ]:
-        assert f"{results}/{path}" in agreement, path
-    assert f"{results}/scores/Sem16T4E/RNADW2.tsv" in default.targets("scores")
-    assert f"{results}/scores/STC3-DQ-E/stack.npz" in default.targets("scores")
-    assert f"{results}/data/Sem17T4E/provenance.json" in default.targets("data")
-    assert f"{results}/tables/datasets.tex" in default.targets("data")
-    consistency = default.targets("consistency")
-    assert f"{results}/tables/consistency/Sem16T4E_10v10_pairs.csv" in consistency
-    assert f"{results}/tables/consistency/mean_half.tex" in consistency
-    assert f"{results}/consistency/STC3-DQ-A/half.tsv" in consistency
-    significance = default.targets("significance")
-    assert f"{results}/significance/Sem17T4E/pvalues.tsv" in significance
-    assert f"{results}/tables/discriminative_power.csv" in significance
-    assert f"{results}/tables/discriminative_power_oc.csv" in significance
-    assert f"{results}/tables/agreement/mean_oc.csv" in agreement
-    assert f"{results}/figures/dp_curves/all.png" in significance
-    popularity = default.targets("popularity")
-    assert f"{results}/tables/popularity_vs_uniform.csv" in popularity
-    assert f"{results}/figures/popularity_scatter/STC3-DQ-A.pdf" in popularity
-    assert not any("Sem16T4E" in path for path in popularity)  # left out: no baselines
-    assert f"{results}/manifest.json" in default.targets("report")
-    assert f"{results}/tables/leaderboard/Sem17T4C.md" in default.targets("leaderboard")
-    assert f"{results}/tables/oc/properties.tex" in default.targets("classification")
-    assert f"{results}/scores/Sem16T4C/pooled.tsv" in default.targets("scores")
-    assert f"{results}/tables/topic_set_size/Sem16T4C.csv" in default.targets("topic_set_size")
-    everything = default.targets()
-    assert len(everything) == len(set(everything))
-    assert all(path.startswith(f"{results}/") for path in everything)
-    stages = [
-        "data",
-        "scores",
-        "agreement",
-        "consistency",
-        "significance",
-        "popularity",
-        "leaderboard",
-        "topic_set_size",
-        "classification",
-        "report",
-    ]
-    assert sorted(everything) == sorted(path for stage in stages for path in default.targets(stage))
-
-
-def test_paths_of_catalogue_entries(default):
-    assert default.paths("consistency/summary", dataset="Sem16T4E") == [
-        "results/synthetic/tables/consistency/Sem16T4E_half.csv",
-        "results/synthetic/tables/consistency/Sem16T4E_half.tex",
-        "results/synthetic/tables/consistency/Sem16T4E_10v10.csv",
-        "results/synthetic/tables/consistency/Sem16T4E_10v10.tex",
-    ]
-    assert default.paths("significance/power", ("csv",)) == [
-        "results/synthetic/tables/discriminative_power.csv",
-        "results/synthetic/tables/discriminative_power_oc.csv",
-    ]
-    assert len(default.paths("scores/matrix")) == 8 * 13 + 2 * 9
-    assert default.path("scores/stack") == "results/synthetic/scores/{dataset}/stack.npz"
-    assert default.path("consistency/taus", condition="half") == "results/synthetic/consistency/{dataset}/half.tsv"
-    assert default.path("agreement/dataset", "tex", dataset="X") == "results/synthetic/tables/agreement/X.tex"
-    # one path per configured data set, in configuration order, its name as it is (rules expand over names)
-    stacks = default.paths("scores/stack")
-    assert stacks == [f"results/synthetic/scores/{name}/stack.npz" for name in default.datasets]
-    assert stacks[2] == "results/synthetic/scores/STC3-DQ-A/stack.npz"
-
-
-def test_captions_are_filled_from_the_configuration(default):
-    assert default.caption("agreement/dataset") == (
-        "each data set: Kendall's τ-a between the run rankings of every pair of measures, with 95% CIs "
-        "(Fisher z with the Fieller et al. variance 0.437/(n-4))."
-    )
-    mean = default.caption("agreement/mean", task="quantification")
-    assert "averaged over the ordinal quantification data sets" in mean
-    summary = default.caption("consistency/summary", dataset="Sem16T4E", condition="half")
-    assert summary.startswith("Sem16T4E, half: mean τ over 1000 splits")
-    assert "B = 5000, α = 0.05" in summary
-    assert "prefers BL-uniform-C or BL-popularity-C" in default.caption("popularity/table")
-    captions = default.caption_files()  # one caption file per reported rule output, each of its files in it
-    agreement = captions["results/synthetic/report/captions/agreement-dataset.rst"]
-    assert [output.values["dataset"] for output in agreement] == list(default.datasets)
-    assert {output.template for output in agreement} == {"results/synthetic/tables/agreement/{dataset}.csv"}
-    half = captions["results/synthetic/report/captions/consistency-summary-half.rst"]
-    assert {output.template for output in half} == {"results/synthetic/tables/consistency/{dataset}_half.csv"}
-    keys = default.reported_keys()
-    assert keys[:2] == ["data/table", "scores/means"] and {"agreement/dataset", "report/manifest"} <= set(keys)
-    assert "scores/conventions" in keys and "report/captions" not in keys  # the caption files themselves
+def test_source_paths_name_each_file_by_the_entry_that_reads_it_as_configured(replication):
+    """The files a data set reads, keyed by configuration entry (rule prepare_data's named inputs), each below the
+    data_root as the configuration writes it: the same paths wherever the project lies."""
+    sem16 = replication.source_paths("Sem16T4E")
+    root = str(replication.config["data_root"]).rstrip("/")
+    assert list(sem16)[:3] == ["gold", "runs_0", "runs_1"] and len(sem16) == 13
+    assert sem16["gold"] == f"{root}/Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt"
+    assert sem16["runs_11"] == f"{root}/Sem16T4CE/official/runs/E/PotTS-E.output"
+    assert replication.source_paths("DialEval1-DQ-A") == {}  # simulated
+    assert replication.source_paths("STC3-DQ-A") == {"gold": f"{root}/STC3-DQ/stc3-nddq-test-annotations.json"}
+    assert replication.input_files()[0] == sem16["gold"]
 
 
 LATEX = "latex/__init__.py"
@@ -231,7 +145,7 @@ MEASURES_MODULE = "tasks/quantification/measures.py"
 
 
 def _library(plan, script) -> list[str]:
-    return [path.replace("\\", "/") for path in plan.library(REPO / "scripts" / f"{script}.py")]
+    return [str(path).replace("\\", "/") for path in script_files(REPO / "scripts" / f"{script}.py")]
 
 
 @pytest.mark.parametrize(
@@ -293,14 +207,18 @@ def test_editing_a_numba_kernel_reruns_the_jobs_that_run_it(default, script, ker
         assert any(path.endswith(f"ordeval/stats/{kernel}") for path in library), (script, kernel)
 
 
-def test_every_script_is_run_by_a_rule_and_dated_by_its_code():
-    """Every script of scripts/ is run by a rule and runs its job in ``with job(snakemake)``; the workflow dates
-    every script after its code (common.smk: ordeval.workflow.modules.date_scripts), no rule names its code."""
+def test_every_script_is_run_by_a_rule_with_the_digest_of_its_code():
+    """Every script of scripts/ is run by one rule, which carries the digest of the script's code as a params entry
+    (``code=code("<script>")``: Snakemake re-runs the jobs whose code changed); every script runs its job in
+    ``with job(snakemake)``."""
     rules = "\n".join(path.read_text() for path in (REPO / "workflow" / "rules").glob("*.smk"))
     for script in sorted((REPO / "scripts").glob("*.py")):
         assert f'"../../scripts/{script.name}"' in rules, script.name
+        assert f'code=code("{script.stem}")' in rules, script.name
         assert "with job(snakemake)" in script.read_text(), script.name
-    assert "date_scripts(" in (REPO / "workflow" / "rules" / "common.smk").read_text() and "library(" not in rules
+    for block in rules.split("\nrule ")[1:]:  # every rule that makes files carries its code's digest
+        name = block.split(":", 1)[0]
+        assert "output:" not in block or "code=code(" in block, name
 
 
 def test_editing_a_measure_reruns_scoring_not_the_jobs_that_read_the_scores(default):
@@ -364,7 +282,6 @@ def test_replication_plan_reads_the_real_files_and_simulates_the_rest(replicatio
         assert len(dataset.runs) == RUNS[name], name
     assert replication.popularity_datasets == DATASETS[2:]
     assert replication.popularity_skipped == {name: NO_BASELINES for name in ["Sem16T4E", "Sem17T4E", *OC_DATASETS]}
-    assert "results/replication/tables/agreement/mean.csv" in replication.targets("agreement")
     if SHARED_RAW.is_dir():  # topics counted from the gold files, before any job
         assert (sem16.topics, replication.datasets["Sem17T4E"].topics) == (100, 125)
         assert (sem16c.topics, replication.datasets["Sem17T4C"].topics) == (100, 125)
@@ -492,7 +409,7 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
         assert measures[-2:] == ["MAXDIFF", "HIGHGOOD"], analysis  # after the papers' measures
     assert planned.measures("agreement", "quantification")[:-2] == AGREEMENT
     assert planned.measures("significance", "quantification")[:-2] == SIGNIFICANCE
-    assert "results/tiny/scores/TinyDQ/HIGHGOOD.tsv" in planned.targets("scores")
+    assert planned.datasets["TinyDQ"].measures[-2:] == ["MAXDIFF", "HIGHGOOD"]  # a score table each (score_table)
     # Editing the plugin re-runs scoring: the rules that load plugins take them as inputs.
     scoring = (REPO / "workflow" / "rules" / "scoring.smk").read_text()
     assert "plugins=PLAN.plugin_files" in scoring

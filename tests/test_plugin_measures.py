@@ -133,6 +133,8 @@ def test_a_nan_names_the_run_and_topic(bad_plugin, files, tmp_path, capsys):
 def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plugin, tmp_path, monkeypatch, name):
     """Script score_runs (as rule score_runs_quantification runs it) ends with one logged line naming the
     measure, exit status 1 and no traceback; a NaN names the run and topic."""
+    from conftest import CANONICAL, SCORED
+
     from ordeval.workflow.plan import plan as make_plan
 
     monkeypatch.chdir(tmp_path)
@@ -140,38 +142,31 @@ def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plug
     config = tiny_config(plugins=[bad_plugin.name], measures=["NMD", name])
     del config["datasets"]["TinyDQ"]
     planned = make_plan(config, workdir=tmp_path)
-    (group,) = planned.scoring_groups()
     data = planned.datasets["TinySem"]
-    files = {key: path.format(dataset="TinySem") for key, path in planned.canonical_paths(data.task).items()}
+    files = {key: f"results/tiny/data/TinySem/{name}" for key, name in CANONICAL.items()}
     run_rule_script(
         "prepare_data",
+        input={**planned.source_paths("TinySem"), "plugins": planned.plugin_files},
         output=files,
         wildcards={"dataset": "TinySem"},
-        params={
-            "task": data.task,
-            "spec": data.spec,
-            "data_root": str(planned.data_root),
-            "seed": planned.config["seed"],
-            "plugins": planned.plugin_files,
-        },
+        params={"task": data.task, "spec": data.spec, "seed": planned.config["seed"], "plugins": planned.plugin_files},
     )
     log = tmp_path / "score_runs.log"
-    outputs = {key: path.format(dataset="TinySem") for key, path in planned.score_paths(group).items()}
-    assert group.measures == ["NMD", name] and f"matrix_{name}" in outputs
+    outputs = {key: f"results/tiny/scores/TinySem/{name}" for key, name in SCORED.items()}
+    assert data.measures == ["NMD", name]
     with pytest.raises(SystemExit) as stop:
         run_rule_script(
             "score_runs",
-            group.rule,
             input={**files, "plugins": planned.plugin_files},
             output=outputs,
-            params={"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": planned.plugin_files},
+            params={"task": data.task, "spec": data.spec, "measures": data.measures, "plugins": planned.plugin_files},
             wildcards={"dataset": "TinySem"},
             log=str(log),
         )
     assert stop.value.code == 1
     errors = [line for line in log.read_text().splitlines() if " ERROR " in line]
     assert len(errors) == 1 and "Traceback" not in log.read_text()
-    assert f"{group.rule}[TinySem] failed: " in errors[0]
+    assert "score_runs[TinySem] failed: " in errors[0]
     assert f"bad_measures.py: quantification measure '{name}' " in errors[0]
     assert re.search(BEHAVIOURS[name][1], errors[0]), errors[0]
     if name == "NANM":

@@ -9,9 +9,8 @@ import pytest
 from conftest import REPO, tiny_config
 
 from ordeval.workflow.config import load
-from ordeval.workflow.pipeline import cost
 from ordeval.workflow.plan import plan as make_plan
-from ordeval.workflow.resources import KINDS, DataSize, estimate
+from ordeval.workflow.resources import KINDS, DataSize, estimate, job_resources
 
 KEYS = {"threads", "mem_mb", "runtime"}
 
@@ -23,7 +22,7 @@ def _jobs(config) -> dict[tuple[str, str], dict[str, int]]:
     found = {}
     for kind in KINDS:
         for name in [*plan.datasets, ""]:
-            found[(kind, name)] = cost(plan, kind, name or None).as_dict()
+            found[(kind, name)] = job_resources(plan, kind, name or None).as_dict()
     return found
 
 
@@ -106,8 +105,9 @@ def test_the_cost_model_at_scale():
 
 
 def test_every_rule_declares_its_kind_of_work_and_only_the_targets_are_local():
-    """The .smk files: every rule that runs a script declares ``threads: threads("<kind>")`` and
-    ``**cost("<kind>")`` of one kind of ordeval.workflow.resources.KINDS, and a log; the target rules are local
+    """The .smk files: every rule that runs a script declares ``threads: threads("<kind>")``,
+    ``mem_mb=mem_mb("<kind>")`` and ``runtime=runtime("<kind>")`` of one kind of ordeval.workflow.resources.KINDS,
+    and a log; the target rules (and rule score_table, a few milliseconds in the Snakemake process) are local
     rules."""
     local = _local_rules()
     kinds = set()
@@ -116,7 +116,8 @@ def test_every_rule_declares_its_kind_of_work_and_only_the_targets_are_local():
         for block in re.split(r"\n\s*rule\b", text)[1:]:
             if "script:" in block:
                 kind = re.search(r'threads: threads\("(\w+)"\)', block).group(1)
-                assert f'**cost("{kind}")' in block and kind in KINDS, (path.name, block[:60])
+                assert f'mem_mb=mem_mb("{kind}")' in block and kind in KINDS, (path.name, block[:60])
+                assert f'runtime=runtime("{kind}")' in block, (path.name, block[:60])
                 assert "log:" in block, (path.name, block[:60])
                 kinds.add(kind)
             else:

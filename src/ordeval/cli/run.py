@@ -407,7 +407,7 @@ def _where(
             str(results / "report.html"),
         ]
     command = shlex.join(html)
-    if report_configuration_problem(planned.config, project / planned.path("report/manifest")):
+    if report_configuration_problem(planned.config, project / planned.results / "manifest.json"):
         report_run = argparse.Namespace(configfile=args.configfile, target="report", cores=args.cores)
         command = f"{_again(report_run, config and ['--config', *items])} && {command}"
     lines.append(f"HTML report: {command}")

@@ -282,7 +282,7 @@ def read_stack(
             raise InputError(
                 where[missing[0]],
                 None,
-                f"no such file, though {Path(path).name} was written with it (deleted since?)",
+                f"no such file, though {Path(path).name} beside it was written with it (deleted since?)",
             )
         found = {Path(name).stem: where[name] for name in recorded if Path(name).name != "measures.tsv"}
         if measures is not None:

@@ -17,6 +17,10 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError, InputError
 
+#: Where rule prepare_data writes a data set's provenance, under ``results/<name>/`` (the rule's own path:
+#: tests/workflow/test_rules.py keeps the two the same).
+PROVENANCE = "data/{dataset}/provenance.json"
+
 
 def check_contents(plan) -> None:
     """Read the input files of every data set of ``plan`` (an :class:`ordeval.workflow.plan.Plan`) as the data job
@@ -60,7 +64,7 @@ def _built_from_these(plan, name: str, files: list[str]) -> bool:
     from ordeval.io.provenance import read_provenance
     from ordeval.tasks.base import resolve_path
 
-    path = Path(plan.workdir) / plan.path("data/provenance", dataset=name)
+    path = Path(plan.workdir) / plan.results / PROVENANCE.format(dataset=name)
     if not path.is_file():
         return False
     try:
