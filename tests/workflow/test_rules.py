@@ -44,7 +44,7 @@ with SnakemakeApi(OutputSettings(quiet=True)) as api:
         snakefile=Path("Snakefile"),
     )._workflow
     rules = workflow.globals["rules"]
-    stages = {stage: sorted(map(str, getattr(rules, stage).input)) for stage in %r}
+    stages = {stage: sorted(map(str, getattr(rules, stage).input)) for stage in STAGES}
     outputs = {}
     for rule in workflow.rules:
         outputs[rule.name] = {
@@ -60,7 +60,7 @@ with SnakemakeApi(OutputSettings(quiet=True)) as api:
         "results": workflow.globals["RESULTS"],
         "provenance": str(rules.prepare_data.output.provenance),
     }))
-""" % (list(STAGES),)
+""".replace("STAGES", repr(list(STAGES)))
 
 
 def load(configfile: str, *extra: str) -> dict:
