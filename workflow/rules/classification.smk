@@ -23,7 +23,7 @@ rule classification_tables:
         gold=expand(rules.prepare_data.output.gold, dataset=OC),
         pooled=expand(rules.official_scores.output.pooled, dataset=OC),
         conventions=expand(rules.official_scores.output.conventions, dataset=OC),
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
     output:
         agreement_csv=f"{RESULTS}/tables/oc/agreement.csv",
         agreement_html=report(
@@ -81,7 +81,7 @@ rule classification_tables:
         conditions=list(CONDITIONS),
         topics={name: PLAN.datasets[name].topics for name in OC},
         constant_runs=PLAN.constant_runs(OC),  # {data set: {run: class}}
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
         kendall=KENDALL,
         subset_size=PLAN.config["consistency"]["subset_size"],
         splits=PLAN.config["consistency"]["trials"],

@@ -47,6 +47,9 @@ DATASETS = list(PLAN.datasets)  # configuration order
 # Each task's summaries over its data sets carry its suffix ("" OQ, "_oc" OC, "_scores").
 SUFFIXES = [PLAN.suffix(task) for task in PLAN.tasks]
 MEASURES = sorted({m for data in PLAN.datasets.values() for m in data.measures})
+# The plugin files of the configuration, relative to the project folder: rule inputs and params that stay the same
+# when the project moves (as every path the rules name).
+PLUGINS = [os.path.relpath(path) for path in PLAN.plugin_files]
 
 
 def alternatives(names):
@@ -174,7 +177,7 @@ def _product(values):
 def caption_file(key):
     """The caption of output ``key`` (workflow/report/<key>.rst): the HTML report's (report(caption=...)) and the
     PDF's (rule report_tex)."""
-    return os.path.join(workflow.basedir, "workflow", "report", f"{key}.rst")
+    return os.path.relpath(os.path.join(workflow.basedir, "workflow", "report", f"{key}.rst"))
 
 
 def printed_items(printed):

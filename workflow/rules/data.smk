@@ -13,7 +13,7 @@ def dataset_files(wildcards):
 rule prepare_data:
     input:
         unpack(dataset_files),
-        plugins=PLAN.plugin_files,  # a plugin's file format or task
+        plugins=PLUGINS,  # a plugin's file format or task
     output:
         gold=f"{RESULTS}/data/{{dataset}}/gold.tsv",
         runs=f"{RESULTS}/data/{{dataset}}/runs.tsv",
@@ -32,7 +32,7 @@ rule prepare_data:
         task=lambda wildcards: PLAN.datasets[wildcards.dataset].task,
         spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
         seed=SEED,
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
         code=code("prepare_data"),
     script:
         "../../scripts/prepare_data.py"

@@ -2,11 +2,7 @@
 # randomised Tukey HSD p-values of the significance stage), as CSV, LaTeX, Markdown and a results page; for the
 # ordinal classification data sets, also under the official SemEval protocol (pooled over all items). (A data
 # set's leaderboard figure: rule dataset_figures.)
-LEADERBOARD = {
-    "alpha": PLAN.config["significance"]["alpha"],
-    "hsd_trials": PLAN.config["significance"]["hsd_trials"],
-    "ci_level": PLAN.config["leaderboard"]["ci_level"],
-}
+SIGNIFICANCE = PLAN.config["significance"]
 
 
 rule leaderboard_tables:
@@ -45,8 +41,10 @@ rule leaderboard_tables:
         mem_mb=mem_mb("tables"),
         runtime=runtime("tables"),
     params:
-        **LEADERBOARD,
         measures=dataset_measures("leaderboard"),
+        alpha=SIGNIFICANCE["alpha"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
+        ci_level=PLAN.config["leaderboard"]["ci_level"],
         code=code("leaderboard_tables"),
     script:
         "../../scripts/leaderboard_tables.py"
@@ -79,8 +77,10 @@ rule leaderboard_pooled:
         mem_mb=mem_mb("light"),
         runtime=runtime("light"),
     params:
-        **LEADERBOARD,
         measures=dataset_measures("leaderboard"),
+        alpha=SIGNIFICANCE["alpha"],
+        hsd_trials=SIGNIFICANCE["hsd_trials"],
+        ci_level=PLAN.config["leaderboard"]["ci_level"],
         code=code("leaderboard_pooled"),
     script:
         "../../scripts/leaderboard_pooled.py"

@@ -31,7 +31,7 @@ rule measure_report:
             rules.significance_summary.output.power_csv,
             task_suffix=measure_task_suffix(wildcards),
         )[0],
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
     output:
         md=f"{RESULTS}/measures/{{measure}}/report.md",
         html=f"{RESULTS}/measures/{{measure}}/report.html",
@@ -50,7 +50,7 @@ rule measure_report:
         task=lambda wildcards: PLAN.measure_reports[wildcards.measure],
         datasets=measure_datasets,
         conditions=list(CONDITIONS),
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
         property_instances=2000,  # the property checks: random instances per property
         seed=SEED,
         code=code("measure_report"),

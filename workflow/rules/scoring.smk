@@ -11,7 +11,7 @@ rule score_runs:
         runs=rules.prepare_data.output.runs,
         arrays=rules.prepare_data.output.arrays,
         provenance=rules.prepare_data.output.provenance,
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
     output:
         stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
         means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
@@ -35,7 +35,7 @@ rule score_runs:
         task=lambda wildcards: PLAN.datasets[wildcards.dataset].task,
         spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
         measures=lambda wildcards: PLAN.datasets[wildcards.dataset].measures,
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
         code=code("score_runs"),
     script:
         "../../scripts/score_runs.py"
@@ -71,7 +71,7 @@ rule official_scores:
         runs=rules.prepare_data.output.runs,
         arrays=rules.prepare_data.output.arrays,
         provenance=rules.prepare_data.output.provenance,
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
     output:
         pooled=f"{RESULTS}/scores/{{dataset}}/pooled.tsv",
         pooled_html=report(
@@ -101,7 +101,7 @@ rule official_scores:
     params:
         spec=lambda wildcards: PLAN.datasets[wildcards.dataset].spec,
         measures=lambda wildcards: PLAN.datasets[wildcards.dataset].measures,
-        plugins=PLAN.plugin_files,
+        plugins=PLUGINS,
         code=code("official_scores"),
     script:
         "../../scripts/official_scores.py"
