@@ -50,7 +50,7 @@ class Outcome:
     def line(self, origin: str) -> str:
         moved = [f"{self.fetched} fetched"] if self.fetched else []
         if self.replaced:
-            moved.append(f"{self.replaced} replaced (they had been changed)")
+            moved.append(f"{self.replaced} changed and replaced")
         done = [f"{', '.join(moved)} from {origin}"] if moved else []
         if self.present:
             done.append(f"{self.present} present and verified" if done else "all present and verified, nothing fetched")
