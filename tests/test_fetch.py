@@ -360,3 +360,41 @@ def test_the_real_mirror_serves_every_file_and_the_plus_name_quoted(tmp_path, ca
     assert done.stdout.splitlines()[0] == f"Sem16T4CE: 31 files, 5.8 MB: 31 fetched from {base}"
     assert len(requests) == 36 and sum("%2Bdev%2Bdevtest" in request for request in requests) == 1
     assert not any("+" in request for request in requests)
+
+
+def test_a_progress_bar_on_a_terminal_and_the_summary_after_it(tmp_path):
+    """On a terminal (a pseudo-terminal of 100 columns) one bar over the bytes to fetch, cleared at the end, then
+    the summary; in a pipe nothing but the summary (test above)."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+
+    registry = load()
+    if not all((SHARED_RAW / entry.place).is_file() for entry in registry.files):
+        pytest.skip(no_shared_data())
+    mirror = build_mirror(SHARED_RAW, tmp_path / "mirror", registry)
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    with serve(mirror) as (base, _):
+        command = [sys.executable, "-m", "ordeval", "fetch", "--to", str(tmp_path / "data"), "--url", base]
+        process = subprocess.Popen(command, stdin=secondary, stdout=secondary, stderr=secondary)
+        os.close(secondary)
+        shown = b""
+        while True:
+            ready, _, _ = select.select([primary], [], [], 5)
+            if not ready and process.poll() is not None:
+                break
+            try:
+                chunk = os.read(primary, 65536) if ready else b""
+            except OSError:  # the terminal closed with the process
+                break
+            if ready and not chunk:
+                break
+            shown += chunk
+        os.close(primary)
+        assert process.wait(timeout=60) == 0
+    text = shown.decode("utf-8", errors="replace")
+    assert "ordeval fetch:" in text and "9.23M" in text and "%|" in text
+    assert text.rstrip().endswith(f"STC3-DQ: 3 files, 3.0 MB: 3 fetched from {base}")

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,8 +155,27 @@ def fetch(
         raise InputError(source, None, "no such folder (--from takes a local copy laid out as the data folder)")
     _check_writable(folder)
     _remove_stale_temporaries(folder, registry)
-    outcomes = {name: Outcome(name) for name in registry.datasets}
+    outcomes, problems = _survey(folder, registry)
     wanted: list[tuple[DataFile, bool]] = []
+    for entry, found in problems:
+        if found.startswith("a folder"):
+            raise InputError(folder / entry.place, None, f"{found}: remove it, then fetch again")
+        wanted.append((entry, found != "missing"))
+    if wanted:
+        _fetch_files(folder, wanted, base_url or registry.host, source, retries, progress)
+        by_name = {outcome.dataset: outcome for outcome in outcomes}
+        for entry, changed in wanted:
+            if changed:
+                by_name[entry.dataset].replaced += 1
+            else:
+                by_name[entry.dataset].fetched += 1
+    return outcomes, origin
+
+
+def _survey(folder: Path, registry: Registry) -> tuple[list[Outcome], list[tuple[DataFile, str]]]:
+    """(one outcome per data set, counting the files present and verified; (file, problem) for every other)."""
+    outcomes = {name: Outcome(name) for name in registry.datasets}
+    problems = []
     for entry in registry.files:
         outcome = outcomes[entry.dataset]
         outcome.files += 1
@@ -166,18 +183,9 @@ def fetch(
         found = problem(folder / entry.place, entry)
         if found is None:
             outcome.present += 1
-        elif found.startswith("a folder"):
-            raise InputError(folder / entry.place, None, f"{found}: remove it, then fetch again")
         else:
-            wanted.append((entry, found != "missing"))
-    if wanted:
-        _fetch_files(folder, wanted, base_url or registry.host, source, retries, progress)
-        for entry, changed in wanted:
-            if changed:
-                outcomes[entry.dataset].replaced += 1
-            else:
-                outcomes[entry.dataset].fetched += 1
-    return [outcome for outcome in outcomes.values() if outcome.files], origin
+            problems.append((entry, found))
+    return [outcome for outcome in outcomes.values() if outcome.files], problems
 
 
 def _fetch_files(
@@ -306,41 +314,20 @@ def _check_writable(folder: Path) -> None:
 def _remove_stale_temporaries(folder: Path, registry: Registry) -> list[Path]:
     """pooch's temporary files left by a killed fetch in the folders of registered files, once older than
     :data:`STALE_AFTER` seconds."""
-    cutoff = time.time() - STALE_AFTER
-    removed = []
+    from ordeval.io.files import remove_stale
+
+    found = []
     for place in sorted({str(Path(entry.place).parent) for entry in registry.files}):
         try:
-            names = os.listdir(folder / place)
+            found += [folder / place / name for name in os.listdir(folder / place) if POOCH_TEMPORARY.match(name)]
         except OSError:
             continue
-        for name in names:
-            if not POOCH_TEMPORARY.match(name):
-                continue
-            candidate = folder / place / name
-            try:
-                status = candidate.lstat()
-                if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
-                    candidate.unlink()
-                    removed.append(candidate)
-            except OSError:
-                continue
-    return removed
+    return remove_stale(found, STALE_AFTER)
 
 
 def check(folder: str | Path, registry: Registry | None = None) -> tuple[list[Outcome], list[str]]:
     """Verify ``folder`` against the registry, downloading nothing: (one outcome per data set, one line per missing
     or changed file)."""
-    registry = registry or load()
     folder = Path(folder)
-    outcomes = {name: Outcome(name) for name in registry.datasets}
-    problems = []
-    for entry in registry.files:
-        outcome = outcomes[entry.dataset]
-        outcome.files += 1
-        outcome.size += entry.size
-        found = problem(folder / entry.place, entry)
-        if found is None:
-            outcome.present += 1
-        else:
-            problems.append(f"{folder / entry.place}: {found}")
-    return [outcome for outcome in outcomes.values() if outcome.files], problems
+    outcomes, problems = _survey(folder, registry or load())
+    return outcomes, [f"{folder / entry.place}: {found}" for entry, found in problems]

@@ -46,25 +46,30 @@ def remove_stale_temporaries(results_dir: str | Path, min_age: float = 300.0) ->
     process was killed (``figures/dp_curves/.Sem17T4E.png.xwx2fo4o``): only regular files whose name
     matches :data:`TEMPORARY` and that were last modified more than ``min_age`` seconds ago (a job
     running now may be writing one). Returns the files removed; a missing folder is no error."""
-    import time
-
     results_dir = Path(results_dir)
     if not results_dir.is_dir():
         return []
+    found = [
+        Path(folder) / name for folder, _, names in os.walk(results_dir) for name in names if TEMPORARY.match(name)
+    ]
+    return remove_stale(found, min_age)
+
+
+def remove_stale(paths: list[Path], min_age: float) -> list[Path]:
+    """Remove those of ``paths`` that are regular files last modified more than ``min_age`` seconds ago; the ones
+    removed."""
+    import time
+
     cutoff = time.time() - min_age
     removed = []
-    for folder, _, names in os.walk(results_dir):
-        for name in names:
-            if not TEMPORARY.match(name):
-                continue
-            candidate = Path(folder) / name
-            try:
-                status = candidate.lstat()
-                if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
-                    candidate.unlink()
-                    removed.append(candidate)
-            except FileNotFoundError:
-                continue
+    for candidate in paths:
+        try:
+            status = candidate.lstat()
+            if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
+                candidate.unlink()
+                removed.append(candidate)
+        except FileNotFoundError:
+            continue
     return removed
 
 
