@@ -248,3 +248,25 @@ def test_citation_cff_cites_ordeval_and_the_papers_it_reproduces():
     for reference in citation["references"]:
         assert {"type", "title", "authors", "year"} <= set(reference), reference["title"]
         assert all("family-names" in author for author in reference["authors"])
+
+
+def test_the_tests_find_the_real_data_in_resources_once_fetched(tmp_path, monkeypatch):
+    """conftest: ORDEVAL_SHARED_DATA where set; else resources/ once every registered file is there at its size; else
+    ../shared/data/raw beside the checkout."""
+    import conftest
+
+    monkeypatch.delenv(conftest.SHARED_VARIABLE, raising=False)
+    monkeypatch.setattr(conftest, "FETCHED", tmp_path / "resources")
+    shared = (REPO.parent / "shared" / "data" / "raw").absolute()
+    assert conftest._real_data() == shared
+    files = load().files
+    for index, entry in enumerate(files):  # files of the registered sizes (sparse: their bytes are not read)
+        path = tmp_path / "resources" / entry.place
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.truncate(entry.size)
+        if index == 0:
+            assert conftest._real_data() == shared  # one file is not the whole data
+    assert conftest._real_data() == tmp_path / "resources"
+    monkeypatch.setenv(conftest.SHARED_VARIABLE, str(tmp_path / "elsewhere"))
+    assert conftest._real_data() == tmp_path / "elsewhere"
