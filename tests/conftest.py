@@ -18,17 +18,48 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
-#: Where the public real data are (the files ../shared/data/raw/SOURCES.md lists): the folder named by
-#: ORDEVAL_SHARED_DATA, else ../shared/data/raw beside the checkout.
+#: Where the public real data are (the files the registry lists, docs/data.md): the folder named by
+#: ORDEVAL_SHARED_DATA; else resources/ in the checkout once `ordeval fetch` has filled it; else ../shared/data/raw
+#: beside the checkout.
 SHARED_VARIABLE = "ORDEVAL_SHARED_DATA"
-SHARED_RAW = Path(os.environ.get(SHARED_VARIABLE) or REPO.parent / "shared" / "data" / "raw").absolute()
+FETCHED = REPO / "resources"
+
+
+def _fetched(folder: Path) -> bool:
+    """Whether ``folder`` holds every registered file at its registered size (`ordeval fetch` verified their
+    SHA-256 when it wrote them; planning checks it again where a configuration reads them)."""
+    from ordeval.data.registry import load
+
+    try:
+        return all((folder / entry.place).stat().st_size == entry.size for entry in load().files)
+    except OSError:
+        return False
+
+
+def _real_data() -> Path:
+    if os.environ.get(SHARED_VARIABLE):
+        return Path(os.environ[SHARED_VARIABLE]).absolute()
+    if _fetched(FETCHED):
+        return FETCHED
+    return (REPO.parent / "shared" / "data" / "raw").absolute()
+
+
+SHARED_RAW = _real_data()
+#: The papers' published numbers as transcribed beside the real data (shared/data/published/), which some tests
+#: compare src/ordeval/published/ with: next to the folder ORDEVAL_SHARED_DATA names, else ../shared/data/published.
+SHARED_PUBLISHED = (
+    Path(os.environ[SHARED_VARIABLE]).absolute().parent
+    if os.environ.get(SHARED_VARIABLE)
+    else REPO.parent / "shared" / "data"
+) / "published"
 
 
 def no_shared_data(path: Path = SHARED_RAW) -> str:
     """The message of a test skipped for want of the real data: what is missing, and how to point the tests at it."""
     return (
-        f"real data not available: {path} (set {SHARED_VARIABLE} to the folder of the public files that "
-        "shared/data/raw/SOURCES.md lists; default ../shared/data/raw beside the checkout)"
+        f"real data not available: {path} (run `ordeval fetch` in the checkout, which puts the public files in "
+        f"resources/, or set {SHARED_VARIABLE} to the folder of the public files that docs/data.md lists; default "
+        "resources/ when fetched, else ../shared/data/raw beside the checkout)"
     )
 
 
@@ -37,6 +68,14 @@ def shared_file(relative: str) -> Path:
     path = SHARED_RAW / relative
     if not path.is_file():
         pytest.skip(no_shared_data(path))
+    return path
+
+
+def published_file(name: str = "published.tsv") -> Path:
+    """A file of :data:`SHARED_PUBLISHED`; the test is skipped where it is absent."""
+    path = SHARED_PUBLISHED / name
+    if not path.is_file():
+        pytest.skip(f"the shared published numbers are not available: {path}")
     return path
 
 
@@ -51,13 +90,16 @@ def pytest_report_header(config) -> str:
 PROJECT_FILES = ("Snakefile", "workflow", "scripts", "config", "profiles", "environment.yml", "examples")
 
 
-def project_copy(folder: Path) -> Path:
+def project_copy(folder: Path, data: bool = False) -> Path:
     """A project folder of its own (links to the checkout's Snakefile, rules, scripts, configurations,
     profiles and examples) where ``ordeval run`` and Snakemake write their results/ and .snakemake/
-    instead of the checkout."""
+    instead of the checkout; with ``data``, its resources/ (the replication's and the presets' data_root) is a
+    link to the real data (:data:`SHARED_RAW`), as after `ordeval fetch`."""
     folder.mkdir(parents=True, exist_ok=True)
     for name in PROJECT_FILES:
         (folder / name).symlink_to(REPO / name)
+    if data:
+        (folder / "resources").symlink_to(SHARED_RAW, target_is_directory=True)
     return folder
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "ordeval"
 
 #: Bottom first: a module may import its own layer and those below it.
-LAYERS = ("io", "stats", "tasks", "analysis", "properties", "results", "reports", "workflow", "api", "cli")
+LAYERS = ("io", "data", "stats", "tasks", "analysis", "properties", "results", "reports", "workflow", "api", "cli")
 
 
 def modules(root: Path = SOURCE) -> dict[str, Path]:

@@ -170,7 +170,8 @@ def test_a_missing_data_root_is_one_line_saying_the_folder_is_missing():
         make_plan(config, workdir=REPO)
     gold = "Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt"
     message = "config key data_root: '/no/such/folder': no such folder; the configuration reads 31 files below it"
-    assert str(error.value) == f"{message} (e.g. {gold})"
+    fetch = "they are public data (docs/data.md): fetch them with `ordeval fetch --to /no/such/folder`"
+    assert str(error.value) == f"{message} (e.g. {gold}); {fetch}"
 
 
 def test_missing_files_are_one_line_with_the_first_three_and_a_count(tmp_path):
@@ -191,21 +192,24 @@ def test_missing_files_are_one_line_with_the_first_three_and_a_count(tmp_path):
 
 
 def sem16e_copy(folder: Path, edit=None) -> dict:
-    """The official Sem16T4E gold and runs copied to ``folder`` (LYS's run edited by ``edit(lines)``), and the
-    replication configuration's Sem16T4E alone, reading them."""
+    """The official Sem16T4E gold and runs copied to ``folder`` under ``Sem16T4CE/copy/`` (LYS's run edited by
+    ``edit(lines)``; under the registered names, an edited copy would be refused as not the registered file), and
+    the replication configuration's Sem16T4E alone, reading them."""
     from ordeval.workflow.config import load_yaml
 
     gold = shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt")
     official = gold.parents[1]
     for path in [gold, *(official / "runs" / "E").iterdir()]:
-        target = folder / "Sem16T4CE" / "official" / path.relative_to(official)
+        target = folder / "Sem16T4CE" / "copy" / path.relative_to(official)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(path.read_bytes())
     if edit:
-        lys = folder / "Sem16T4CE/official/runs/E/LYS-E.output"
+        lys = folder / "Sem16T4CE/copy/runs/E/LYS-E.output"
         lys.write_text("\n".join(edit(lys.read_text().splitlines())) + "\n")
     config = load_yaml(REPO / "config" / "replication.yaml")
     config["datasets"] = {"Sem16T4E": config["datasets"]["Sem16T4E"]}
+    for source in [config["datasets"]["Sem16T4E"]["gold"], *config["datasets"]["Sem16T4E"]["runs"]]:
+        source["path"] = source["path"].replace("Sem16T4CE/official/", "Sem16T4CE/copy/")
     config.update(data_root=str(folder), name="sem16e", measure_reports=[])
     return config
 
@@ -220,7 +224,7 @@ def test_a_content_error_in_an_official_file_is_refused_when_planned(tmp_path, m
         return lines
 
     config = sem16e_copy(tmp_path / "data", damage)
-    lys = tmp_path / "data" / "Sem16T4CE/official/runs/E/LYS-E.output"
+    lys = tmp_path / "data" / "Sem16T4CE/copy/runs/E/LYS-E.output"
     with pytest.raises(InputError, match=rf"^{lys}, line 5: probability 'abc' is not a number$"):
         make_plan(config, workdir=tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -247,7 +251,7 @@ def test_input_files_are_read_when_planned_only_until_a_data_job_has_read_these_
     monkeypatch.setattr(type(task), "build", lambda self, *arguments: calls.append(arguments[0]))
     make_plan(config, workdir=tmp_path)
     assert calls == []
-    lys = tmp_path / "data" / "Sem16T4CE/official/runs/E/LYS-E.output"
+    lys = tmp_path / "data" / "Sem16T4CE/copy/runs/E/LYS-E.output"
     lys.write_text(lys.read_text().replace("\t\n", "\n"))  # its 100 trailing tabs gone: other bytes
     make_plan(config, workdir=tmp_path)
     assert calls == ["Sem16T4E"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from conftest import shared_file
+from conftest import published_file, shared_file
 
 from ordeval.api import agreement, score_stack
 from ordeval.io.table import Table, write_csv
@@ -40,7 +40,7 @@ def test_table_7_is_transcribed_as_the_shared_published_numbers_give_it():
     """CIKM 2021 LQ workshop, Table 7: 6 measures x 2 counts x 6 data sets, the published file's rows as they are."""
     ours = [row for row in published_numbers() if row.source == "Sakai, CIKM 2021 LQ workshop, Table 7"]
     assert len(ours) == 72 and {row.statistic for row in ours} == {"prefers_uniform", "prefers_popularity"}
-    shared = shared_file("../published/published.tsv").read_text(encoding="utf-8").splitlines()
+    shared = published_file().read_text(encoding="utf-8").splitlines()
     expected = [line for line in shared if line.startswith("Sakai, CIKM 2021 LQ workshop, Table 7\t")]
     assert ["\t".join((r.source, r.dataset, r.statistic, r.a, r.b, r.value)) for r in ours] == expected
 

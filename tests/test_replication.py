@@ -1,4 +1,5 @@
-"""The replication configuration on the real gold data of ../shared/data/raw (skipped where absent)."""
+"""The replication configuration on the real gold data (conftest.SHARED_RAW: resources/ once fetched, else
+../shared/data/raw; skipped where absent)."""
 
 import copy
 import csv
@@ -40,9 +41,10 @@ def replication():
 def test_replication_has_every_section_of_the_default_config(replication):
     default = load("config.yaml")
     assert replication["name"] == "replication"
-    # the same data_root as every paper preset: a run and its `snakemake --report` need no --config
+    # the same data_root as every paper preset, where `ordeval fetch` puts the data: a run and its
+    # `snakemake --report` need no --config
     presets = {load(f"papers/{path.name}")["data_root"] for path in (REPO / "config" / "papers").glob("*.yaml")}
-    assert presets == {replication["data_root"]} == {"../shared/data/raw"}
+    assert presets == {replication["data_root"]} == {"resources/"}
     assert set(replication) == set(default)
     assert set(replication["datasets"]) == set(default["datasets"])
     for section in ("agreement", "consistency", "significance", "popularity", "report"):

@@ -7,7 +7,7 @@ import csv
 
 import numpy as np
 import pytest
-from conftest import shared_file
+from conftest import published_file, shared_file
 
 from ordeval.api import agreement, score_stack
 from ordeval.stats.intervals import (
@@ -90,7 +90,7 @@ def sem16t4e():
     """The 9 measures' mean scores of the 12 official Sem16T4E runs (every team's primary run and the two
     organiser baselines), and the published tau_a, tau_ci_low, tau_ci_high of every pair (as printed)."""
     gold = shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt")
-    published = shared_file("../published/published.tsv")
+    published = published_file()
     runs = {  # read as they are: LYS's trailing tabs are ignored, as by the official scorer
         path.name.removesuffix("-E.output").lstrip("_").replace("+", "_")[:60]: path
         for path in sorted((gold.parents[1] / "runs" / "E").glob("*-E.output"))

@@ -166,3 +166,13 @@ def test_the_subtask_e_simulator_run_by_run(tmp_path):
         assert all(0 <= cell["real"] <= 1 and 0 <= cell["simulated"] <= 1 for cell in run_values.values())
     assert all(len(parts["cut points (noise sds)"]["mean"]) == 4 for parts in result["recovery"].values())
     assert "| pkudblab |" in (tmp_path / "results" / "fit_diagnostics.md").read_text()
+
+
+def test_fetch_benchmark(tmp_path):
+    """ordeval fetch from a mirror on 127.0.0.1 and from a local copy, the no-op fetch, and planning's check of the
+    registered files, once each, on the real data."""
+    data = shared_file("Sem16T4CE/official/gold/SemEval2016_task4_subtaskE_test_gold.txt").parents[3]
+    values = run("fetch.py", tmp_path, "--data", str(data), "--repeats", "1")
+    assert int(values["plan_files_checked"]) == 29 and float(values["check_registered_ms"]) > 0
+    (row,) = json.loads((tmp_path / "results" / "fetch.json").read_text())["rows"]
+    assert row["http_library_s"] > 0 and row["noop_library_s"] > 0 and row["from_library_s"] > 0

@@ -49,8 +49,7 @@ def test_the_replication_is_one_click_from_the_first_page(tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    project = project_copy(tmp_path / "project")
-    (tmp_path / "shared").symlink_to(SHARED_RAW.parents[1])  # ../shared/data/raw, as beside a clone
+    project = project_copy(tmp_path / "project", data=True)  # resources/: the real data, as after `ordeval fetch`
     preset = "config/papers/semeval2016.yaml"
     snakemake(project, "--configfile", preset)
     snakemake(project, "--report", "report.html", "--configfile", preset)

@@ -22,9 +22,9 @@ def test_the_command_line_examples_run_as_written(tmp_path):
     if not (SHARED_RAW / "Sem16T4CE").is_dir():
         pytest.skip(no_shared_data(SHARED_RAW / "Sem16T4CE"))
     # a project folder of its own (links to the checkout's Snakefile, configurations, ...): the outputs land in
-    # tmp_path, never in the checkout; the data where ORDEVAL_SHARED_DATA says, as the README's DATA reads it
-    work = project_copy(tmp_path / "repo")
-    result = run_as_written(_command_line_block(), work, timeout=600, ORDEVAL_SHARED_DATA=str(SHARED_RAW))
+    # tmp_path, never in the checkout; its resources/ the real data, as after `ordeval fetch`
+    work = project_copy(tmp_path / "repo", data=True)
+    result = run_as_written(_command_line_block(), work, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     written = sorted(path.name for path in work.iterdir() if not path.is_symlink())
     assert written == [".snakemake", "sem16-board", "sem16-pooled", "sem16-pooled.json", "sem16-scores"]  # as said
@@ -46,7 +46,7 @@ def test_the_official_semeval_2016_tables_print_as_the_readme_says(tmp_path):
     section = readme[readme.index("## The official SemEval-2016 results") :]
     block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
     (tmp_path / "repo").mkdir()
-    (tmp_path / "shared").symlink_to(REPO.parent / "shared")
+    (tmp_path / "repo" / "resources").symlink_to(SHARED_RAW)  # as after `ordeval fetch`
     result = run_as_written(block, tmp_path / "repo", timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     printed = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("run\t")]

@@ -1,5 +1,5 @@
 """Every Python block of the README runs as written (the API example reads the public SemEval-2016 data
-from ../shared), and the numbers it quotes are what it computes."""
+from resources/ after `ordeval fetch`), and the numbers it quotes are what it computes."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def test_the_readme_python_blocks_run_as_written():
         pytest.skip(no_shared_data(SHARED_RAW / "Sem16T4CE"))
     blocks = python_blocks()
     assert blocks, "the README has Python examples"
-    for block in blocks:  # the data where ORDEVAL_SHARED_DATA says (the README's path: the folder beside the clone)
-        block = block.replace('"../shared/data/raw', f'"{SHARED_RAW}')
+    for block in blocks:  # the real data where the tests find it (the README's path: resources/, after `ordeval fetch`)
+        block = block.replace('"resources/', f'"{SHARED_RAW}/')
         check = block + (
             "\nimport math\n"
             "quoted = {'MAE_M': 1.1143, 'Accuracy': 0.3534}\n"

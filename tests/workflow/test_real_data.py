@@ -1,4 +1,4 @@
-"""The replication configuration on the real data of ../shared (skipped where it is absent): a reduced
+"""The replication configuration on the real data (conftest.SHARED_RAW; skipped where it is absent): a reduced
 run over one real NTCIR data set, one fully simulated one and the real SemEval-2016 subtask C gold with
 its twelve official runs, through every stage."""
 

@@ -11,12 +11,15 @@
 ``ordeval diff``         which outputs of two results folders (or a reference and a results folder) differ,
                          and which table cells moved by how much (exit 1 when they differ)
 ``ordeval reference``    record a results folder as the reference that ``diff`` compares later runs with
+``ordeval fetch``        the public real data of the replication and the paper presets, fetched into resources/
+                         and verified (``--check``: verify only, exit 1 when a file is missing or changed)
 
 A user error (a missing file, a bad format, a configuration or input error) is one line on stderr,
 ``ordeval: error: <file>:<line>: <problem>``, and exit status 2; never a traceback (set
 ``ORDEVAL_DEBUG=1`` to see one). ``ordeval validate`` exits with 1 when it finds a problem, ``ordeval diff``
-when the folders differ; these statuses hold when standard output is a closed pipe (``| head -1``) or
-closed (``>&-``): what would have been printed is dropped (:mod:`ordeval.cli.streams`).
+when the folders differ, ``ordeval fetch --check`` when a file is missing or changed; these statuses hold when
+standard output is a closed pipe (``| head -1``) or closed (``>&-``): what would have been printed is dropped
+(:mod:`ordeval.cli.streams`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from ordeval import __version__
 from ordeval.cli import (
     diff,
     evaluate,
+    fetch,
     inputs,
     leaderboard,
     measures,
@@ -59,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"ordeval {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for module in (measures, validate, score, leaderboard, run, properties, topics, evaluate, diff, reference):
+    for module in (measures, validate, score, leaderboard, run, properties, topics, evaluate, diff, reference, fetch):
         module.add_parser(commands)
     return parser
 
@@ -118,6 +122,7 @@ def _main(argv: list[str]) -> int:
         "topics": topics.cmd_topics,
         "diff": diff.cmd_diff,
         "reference": reference.cmd_reference,
+        "fetch": fetch.cmd_fetch,
     }
     try:
         if args.command == "run":

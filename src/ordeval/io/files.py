@@ -46,23 +46,33 @@ def remove_temporaries(paths) -> list[Path]:
     writing it was killed (``figures/dp_curves/.Sem17T4E.png.xwx2fo4o`` beside ``Sem17T4E.png``): what a job
     does first, as it is about to write ``paths`` (nothing else writes them while it runs). Only regular files;
     returns those removed."""
-    removed = []
+    found = []
     for path in map(Path, paths):
         try:
             names = os.listdir(path.parent)
         except OSError:
             continue
-        for name in names:
-            found = TEMPORARY.match(name)
-            if found is None or found.group("name") != path.name:
-                continue
-            candidate = path.parent / name
-            try:
-                if stat.S_ISREG(candidate.lstat().st_mode):
-                    candidate.unlink()
-                    removed.append(candidate)
-            except FileNotFoundError:
-                continue
+        found += [
+            path.parent / name for name in names if (match := TEMPORARY.match(name)) and match["name"] == path.name
+        ]
+    return remove_stale(found, 0)
+
+
+def remove_stale(paths: list[Path], min_age: float) -> list[Path]:
+    """Remove those of ``paths`` that are regular files last modified more than ``min_age`` seconds ago; the ones
+    removed."""
+    import time
+
+    cutoff = time.time() - min_age
+    removed = []
+    for candidate in paths:
+        try:
+            status = candidate.lstat()
+            if stat.S_ISREG(status.st_mode) and status.st_mtime <= cutoff:
+                candidate.unlink()
+                removed.append(candidate)
+        except FileNotFoundError:
+            continue
     return removed
 
 

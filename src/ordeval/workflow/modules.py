@@ -38,9 +38,11 @@ DATA_FILES = {
     "ordeval.results.replication": ("published/published.tsv",),  # the published numbers (ordeval.results.published)
     "ordeval.results.published": ("published/published.tsv",),
 }
-#: Package files read when a configuration is planned (every Snakemake start), never by a job: the schemas.
+#: Package files read when a configuration is planned (every Snakemake start), never by a job: the schemas, and the
+#: registry of the public data (its files' SHA-256, checked at planning; ``ordeval fetch``).
 PLANNING_FILES = (
     "schemas/config.schema.yaml",
+    "data/registry.yaml",
     "tasks/quantification/schema.yaml",
     "tasks/classification/schema.yaml",
     "tasks/scores_schema.yaml",

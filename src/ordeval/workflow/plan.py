@@ -19,11 +19,12 @@ from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
 from ordeval.reports import paper
 from ordeval.tasks import all_tasks, get_task
-from ordeval.tasks.base import check_files_exist, resolve_path, source_entries, source_files
+from ordeval.tasks.base import resolve_path, source_entries, source_files
 from ordeval.tasks.plugins import load_plugins
 from ordeval.workflow.config import parameters as config_parameters
 from ordeval.workflow.config import validate
 from ordeval.workflow.limits import check_limits
+from ordeval.workflow.source_check import check_data_files
 
 #: Analyses whose configuration section may list measures.
 ANALYSES = ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size")
@@ -186,8 +187,8 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     for name, spec in config["datasets"].items():
         check_name(name, kind="data set", key=f"datasets.{name}")
         datasets[name] = _dataset_plan(name, spec, config, data_root)
-    if check_files:
-        check_files_exist({name: d.spec for name, d in datasets.items()}, data_root)
+    if check_files:  # every input file there, the registered public ones unchanged (ordeval.workflow.source_check)
+        check_data_files({name: d.spec for name, d in datasets.items()}, data_root, workdir)
 
     result = Plan(config, workdir, data_root, datasets, plugin_files)
     for task in result.tasks:

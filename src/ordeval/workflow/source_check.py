@@ -8,6 +8,11 @@ that are computed from the gold; simulated runs are left to the job (they need n
 data set whose ``provenance.json`` under the results records the SHA-256 of every one of its input files as they
 are now was built from exactly these bytes by a job that read them, and is not read again: a run that changes
 nothing costs a hash of the inputs, not a second reading.
+
+Before that, :func:`check_data_files`: every input file is there, and each that lies in ``data_root`` at the place
+of a registered public file (:mod:`ordeval.data.registry`, docs/data.md) has the registered size and SHA-256. A
+missing one is named with the command that fetches it; a changed one is refused (the papers' numbers are compared
+with those of the registered bytes).
 """
 
 from __future__ import annotations
@@ -20,6 +25,41 @@ from ordeval.io.errors import ConfigError, InputError
 #: Where rule prepare_data writes a data set's provenance, under ``results/<name>/`` (the rule's own path:
 #: tests/workflow/test_rules.py keeps the two the same).
 PROVENANCE = "data/{dataset}/provenance.json"
+
+
+def check_data_files(datasets: Mapping[str, Mapping], data_root: Path, workdir: Path) -> None:
+    """The input files of ``datasets`` (name -> spec) are there (:func:`ordeval.tasks.base.check_files_exist`: one
+    line naming the missing ones, here with the command that fetches those that are registered public files), and
+    every registered file among them is the registered one: one line naming the first that is not, with its size or
+    SHA-256 and the registered one."""
+    from ordeval.data.registry import fetch_command, load, problem, registered_among
+    from ordeval.tasks.base import check_files_exist, source_files
+
+    listed = [(path, entry) for name, spec in datasets.items() for path, entry in source_files(name, spec, data_root)]
+    registered = registered_among(listed, data_root, load()) if listed else []
+    try:
+        check_files_exist(datasets, data_root)
+    except ConfigError as error:
+        missing = [entry for entry, path, _ in registered if not path.is_file()]
+        if not missing:
+            raise
+        listed_missing = sum(not path.is_file() for path, _ in listed)
+        if len(missing) < listed_missing:
+            which, them = f"{len(missing)} of them are", "them"
+        else:
+            which, them = ("it is", "it") if len(missing) == 1 else ("they are", "them")
+        raise ConfigError(
+            f"{error}; {which} public data (docs/data.md): fetch {them} with `{fetch_command(data_root, workdir)}`"
+        ) from None
+    changed = [(entry, path, asker, found) for entry, path, asker in registered if (found := problem(path, entry))]
+    if changed:
+        entry, path, asker, found = changed[0]
+        more = f"; and {len(changed) - 1} more (`ordeval fetch --check` lists them)" if len(changed) > 1 else ""
+        command = fetch_command(data_root, workdir)
+        raise ConfigError(
+            f"{path} (asked for by {asker}) is not the registered public file {entry.place}: {found}{more}; "
+            f"`{command}` restores the registered bytes (to read your own version, give it another name)"
+        )
 
 
 def check_contents(plan) -> None:
