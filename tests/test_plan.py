@@ -412,7 +412,7 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
     assert planned.datasets["TinyDQ"].measures[-2:] == ["MAXDIFF", "HIGHGOOD"]  # a score table each (score_table)
     # Editing the plugin re-runs scoring: the rules that load plugins take them as inputs.
     scoring = (REPO / "workflow" / "rules" / "scoring.smk").read_text()
-    assert "plugins=PLAN.plugin_files" in scoring
+    assert "plugins=PLUGINS" in scoring
     # Planning again (as every Snakemake job does) does not register the measures twice.
     assert make_plan(config, workdir=tmp_path).scored("quantification") == planned.scored("quantification")
 
