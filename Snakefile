@@ -46,6 +46,7 @@ localrules:
     data,
     scores,
     score_table,
+    score_stack,
     agreement,
     consistency,
     significance,

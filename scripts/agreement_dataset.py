@@ -14,7 +14,7 @@ from ordeval.workflow.scripting import job
 with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params
     level, variant, method = params.ci_level, params.kendall, params.ci_method
-    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
+    stack = read_stack(snakemake.input.stack, params.measures)
     origins = read_origins({dataset: snakemake.input.provenance})
     agreement = ranking_agreement(stack.means(), stack.measures, stack.lower_is_better, level, variant, method)
     pairs = agreement.pair_table()

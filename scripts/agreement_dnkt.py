@@ -18,7 +18,7 @@ with job(snakemake) as log:
     measures = combination_measures(measure)
     agreements, labels = {}, {}
     for name, path in keyed(snakemake.input.stack, snakemake.params.datasets).items():
-        stack = read_stack(path, measures, tables=snakemake.input.tables)
+        stack = read_stack(path, measures)
         agreements[name] = ranking_agreement(stack.means(), measures, stack.lower_is_better, level, variant, method)
         labels.update(measure_labels(stack))
     table = combination_table(agreements)

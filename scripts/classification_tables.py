@@ -131,7 +131,7 @@ with job(snakemake) as log:
     # the constant baselines' kappa; the official protocol; the conventions
     kappa_tables, pooled, conventions = [], {}, []
     for name, files in datasets.items():
-        stack = read_stack(files["stack"], tables=inputs.tables)
+        stack = read_stack(files["stack"])
         constants = files["constant_runs"]
         if "kappa" in stack.measures and constants:
             single = gold_single_class(files["gold"], stack.topics)

@@ -18,7 +18,7 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
-    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
+    stack = read_stack(snakemake.input.stack, params.measures)
     origins = read_origins({dataset: snakemake.input.provenance})
     labels, symbol_of = measure_labels(stack), symbols(params.measures)
     test = f"randomised Tukey HSD with B = {params.hsd_trials}, α = {params.alpha}"

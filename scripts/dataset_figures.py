@@ -55,7 +55,7 @@ with job(snakemake) as log:
     figure = leaderboard_figure(boards, names, f"{dataset}: leaderboards")
     save_figure(figure, output.leaderboard_pdf, output.leaderboard_png, origins, description)
 
-    stack = read_stack(inputs.stack, params.topic_set_size_measures, tables=inputs.tables)  # topic set size design
+    stack = read_stack(inputs.stack, params.topic_set_size_measures)  # topic set size design
     alpha, power = params.tss_alpha, params.tss_power
     matrices = {m: stack.matrix(m) for m in stack.measures}
     title = f"{dataset}: topics needed (α = {alpha:g}, power = {power:g})"

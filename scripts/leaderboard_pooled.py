@@ -11,7 +11,7 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
-    stack = read_stack(inputs.stack, params.measures, tables=inputs.tables)
+    stack = read_stack(inputs.stack, params.measures)
     provenance = read_provenance(inputs.provenance)
     items = provenance.get("summary", {}).get("items")
     boards = pipeline_pooled_leaderboards(

@@ -15,7 +15,7 @@ from ordeval.workflow.scripting import job, one_file
 with job(snakemake) as log:
     dataset, params, inputs, output = snakemake.wildcards.dataset, snakemake.params, snakemake.input, snakemake.output
     alpha, level, trials = params.alpha, params.ci_level, params.hsd_trials
-    scored = read_stack(inputs.stack, tables=inputs.tables)
+    scored = read_stack(inputs.stack)
     directions = dict(zip(scored.measures, scored.lower_is_better, strict=True))
     significance = read_pvalue_table(inputs.pvalues, directions, trials, inputs.arrays)
     stack = scored.subset(params.measures)

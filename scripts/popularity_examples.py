@@ -17,7 +17,7 @@ with job(snakemake) as log:
     examples = []
     files = {key: keyed(inputs[key], params.datasets) for key in ("stack", "gold", "runs", "arrays")}
     for dataset in params.datasets:
-        stack = read_stack(files["stack"][dataset], params.measures, tables=inputs.tables)
+        stack = read_stack(files["stack"][dataset], params.measures)
         if not all(m in stack.measures for m in D_MEASURES):
             continue
         picked = most_negative_d(compute_deltas(stack, *runs))

@@ -14,7 +14,7 @@ from ordeval.workflow.scripting import job
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
     runs, level = [params.popularity_run, params.uniform_run], params.ci_level
-    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
+    stack = read_stack(snakemake.input.stack, params.measures)
     deltas = compute_deltas(stack, *runs)
     panels = scatter_panels(deltas, params.tie_tolerance, level)
     origin = compared_origins({dataset: snakemake.input.provenance}, [dataset], runs)

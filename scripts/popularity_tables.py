@@ -17,7 +17,7 @@ with job(snakemake) as log:
     # Labels from the scores' measure tables; a measure's escaped name where no data set is compared.
     deltas, labels = {}, {measure: measure_label(measure) for measure in measures}
     for dataset, path in keyed(snakemake.input.stack, params.datasets).items():
-        stack = read_stack(path, measures, tables=snakemake.input.tables)
+        stack = read_stack(path, measures)
         labels.update(measure_labels(stack))
         deltas[dataset] = compute_deltas(stack, *runs)
     origins = compared_origins(provenance, list(deltas), runs)

@@ -8,7 +8,7 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params, output = snakemake.wildcards.dataset, snakemake.params, snakemake.output
-    stack = read_stack(snakemake.input.stack, tables=snakemake.input.tables)
+    stack = read_stack(snakemake.input.stack)
     rng = stream(params.seed, dataset, "significance")
     significance = pairwise_significance(stack, params.hsd_trials, rng, snakemake.threads)
     write_pvalues(significance, output.pvalues, output.arrays)

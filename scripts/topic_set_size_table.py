@@ -12,7 +12,7 @@ from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params
-    stack = read_stack(snakemake.input.stack, params.measures, tables=snakemake.input.tables)
+    stack = read_stack(snakemake.input.stack, params.measures)
     origins = read_origins({dataset: snakemake.input.provenance})
     matrices = {m: stack.matrix(m) for m in stack.measures}
     table = topic_set_size_table(matrices, alpha=params.alpha, power=params.power, fractions=params.mdd_fractions)

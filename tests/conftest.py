@@ -312,14 +312,15 @@ def run_rule_script(script: str, rule: str | None = None, **given):
 #: The canonical files of a data set (rule prepare_data's outputs), the score files of rule score_runs, under
 #: ``results/<name>/``.
 CANONICAL = {"gold": "gold.tsv", "runs": "runs.tsv", "arrays": "arrays.npz", "provenance": "provenance.json"}
-SCORED = {"stack": "stack.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
+SCORED = {"scores": "scores.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
 
 
 def build_and_score(plan) -> None:
     """Run the scripts of the rules prepare_data and score_runs of ``plan`` on every data set in this process, with
     the inputs, outputs and params their rules give them (workflow/rules/data.smk, scoring.smk), and write every
-    measure's score table as rule score_table does; paths are relative to the current folder."""
-    from ordeval.tasks.stack import write_score_table
+    measure's score table and the stack from them as the rules score_table and score_stack do; paths are relative to
+    the current folder."""
+    from ordeval.tasks.stack import stack_of_tables, write_score_table
 
     for name, data in plan.datasets.items():
         files = {key: f"{plan.results}/data/{name}/{file}" for key, file in CANONICAL.items()}
@@ -329,8 +330,10 @@ def build_and_score(plan) -> None:
         outputs = {key: f"{plan.results}/scores/{name}/{file}" for key, file in SCORED.items()}
         params = {"task": data.task, "spec": data.spec, "measures": data.measures, "plugins": plan.plugin_files}
         run_rule_script("score_runs", input=files, output=outputs, params=params, wildcards={"dataset": name})
-        for measure in data.measures:
-            write_score_table(outputs["stack"], measure, f"{plan.results}/scores/{name}/{measure}.tsv")
+        tables = [f"{plan.results}/scores/{name}/{measure}.tsv" for measure in data.measures]
+        for measure, table in zip(data.measures, tables, strict=True):
+            write_score_table(outputs["scores"], measure, table)
+        stack_of_tables(tables, outputs["measures"], f"{plan.results}/scores/{name}/stack.npz")
 
 
 def canonical_files(task: str, folder) -> dict[str, str]:

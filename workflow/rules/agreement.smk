@@ -7,8 +7,7 @@ DNKT = PLAN.dnkt_datasets  # the data sets that score DNKT and its combinations
 
 rule agreement_dataset:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
@@ -78,8 +77,7 @@ rule agreement_summary:
 
 rule agreement_dnkt:
     input:
-        stack=expand(rules.score_runs.output.stack, dataset=DNKT),
-        tables=tables_of(*DNKT),
+        stack=expand(rules.score_stack.output.stack, dataset=DNKT),
         provenance=expand(rules.prepare_data.output.provenance, dataset=DNKT),
     output:
         csv=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.csv",

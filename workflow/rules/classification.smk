@@ -16,8 +16,7 @@ rule classification_tables:
         power=expand(
             rules.significance_summary.output.power_csv, task_suffix=OC_SUFFIX
         )[0],
-        stack=expand(rules.score_runs.output.stack, dataset=OC),
-        tables=tables_of(*OC),
+        stack=expand(rules.score_stack.output.stack, dataset=OC),
         measures=expand(rules.score_runs.output.measures, dataset=OC),
         provenance=expand(rules.prepare_data.output.provenance, dataset=OC),
         gold=expand(rules.prepare_data.output.gold, dataset=OC),

@@ -92,29 +92,6 @@ def dataset_measures(analysis):
     return lambda wildcards: PLAN.dataset_measures(analysis, wildcards.dataset)
 
 
-def tables_of(*datasets):
-    """The tables that each data set's stack.npz mirrors (rule score_table: a table per scored measure; rule
-    score_runs: measures.tsv): inputs of the jobs that read the stacks, which read an edited table instead.
-    """
-    return [
-        path
-        for name in datasets
-        for path in [
-            *expand(
-                rules.score_table.output.table,
-                dataset=name,
-                measure=PLAN.datasets[name].measures,
-            ),
-            *expand(rules.score_runs.output.measures, dataset=name),
-        ]
-    ]
-
-
-def score_tables(wildcards):
-    """The tables that the stack of data set ``wildcards.dataset`` mirrors (tables_of)."""
-    return tables_of(wildcards.dataset)
-
-
 def task_title(wildcards):
     """The HTML report's subcategory of an output over a task's data sets: the task's name."""
     return PLAN.suffix_task(wildcards.task_suffix)

@@ -7,8 +7,7 @@ CONSISTENCY = PLAN.config["consistency"]
 
 rule consistency_taus:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         provenance=rules.prepare_data.output.provenance,
     output:
         taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",

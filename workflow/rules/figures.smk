@@ -10,8 +10,7 @@ rule dataset_figures:
         pvalues=rules.significance_pvalues.output.pvalues,
         arrays=rules.significance_pvalues.output.arrays,
         leaderboard=rules.leaderboard_tables.output.csv,
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         measures=rules.score_runs.output.measures,
         provenance=rules.prepare_data.output.provenance,
     output:

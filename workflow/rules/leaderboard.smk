@@ -7,8 +7,7 @@ SIGNIFICANCE = PLAN.config["significance"]
 
 rule leaderboard_tables:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         pvalues=rules.significance_pvalues.output.pvalues,
         arrays=rules.significance_pvalues.output.arrays,
         provenance=rules.prepare_data.output.provenance,
@@ -52,8 +51,7 @@ rule leaderboard_tables:
 
 rule leaderboard_pooled:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         pooled=rules.official_scores.output.pooled,
         provenance=rules.prepare_data.output.provenance,
     output:

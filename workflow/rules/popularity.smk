@@ -18,8 +18,7 @@ POPULARITY_SETTINGS = PLAN.config["popularity"]
 
 rule popularity_scatter:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
@@ -61,8 +60,7 @@ rule popularity_scatter:
 
 rule popularity_tables:
     input:
-        stack=expand(rules.score_runs.output.stack, dataset=POPULARITY),
-        tables=tables_of(*POPULARITY),
+        stack=expand(rules.score_stack.output.stack, dataset=POPULARITY),
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         csv=f"{RESULTS}/tables/popularity_vs_uniform.csv",
@@ -103,8 +101,7 @@ rule popularity_tables:
 
 rule popularity_examples:
     input:
-        stack=expand(rules.score_runs.output.stack, dataset=EXAMPLES),
-        tables=tables_of(*EXAMPLES),
+        stack=expand(rules.score_stack.output.stack, dataset=EXAMPLES),
         gold=expand(rules.prepare_data.output.gold, dataset=EXAMPLES),
         runs=expand(rules.prepare_data.output.runs, dataset=EXAMPLES),
         arrays=expand(rules.prepare_data.output.arrays, dataset=EXAMPLES),

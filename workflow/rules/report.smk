@@ -145,7 +145,7 @@ rule manifest:
     input:
         sources=PLAN.input_files(),
         outputs=OUTPUTS,
-        requirements=os.path.relpath(workflow.source_path("../../requirements.txt")),
+        requirements=os.path.relpath(os.path.join(workflow.basedir, "requirements.txt")),
     output:
         manifest=report(
             f"{RESULTS}/manifest.json",

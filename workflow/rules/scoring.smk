@@ -1,7 +1,8 @@
 # Stage: every run of a data set scored on every topic with every measure the data set scores, one job per data
-# set (its score stack, the analyses' input: stack.npz; the means; each measure's direction), then one score table
-# per measure written from the stack, and for the ordinal classification data sets the official SemEval protocol
-# (one confusion matrix over all items) and the counts of the measures' 0/0 conventions.
+# set (the scores as computed, scores.npz; the means; each measure's direction), then one score table per measure,
+# and the stack the analyses read made from the tables (stack.npz: a table edited by hand is what the analyses
+# then read, as Snakemake re-runs what depends on it); for the ordinal classification data sets also the official
+# SemEval protocol (one confusion matrix over all items) and the counts of the measures' 0/0 conventions.
 OC = PLAN.task_datasets("classification")
 
 
@@ -13,7 +14,7 @@ rule score_runs:
         provenance=rules.prepare_data.output.provenance,
         plugins=PLUGINS,
     output:
-        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+        scores=f"{RESULTS}/scores/{{dataset}}/scores.npz",
         means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
         means_html=report(
             f"{RESULTS}/scores/{{dataset}}/means.html",
@@ -41,12 +42,12 @@ rule score_runs:
         "../../scripts/score_runs.py"
 
 
-# A score table per measure, from the stack. A run: block in the Snakemake process (threads:
-# profiles/default/config.yaml sets force-use-threads) rather than a script: a table is a few milliseconds of
-# work, and a process per table would cost ~0.2 s each, ~130 tables for the default configuration.
+# A score table per measure, and the stack from the tables: run: blocks in the Snakemake process (threads:
+# profiles/default/config.yaml sets force-use-threads) rather than scripts: each is a few milliseconds of work,
+# and a process per table would cost ~0.2 s, for ~130 tables in the default configuration.
 rule score_table:
     input:
-        stack=rules.score_runs.output.stack,
+        scores=rules.score_runs.output.scores,
     output:
         table=f"{RESULTS}/scores/{{dataset}}/{{measure}}.tsv",
     log:
@@ -60,9 +61,35 @@ rule score_table:
     run:
         from ordeval.tasks.stack import write_score_table
 
-        write_score_table(input.stack, wildcards.measure, output.table)
+        write_score_table(input.scores, wildcards.measure, output.table)
         with open(log[0], "w", encoding="utf-8") as handle:
-            handle.write(f"{output.table}: written from {input.stack}\n")
+            handle.write(f"{output.table}: written from {input.scores}\n")
+
+
+rule score_stack:
+    input:
+        tables=lambda wildcards: expand(
+            rules.score_table.output.table,
+            dataset=wildcards.dataset,
+            measure=PLAN.datasets[wildcards.dataset].measures,
+        ),
+        measures=rules.score_runs.output.measures,
+    output:
+        stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
+    log:
+        f"{RESULTS}/logs/score_stack/{{dataset}}.log",
+    threads: 1
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        code=code(modules=["ordeval.tasks.stack"]),
+    run:
+        from ordeval.tasks.stack import stack_of_tables
+
+        stack = stack_of_tables(input.tables, input.measures, output.stack)
+        with open(log[0], "w", encoding="utf-8") as handle:
+            handle.write(f"{output.stack}: {len(stack.measures)} score tables\n")
 
 
 rule official_scores:
@@ -110,6 +137,7 @@ rule official_scores:
 rule scores:
     input:
         made(rules.score_runs, dataset=DATASETS),
+        made(rules.score_stack, dataset=DATASETS),
         [
             made(rules.score_table, dataset=[name], measure=data.measures)
             for name, data in PLAN.datasets.items()

@@ -6,8 +6,7 @@ SIGNIFICANCE = PLAN.config["significance"]
 
 rule significance_pvalues:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
     output:
         pvalues=f"{RESULTS}/significance/{{dataset}}/pvalues.tsv",
         # the same p-values as arrays, read instead of the table while its SHA-256 matches

@@ -6,8 +6,7 @@ TOPIC_SET_SIZE = PLAN.config["topic_set_size"]
 
 rule topic_set_size_table:
     input:
-        stack=rules.score_runs.output.stack,
-        tables=score_tables,
+        stack=rules.score_stack.output.stack,
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",

@@ -10,7 +10,7 @@ from pathlib import Path
 from ordeval.tasks import get_task
 from ordeval.tasks.base import TaskData
 from ordeval.tasks.plugins import load_plugins
-from ordeval.tasks.stack import ScoreStack, write_scores
+from ordeval.tasks.stack import ScoreStack, write_scored
 
 
 def prepare_dataset(
@@ -46,13 +46,13 @@ def score_dataset(
     plugins: Sequence[str] = (),
 ) -> ScoreStack:
     """Every run of data set ``name`` scored on every topic with each of ``measures``, from its canonical files
-    (``canonical``: gold, runs, arrays, provenance), written as ``outputs`` (stack, means, measures: the stack
-    records the SHA-256 of each measure's table as rule score_table writes it); the stack."""
+    (``canonical``: gold, runs, arrays, provenance), written as ``outputs`` (scores: a stack of its own, which rule
+    score_table writes each measure's table from; means; measures); the stack."""
     load_plugins(plugins)
     owner = get_task(task)
     data = owner.read_canonical(name, spec, {key: canonical[key] for key in owner.canonical_files()})
     stack = owner.score(data, measures).stack
-    write_scores(stack, {key: outputs[key] for key in ("stack", "means", "measures")})
+    write_scored(stack, {key: outputs[key] for key in ("scores", "means", "measures")})
     return stack
 
 

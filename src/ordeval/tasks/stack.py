@@ -10,12 +10,13 @@ On disk, a data set's scores are (``results/<name>/scores/<dataset>/``):
 * ``<measure>.tsv`` -- topics x runs: column ``topic``, then one column per run (full precision);
 * ``means.tsv`` -- column ``run``, then the mean score of each measure;
 * ``measures.tsv`` -- ``measure, display, lower_is_better, task, latex``: what the analyses need to know;
-* ``stack.npz`` -- all of it in one binary file, which the analysis jobs read (fast).
+* ``stack.npz`` -- all of it in one binary file, which the analysis jobs read (fast), with the SHA-256 of the
+  tables it was made from;
+* ``scores.npz`` -- in the pipeline, the scores as the scoring job computed them, which each table is written from.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -119,44 +120,50 @@ def score_files(stack: ScoreStack, folder: str | Path) -> dict[str, Path]:
 
 
 def write_scores(stack: ScoreStack, paths: Mapping[str, str | Path]) -> Mapping[str, str | Path]:
-    """Write a data set's score files (see the module docstring) to ``paths``: ``{"means": ..., "measures": ...,
-    "stack": ...}`` and, for each measure that has one, ``{measure: its topics x runs table}`` (:func:`score_files`
-    names them all in a folder); returns ``paths``. The stack records the name and SHA-256 of every measure's table
-    (``<measure>.tsv`` beside it) as :func:`write_score_table` writes it, whether it is written here or later, and
-    of ``measures.tsv``."""
-    folder = Path(paths["stack"]).parent
-    write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
-    stack.measure_table().write(paths["measures"])
-    digests = {}
+    """Write a data set's score files (see the module docstring) to ``paths`` (:func:`score_files` names them in a
+    folder): ``{measure: its topics x runs table}`` for every measure, ``"means"``, ``"measures"``, and ``"stack"``,
+    which records the name and SHA-256 of the tables it mirrors; returns ``paths``. (The pipeline writes the same
+    files in three steps: :func:`write_scored`, :func:`write_score_table`, :func:`stack_of_tables`.)"""
+    write_scored(stack, paths)
     for index, measure in enumerate(stack.measures):
-        text = matrix_text(stack.topics, stack.runs, stack.values[index])
-        digests[f"{measure}.tsv"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-        if measure in paths:
-            write_text(text, paths[measure])
-    digests[os.path.relpath(paths["measures"], folder)] = sha256(paths["measures"])
-    # with the SHA-256 of the tables it mirrors: a stack is only trusted while they are as written
-    _write_stack_file(stack, paths["stack"], digests)
+        write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), paths[measure])
+    write_stack(stack, paths["stack"], [*(paths[measure] for measure in stack.measures), paths["measures"]])
     return paths
 
 
-def write_score_table(stack_path: str | Path, measure: str, table_path: str | Path) -> None:
-    """The table of ``measure`` (topics x runs, :func:`matrix_text`) from the stack at ``stack_path``, as
-    :func:`write_scores` recorded it (rule score_table: a table per measure, after the stack)."""
-    stack, _ = load_stack(stack_path)
+def write_scored(stack: ScoreStack, paths: Mapping[str, str | Path]) -> None:
+    """What scoring a data set writes (rule score_runs): the means (``paths["means"]``), the measures' directions
+    and names (``"measures"``) and, where ``paths`` has ``"scores"``, the scores as computed (a stack of its own,
+    which rule score_table writes each measure's table from)."""
+    write_text(matrix_text(stack.runs, stack.measures, stack.means().T, first="run"), paths["means"])
+    stack.measure_table().write(paths["measures"])
+    if "scores" in paths:
+        write_stack(stack, paths["scores"])
+
+
+def write_score_table(scores_path: str | Path, measure: str, table_path: str | Path) -> None:
+    """The table of ``measure`` (topics x runs, :func:`matrix_text`) from the scores at ``scores_path`` (rule
+    score_table: a table per measure)."""
+    stack, _ = load_stack(scores_path)
     index = stack.measures.index(measure)
     write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), table_path)
 
 
+def stack_of_tables(tables: Sequence[str | Path], measures_path: str | Path, stack_path: str | Path) -> ScoreStack:
+    """The stack the analyses read, made from a data set's score tables (``<measure>.tsv``, in the order given)
+    and its ``measures.tsv`` (rule score_stack), written to ``stack_path`` with the SHA-256 of each; the stack."""
+    stack = read_score_tables({Path(path).stem: path for path in tables}, measures_path)
+    write_stack(stack, stack_path, [*tables, measures_path])
+    return stack
+
+
 def write_stack(stack: ScoreStack, path: str | Path, sources: Sequence[str | Path] = ()) -> None:
-    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, files it
-    mirrors, so that :func:`read_stack` trusts it only while they are unchanged (none: the stack is its own
-    source, e.g. a data set's precomputed scores)."""
+    """``stack`` as ``path`` (``.npz``), with the names (relative to its folder) and SHA-256 of ``sources``, the files
+    it mirrors (:func:`stack_of_tables`: each measure's table and ``measures.tsv``), so that :func:`read_stack`
+    trusts it only while they are unchanged (none: the stack is its own source, e.g. the scores as computed)."""
     folder = Path(path).parent
-    _write_stack_file(stack, path, {os.path.relpath(source, folder): sha256(source) for source in sources})
-
-
-def _write_stack_file(stack: ScoreStack, path: str | Path, sources: Mapping[str, str]) -> None:
-    """``stack`` as ``path``, with ``sources``: {file it mirrors, relative to its folder: its SHA-256}."""
+    names = [os.path.relpath(source, folder) for source in sources]
+    digests = [sha256(source) for source in sources]
 
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
@@ -171,10 +178,7 @@ def _write_stack_file(stack: ScoreStack, path: str | Path, sources: Mapping[str,
                 task=np.array(stack.task, dtype=str),
                 latex=np.array(stack.latex, dtype=str),
                 **(
-                    {
-                        "sources": np.array(list(sources), dtype=str),
-                        "sources_sha256": np.array(list(sources.values()), dtype=str),
-                    }
+                    {"sources": np.array(names, dtype=str), "sources_sha256": np.array(digests, dtype=str)}
                     if sources
                     else {}
                 ),
@@ -234,61 +238,42 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
     return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
 
 
-def stale_tables(
-    path: str | Path,
-    recorded: Mapping[str, str],
-    measures: Sequence[str] | None = None,
-    tables: Sequence[str | Path] | None = None,
-) -> list[str]:
+def stale_tables(path: str | Path, recorded: Mapping[str, str], measures: Sequence[str] | None = None) -> list[str]:
     """The tables among ``recorded`` ({name relative to the stack's folder: SHA-256 when written}; with
-    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed; ``tables``: where
-    they are (:func:`table_paths`)."""
-    where = table_paths(path, recorded, tables)
+    ``measures``, only those of these measures and ``measures.tsv``) that are missing or changed."""
+    folder = Path(path).parent
     wanted = None if measures is None else {f"{name}.tsv" for name in measures} | {"measures.tsv"}
     stale = []
     for name, digest in recorded.items():
         if wanted is not None and Path(name).name not in wanted:
             continue
-        table = where[name]
+        table = folder / name
         if not table.is_file() or sha256(table) != digest:
             stale.append(name)
     return stale
 
 
-def table_paths(
-    path: str | Path, recorded: Mapping[str, str], tables: Sequence[str | Path] | None = None
-) -> dict[str, Path]:
-    """{recorded name: its path}: beside the stack at ``path`` (the name is relative to its folder), as ``tables``
-    (a rule's declared inputs, of one or several stacks) give it where they hold it."""
-    given = {Path(table).resolve(): Path(table) for table in tables or ()}
-    folder = Path(path).parent
-    return {name: given.get((folder / name).resolve(), folder / name) for name in recorded}
-
-
-def read_stack(
-    path: str | Path, measures: Sequence[str] | None = None, tables: Sequence[str | Path] | None = None
-) -> ScoreStack:
-    """The ScoreStack in a ``stack.npz`` written by :func:`write_scores` (``measures``: a subset, in that order),
-    trusted only as far as it is checked: what :func:`load_stack` checks, and the tables it mirrors (``tables``, a
-    rule's declared inputs, else beside it; with the SHA-256 it recorded): where one of them changed since, the
-    stack is stale and the tables are read instead (the tables, not the stack, are what a user edits and sees); a
-    table it mirrors that is gone is an InputError naming it. A stack that records no tables (written by
-    :func:`write_stack` alone, e.g. a data set's precomputed scores) is its own source."""
+def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> ScoreStack:
+    """The ScoreStack in a ``stack.npz`` (``measures``: a subset, in that order), trusted only as far as it is
+    checked: what :func:`load_stack` checks, and the tables it mirrors (beside it, with the SHA-256 it recorded):
+    where one of them changed since (a table edited outside the pipeline, which would have made the stack again),
+    the stack is stale and the tables are read instead (the tables, not the stack, are what a user edits and
+    sees); a table it mirrors that is gone is an InputError naming it. A stack that records no tables (the scores
+    as computed, a data set's precomputed scores) is its own source."""
     stack, recorded = load_stack(path)
-    if recorded and stale_tables(path, recorded, measures, tables):
-        where = table_paths(path, recorded, tables)
-        missing = [name for name in recorded if not where[name].is_file()]
+    if recorded and stale_tables(path, recorded, measures):
+        folder = Path(path).parent
+        missing = [name for name in recorded if not (folder / name).is_file()]
         if missing:
             raise InputError(
-                where[missing[0]],
+                folder / missing[0],
                 None,
                 f"no such file, though {Path(path).name} beside it was written with it (deleted since?)",
             )
-        found = {Path(name).stem: where[name] for name in recorded if Path(name).name != "measures.tsv"}
+        tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
         if measures is not None:
-            found = {name: found[name] for name in measures if name in found}
-        measures_table = next(where[name] for name in recorded if Path(name).name == "measures.tsv")
-        stack = read_score_tables(found, measures_table, stack.task)
+            tables = {name: tables[name] for name in measures if name in tables}
+        stack = read_score_tables(tables, folder / "measures.tsv", stack.task)
     return stack.subset(measures) if measures is not None else stack
 
 
