@@ -165,6 +165,13 @@ class Task(ABC):
         ``<x>_min`` <= ``<x>_max`` against a default (:mod:`ordeval.workflow.config_checks`). Default: none."""
         return {}
 
+    #: The keys of a profile of a simulated system fitted to real runs (the ``profiles`` of a ``simulate`` run
+    #: source: :mod:`ordeval.tasks.latent`), those it may have besides, and whether the simulator's ``latent``
+    #: model needs profiles (else it derives its systems from its other settings).
+    profile_keys: tuple[str, ...] = ("noise_sd", "edges")
+    profile_optional: tuple[str, ...] = ()
+    latent_needs_profiles: bool = False
+
     def size_hints(self, spec: Mapping) -> dict:
         """What the configuration of a data set says of its size besides topics and runs, for the limits
         checked before any work (:mod:`ordeval.workflow.limits`): ``measures`` where the data set brings its own (else
@@ -353,6 +360,16 @@ def measure_error(measure: Measure, problem: str) -> MeasureError:
 def team_count(systems: int, team_size: int) -> int:
     """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
     return -(-systems // team_size)
+
+
+def graded_skills(
+    teams: int, weak_teams: int, skill_min: float, skill_max: float, weak_min: float, weak_max: float
+) -> np.ndarray:
+    """The skills of a field of simulated teams, best first: evenly spaced from ``skill_max`` down to ``skill_min``,
+    then the last ``weak_teams`` evenly spaced from ``weak_max`` down to ``weak_min`` (a simulator shuffles them)."""
+    return np.concatenate(
+        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_max, weak_min, weak_teams)]
+    )
 
 
 def registry_on_first_use(package: str):

@@ -10,7 +10,7 @@ import numpy as np
 
 from ordeval.io.table import Table
 from ordeval.tasks.base import Scored, Task, checked_scores, measure_values, registry_on_first_use
-from ordeval.tasks.classification import data, formats, readers
+from ordeval.tasks.classification import data, formats, readers, simulate_settings
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
@@ -45,6 +45,7 @@ class ClassificationTask(Task):
         }
     }
     baseline_types = data.BASELINE_SOURCES
+    profile_keys, profile_optional = simulate_settings.PROFILE_KEYS, simulate_settings.PROFILE_OPTIONAL
     extras = ("conventions", "pooled")
     #: its canonical tables, its extras, the leaderboards of its pooled protocol and the OC paper's layout
     outputs = frozenset(

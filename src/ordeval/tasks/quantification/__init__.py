@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.tasks.base import Scored, Task, checked_scores, registry_on_first_use
-from ordeval.tasks.quantification import data, formats, readers
+from ordeval.tasks.quantification import data, formats, readers, simulate
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 
@@ -35,6 +35,8 @@ class QuantificationTask(Task):
     canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
+    profile_keys, profile_optional = simulate.PROFILE_KEYS, simulate.PROFILE_OPTIONAL
+    latent_needs_profiles = True
 
     @property
     def registry(self):
@@ -48,8 +50,6 @@ class QuantificationTask(Task):
     def source_defaults(self, kind: str | None) -> Mapping:
         """The defaults of the simulators' keyword arguments."""
         import inspect
-
-        from ordeval.tasks.quantification import simulate
 
         function = {
             "simulate_tweets": simulate.simulate_tweet_gold,
