@@ -3,6 +3,7 @@ file is written, as its task's canonical files (``snakemake.output``: a file per
 ``canonical_files``)."""
 
 from ordeval.tasks import get_task
+from ordeval.tasks.base import source_paths
 from ordeval.tasks.plugins import load_plugins
 from ordeval.workflow.scripting import job
 
@@ -10,7 +11,7 @@ with job(snakemake) as log:
     dataset, params = snakemake.wildcards.dataset, snakemake.params
     load_plugins(params.plugins)  # a plugin's file format or task
     task = get_task(params.task)
-    data = task.build(dataset, params.spec, params.data_root, params.seed)
+    data = task.build(dataset, params.spec, source_paths(dataset, params.spec, params.data_root), params.seed)
     data.provenance["task"] = task.name
     data.provenance["summary"] = task.describe(data)
     for key in ("venue", "language"):

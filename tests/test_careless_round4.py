@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_helpers import one_error_line
-from conftest import REPO, shared_file, tiny_config
+from conftest import REPO, built, shared_file, tiny_config
 
 from ordeval.cli import main
 from ordeval.io.errors import ConfigError, InputError
@@ -382,7 +382,7 @@ def test_corrupt_arrays_beside_the_canonical_tables_are_one_line_stale_ones_are_
 
     spec = tiny_config()["datasets"]["TinyDQ"]
     files = canonical_files("quantification", tmp_path)
-    TASK.write_canonical(TASK.build("TinyDQ", spec, tmp_path, 1), files)
+    TASK.write_canonical(built(TASK, "TinyDQ", spec, tmp_path, 1), files)
     arrays, gold, runs = (Path(files[key]) for key in ("arrays", "gold", "runs"))
     good = arrays.read_bytes()
     with np.load(arrays) as data:

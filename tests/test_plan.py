@@ -5,7 +5,7 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, tiny_config
+from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, built, tiny_config
 
 from ordeval.io.errors import ConfigError
 from ordeval.reports import paper
@@ -502,7 +502,7 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
 
 def test_a_plugin_measure_is_scored_with_its_direction(plugin, tmp_path):
     make_plan(tiny_config(plugins=[str(plugin)]), workdir=tmp_path)
-    dataset = TASK.build("TinyDQ", tiny_config()["datasets"]["TinyDQ"], tmp_path, 7)
+    dataset = built(TASK, "TinyDQ", tiny_config()["datasets"]["TinyDQ"], tmp_path, 7)
     stack = TASK.score(dataset, ["NMD", "MAXDIFF", "HIGHGOOD"]).stack
     assert stack.lower_is_better == [True, True, False]
     assert stack.display == ["NMD", "MaxDiff", "HIGHGOOD"]

@@ -22,6 +22,7 @@ import numpy as np
 from ordeval.io.files import write_atomically
 from ordeval.stats.seeding import stream
 from ordeval.tasks import get_task, scoring_tasks
+from ordeval.tasks.base import source_paths
 from ordeval.tasks.stack import ScoreStack
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
@@ -114,7 +115,7 @@ def build_data(
         elif runs is not None:  # one canonical runs table (path or data frame) holding every run
             spec["runs"].append(_source(runs, "run", "tsv", folder, "runs", task, classes, {}))
         spec["runs"] += baseline_sources(task, baselines, classes)
-        return task_object.build(name, spec, folder, 0)
+        return task_object.build(name, spec, source_paths(name, spec, folder), 0)
 
 
 def score_stack(

@@ -24,7 +24,7 @@ def _discover() -> dict[str, Task]:
 
 
 #: The modules here that hold no task (what every task shares): not imported when the tasks are looked for.
-_NOT_TASKS = frozenset({"base", "registry", "plugins", "stack", "validation", "latent", "topic_model"})
+_NOT_TASKS = frozenset({"base", "formats", "registry", "plugins", "stack", "validation", "latent", "topic_model"})
 #: task name -> the task, once looked for (:func:`known_tasks`): a job that reads only a score stack
 #: (``ordeval.tasks.stack``) does not import every task's readers and simulators (~0.1 s a process).
 _KNOWN: dict[str, Task] = {}

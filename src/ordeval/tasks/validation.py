@@ -36,7 +36,7 @@ from ordeval.io.names import distinct
 
 
 def _formats(task: str):
-    """The task's registered file formats (:class:`ordeval.tasks.base.FileFormats`)."""
+    """The task's registered file formats (:class:`ordeval.tasks.formats.FileFormats`)."""
     from ordeval.tasks import get_task
 
     return get_task(task).formats

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.table import Table
-from ordeval.tasks.base import Scored, Task, checked_scores, measure_values, registry_on_first_use
+from ordeval.tasks.base import Scored, Task, registry_on_first_use
 from ordeval.tasks.classification import data, formats, readers, simulate_settings
+from ordeval.tasks.registry import checked_scores, measure_values
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
@@ -82,9 +83,29 @@ class ClassificationTask(Task):
 
         return REGISTRY
 
-    # ------------------------------------------------------------------ data
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
-        return data.build_dataset(name, spec, data_root, seed)
+    # ------------------------------------------------------------------ data (the steps of Task.build)
+    def read_gold(self, name: str, spec: Mapping, path: Path) -> readers.Gold:
+        return data.read_gold(spec, path)
+
+    def simulate_gold(self, name: str, spec: Mapping, rng) -> readers.Gold:
+        return data.simulate_gold(name, spec, rng) or super().simulate_gold(name, spec, rng)
+
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+        return data.read_run_file(name, spec, source, path, entry)
+
+    def pair_run(self, spec: Mapping, source: Mapping, run, gold: readers.Gold, run_name: str):
+        return readers.pair(run, gold, source.get("align", "id"), run_name)
+
+    def baseline(self, name: str, spec: Mapping, source: Mapping, gold: readers.Gold, entry: str) -> tuple:
+        return data.baseline(name, spec, source, gold, entry)
+
+    def simulate_runs(
+        self, name: str, spec: Mapping, source: Mapping, gold: readers.Gold, system_rng, noise_rng, entry
+    ):
+        return data.simulate_runs(name, spec, source, gold, system_rng, noise_rng, entry)
+
+    def dataset(self, name: str, spec: Mapping, gold: readers.Gold, run_names, runs, provenance) -> ClassificationData:
+        return data.dataset(name, spec, gold, run_names, runs, provenance)
 
     def source_defaults(self, kind: str | None) -> Mapping:
         from ordeval.tasks.classification import simulate
@@ -179,7 +200,7 @@ class ClassificationTask(Task):
 
     def _checked(self, name: str, confusion: np.ndarray, topics: Sequence[str], dataset) -> np.ndarray:
         """Measure ``name`` on runs x topics confusion matrices, as topics x runs; checked
-        (:func:`~ordeval.tasks.base.checked_scores`: NaN, a wrong shape or a raising measure is an error)."""
+        (:func:`~ordeval.tasks.registry.checked_scores`: NaN, a wrong shape or a raising measure is an error)."""
         measure = self.registry[name]
         scores = measure_values(measure, confusion)
         return checked_scores(measure, scores, dataset.run_names, topics, dataset.name).T

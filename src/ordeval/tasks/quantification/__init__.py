@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ordeval.tasks.base import Scored, Task, checked_scores, registry_on_first_use
+from ordeval.tasks.base import Scored, Task, registry_on_first_use
 from ordeval.tasks.quantification import data, formats, readers, simulate
+from ordeval.tasks.registry import checked_scores
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 
@@ -44,8 +45,30 @@ class QuantificationTask(Task):
 
         return REGISTRY
 
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
-        return data.build_dataset(name, spec, data_root, seed)
+    # ------------------------------------------------------------------ data (the steps of Task.build)
+    def read_gold(self, name: str, spec: Mapping, path: Path) -> data.Gold:
+        gold = data.read_file(spec["gold"], "gold", readers.class_labels(spec["classes"]), path)[""]
+        return gold.topics, gold.values
+
+    def simulate_gold(self, name: str, spec: Mapping, rng) -> data.Gold:
+        return data.simulate_gold(name, spec, rng) or super().simulate_gold(name, spec, rng)
+
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+        found = data.read_file(source, "run", readers.class_labels(spec["classes"]), path)
+        return {run or source["name"]: values for run, values in found.items()}  # one run: the name the source gives
+
+    def pair_run(self, spec: Mapping, source: Mapping, run, gold: data.Gold, run_name: str):
+        return readers.align_to_gold(run, gold[0], run_name)
+
+    def baseline(self, name: str, spec: Mapping, source: Mapping, gold: data.Gold, entry: str) -> tuple:
+        return data.baseline(name, spec, source, gold, entry)
+
+    def simulate_runs(self, name: str, spec: Mapping, source: Mapping, gold: data.Gold, system_rng, noise_rng, entry):
+        return data.simulate_runs(source, gold, system_rng, noise_rng)
+
+    def dataset(self, name: str, spec: Mapping, gold: data.Gold, run_names, runs, provenance) -> data.Dataset:
+        classes = readers.class_labels(spec["classes"])
+        return data.Dataset(name, classes, gold[0], run_names, provenance, gold[1], runs)
 
     def source_defaults(self, kind: str | None) -> Mapping:
         """The defaults of the simulators' keyword arguments."""

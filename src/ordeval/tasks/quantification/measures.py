@@ -81,7 +81,7 @@ _SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
 
 def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """``REGISTRY[name](estimate, gold)``, computed once per :func:`score_runs` call."""
-    from ordeval.tasks.base import measure_values  # a measure that raises or returns no numbers: one line naming it
+    from ordeval.tasks.registry import measure_values  # a measure that raises or returns no numbers: one line naming it
 
     memo = _SCORED.get()
     if memo is None:
