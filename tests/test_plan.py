@@ -8,7 +8,7 @@ import pytest
 from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, built, tiny_config
 
 from ordeval.io.errors import ConfigError
-from ordeval.reports import paper
+from ordeval.tasks import quantification
 from ordeval.tasks.quantification import TASK
 from ordeval.tasks.quantification.measures import REGISTRY
 from ordeval.workflow.config import load
@@ -117,7 +117,10 @@ def test_analyses_use_the_papers_measures_in_the_papers_order(default):
         assert default.measures(analysis, "classification") == OC_ORDER
     assert default.dataset_measures("agreement", "Sem16T4E") == AGREEMENT
     assert default.dnkt_combinations == ["JSD", "NMD", "RNOD"]
-    assert (paper.OQ_AGREEMENT, paper.OQ_SIGNIFICANCE) == (AGREEMENT, SIGNIFICANCE)
+    assert (quantification.AGREEMENT_MEASURES, quantification.SIGNIFICANCE_MEASURES) == (
+        tuple(AGREEMENT),
+        tuple(SIGNIFICANCE),
+    )
 
 
 def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_the_others(default):

@@ -59,6 +59,8 @@ class Task(ABC):
     title: str  #: in captions: "ordinal quantification"
     description: str
     order: int = 100  #: where the task comes in listings (registry, documentation, command line)
+    #: The task of a data set whose configuration names none (one task at most: :func:`ordeval.tasks.default_task`).
+    implied: bool = False
     registry: Registry
     #: Appended to the names of outputs that combine the data sets of this task (e.g. ``mean_oc.csv``);
     #: empty for quantification, whose outputs keep the names they had before other tasks existed.
@@ -140,6 +142,38 @@ class Task(ABC):
         """What ``ordeval validate`` reads a ``role`` file with: ``read`` (path -> {run: the reader's result}),
         and with ``gold`` the pairing of each run with it. Default: ``read`` (topics are paired by name)."""
         return read
+
+    #: The measures each analysis (``agreement``, ``consistency``, ``significance``...) takes where the configuration
+    #: names none, in order (None: every scored measure, in scoring order): for the built-in tasks, the lists of
+    #: Sakai's papers. Every scored measure that :attr:`known_measures` lacks (one a plugin registers) follows.
+    analysis_defaults: Mapping[str, Sequence[str] | None] = {}
+    #: The measures the default lists know (:meth:`default_measures`).
+    known_measures: frozenset[str] = frozenset()
+    #: The measures M whose DNKT_M combination the DNKT tables show, where the configuration lists none.
+    dnkt_combinations: tuple[str, ...] = ()
+
+    def default_measures(self, analysis: str, scored: Sequence[str]) -> list[str]:
+        """The measures of ``analysis`` where the configuration names none: its default list
+        (:attr:`analysis_defaults`) restricted to the ``scored`` measures, then every scored measure the lists do
+        not know (:attr:`known_measures`), in scoring order; so a measure added to the registry (in ordeval, in a
+        plugin, by an installed package) shows up beside the papers' in every analysis."""
+        base = self.analysis_defaults.get(analysis)
+        listed = [name for name in (base if base is not None else scored) if name in scored]
+        return listed + [name for name in scored if name not in self.known_measures and name not in listed]
+
+    #: The module that defines the properties of the task's measures (its ``PROPERTIES``, a
+    #: :class:`~ordeval.tasks.measure_properties.Properties`), imported by name when they are checked: only the
+    #: property checks depend on it (:func:`ordeval.workflow.modules.discovered`), not the jobs that build or score.
+    property_module: str | None = None
+
+    def properties(self) -> Mapping:
+        """The properties of the task's measures that ordeval checks on each of them ({name:
+        :class:`~ordeval.tasks.measure_properties.Property`}, from :attr:`property_module`; none without one)."""
+        if self.property_module is None:
+            return {}
+        import importlib
+
+        return importlib.import_module(self.property_module).PROPERTIES
 
     def dataset_measures(self, spec: Mapping) -> list[str] | None:
         """The measures a data set of this task has by itself (None: those of the task's registry)."""

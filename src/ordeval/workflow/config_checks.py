@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping
 
 from ordeval.io.errors import ConfigError, shorten, shorten_repr
 from ordeval.io.names import check_name, printable
-from ordeval.tasks import DEFAULT_TASK, latent, topic_model
+from ordeval.tasks import latent, task_of, topic_model
 from ordeval.tasks.base import team_count
 
 #: numpy's int64 (and the seed's upper bound).
@@ -84,7 +84,7 @@ def _check_leaf(key: str, value) -> None:
 
 
 def _check_dataset(entry: str, spec: Mapping) -> None:
-    task = spec.get("task", DEFAULT_TASK)
+    task = task_of(spec)
     classes = [str(label) for label in spec.get("classes", [])]
     repeated = sorted(label for label, count in Counter(classes).items() if count > 1)
     if repeated:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
-from ordeval.reports import catalogue, paper
+from ordeval.reports import catalogue
 from ordeval.stats.splits import CONDITIONS  # topic halves and two subsets (docs/methods.md 4.2); the rule files use it
 from ordeval.tasks import all_tasks, get_task
 from ordeval.tasks.base import check_files_exist, resolve_path, source_files
@@ -475,7 +475,7 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
     task = get_task(task_name)
     if not listed:  # the papers' lists, and what else is scored, but no measure scored only where named
         analysed = [name for name in scored if name not in task.registry or task.registry[name].meta_evaluated]
-        return paper.default_measures(task_name, analysis, analysed)
+        return task.default_measures(analysis, analysed)
     known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
     mine = [measure for measure in listed if measure in known]
     unknown = [m for m in listed if m not in set(_all_measures(config))]
@@ -533,7 +533,8 @@ def _dnkt_combinations(config: dict, result: Plan) -> list[str]:
                     f"config key agreement.dnkt_combinations: {measure} needs {', '.join(missing)} to be scored"
                 )
         return list(listed)
-    return [m for m in paper.DNKT_COMBINATIONS if {"DNKT", m, f"DNKT_{m}"} <= scored]
+    defaults = dict.fromkeys(m for data in datasets for m in get_task(data.task).dnkt_combinations)
+    return [m for m in defaults if {"DNKT", m, f"DNKT_{m}"} <= scored]
 
 
 def _plan_popularity(result: Plan) -> None:

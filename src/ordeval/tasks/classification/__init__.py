@@ -22,6 +22,10 @@ register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
 
+#: The measures of Sakai's ordinal classification paper (ACL-IJCNLP 2021), in its Table 2 order: every analysis's
+#: default.
+PAPER_MEASURES = ("alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu")
+
 
 class ClassificationTask(Task):
     name = "classification"
@@ -32,6 +36,11 @@ class ClassificationTask(Task):
     summary_suffix = "_oc"
     data_modules = ("ordeval.tasks.classification.data",)
     scoring_modules = ("ordeval.tasks.classification.measures",)
+    property_module = "ordeval.tasks.classification.properties"
+    analysis_defaults = dict.fromkeys(
+        ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size"), PAPER_MEASURES
+    )
+    known_measures = frozenset(PAPER_MEASURES)
     gold_topic_column = {"semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")

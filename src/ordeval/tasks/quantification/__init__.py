@@ -19,16 +19,33 @@ register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
 
+#: The measure lists of Sakai's papers on ordinal quantification (ACL-IJCNLP 2021; CIKM 2021 LQ workshop; the
+#: RNOD-variants/DNKT study): the analyses' defaults.
+AGREEMENT_MEASURES = ("NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD")
+SIGNIFICANCE_MEASURES = ("NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD")
+
 
 class QuantificationTask(Task):
     name = "quantification"
     short = "OQ"
     title = "ordinal quantification"
     order = 0
+    implied = True  # the only task before tasks existed: a data set that names none is one of this task
     description = "ordinal quantification: a gold distribution per topic, an estimated distribution per run"
     summary_suffix = ""
     data_modules = ("ordeval.tasks.quantification.data",)
     scoring_modules = ("ordeval.tasks.quantification.measures",)
+    property_module = "ordeval.tasks.quantification.properties"
+    analysis_defaults = {
+        "agreement": AGREEMENT_MEASURES,
+        "consistency": None,
+        "significance": SIGNIFICANCE_MEASURES,
+        "popularity": SIGNIFICANCE_MEASURES,
+        "leaderboard": SIGNIFICANCE_MEASURES,
+        "topic_set_size": SIGNIFICANCE_MEASURES,
+    }
+    known_measures = frozenset(AGREEMENT_MEASURES) | {"DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"}
+    dnkt_combinations = ("JSD", "NMD", "RNOD")  # the measures M of the DNKT_M tables of the RNOD-variants study
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     outputs = frozenset({"data/gold", "data/runs", "data/arrays"})
     formats = formats.FORMATS
