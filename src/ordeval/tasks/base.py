@@ -385,36 +385,6 @@ class Task(ABC):
         return found is not None and found.several_runs
 
 
-def team_count(systems: int, team_size: int) -> int:
-    """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
-    return -(-systems // team_size)
-
-
-def graded_skills(
-    teams: int, weak_teams: int, skill_min: float, skill_max: float, weak_min: float, weak_max: float
-) -> np.ndarray:
-    """The skills of a field of simulated teams, best first: evenly spaced from ``skill_max`` down to ``skill_min``,
-    then the last ``weak_teams`` evenly spaced from ``weak_max`` down to ``weak_min`` (a simulator shuffles them)."""
-    return np.concatenate(
-        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_max, weak_min, weak_teams)]
-    )
-
-
-def registry_on_first_use(package: str):
-    """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
-    ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do
-    not score) do not depend on the measures' code."""
-
-    def __getattr__(name: str):
-        if name in ("REGISTRY", "register"):
-            import importlib
-
-            return getattr(importlib.import_module(f"{package}.measures"), name)
-        raise AttributeError(name)
-
-    return __getattr__
-
-
 def file_record(source: Mapping, path: str | Path) -> dict:
     """The provenance of a source read from the file ``path``: its type, its path as the configuration gives it
     (relative to ``data_root`` unless absolute: the same bytes wherever the data and the checkout lie) and the

@@ -1,4 +1,5 @@
-"""The latent ordinal classifier that both simulators can use for systems fitted to real runs.
+"""What both simulators share about their systems: teams (:func:`team_count`), graded skills
+(:func:`graded_skills`), and the latent ordinal classifier of systems fitted to real runs.
 
 A system reads, for an item of gold class j (index 0..K-1), the latent value ``j + shift + sd * z`` with z
 standard normal, and cuts it into classes at its K - 1 ascending ``edges``: class i is
@@ -17,6 +18,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ordeval.stats import portable
+
+
+def team_count(systems: int, team_size: int) -> int:
+    """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
+    return -(-systems // team_size)
+
+
+def graded_skills(
+    teams: int, weak_teams: int, skill_min: float, skill_max: float, weak_min: float, weak_max: float
+) -> np.ndarray:
+    """The skills of a field of simulated teams, best first: evenly spaced from ``skill_max`` down to ``skill_min``,
+    then the last ``weak_teams`` evenly spaced from ``weak_max`` down to ``weak_min`` (a simulator shuffles them)."""
+    return np.concatenate(
+        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_max, weak_min, weak_teams)]
+    )
 
 
 def profile_problem(

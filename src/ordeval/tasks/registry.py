@@ -195,3 +195,18 @@ def measure_error(measure: Measure, problem: str) -> MeasureError:
     with suppress(OSError):  # shown relative to the current folder where it is inside it
         path = path.relative_to(Path.cwd()) if path.is_absolute() and path.is_relative_to(Path.cwd()) else path
     return MeasureError(path, None, f"{measure.task} measure {measure.name!r} {problem}")
+
+
+def registry_on_first_use(package: str):
+    """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
+    ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do
+    not score) do not depend on the measures' code."""
+
+    def __getattr__(name: str):
+        if name in ("REGISTRY", "register"):
+            import importlib
+
+            return getattr(importlib.import_module(f"{package}.measures"), name)
+        raise AttributeError(name)
+
+    return __getattr__

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from ordeval.io.errors import ConfigError, shorten, shorten_repr
 from ordeval.io.names import check_name, printable
 from ordeval.tasks import latent, task_of, topic_model
-from ordeval.tasks.base import team_count
+from ordeval.tasks.latent import team_count
 
 #: numpy's int64 (and the seed's upper bound).
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

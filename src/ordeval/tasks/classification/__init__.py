@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.table import Table
-from ordeval.tasks.base import Scored, Task, registry_on_first_use
+from ordeval.tasks.base import Scored, Task
 from ordeval.tasks.classification import data, formats, readers, simulate_settings
-from ordeval.tasks.registry import checked_scores, measure_values
+from ordeval.tasks.registry import checked_scores, measure_values, registry_on_first_use
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 

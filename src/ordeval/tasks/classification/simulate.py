@@ -16,7 +16,6 @@ import numpy as np
 
 from ordeval.stats import portable
 from ordeval.tasks import latent, topic_model
-from ordeval.tasks.base import graded_skills, team_count
 from ordeval.tasks.classification.simulate_settings import (
     BIASES,
     DEFAULT_CONCENTRATION,
@@ -25,6 +24,7 @@ from ordeval.tasks.classification.simulate_settings import (
     gold_parameters,
     run_parameters,
 )
+from ordeval.tasks.latent import graded_skills, team_count
 
 __all__ = [  # this module's simulators, and the settings its callers reach through it
     "BIASES",

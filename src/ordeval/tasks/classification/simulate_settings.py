@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from ordeval.io.errors import ConfigError
 from ordeval.tasks import latent, topic_model
-from ordeval.tasks.base import team_count
+from ordeval.tasks.latent import team_count
 
 #: Dirichlet concentration of the topics' class proportions (calibrated so that about 70% of the topics
 #: have an empty gold class at the default sizes; the real gold: 64 of 100 topics in 2016, 103 of 125 in 2017).

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ordeval.tasks.base import Scored, Task, registry_on_first_use
+from ordeval.tasks.base import Scored, Task
 from ordeval.tasks.quantification import data, formats, readers, simulate
-from ordeval.tasks.registry import checked_scores
+from ordeval.tasks.registry import checked_scores, registry_on_first_use
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 

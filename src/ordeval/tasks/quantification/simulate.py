@@ -12,7 +12,7 @@ import numpy as np
 
 from ordeval.stats import portable
 from ordeval.tasks import latent, topic_model
-from ordeval.tasks.base import graded_skills, team_count
+from ordeval.tasks.latent import graded_skills, team_count
 
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")
