@@ -53,10 +53,7 @@ def load_gold_2017(data_root: Path = SHARED_RAW):
         "runs": [],
         "gold": {"type": "semeval_labels", "path": GOLD_2017},
     }
-    from ordeval.tasks.classification import data
-
-    gold, _ = data.build_gold("Sem17T4C", spec, Path(data_root), 0)
-    return gold
+    return get_task("classification").read_gold("Sem17T4C", spec, source_paths("Sem17T4C", spec, data_root)["gold"])
 
 
 def fitted_runs(data, name: str) -> list[int]:
