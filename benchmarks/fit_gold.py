@@ -1,5 +1,5 @@
 """The gold settings of the SemEval simulators from real per-topic class counts, for ``fit_simulators.py``:
-the logistic topic model (:func:`ordeval.tasks.latent.logistic_topic_proportions`) by maximum likelihood,
+the logistic topic model (:func:`ordeval.tasks.topic_model.logistic_topic_proportions`) by maximum likelihood,
 and the fitted gold simulated again beside the real one (docs/methods.md, section 6)."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ordeval.stats.seeding import stream
-from ordeval.tasks import latent
+from ordeval.tasks import topic_model
 from ordeval.tasks.quantification import simulate as oq_simulate
 
 
 def fit_gold(counts: np.ndarray) -> dict:
     """Settings of the tweet gold simulators from real per-topic class counts (topics x K): the logistic topic
-    model (:func:`ordeval.tasks.latent.logistic_topic_proportions`) by maximum likelihood of the counts."""
+    model (:func:`ordeval.tasks.topic_model.logistic_topic_proportions`) by maximum likelihood of the counts."""
     sizes = counts.sum(axis=1)
     logs = np.log(sizes)
     half_width = np.sqrt(3) * logs.std()  # U(a, b) has sd (b - a) / sqrt(12); kept within the real sizes
@@ -37,7 +37,7 @@ def fit_gold(counts: np.ndarray) -> dict:
         and log scale integrated out). theta: first cut point, log gaps between cut points, log location_sd,
         log scale_sd."""
         cuts, location_sd, scale_sd = unpack(theta)
-        probabilities = latent.logistic_class_probabilities(cuts, location_sd * grid[0], scale_sd * grid[1])
+        probabilities = topic_model.logistic_class_probabilities(cuts, location_sd * grid[0], scale_sd * grid[1])
         per_node = counts @ np.log(np.maximum(probabilities, 1e-300)).T + log_weights  # topics x nodes
         top = per_node.max(axis=1, keepdims=True)
         return -float((top[:, 0] + np.log(np.exp(per_node - top).sum(axis=1))).sum())

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ordeval.tasks import get_task
+from ordeval.tasks.base import source_paths
 from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,7 +40,7 @@ def load(data_root: Path = SHARED_RAW) -> dict:
     if not (data_root / "Sem16T4CE" / "official").is_dir():
         raise FileNotFoundError(f"{data_root}: the official SemEval-2016 runs are not there (see its SOURCES.md)")
     return {
-        name: get_task(spec.get("task", "quantification")).build(name, spec, data_root, 0)
+        name: get_task(spec.get("task", "quantification")).build(name, spec, source_paths(name, spec, data_root), 0)
         for name, spec in specs().items()
     }
 
@@ -52,10 +53,7 @@ def load_gold_2017(data_root: Path = SHARED_RAW):
         "runs": [],
         "gold": {"type": "semeval_labels", "path": GOLD_2017},
     }
-    from ordeval.tasks.classification import data
-
-    gold, _ = data.build_gold("Sem17T4C", spec, Path(data_root), 0)
-    return gold
+    return get_task("classification").read_gold("Sem17T4C", spec, source_paths("Sem17T4C", spec, data_root)["gold"])
 
 
 def fitted_runs(data, name: str) -> list[int]:

@@ -48,6 +48,7 @@ from ordeval.analysis.significance import discriminative_power, pairwise_signifi
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import condition_splits, split_taus
 from ordeval.tasks import get_task
+from ordeval.tasks.base import source_paths
 from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
 from ordeval.tasks.classification.measures import confusion_matrices
 from ordeval.workflow import config as configuration
@@ -71,7 +72,7 @@ class Settings:
 def build_and_score(name: str, spec: Mapping, data_root, seed: int):
     """The data set ``name`` built as ``prepare_data`` builds it, and its score stack (default measures)."""
     task = get_task(spec.get("task", "quantification"))
-    data = task.build(name, spec, data_root, seed)
+    data = task.build(name, spec, source_paths(name, spec, data_root), seed)
     return data, task.score(data, task.registry.default_names()).stack
 
 

@@ -33,6 +33,7 @@ from ordeval.analysis.significance import discriminative_power, pairwise_signifi
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import CONDITIONS, condition_splits, split_taus
 from ordeval.tasks import get_task
+from ordeval.tasks.base import source_paths
 from ordeval.workflow.config import load
 from ordeval.workflow.plan import plan as make_plan
 
@@ -48,7 +49,7 @@ def stacks(data_root: str, datasets) -> dict:
     for name in datasets:
         data_plan = plan.datasets[name]
         task = get_task(data_plan.task)
-        data = task.build(name, data_plan.spec, data_root, config["seed"])
+        data = task.build(name, data_plan.spec, source_paths(name, data_plan.spec, data_root), config["seed"])
         found[name] = (task.score(data, data_plan.measures).stack, plan, data.origin)
     return found
 

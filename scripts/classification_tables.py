@@ -11,13 +11,13 @@ from ordeval.analysis.consistency import read_summary
 from ordeval.io.provenance import origins_of
 from ordeval.io.table import Table, read_csv, write_csv
 from ordeval.properties import computed_flags
-from ordeval.properties.classification import TABLE_4_COLUMNS
 from ordeval.reports.latex import measure_labels, write_latex
 from ordeval.reports.latex.agreement import paper_tau_latex
 from ordeval.reports.latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
 from ordeval.reports.latex.consistency import beaten_worst, paper_consistency_latex, split_heading
 from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
+from ordeval.tasks.classification.properties import TABLE_4_COLUMNS
 from ordeval.tasks.plugins import load_plugins
 from ordeval.tasks.stack import read_measure_tables, read_stack
 from ordeval.workflow.scripting import job, keyed

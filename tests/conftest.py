@@ -315,6 +315,14 @@ CANONICAL = {"gold": "gold.tsv", "runs": "runs.tsv", "arrays": "arrays.npz", "pr
 SCORED = {"scores": "scores.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
 
 
+def built(task, name: str, spec: dict, data_root, seed: int):
+    """``task``'s data set ``name`` of configuration ``spec``, its files below ``data_root``, built as rule
+    prepare_data builds it (every file it reads by its source entry: ordeval.tasks.base.source_paths)."""
+    from ordeval.tasks.base import source_paths
+
+    return task.build(name, spec, source_paths(name, spec, data_root), seed)
+
+
 def build_and_score(plan) -> None:
     """Run the scripts of the rules prepare_data and score_runs of ``plan`` on every data set in this process, with
     the inputs, outputs and params their rules give them (workflow/rules/data.smk, scoring.smk), and write every

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_helpers import one_error_line
-from conftest import REPO, shared_file, tiny_config
+from conftest import REPO, built, shared_file, tiny_config
 
 from ordeval.cli import main
 from ordeval.io.errors import ConfigError, InputError
@@ -363,21 +363,19 @@ def test_a_job_reads_the_tables_of_a_stale_stack_and_only_the_tables_it_needs(tm
     assert read_stack(folder / "stack.npz", ["NMD"]).lower_is_better == [False]
 
 
-def test_the_rules_that_read_a_stack_declare_the_tables_it_mirrors():
-    """Every rule whose script reads a stack (read_stack) declares the tables it mirrors as inputs (``tables=``, the
-    score tables of rule score_table and measures.tsv: common.smk's score_tables and tables_of) and its script
-    passes them (``tables=``)."""
+def test_the_stack_is_made_from_the_tables_and_the_rules_read_that_stack():
+    """A data set's stack.npz is made from its score tables and measures.tsv (rule score_stack takes them as inputs),
+    so that an edited table re-runs the stack and every job that reads it; every rule that reads a stack takes that
+    one (``rules.score_stack.output.stack``)."""
     rules = "\n".join(path.read_text() for path in (REPO / "workflow" / "rules").glob("*.smk"))
-    stacks = 0
-    for block in rules.split("\nrule ")[1:]:
-        name = block.split(":", 1)[0]
-        if "stack=" not in block.split("output:")[0] or name in ("score_table",):
-            continue
-        stacks += 1
-        assert "tables=score_tables," in block or "tables=tables_of(" in block, name
-        script = REPO / "scripts" / f"{name}.py"
-        assert "tables=" in script.read_text(), name
-    assert stacks == 12
+    blocks = {block.split(":", 1)[0]: block for block in rules.split("\nrule ")[1:]}
+    assert "rules.score_table.output.table" in blocks["score_stack"] and "measures=" in blocks["score_stack"]
+    readers = [
+        name for name, block in blocks.items() if "stack=" in block.split("output:")[0] and name != "score_stack"
+    ]
+    assert len(readers) == 12
+    for name in readers:
+        assert "rules.score_stack.output.stack" in blocks[name], name
 
 
 # =========================================================================== 2: the other derived files
@@ -391,7 +389,7 @@ def test_corrupt_arrays_beside_the_canonical_tables_are_one_line_stale_ones_are_
 
     spec = tiny_config()["datasets"]["TinyDQ"]
     files = canonical_files("quantification", tmp_path)
-    TASK.write_canonical(TASK.build("TinyDQ", spec, tmp_path, 1), files)
+    TASK.write_canonical(built(TASK, "TinyDQ", spec, tmp_path, 1), files)
     arrays, gold, runs = (Path(files[key]) for key in ("arrays", "gold", "runs"))
     good = arrays.read_bytes()
     with np.load(arrays) as data:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SHARED_RAW, canonical_files, shared_file
+from conftest import SHARED_RAW, built, canonical_files, shared_file
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.fields import read_fields
@@ -472,7 +472,7 @@ def synthetic_spec(**runs_extra) -> dict:
 
 class TestDatasets:
     def test_synthetic_build(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         assert dataset.run_names == ["BL-neutral", "SIM01", "SIM02", "SIM03", "SIM04", "SIM05"]
         assert dataset.topics[:2] == ["t001", "t002"] and len(dataset.topics) == 12
         assert dataset.runs.shape == (6, len(dataset.items)) and (dataset.runs[0] == 2).all()
@@ -485,9 +485,9 @@ class TestDatasets:
             "class": "0",
             "computed_from": "gold",
         }
-        again = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        again = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         assert np.array_equal(again.runs, dataset.runs) and np.array_equal(again.gold, dataset.gold)
-        other_seed = data.build_dataset("Syn", synthetic_spec(), tmp_path, 8)
+        other_seed = built(TASK, "Syn", synthetic_spec(), tmp_path, 8)
         assert not np.array_equal(other_seed.gold, dataset.gold) or not np.array_equal(other_seed.runs, dataset.runs)
 
     def test_file_build_and_provenance(self, tmp_path, gold_file):
@@ -514,7 +514,7 @@ class TestDatasets:
                 {"type": "simulate", "systems": 2, "prefix": "S"},
             ],
         }
-        dataset = data.build_dataset("D", spec, tmp_path, 1)
+        dataset = built(TASK, "D", spec, tmp_path, 1)
         assert dataset.run_names == ["P", "A", "S01", "S02"]
         assert dataset.runs[:2].tolist() == [[3, 2, 1, 4, 4], [2, 3, 3, 4, 2]]
         provenance = dataset.provenance
@@ -530,28 +530,28 @@ class TestDatasets:
         with raises(
             r"runs\.tsv: run 'A' misses \d+ item\(s\) of the gold, e\.g\. 't001-2' of topic 't001' \(item 2 of"
         ):
-            data.build_dataset("Syn", spec, tmp_path, 7)
+            built(TASK, "Syn", spec, tmp_path, 7)
 
     def test_duplicate_run_names(self, tmp_path):
         spec = synthetic_spec()
         spec["runs"].append({"type": "constant_class", "name": "SIM02", "class": 1})
         with pytest.raises(ConfigError, match=r"datasets\.Syn\.runs\[2\]: run name 'SIM02' is used twice"):
-            data.build_dataset("Syn", spec, tmp_path, 7)
+            built(TASK, "Syn", spec, tmp_path, 7)
 
     def test_config_errors(self, tmp_path, gold_file):
         spec = synthetic_spec()
         spec["runs"][0]["class"] = 3
         with pytest.raises(ConfigError, match=r"datasets\.Syn\.runs\[0\]\.class: '3' is not one of the classes"):
-            data.build_dataset("Syn", spec, tmp_path, 7)
+            built(TASK, "Syn", spec, tmp_path, 7)
         with pytest.raises(ConfigError, match=r"datasets\.Syn\.runs\[1\]\.skill_max"):
-            data.build_dataset("Syn", synthetic_spec(skill_max=2), tmp_path, 7)
+            built(TASK, "Syn", synthetic_spec(skill_max=2), tmp_path, 7)
         spec = {**synthetic_spec(), "gold": {"type": "semeval_labels", "path": "gold.txt"}}
         spec["runs"] = [{"type": "semeval_labels", "name": "X", "path": "gold.txt", "align": "lines"}]
         with pytest.raises(ConfigError, match=r"datasets\.Syn\.runs\[0\]\.align: 'lines' is not one of id, position"):
-            data.build_dataset("Syn", spec, tmp_path, 7)
+            built(TASK, "Syn", spec, tmp_path, 7)
         spec["runs"] = [{"type": "semeval_labels", "name": "X", "path": "absent.txt"}]
         with pytest.raises(ConfigError, match=r"absent\.txt \(asked for by datasets\.Syn\.runs\[0\]\)"):
-            data.build_dataset("Syn", spec, tmp_path, 7)
+            built(TASK, "Syn", spec, tmp_path, 7)
 
     def test_a_bad_run_stops_the_build_and_nothing_is_written(self, tmp_path, gold_file):
         write(tmp_path, "run.txt", lines("101\tta\t1", "102\tta\t9"))
@@ -562,11 +562,11 @@ class TestDatasets:
         }
         before = sorted(tmp_path.iterdir())
         with raises(r"run\.txt, line 2: unknown class label '9'"):
-            TASK.build("D", spec, tmp_path, 1)
+            built(TASK, "D", spec, tmp_path, 1)
         assert sorted(tmp_path.iterdir()) == before
 
     def test_canonical_round_trip(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "canonical"
         files = canonical_files("classification", folder)
         TASK.write_canonical(dataset, files)
@@ -592,7 +592,7 @@ class TestDatasets:
             "gold": {"type": "semeval_labels", "path": "g.txt"},
             "runs": [{"type": "semeval_labels", "name": "run é", "path": "g.txt"}],
         }
-        dataset = data.build_dataset("D", spec, tmp_path, 1)
+        dataset = built(TASK, "D", spec, tmp_path, 1)
         files = canonical_files("classification", tmp_path / "c")
         TASK.write_canonical(dataset, files)
         back = TASK.read_canonical("D", spec, files)
@@ -601,7 +601,7 @@ class TestDatasets:
         assert np.array_equal(back.runs, dataset.runs)
 
     def test_canonical_runs_in_any_order_are_paired_by_id(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "c"
         files = canonical_files("classification", folder)
         TASK.write_canonical(dataset, files)
@@ -657,14 +657,14 @@ class TestTask:
         assert "MAE_M" in task.registry
 
     def test_describe(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         facts = TASK.describe(dataset)
         assert facts["topics"] == 12 and facts["runs"] == 6 and facts["classes"] == 5
         assert facts["items"] == len(dataset.items)
         assert facts["topics_with_empty_gold_class"] == int((dataset.gold_counts() == 0).any(axis=1).sum())
 
     def test_score(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         measures = list(TASK.registry)
         scored = TASK.score(dataset, measures)
         stack = scored.stack
@@ -696,19 +696,19 @@ class TestTask:
         assert scored.extras["conventions"].to_text().startswith("measure\tcase\tvalue\tcells\truns\n")
 
     def test_score_subset_and_conventions_only_for_scored_measures(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         scored = TASK.score(dataset, ["MAE_mu", "kappa"])
         assert scored.stack.measures == ["MAE_mu", "kappa"]
         assert scored.extras["conventions"]["measure"][0] == "MAE_mu"
         assert set(scored.extras["conventions"]["measure"]) == {"MAE_mu", "kappa"}
 
     def test_score_no_measures(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         scored = TASK.score(dataset, [])
         assert scored.stack.values.shape == (0, 12, 6) and len(scored.extras["conventions"]) == 0
 
     def test_nan_scores_are_rejected(self, tmp_path):
-        dataset = data.build_dataset("Syn", synthetic_spec(), tmp_path, 7)
+        dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         name = "NaNOnTopic2"
 
         @TASK.registry.register(name, description="test measure: NaN on one topic")
@@ -730,7 +730,7 @@ class TestTask:
             "gold": {"type": "simulate_items", "topics": 100},
             "runs": [{"type": "simulate", "systems": 12}],
         }
-        stack = TASK.score(data.build_dataset("Sem16T4C", spec, tmp_path, 1), ["MAE_M", "MAE_mu", "Accuracy"]).stack
+        stack = TASK.score(built(TASK, "Sem16T4C", spec, tmp_path, 1), ["MAE_M", "MAE_mu", "Accuracy"]).stack
         means = stack.means()
         orders = {
             tuple(np.argsort(row if lower else -row)) for row, lower in zip(means, stack.lower_is_better, strict=True)
@@ -783,7 +783,7 @@ class TestRealData:
                 {"type": "constant_class", "name": "BL-neutral", "class": 0},
             ],
         }
-        dataset = TASK.build("Sem16T4C", spec, SHARED_RAW, 1)
+        dataset = built(TASK, "Sem16T4C", spec, SHARED_RAW, 1)
         assert dataset.provenance["origin"] == "real"
         assert TASK.describe(dataset)["topics_with_empty_gold_class"] == 64
         scored = TASK.score(dataset, ["MAE_M", "MAE_mu", "Accuracy"])

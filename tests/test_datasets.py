@@ -6,12 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from conftest import REPO, canonical_files, run_rule_script, tiny_config
+from conftest import REPO, built, canonical_files, run_rule_script, tiny_config
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
-from ordeval.tasks.quantification.data import build_dataset, read_arrays, read_canonical, write_canonical
+from ordeval.tasks.quantification.data import read_arrays, read_canonical, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
 from ordeval.workflow.plan import plan as make_plan
 
@@ -29,7 +29,7 @@ SHAPES = {
 @pytest.fixture(scope="module")
 def default_datasets():
     return {
-        name: build_dataset(name, spec, DEFAULT["data_root"], DEFAULT["seed"])
+        name: built(TASK, name, spec, DEFAULT["data_root"], DEFAULT["seed"])
         for name, spec in DEFAULT["datasets"].items()
         if spec.get("task", "quantification") == "quantification"
     }
@@ -89,9 +89,9 @@ def test_simulated_runs_have_graded_skill(default_datasets):
 
 def test_same_seed_same_data_other_seed_other_data():
     spec = DEFAULT["datasets"]["STC3-DQ-E"]
-    first = build_dataset("STC3-DQ-E", spec, "resources", 5)
-    second = build_dataset("STC3-DQ-E", spec, "resources", 5)
-    third = build_dataset("STC3-DQ-E", spec, "resources", 6)
+    first = built(TASK, "STC3-DQ-E", spec, "resources", 5)
+    second = built(TASK, "STC3-DQ-E", spec, "resources", 5)
+    third = built(TASK, "STC3-DQ-E", spec, "resources", 6)
     np.testing.assert_array_equal(first.runs, second.runs)
     np.testing.assert_array_equal(first.gold, second.gold)
     assert not np.array_equal(first.gold, third.gold)
@@ -99,7 +99,7 @@ def test_same_seed_same_data_other_seed_other_data():
 
 def test_canonical_round_trip(tmp_path):
     spec = tiny_config()["datasets"]["TinyDQ"]
-    dataset = build_dataset("TinyDQ", spec, tmp_path, 1)
+    dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
     paths = [tmp_path / "gold.tsv", tmp_path / "runs.tsv", tmp_path / "provenance.json"]
     write_canonical(dataset, *paths)
     again = read_canonical("TinyDQ", spec["classes"], *paths)
@@ -118,7 +118,7 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
     arrays file) is parsed instead, so the tables stay the truth; a damaged arrays file is an error naming it
     (tests/test_careless_round4.py)."""
     spec = tiny_config()["datasets"]["TinyDQ"]
-    dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
+    dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
     files = canonical_files("quantification", tmp_path / "data")
     TASK.write_canonical(dataset, files)
     paths = [Path(files[key]) for key in ("arrays", "gold", "runs")]
@@ -145,7 +145,7 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
 
 def test_the_task_builds_writes_reads_and_scores_a_data_set(tmp_path):
     spec = tiny_config()["datasets"]["TinyDQ"]
-    dataset = TASK.build("TinyDQ", spec, tmp_path, 1)
+    dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
     files = canonical_files("quantification", tmp_path / "data")
     TASK.write_canonical(dataset, files)
     written = sorted(path.name for path in (tmp_path / "data").iterdir())
@@ -184,7 +184,7 @@ def file_backed_spec(tmp_path):
 
 
 def test_file_sources_with_simulated_runs_are_partly_synthetic(tmp_path):
-    dataset = build_dataset("Mixed", file_backed_spec(tmp_path), tmp_path, 3)
+    dataset = built(TASK, "Mixed", file_backed_spec(tmp_path), tmp_path, 3)
     assert dataset.run_names == ["R1", "BL-popularity", "SIM01", "SIM02"]
     assert dataset.origin == "partly synthetic"
     np.testing.assert_allclose(dataset.runs[0], [[0.1, 0.1, 0.2, 0.3, 0.3], [0, 0.5, 0.5, 0, 0]])
@@ -195,7 +195,7 @@ def test_file_sources_with_simulated_runs_are_partly_synthetic(tmp_path):
 def test_real_sources_only_are_real(tmp_path):
     spec = file_backed_spec(tmp_path)
     spec["runs"] = spec["runs"][:2]
-    assert build_dataset("Real", spec, tmp_path, 3).origin == "real"
+    assert built(TASK, "Real", spec, tmp_path, 3).origin == "real"
 
 
 def test_topics_of_a_gold_file_are_counted_before_building(tmp_path):
@@ -208,21 +208,21 @@ def test_missing_file_names_the_file_and_the_config_entry(tmp_path):
     with pytest.raises(ConfigError, match=r"run.txt \(asked for by datasets.Mixed.runs\[0\]\)"):
         check_files_exist({"Mixed": spec}, tmp_path)
     with pytest.raises(ConfigError, match="run.txt"):
-        build_dataset("Mixed", spec, tmp_path, 3)
+        built(TASK, "Mixed", spec, tmp_path, 3)
 
 
 def test_duplicate_run_names_are_a_config_error(tmp_path):
     spec = file_backed_spec(tmp_path)
     spec["runs"].append({"type": "uniform", "name": "R1"})
     with pytest.raises(ConfigError, match=r"datasets.Mixed.runs\[3\]: run name 'R1' is used twice"):
-        build_dataset("Mixed", spec, tmp_path, 3)
+        built(TASK, "Mixed", spec, tmp_path, 3)
 
 
 def test_run_missing_a_gold_topic_is_an_input_error(tmp_path):
     spec = file_backed_spec(tmp_path)
     (tmp_path / "run.txt").write_text("b\t0\t0.5\t0.5\t0\t0\n")
     with pytest.raises(InputError, match=r"run.txt: run 'R1' misses 1 topic\(s\) of the gold: 'a'"):
-        build_dataset("Mixed", spec, tmp_path, 3)
+        built(TASK, "Mixed", spec, tmp_path, 3)
 
 
 # --------------------------------------------------------------------------- through the script

@@ -4,7 +4,7 @@ taken by the configuration schema, 'ordeval validate' and 'ordeval score' with n
 import json
 
 import pytest
-from conftest import REPO
+from conftest import REPO, built
 
 from ordeval.cli import main
 from ordeval.io.errors import ConfigError
@@ -101,7 +101,7 @@ def test_a_plugin_format_in_a_configuration(tmp_path):
     }
     planned = make_plan(config, workdir=tmp_path)
     assert planned.datasets["Toy"].runs[0] == "A"
-    data = get_task("quantification").build("Toy", planned.datasets["Toy"].spec, tmp_path, 7)
+    data = built(get_task("quantification"), "Toy", planned.datasets["Toy"].spec, tmp_path, 7)
     assert data.run_names[0] == "A" and data.topics == ["t1", "t2", "t3"]
     config["datasets"]["Toy"]["runs"][0]["nonsense"] = 1  # a key the format does not take: one line
     with pytest.raises(Exception, match="nonsense"):

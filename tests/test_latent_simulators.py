@@ -11,7 +11,7 @@ import pytest
 
 from ordeval.io.errors import ConfigError
 from ordeval.stats.seeding import stream
-from ordeval.tasks import latent
+from ordeval.tasks import latent, topic_model
 from ordeval.tasks.classification import simulate as oc
 from ordeval.tasks.quantification import simulate as oq
 from ordeval.workflow import config as configuration
@@ -76,9 +76,9 @@ def test_topic_shifts_follow_the_topics_gold_and_need_no_draw_without_an_sd():
 
 def test_topic_proportions_tilt_along_the_class_order_and_polarise():
     shares = np.array([0.05, 0.15, 0.4, 0.3, 0.1])
-    plain = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000)
+    plain = topic_model.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000)
     np.testing.assert_array_equal(plain, np.random.default_rng(3).dirichlet(20.0 * shares, size=4000))
-    tilted = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, tilt_sd=1.0)
+    tilted = topic_model.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, tilt_sd=1.0)
     np.testing.assert_allclose(tilted.sum(axis=1), 1.0)
     mean_class = lambda p: p @ np.arange(5)  # noqa: E731
     assert mean_class(tilted).std() > 1.5 * mean_class(plain).std()  # topics differ along the order
@@ -87,7 +87,7 @@ def test_topic_proportions_tilt_along_the_class_order_and_polarise():
         np.corrcoef(tilted[:, 0] + tilted[:, 1], tilted[:, 3] + tilted[:, 4])[0, 1]
         < np.corrcoef(plain[:, 0] + plain[:, 1], plain[:, 3] + plain[:, 4])[0, 1]
     )
-    polarised = latent.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, polarity_sd=1.0)
+    polarised = topic_model.topic_proportions(np.random.default_rng(3), shares, 20.0, 4000, polarity_sd=1.0)
     extremes = lambda p: p[:, 0] + p[:, 4]  # noqa: E731
     assert extremes(polarised).std() > 1.5 * extremes(plain).std()  # divisive topics and calm ones
     gold = oc.gold_parameters({"topics": 5, "tilt_sd": 0.5, "polarity_sd": 0.2}, 5)
@@ -99,7 +99,7 @@ def test_topic_proportions_tilt_along_the_class_order_and_polarise():
 def test_logistic_class_probabilities_follow_the_formula():
     cuts = np.array([-3.0, -1.0, 0.5, 2.5])
     location, log_scale = np.array([0.0, 1.2, -0.7]), np.array([0.0, 0.3, -0.2])
-    probabilities = latent.logistic_class_probabilities(cuts, location, log_scale)
+    probabilities = topic_model.logistic_class_probabilities(cuts, location, log_scale)
     logistic = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
     for t in range(3):
         below = np.concatenate([[0.0], logistic((cuts - location[t]) / np.exp(log_scale[t])), [1.0]])
@@ -111,23 +111,23 @@ def test_logistic_class_probabilities_follow_the_formula():
 
 def test_logistic_topic_proportions_are_reproducible_and_keep_rare_extremes_rare():
     cuts = [-5.9, -2.5, 0.5, 4.6]
-    first = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
-    again = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
+    first = topic_model.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
+    again = topic_model.logistic_topic_proportions(np.random.default_rng(4), cuts, 1.0, 0.2, 3000)
     np.testing.assert_array_equal(first, again)
     rng = np.random.default_rng(4)
     location, log_scale = rng.normal(0, 1.0, 3000), rng.normal(0, 0.2, 3000)
-    np.testing.assert_allclose(first, latent.logistic_class_probabilities(cuts, location, log_scale))
+    np.testing.assert_allclose(first, topic_model.logistic_class_probabilities(cuts, location, log_scale))
     # topics differ in how positive they are (mean class) and how divided (both extremes at once)
     mean_class = first @ np.arange(5)
     assert 0.3 < mean_class.std() < 1.0
     assert np.corrcoef(np.log(first[:, 0]) + np.log(first[:, 4]), log_scale)[0, 1] > 0.5
     # the rare extremes stay rare on nearly every topic (no Dirichlet burst of a rare class)
     assert np.percentile(first[:, 0], 99) < 0.1 and np.percentile(first[:, 4], 99) < 0.15
-    flat = latent.logistic_topic_proportions(np.random.default_rng(4), cuts, 0.0, 0.0, 5)
+    flat = topic_model.logistic_topic_proportions(np.random.default_rng(4), cuts, 0.0, 0.0, 5)
     np.testing.assert_allclose(flat, np.broadcast_to(flat[0], flat.shape))  # no spread: one distribution
     for bad, problem in (([0, 0, 1, 2], "strictly ascending"), ([0, np.inf, 1, 2], "finite"), ("ab", "must be")):
         with pytest.raises(ValueError, match=f"cut_points .*{problem}"):
-            latent.logistic_topic_proportions(np.random.default_rng(4), bad, 1.0, 0.2, 3)
+            topic_model.logistic_topic_proportions(np.random.default_rng(4), bad, 1.0, 0.2, 3)
 
 
 def test_both_gold_simulators_take_the_logistic_topic_model():

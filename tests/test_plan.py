@@ -6,10 +6,10 @@ import copy
 
 import numpy as np
 import pytest
-from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, tiny_config
+from conftest import PLUGIN_TEMPLATE, REPO, SHARED_RAW, built, tiny_config
 
 from ordeval.io.errors import ConfigError
-from ordeval.reports import paper
+from ordeval.tasks import quantification
 from ordeval.tasks.quantification import TASK
 from ordeval.tasks.quantification.measures import REGISTRY
 from ordeval.workflow.config import load
@@ -119,7 +119,10 @@ def test_analyses_use_the_papers_measures_in_the_papers_order(default):
         assert default.measures(analysis, "classification") == OC_ORDER
     assert default.dataset_measures("agreement", "Sem16T4E") == AGREEMENT
     assert default.dnkt_combinations == ["JSD", "NMD", "RNOD"]
-    assert (paper.OQ_AGREEMENT, paper.OQ_SIGNIFICANCE) == (AGREEMENT, SIGNIFICANCE)
+    assert (quantification.AGREEMENT_MEASURES, quantification.SIGNIFICANCE_MEASURES) == (
+        tuple(AGREEMENT),
+        tuple(SIGNIFICANCE),
+    )
 
 
 def test_popularity_covers_the_data_sets_with_both_baselines_and_says_why_not_the_others(default):
@@ -419,7 +422,7 @@ def test_a_plugin_measure_appears_in_every_analysis_without_other_configuration(
 
 def test_a_plugin_measure_is_scored_with_its_direction(plugin, tmp_path):
     make_plan(tiny_config(plugins=[str(plugin)]), workdir=tmp_path)
-    dataset = TASK.build("TinyDQ", tiny_config()["datasets"]["TinyDQ"], tmp_path, 7)
+    dataset = built(TASK, "TinyDQ", tiny_config()["datasets"]["TinyDQ"], tmp_path, 7)
     stack = TASK.score(dataset, ["NMD", "MAXDIFF", "HIGHGOOD"]).stack
     assert stack.lower_is_better == [True, True, False]
     assert stack.display == ["NMD", "MaxDiff", "HIGHGOOD"]

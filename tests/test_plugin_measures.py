@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import one_error_line
-from conftest import run_rule_script, tiny_config
+from conftest import built, run_rule_script, tiny_config
 
 from ordeval.cli import main
 from ordeval.io.errors import MeasureError
@@ -178,7 +178,6 @@ def test_a_classification_measure_is_checked_the_same_way(tmp_path):
     import numpy as np
 
     from ordeval.tasks import get_task
-    from ordeval.tasks.classification import data
 
     task = get_task("classification")
     spec = {
@@ -186,7 +185,7 @@ def test_a_classification_measure_is_checked_the_same_way(tmp_path):
         "gold": {"type": "simulate_items", "topics": 4},
         "runs": [{"type": "simulate", "systems": 2}],
     }
-    dataset = data.build_dataset("Syn", spec, tmp_path, 7)
+    dataset = built(task, "Syn", spec, tmp_path, 7)
 
     @task.registry.register("OCSCALAR")
     def scalar(confusion):

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from ordeval import properties as props
-from ordeval.properties.base import QUANTIFIERS
 from ordeval.tasks.classification.measures import REGISTRY as OC
 from ordeval.tasks.classification.measures import accuracy, linear_weighted_kappa
+from ordeval.tasks.measure_properties import QUANTIFIERS
 from ordeval.tasks.quantification.measures import REGISTRY as OQ
 from ordeval.tasks.quantification.measures import normalised_match_distance
 from ordeval.tasks.registry import Registry

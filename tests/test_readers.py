@@ -173,8 +173,8 @@ def test_the_organisers_quirks_are_read_as_their_scorers_read_them(tmp_path):
     result = readers.read_semeval_dist(write(tmp_path, "run.txt", text), CLASSES)
     assert result.topics == ["a", "b"]
     np.testing.assert_allclose(result.values[0], [0.01, 0.2, 0.3, 0.2, 0.29])
-    deviation, where = result.sum_deviation()
-    assert deviation == pytest.approx(0.002) and where == "line 2"
+    deviation, where, tolerance = result.sum_deviation()
+    assert deviation == pytest.approx(0.002) and where == "line 2" and tolerance == readers.SUM_TOLERANCE
     labels = readers.read_semeval_labels(write(tmp_path, "gold.txt", "1\tx\t-2\t\n2\tx\t0"), CLASSES)
     np.testing.assert_allclose(labels.values, [[0.5, 0, 0.5, 0, 0]])
     assert labels.sum_deviation() is None

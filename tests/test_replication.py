@@ -7,14 +7,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import REPO, SHARED_RAW, build_and_score, run_rule_script, shared_file
+from conftest import REPO, SHARED_RAW, build_and_score, built, run_rule_script, shared_file
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.provenance import ORIGINS
 from ordeval.io.table import Table
 from ordeval.tasks.base import check_files_exist
-from ordeval.tasks.quantification import readers
-from ordeval.tasks.quantification.data import build_dataset
+from ordeval.tasks.quantification import TASK, readers
 from ordeval.tasks.quantification.measures import get_measure
 from ordeval.workflow.config import load as load_config
 from ordeval.workflow.plan import plan as make_plan
@@ -106,7 +105,7 @@ def test_potts_run_scores_the_official_emd():
 )
 def test_real_data_sets_build_from_the_shared_files(replication, name, path, topics, runs):
     shared_file(path)
-    dataset = build_dataset(name, replication["datasets"][name], SHARED_RAW, replication["seed"])
+    dataset = built(TASK, name, replication["datasets"][name], SHARED_RAW, replication["seed"])
     assert (len(dataset.topics), len(dataset.run_names)) == (topics, runs)
     assert dataset.origin == ("real" if name == "Sem16T4E" else "partly synthetic")  # the 12 official runs
     assert dataset.provenance["gold"]["source"] == "file"
@@ -115,7 +114,7 @@ def test_real_data_sets_build_from_the_shared_files(replication, name, path, top
 
 def test_stc3_runs_are_split_into_chinese_and_english_with_baselines_from_the_gold(replication):
     shared_file(STC3_GOLD)
-    dataset = build_dataset("STC3-DQ-A", replication["datasets"]["STC3-DQ-A"], SHARED_RAW, replication["seed"])
+    dataset = built(TASK, "STC3-DQ-A", replication["datasets"]["STC3-DQ-A"], SHARED_RAW, replication["seed"])
     names = dataset.run_names
     assert sum(name.endswith("-C") for name in names) == 10
     assert sum(name.endswith("-E") for name in names) == 9
@@ -130,7 +129,7 @@ def test_stc3_runs_are_split_into_chinese_and_english_with_baselines_from_the_go
 def test_the_official_runs_through_the_config_score_the_official_emd(replication):
     """Nakov et al. 2016, subtask E: QCRI 0.243 ... PotTS 0.818 (EMD = 4 NMD), every run real."""
     shared_file(QCRI)
-    dataset = build_dataset("Sem16T4E", replication["datasets"]["Sem16T4E"], SHARED_RAW, replication["seed"])
+    dataset = built(TASK, "Sem16T4E", replication["datasets"]["Sem16T4E"], SHARED_RAW, replication["seed"])
     emd = {run: 4 * get_measure("NMD")(dataset.runs[r], dataset.gold).mean() for r, run in enumerate(dataset.run_names)}
     assert round(emd["QCRI"], 3) == 0.243 and round(emd["PotTS"], 3) == 0.818 and round(emd["BL-positive"], 3) == 0.734
     assert dataset.provenance["simulated_runs"] == []
@@ -140,7 +139,7 @@ def test_the_official_runs_through_the_config_score_the_official_emd(replication
 def test_dialeval_is_fully_simulated_and_says_so(replication, name):
     spec = replication["datasets"][name]
     assert "SIMULATED" in spec["description"]
-    dataset = build_dataset(name, spec, SHARED_RAW, replication["seed"])
+    dataset = built(TASK, name, spec, SHARED_RAW, replication["seed"])
     assert (len(dataset.topics), len(dataset.run_names)) == (300, 22)
     assert dataset.origin == "synthetic"
 
@@ -158,7 +157,7 @@ def test_missing_file_error_names_the_file_and_the_config_entry(replication, tmp
     assert str(tmp_path / QCRI) in message and "datasets.Sem16T4E.runs[0]" in message
     assert "subtaskE_test_gold.txt" not in message
     with pytest.raises(ConfigError, match=r"datasets\.Sem17T4E\.gold"):
-        build_dataset("Sem17T4E", replication["datasets"]["Sem17T4E"], tmp_path, 1)
+        built(TASK, "Sem17T4E", replication["datasets"]["Sem17T4E"], tmp_path, 1)
 
 
 def test_a_data_root_lacking_a_file_is_named_before_any_job(replication, tmp_path):

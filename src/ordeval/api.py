@@ -21,7 +21,8 @@ import numpy as np
 
 from ordeval.io.files import write_atomically
 from ordeval.stats.seeding import stream
-from ordeval.tasks import get_task, scoring_tasks
+from ordeval.tasks import default_task, get_task, scoring_tasks
+from ordeval.tasks.base import source_paths
 from ordeval.tasks.stack import ScoreStack
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)
@@ -78,7 +79,7 @@ def build_data(
     gold,
     runs,
     *,
-    task: str = "quantification",
+    task: str | None = None,
     classes: Sequence = DEFAULT_CLASSES,
     gold_format: str | None = None,
     run_format: str | None = None,
@@ -89,7 +90,8 @@ def build_data(
 ):
     """The data set (a :class:`~ordeval.tasks.base.TaskData`: topics, run names, gold and runs as arrays) of
     ``gold`` and ``runs`` (see :func:`score`), with the organiser ``baselines`` computed from the gold
-    (see :func:`baseline_sources`) after the runs."""
+    (see :func:`baseline_sources`) after the runs; ``task`` by default the task of a data set that names none."""
+    task = default_task() if task is None else task
     task_object = get_task(task)
     with tempfile.TemporaryDirectory(prefix="ordeval-") as temporary:
         folder = Path(temporary)
@@ -114,14 +116,13 @@ def build_data(
         elif runs is not None:  # one canonical runs table (path or data frame) holding every run
             spec["runs"].append(_source(runs, "run", "tsv", folder, "runs", task, classes, {}))
         spec["runs"] += baseline_sources(task, baselines, classes)
-        return task_object.build(name, spec, folder, 0)
+        return task_object.build(name, spec, source_paths(name, spec, folder), 0)
 
 
-def score_stack(
-    gold, runs, *, task: str = "quantification", measures: Sequence[str] | None = None, **options
-) -> ScoreStack:
+def score_stack(gold, runs, *, task: str | None = None, measures: Sequence[str] | None = None, **options) -> ScoreStack:
     """Like :func:`score`, but returns the :class:`~ordeval.tasks.stack.ScoreStack` (measures x topics x runs,
     with each measure's direction)."""
+    task = default_task() if task is None else task
     task_object = get_task(task)
     data = build_data(gold, runs, task=task, **options)
     names = list(measures) if measures is not None else task_object.registry.default_names()

@@ -19,7 +19,8 @@ from ordeval.io.fields import read_fields
 from ordeval.io.files import write_json, write_text
 from ordeval.io.provenance import read_provenance
 from ordeval.tasks import register_task
-from ordeval.tasks.base import FileFormats, Scored, Task, TaskData, build_runs, file_record, resolve_path
+from ordeval.tasks.base import Scored, Task, TaskData
+from ordeval.tasks.formats import FileFormats
 from ordeval.tasks.registry import Registry
 
 REGISTRY = Registry("grades")
@@ -46,6 +47,7 @@ class Grades:
     topics: list[str]
     grades: np.ndarray
     locations: list[str]  # where each topic was read ("line 3"): what validate's messages name
+    path: str = ""  # the file read
 
 
 @FORMATS.register("toy_grades", roles=("gold", "run"), description="topic<TAB>grade, one line per topic")
@@ -58,7 +60,7 @@ def read_grades(path, classes: Sequence, source: Mapping) -> dict:
             raise fields.error(record, f"unknown grade {label!r}; grades are {', '.join(labels)}")
         grades.append(labels.index(label))
     locations = [fields.where(record) for record in range(len(fields))]
-    return {"": Grades(fields.column(0), np.array(grades), locations)}
+    return {"": Grades(fields.column(0), np.array(grades), locations, str(path))}
 
 
 @dataclass
@@ -81,32 +83,25 @@ class GradesTask(Task):
     baseline_types = frozenset()
     gold_topic_column = {"toy_grades": 0}
 
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> GradeData:
-        classes = [str(label) for label in spec["classes"]]
-        gold_source = spec["gold"]
-        read = read_grades(resolve_path(gold_source["path"], data_root), classes, gold_source)[""]
-        topics, gold = read.topics, read.grades
-        if len(set(topics)) != len(topics):
+    # the steps of Task.build: the gold, each run paired with it, the data set
+    def read_gold(self, name: str, spec: Mapping, path: Path) -> Grades:
+        gold = read_grades(path, [str(label) for label in spec["classes"]], spec["gold"])[""]
+        if len(set(gold.topics)) != len(gold.topics):
             raise ConfigError(f"datasets.{name}.gold: a topic is given twice")
+        return gold
 
-        def runs_of(source: Mapping, index: int, entry: str):
-            path = resolve_path(source["path"], data_root)
-            found = read_grades(path, classes, source)[""]
-            run_topics, grades = found.topics, found.grades
-            if sorted(run_topics) != sorted(topics):
-                raise InputError(path, None, "its topics are not the gold's")
-            order = {topic: i for i, topic in enumerate(run_topics)}
-            yield source["name"], grades[[order[topic] for topic in topics]], file_record(source, data_root)
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+        return {source["name"]: read_grades(path, [str(label) for label in spec["classes"]], source)[""]}
 
-        names, runs, records = build_runs(name, spec, runs_of)
-        provenance = {
-            "dataset": name,
-            "origin": "real",
-            "description": spec.get("description", ""),
-            "gold": file_record(gold_source, data_root),
-            "runs": records,
-        }
-        return GradeData(name, classes, list(topics), names, provenance, gold, runs)
+    def pair_run(self, spec: Mapping, source: Mapping, run: Grades, gold: Grades, run_name: str) -> np.ndarray:
+        if sorted(run.topics) != sorted(gold.topics):
+            raise InputError(run.path, None, "its topics are not the gold's")
+        order = {topic: i for i, topic in enumerate(run.topics)}
+        return run.grades[[order[topic] for topic in gold.topics]]
+
+    def dataset(self, name: str, spec: Mapping, gold: Grades, run_names, runs, provenance) -> GradeData:
+        classes = [str(label) for label in spec["classes"]]
+        return GradeData(name, classes, list(gold.topics), run_names, provenance, gold.grades, runs)
 
     def write_canonical(self, data: GradeData, files: Mapping) -> None:
         gold = [f"{t}\t{data.classes[g]}\n" for t, g in zip(data.topics, data.gold, strict=True)]

@@ -26,13 +26,11 @@ def derived_config(base: dict, plugin: Path, measures: dict[str, str]) -> dict:
     of their tasks, and a name of its own (``<name>-<plugin>``), so that the base results stay as they are."""
     import copy
 
-    from ordeval.tasks import DEFAULT_TASK
+    from ordeval.tasks import task_of
 
     config = copy.deepcopy(base)
     tasks = set(measures.values())
-    config["datasets"] = {
-        name: spec for name, spec in config["datasets"].items() if spec.get("task", DEFAULT_TASK) in tasks
-    }
+    config["datasets"] = {name: spec for name, spec in config["datasets"].items() if task_of(spec) in tasks}
     if not config["datasets"]:
         raise UserError(f"the configuration has no data set of the task(s) {', '.join(sorted(tasks))}")
     config["name"] = f"{base.get('name', 'ordeval')}-{plugin.stem}"

@@ -124,7 +124,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
 def _check_arguments(args):
     """Every argument that can be checked before reading a file; returns (classes, measures, earlier files)."""
     from ordeval.api import baseline_sources
-    from ordeval.tasks import get_task
+    from ordeval.tasks import all_tasks, get_task
 
     load_plugin_files(args.plugins)
     task = get_task(args.task)
@@ -134,7 +134,8 @@ def _check_arguments(args):
     if (gold_format == "ntcir_annotations" or args.format == "ntcir_submission") and not args.score:
         raise UserError("NTCIR files hold the A, E and S scores: say which with --score A|E|S")
     if args.protocol == "pooled" and "pooled" not in task.extras:
-        raise UserError(f"--protocol pooled: {args.task} has no pooled scores (it is the classification protocol)")
+        pooled = ", ".join(other.name for other in all_tasks() if "pooled" in other.extras)
+        raise UserError(f"--protocol pooled: {args.task} has no pooled scores (tasks with pooled scores: {pooled})")
     if args.per_topic and args.protocol == "pooled":
         raise UserError("--per-topic: the pooled protocol has one score per run, no per-topic scores")
     if args.table and args.per_topic:

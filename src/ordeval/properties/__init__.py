@@ -1,8 +1,8 @@
 """Property checks of evaluation measures, computed rather than declared.
 
 A *property* is a precise statement about a measure (its definition, with the reference, is the
-docstring of the function that tests one instance of it; see :mod:`.classification` and
-:mod:`.quantification`). Each property is either
+docstring of the function that tests one instance of it), defined by the measure's task (its package's
+``properties`` module: :mod:`ordeval.tasks.measure_properties`). Each property is either
 
 * universal (``"all"``): it must hold on every instance of a family (e.g. every topic with K >= 3
   classes); the checker builds the defining cases and thousands of random instances (a seeded
@@ -30,22 +30,15 @@ from functools import lru_cache
 import numpy as np
 
 from ordeval.io.table import Table
-from ordeval.properties import classification, quantification  # noqa: F401 (they define the properties)
-from ordeval.properties.base import (
-    DEFAULT_TRIALS,
-    PROPERTIES,
-    Batch,
-    Example,
-    Property,
-    PropertyResult,
-    Scorer,
-    _plain,
-)
+from ordeval.properties.base import DEFAULT_TRIALS, Example, PropertyResult
+from ordeval.tasks.measure_properties import Batch, Property, Scorer, plain
 
 
 def properties_of(task: str) -> dict[str, Property]:
-    """The properties defined for ``task`` (empty for a task without any)."""
-    return PROPERTIES.get(task, {})
+    """The properties ``task`` defines (:meth:`ordeval.tasks.base.Task.properties`; empty for a task without any)."""
+    from ordeval.tasks import get_task
+
+    return get_task(task).properties()
 
 
 @lru_cache(maxsize=64)
@@ -80,7 +73,7 @@ def check(measure, name: str, *, trials: int = DEFAULT_TRIALS, seed: int = 0) ->
             index = int(interesting[np.lexsort(keys.T[::-1])[0]])
             key = (tuple(int(v) for v in batch.sizes[index]), number, index)
             if best is None or key < best[0]:
-                shown = {label: _plain(values[index]) for label, values in scores.items()}
+                shown = {label: plain(values[index]) for label, values in scores.items()}
                 best = (key, Example(key[0], batch.case(index), shown))
     example = best[1] if best else None
     holds = example is not None if prop.quantifier == "exists" else example is None

@@ -24,13 +24,24 @@ def _discover() -> dict[str, Task]:
 
 
 #: The modules here that hold no task (what every task shares): not imported when the tasks are looked for.
-_NOT_TASKS = frozenset({"base", "registry", "plugins", "stack", "validation", "latent", "jobs"})
+_NOT_TASKS = frozenset(
+    {
+        "base",
+        "formats",
+        "registry",
+        "plugins",
+        "stack",
+        "validation",
+        "latent",
+        "topic_model",
+        "measure_properties",
+        "jobs",
+    }
+)
 #: task name -> the task, once looked for (:func:`known_tasks`): a job that reads only a score stack
 #: (``ordeval.tasks.stack``) does not import every task's readers and simulators (~0.1 s a process).
 _KNOWN: dict[str, Task] = {}
 _LOOKED = False
-#: The task of a data set whose configuration names none (the only one before tasks existed).
-DEFAULT_TASK = "quantification"
 
 
 def known_tasks() -> dict[str, Task]:
@@ -40,6 +51,17 @@ def known_tasks() -> dict[str, Task]:
         _KNOWN.update(_discover())
         _LOOKED = True
     return _KNOWN
+
+
+def default_task() -> str:
+    """The task of a data set whose configuration names none: the one whose ``implied`` says so (quantification,
+    the only task before tasks existed)."""
+    return next(task.name for task in all_tasks() if task.implied)
+
+
+def task_of(spec) -> str:
+    """The task a data set's configuration ``spec`` names: its ``task``, else :func:`default_task`."""
+    return spec["task"] if "task" in spec else default_task()
 
 
 def get_task(name: str) -> Task:
@@ -63,6 +85,8 @@ def register_task(task: Task) -> Task:
     known = known_tasks()
     if task.name in known and type(known[task.name]) is not type(task):
         raise ValueError(f"task {task.name!r} is known already")
+    if task.implied and any(other.implied and other.name != task.name for other in known.values()):
+        raise ValueError(f"task {task.name!r} is implied, but so is {default_task()!r}: a data set names its task")
     known[task.name] = task
     ordered = sorted(known.values(), key=lambda each: (each.order, each.name))
     known.clear()

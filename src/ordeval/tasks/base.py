@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from ordeval.io.errors import ConfigError, InputError, MeasureError
+from ordeval.io.errors import ConfigError, InputError
+from ordeval.io.provenance import dataset_origin
 from ordeval.io.table import Table
-from ordeval.tasks.registry import Measure, Registry
+from ordeval.stats.seeding import stream
+from ordeval.tasks.formats import FileFormats
+from ordeval.tasks.registry import Registry
 from ordeval.tasks.stack import ScoreStack
 
 #: The canonical files of every data set, whatever its task: the gold and the runs as tables (``gold.tsv``,
@@ -55,56 +57,6 @@ class Scored:
     extras: dict[str, Table] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class FileFormat:
-    """A file format of a task: its reader, what a file of it can be, and what else the reader needs.
-
-    ``read(path, classes, source)`` returns ``{"": table}`` for a file holding one gold or one run (the
-    run takes the source's ``name``), or ``{run name: table}`` for a file holding several runs (a task that pairs
-    runs with the gold by topic reads tables with ``topics`` and their ``locations``, "line 3": what ``ordeval
-    validate`` pairs and names); ``source``
-    is the data set's source entry (``path``, ``name``, and keys of ``needs`` such as ``score``) with
-    ``role`` ``"gold"`` or ``"run"``. Errors are :class:`~ordeval.io.errors.InputError` naming file and line."""
-
-    name: str
-    read: Callable[[Path, Sequence, Mapping], dict]
-    roles: tuple[str, ...]  #: "gold", "run"
-    description: str
-    needs: tuple[str, ...] = ()  #: source keys the reader needs besides ``path`` (e.g. ``score``)
-    json: bool = False  #: a JSON file (its problems are reported per record)
-    several_runs: bool = False  #: a runs file holds several runs (their names in it; ``runs`` picks some)
-
-
-class FileFormats(dict):
-    """A task's file formats by name: the one place a format is registered (its task's readers, the
-    configuration schema's source types, the command line's ``--format`` choices and the docs take it
-    from here)."""
-
-    def register(
-        self,
-        name: str,
-        *,
-        roles: Sequence[str],
-        description: str,
-        needs: Sequence[str] = (),
-        json: bool = False,
-        several_runs: bool = False,
-    ):
-        """Decorator: register ``read`` as format ``name`` (see :class:`FileFormat`)."""
-
-        def add(read):
-            if name in self:
-                raise ValueError(f"file format {name!r} is registered already")
-            self[name] = FileFormat(name, read, tuple(roles), description, tuple(needs), json, several_runs)
-            return read
-
-        return add
-
-    def names(self, role: str | None = None) -> list[str]:
-        """The formats (that a file of ``role`` can have), in registration order."""
-        return [name for name, fmt in self.items() if role is None or role in fmt.roles]
-
-
 class Task(ABC):
     """A kind of evaluation data. Subclasses set the class attributes and implement the methods."""
 
@@ -113,6 +65,8 @@ class Task(ABC):
     title: str  #: in captions: "ordinal quantification"
     description: str
     order: int = 100  #: where the task comes in listings (registry, documentation, command line)
+    #: The task of a data set whose configuration names none (one task at most: :func:`ordeval.tasks.default_task`).
+    implied: bool = False
     registry: Registry
     #: Appended to the names of outputs that combine the data sets of this task (e.g. ``mean_oc.csv``);
     #: empty for quantification, whose outputs keep the names they had before other tasks existed.
@@ -167,6 +121,13 @@ class Task(ABC):
         ``<x>_min`` <= ``<x>_max`` against a default (:mod:`ordeval.workflow.config_checks`). Default: none."""
         return {}
 
+    #: The keys of a profile of a simulated system fitted to real runs (the ``profiles`` of a ``simulate`` run
+    #: source: :mod:`ordeval.tasks.latent`), those it may have besides, and whether the simulator's ``latent``
+    #: model needs profiles (else it derives its systems from its other settings).
+    profile_keys: tuple[str, ...] = ("noise_sd", "edges")
+    profile_optional: tuple[str, ...] = ()
+    latent_needs_profiles: bool = False
+
     def size_hints(self, spec: Mapping) -> dict:
         """What the configuration of a data set says of its size besides topics and runs, for the limits
         checked before any work (:mod:`ordeval.workflow.limits`): ``measures`` where the data set brings its own (else
@@ -184,6 +145,38 @@ class Task(ABC):
         and with ``gold`` the pairing of each run with it. Default: ``read`` (topics are paired by name)."""
         return read
 
+    #: The measures each analysis (``agreement``, ``consistency``, ``significance``...) takes where the configuration
+    #: names none, in order (None: every scored measure, in scoring order): for the built-in tasks, the lists of
+    #: Sakai's papers. Every scored measure that :attr:`known_measures` lacks (one a plugin registers) follows.
+    analysis_defaults: Mapping[str, Sequence[str] | None] = {}
+    #: The measures the default lists know (:meth:`default_measures`).
+    known_measures: frozenset[str] = frozenset()
+    #: The measures M whose DNKT_M combination the DNKT tables show, where the configuration lists none.
+    dnkt_combinations: tuple[str, ...] = ()
+
+    def default_measures(self, analysis: str, scored: Sequence[str]) -> list[str]:
+        """The measures of ``analysis`` where the configuration names none: its default list
+        (:attr:`analysis_defaults`) restricted to the ``scored`` measures, then every scored measure the lists do
+        not know (:attr:`known_measures`), in scoring order; so a measure added to the registry (in ordeval, in a
+        plugin, by an installed package) shows up beside the papers' in every analysis."""
+        base = self.analysis_defaults.get(analysis)
+        listed = [name for name in (base if base is not None else scored) if name in scored]
+        return listed + [name for name in scored if name not in self.known_measures and name not in listed]
+
+    #: The module that defines the properties of the task's measures (its ``PROPERTIES``, a
+    #: :class:`~ordeval.tasks.measure_properties.Properties`), imported by name when they are checked: only the
+    #: property checks depend on it (:func:`ordeval.workflow.modules.discovered`), not the jobs that build or score.
+    property_module: str | None = None
+
+    def properties(self) -> Mapping:
+        """The properties of the task's measures that ordeval checks on each of them ({name:
+        :class:`~ordeval.tasks.measure_properties.Property`}, from :attr:`property_module`; none without one)."""
+        if self.property_module is None:
+            return {}
+        import importlib
+
+        return importlib.import_module(self.property_module).PROPERTIES
+
     def dataset_measures(self, spec: Mapping) -> list[str] | None:
         """The measures a data set of this task has by itself (None: those of the task's registry)."""
         return None
@@ -194,9 +187,118 @@ class Task(ABC):
         return None
 
     # ------------------------------------------------------------------ data
-    @abstractmethod
-    def build(self, name: str, spec: Mapping, data_root: str | Path, seed: int) -> TaskData:
-        """Read, compute or simulate the gold and every run of data set ``name``; validate; write nothing."""
+    def build(self, name: str, spec: Mapping, files: Mapping[str, str | Path], seed: int) -> TaskData:
+        """Read, compute or simulate the gold and every run of data set ``name``; validate; write nothing.
+
+        ``files`` holds the path of every source entry that reads a file, by key (``gold``, ``runs_0``, ``runs_1``,
+        ...: :func:`source_paths`); nothing else is read. The steps, the task supplying what differs:
+
+        1. the files are there (:func:`check_source_files`);
+        2. the gold, read (:meth:`read_gold`) or simulated (:meth:`simulate_gold`, from its corpus's random stream);
+        3. the runs, in the configuration's order: a file's (:meth:`read_run_file`) paired with the gold
+           (:meth:`pair_run`), an organiser baseline computed from the gold (:meth:`baseline`), simulated systems
+           (:meth:`simulate_runs`); a run name given twice is an error before its run is paired;
+        4. the provenance of the gold and of each run (a file's path as configured and its SHA-256:
+           :func:`file_record`), and the data set (:meth:`dataset`)."""
+        check_source_files(name, spec, files)
+        source = spec["gold"]
+        if source["type"] in self.formats:
+            gold = self.read_gold(name, spec, Path(files["gold"]))
+            gold_record = file_record(source, files["gold"])
+        else:
+            gold = self.simulate_gold(name, spec, stream(seed, source.get("corpus", name), "gold"))
+            gold_record = {"source": "simulated", **source, "seed": seed}
+        run_names, runs, run_records = self._build_runs(name, spec, gold, files, seed)
+        provenance = {
+            "dataset": name,
+            "origin": dataset_origin(gold_record["source"], run_records),
+            "description": spec.get("description", ""),
+            "gold": gold_record,
+            "runs": run_records,
+            "simulated_runs": [run for run, record in run_records.items() if record["source"] == "simulated"],
+        }
+        return self.dataset(name, spec, gold, run_names, runs, provenance)
+
+    def _build_runs(self, name: str, spec: Mapping, gold, files: Mapping, seed: int) -> tuple:
+        """Run names, the runs' values stacked (runs first) and each run's provenance record, from the run sources
+        of data set ``name`` in order. A run name used twice is an error naming the source (before the run is
+        paired with the gold), and so is a data set without runs."""
+        values: list = []
+        records: dict[str, dict] = {}
+        for index, source in enumerate(spec["runs"]):
+            for run_name, run, record in self._source_runs(name, spec, source, index, gold, files, seed, records):
+                values.append(run)
+                records[run_name] = record
+        if not records:
+            raise ConfigError(f"datasets.{name}.runs: no runs")
+        return list(records), np.stack(values), records
+
+    def _source_runs(self, name: str, spec: Mapping, source: Mapping, index: int, gold, files, seed, taken):
+        """Each (run name, values, provenance record) of run source ``runs[index]``, by its type; a name among
+        ``taken`` is an error."""
+        entry = f"runs[{index}]"
+
+        def named(run_name: str) -> str:
+            if run_name in taken:
+                raise ConfigError(f"datasets.{name}.{entry}: run name {run_name!r} is used twice")
+            return run_name
+
+        kind = source["type"]
+        if kind in self.formats:
+            path = Path(files[f"runs_{index}"])
+            tables = self.read_run_file(name, spec, source, path, entry)
+            options = {key: source.get(key, option.get("default")) for key, option in self.run_file_options.items()}
+            record = {**file_record(source, path), **options}
+            for run_name, table in tables.items():
+                yield named(run_name), self.pair_run(spec, source, table, gold, run_name), record
+        elif kind in self.baseline_types:
+            values, record = self.baseline(name, spec, source, gold, entry)
+            yield named(source["name"]), values, record
+        elif kind == "simulate":
+            system_rng = stream(seed, source.get("corpus", name), "systems", index)
+            values = self.simulate_runs(name, spec, source, gold, system_rng, stream(seed, name, "runs", index), entry)
+            record = {"source": "simulated", **source, "seed": seed}
+            for run_name, run in zip(self.simulated_run_names(source), values, strict=True):
+                yield named(run_name), run, record
+        else:  # the schema admits no other type
+            raise ConfigError(f"datasets.{name}.{entry}: unknown source type {kind!r}")
+
+    def read_gold(self, name: str, spec: Mapping, path: Path):
+        """The gold of data set ``name`` from the file of its ``gold`` entry (what the other steps of
+        :meth:`build` take as ``gold``)."""
+        raise NotImplementedError(f"task {self.name} reads no gold file")
+
+    def simulate_gold(self, name: str, spec: Mapping, rng):
+        """The gold of data set ``name`` simulated by its ``gold`` entry, from ``rng`` (the random stream of
+        its ``corpus``, by default the data set: data sets of one corpus share their gold)."""
+        raise ConfigError(f"datasets.{name}.gold: unknown source type {spec['gold']['type']!r}")
+
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> Mapping:
+        """{run name: what the file holds of the run} of the run file ``path`` of ``source`` (the configuration's
+        ``entry``, ``runs[<index>]``): a file of one run under the name the source gives, a file of several runs
+        the runs it names (all by default); errors name the file and line."""
+        raise NotImplementedError(f"task {self.name} reads no run file")
+
+    def pair_run(self, spec: Mapping, source: Mapping, run, gold, run_name: str):
+        """The values of run ``run_name`` (what :meth:`read_run_file` gave) paired with ``gold``: every topic or item
+        of the gold, in its order; a topic or item missing or extra is an error naming the file."""
+        raise NotImplementedError(f"task {self.name} reads no run file")
+
+    def baseline(self, name: str, spec: Mapping, source: Mapping, gold, entry: str) -> tuple:
+        """(values, provenance record) of the organiser baseline ``source`` (a type of :attr:`baseline_types`)
+        computed from ``gold``."""
+        raise ConfigError(f"datasets.{name}.{entry}: unknown source type {source['type']!r}")
+
+    def simulate_runs(self, name: str, spec: Mapping, source: Mapping, gold, system_rng, noise_rng, entry: str):
+        """The values of the systems a ``simulate`` run source yields (as many as
+        :meth:`simulated_run_names`): their settings from ``system_rng`` (the stream of the source's corpus,
+        shared by the data sets of one corpus), their outputs from ``noise_rng`` (the data set's)."""
+        raise ConfigError(f"datasets.{name}.{entry}: task {self.name} simulates no runs")
+
+    def dataset(self, name: str, spec: Mapping, gold, run_names: list[str], runs, provenance: dict) -> TaskData:
+        """The data set of ``name`` from what :meth:`build` made: its gold, run names, runs stacked (runs
+        first) and provenance."""
+        raise NotImplementedError(f"task {self.name} builds its data sets itself")
 
     @abstractmethod
     def write_canonical(self, data: TaskData, files: Mapping[str, str | Path]) -> None:
@@ -285,123 +387,14 @@ class Task(ABC):
         return found is not None and found.several_runs
 
 
-# --------------------------------------------------------------------------- calling a measure
-
-
-def measure_values(measure: Measure, *arguments) -> np.ndarray:
-    """``measure(*arguments)`` as a float array. A measure that raises, calls ``sys.exit`` or returns
-    anything but numbers (None, strings, objects, complex numbers) is a :class:`~ordeval.io.errors.MeasureError`
-    naming it and the file that defines it (what it raised is chained: ``ORDEVAL_DEBUG=1`` shows it)."""
-    try:
-        result = measure(*arguments)
-    except MeasureError:  # a combination measure's component: named already
-        raise
-    except SystemExit as stop:
-        raise measure_error(measure, f"called sys.exit({stop.code!r}) while scoring") from stop
-    except Exception as error:
-        raise measure_error(measure, f"raised {type(error).__name__}: {error}") from error
-    if result is None:
-        raise measure_error(measure, "returned None, not scores")
-    try:
-        values = np.asarray(result)
-    except ValueError as error:  # e.g. a ragged list
-        raise measure_error(measure, f"returned something that is not an array of scores ({error})") from error
-    if values.dtype.kind not in "biuf":
-        what = "strings" if values.dtype.kind in "US" else f"values of type {values.dtype}"
-        raise measure_error(measure, f"returned {what}, not numbers")
-    return values.astype(float, copy=False)
-
-
-def checked_scores(
-    measure: Measure, values: np.ndarray, runs: Sequence[str], topics: Sequence[str], dataset: str
-) -> np.ndarray:
-    """``values``, the runs x topics scores of ``measure`` on data set ``dataset``, once checked: one finite
-    number per run and topic, else a :class:`~ordeval.io.errors.MeasureError` naming the measure and the first
-    run and topic without one."""
-    expected = (len(runs), len(topics))
-    if values.shape != expected:
-        shape = "a single number" if values.ndim == 0 else f"shape {values.shape}"
-        raise measure_error(
-            measure,
-            f"returned {shape} on data set {dataset!r}; expected one score per run and topic, shape {expected} "
-            f"({len(runs)} runs x {len(topics)} topics)",
-        )
-    bad = np.argwhere(~np.isfinite(values))
-    if bad.size:
-        run, topic = bad[0]
-        raise measure_error(
-            measure,
-            f"gave {values[run, topic]} for run {runs[run]!r} on topic {topics[topic]!r} of data set {dataset!r} "
-            f"({len(bad)} of {values.size} scores not finite); a measure must give a finite number for every run "
-            "and topic (with a documented convention where it is 0/0)",
-        )
-    return values
-
-
-def measure_error(measure: Measure, problem: str) -> MeasureError:
-    """A MeasureError about ``measure``, naming the file that defines its function."""
-    import inspect
-
-    try:
-        source = inspect.getsourcefile(measure.function) or measure.function.__module__
-    except TypeError:  # not a Python function (a builtin, a callable object without source)
-        source = getattr(measure.function, "__module__", None) or repr(measure.function)
-    path = Path(source)
-    with suppress(OSError):  # shown relative to the current folder where it is inside it
-        path = path.relative_to(Path.cwd()) if path.is_absolute() and path.is_relative_to(Path.cwd()) else path
-    return MeasureError(path, None, f"{measure.task} measure {measure.name!r} {problem}")
-
-
-def team_count(systems: int, team_size: int) -> int:
-    """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
-    return -(-systems // team_size)
-
-
-def registry_on_first_use(package: str):
-    """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
-    ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do
-    not score) do not depend on the measures' code."""
-
-    def __getattr__(name: str):
-        if name in ("REGISTRY", "register"):
-            import importlib
-
-            return getattr(importlib.import_module(f"{package}.measures"), name)
-        raise AttributeError(name)
-
-    return __getattr__
-
-
-def build_runs(
-    dataset: str, spec: Mapping, runs_of: Callable[[Mapping, int, str], Iterator[tuple[str, object, dict]]]
-) -> tuple[list[str], np.ndarray, dict[str, dict]]:
-    """Run names, the runs' values stacked (runs first) and each run's provenance record, from the run sources
-    of data set ``dataset``'s configuration in order: ``runs_of(source, index, entry)`` yields each (run name,
-    values, record) of one source (``entry``: ``runs[<index>]``). A run name used twice is an error naming the
-    source, and so is a data set without runs."""
-    names: list[str] = []
-    values: list = []
-    records: dict[str, dict] = {}
-    for index, source in enumerate(spec["runs"]):
-        entry = f"runs[{index}]"
-        for run_name, run, record in runs_of(source, index, entry):
-            if run_name in records:
-                raise ConfigError(f"datasets.{dataset}.{entry}: run name {run_name!r} is used twice")
-            names.append(run_name)
-            values.append(run)
-            records[run_name] = record
-    if not names:
-        raise ConfigError(f"datasets.{dataset}.runs: no runs")
-    return names, np.stack(values), records
-
-
-def file_record(source: Mapping, data_root: str | Path) -> dict:
-    """The provenance of a source read from a file: its type, its path as the configuration gives it (relative
-    to ``data_root`` unless absolute: the same bytes wherever the data and the checkout lie) and its SHA-256."""
+def file_record(source: Mapping, path: str | Path) -> dict:
+    """The provenance of a source read from the file ``path``: its type, its path as the configuration gives it
+    (relative to ``data_root`` unless absolute: the same bytes wherever the data and the checkout lie) and the
+    file's SHA-256."""
     from ordeval.io.files import sha256
 
     record = {"source": "file", "type": source["type"], "path": str(source["path"])}
-    record["sha256"] = sha256(resolve_path(source["path"], data_root))
+    record["sha256"] = sha256(path)
     if "score" in source:
         record["score"] = source["score"]
     return record
@@ -414,11 +407,29 @@ def resolve_path(path: str, data_root: str | Path) -> Path:
 
 
 def source_entries(spec: Mapping) -> Iterator[tuple[str, Mapping]]:
-    """(config entry, source) of the gold and every run source of a data set's spec."""
+    """(config entry, source) of the gold, every run source and every score file of a data set's spec."""
     if "gold" in spec:
         yield "gold", spec["gold"]
     for index, source in enumerate(spec.get("runs", [])):
         yield f"runs[{index}]", source
+    for index, source in enumerate(spec.get("scores", [])):
+        yield f"scores[{index}]", source
+
+
+def file_key(entry: str) -> str:
+    """The key of a source entry's file in what :meth:`Task.build` reads (``files``): ``gold``, ``runs[2]`` ->
+    ``runs_2``, ``scores[0]`` -> ``scores_0`` (a Python identifier: a rule's named input)."""
+    return entry.replace("[", "_").removesuffix("]")
+
+
+def source_paths(name: str, spec: Mapping, data_root: str | Path) -> dict[str, Path]:
+    """The ``files`` of :meth:`Task.build` for data set ``name``: the path (below ``data_root`` unless absolute)
+    of every source entry that reads a file, by :func:`file_key`."""
+    return {
+        file_key(entry): resolve_path(source["path"], data_root)
+        for entry, source in source_entries(spec)
+        if "path" in source
+    }
 
 
 def source_files(name: str, spec: Mapping, data_root: str | Path) -> Iterator[tuple[Path, str]]:
@@ -426,30 +437,54 @@ def source_files(name: str, spec: Mapping, data_root: str | Path) -> Iterator[tu
     for entry, source in source_entries(spec):
         if "path" in source:
             yield resolve_path(source["path"], data_root), f"datasets.{name}.{entry}"
-    for index, source in enumerate(spec.get("scores", [])):
-        yield resolve_path(source["path"], data_root), f"datasets.{name}.scores[{index}]"
+
+
+def check_source_files(name: str, spec: Mapping, files: Mapping[str, str | Path]) -> None:
+    """One line about the files of data set ``name`` that :meth:`Task.build` cannot read: a source entry that
+    reads a file without a path in ``files``, else the files that are not there (:func:`missing_files`: the first
+    three, and how many more)."""
+    listed = [(entry, file_key(entry)) for entry, source in source_entries(spec) if "path" in source]
+    absent = [f"datasets.{name}.{entry} (key {key!r})" for entry, key in listed if key not in files]
+    if absent:
+        raise ConfigError(f"no file given for {', '.join(absent)}")
+    missing = missing_files([(Path(files[key]), f"datasets.{name}.{entry}") for entry, key in listed])
+    if missing:
+        raise ConfigError(f"{_count(len(missing), 'input file')} missing: {_first_three(missing)}")
+
+
+def missing_files(listed: Sequence[tuple[Path, str]]) -> list[str]:
+    """The files of ``listed`` ((path, config entry)) that are not there (or are folders), each with the config
+    entry that asked for it."""
+    return [
+        f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})"
+        for path, entry in listed
+        if not path.is_file()
+    ]
+
+
+def _first_three(missing: list[str]) -> str:
+    """The first three of ``missing``, and how many more."""
+    return "; ".join(missing[:3]) + (f"; and {len(missing) - 3} more" if len(missing) > 3 else "")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) -> None:
     """One line about the input files that are not there: a ``data_root`` that is no folder (when files are
-    to be read below it), else the missing files (or folders given as files), the first three with the config
-    entry that asked for each, and how many more."""
+    to be read below it), else the missing files (:func:`missing_files`: the first three, and how many more)."""
     listed = [(path, entry) for name, spec in datasets.items() for path, entry in source_files(name, spec, data_root)]
     root = Path(data_root)
     below = [path for path, _ in listed if path.is_relative_to(root)]
     if below and not root.is_dir():
         what = "is a file, not a folder" if root.exists() else "no such folder"
-        files = f"{len(below)} file{'s' if len(below) != 1 else ''}"
         raise ConfigError(
-            f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {files} below "
-            f"it (e.g. {below[0].relative_to(root)})"
+            f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {_count(len(below), 'file')} "
+            f"below it (e.g. {below[0].relative_to(root)})"
         )
-    missing = [
-        f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})"
-        for path, entry in listed
-        if not path.is_file()
-    ]
+    missing = missing_files(listed)
     if missing:
-        more = f"; and {len(missing) - 3} more" if len(missing) > 3 else ""
-        files = f"{len(missing)} input file{'s' if len(missing) != 1 else ''}"
-        raise ConfigError(f"data_root {str(data_root)!r} lacks {files}: {'; '.join(missing[:3])}{more}")
+        raise ConfigError(
+            f"data_root {str(data_root)!r} lacks {_count(len(missing), 'input file')}: {_first_three(missing)}"
+        )

@@ -27,7 +27,7 @@ def prepare_dataset(
     canonical files (``outputs``: gold, runs, arrays, provenance), each atomically; the data set."""
     load_plugins(plugins)  # a plugin's file format or task
     owner = get_task(task)
-    data = owner.build(name, spec, _data_root(spec, files), seed)  # TEMPORARY until build takes files
+    data = owner.build(name, spec, files, seed)
     data.provenance["task"] = owner.name
     data.provenance["summary"] = owner.describe(data)
     for key in ("venue", "language"):
@@ -54,17 +54,3 @@ def score_dataset(
     stack = owner.score(data, measures).stack
     write_scored(stack, {key: outputs[key] for key in ("scores", "means", "measures")})
     return stack
-
-
-def _data_root(spec, files):  # TEMPORARY: the folder the files' configured paths are below
-    from ordeval.tasks.base import source_entries
-
-    for entry, source in source_entries(spec):
-        key = entry.replace("[", "_").rstrip("]")
-        if key in files and not Path(source["path"]).is_absolute():
-            return str(files[key])[: -len(str(source["path"]))] or "."
-    for index, source in enumerate(spec.get("scores", [])):
-        key = f"scores_{index}"
-        if key in files and not Path(source["path"]).is_absolute():
-            return str(files[key])[: -len(str(source["path"]))] or "."
-    return "."

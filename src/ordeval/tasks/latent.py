@@ -1,9 +1,10 @@
-"""The latent ordinal classifier that both simulators can use for systems fitted to real runs.
+"""What both simulators share about their systems: teams (:func:`team_count`), graded skills
+(:func:`graded_skills`), and the latent ordinal classifier of systems fitted to real runs.
 
 A system reads, for an item of gold class j (index 0..K-1), the latent value ``j + shift + sd * z`` with z
 standard normal, and cuts it into classes at its K - 1 ascending ``edges``: class i is
 (edges[i-1], edges[i]] (edges[-1] = -inf, edges[K-1] = +inf). A system is a *profile*: its noise ``sd`` and
-its ``edges`` (and, for quantification, the ``concentration`` of its per-topic estimates), as fitted to
+its ``edges`` (and, where it estimates distributions, the ``concentration`` of its per-topic estimates), as fitted to
 the official runs of a shared task by ``benchmarks/fit_simulators.py`` (docs/methods.md, section 6).
 Wide middle bins and far-out extreme edges make a system that rarely predicts the rare classes (low
 MAE^mu, high MAE^M); a large sd makes a system whose predictions barely depend on the gold.
@@ -18,23 +19,24 @@ import numpy as np
 
 from ordeval.stats import portable
 
-#: The keys of a profile: an ordinal classification system's, and a quantification system's.
-OC_PROFILE_KEYS = ("noise_sd", "edges")
-OQ_PROFILE_KEYS = ("noise_sd", "edges", "concentration")
-#: The optional keys of a quantification profile: the Dirichlet's pseudo-count ``floor`` of every class (how
-#: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given), and
-#: its own ``interaction_sd`` and ``loadings`` as for classification (below).
-OQ_PROFILE_OPTIONAL = ("floor", "interaction_sd", "loadings")
-#: The optional keys of an ordinal classification profile: its own ``interaction_sd`` (the sd of its own
-#: shift per topic, else the source's) and its ``loadings`` on the topic factors shared by the systems.
-OC_PROFILE_OPTIONAL = ("interaction_sd", "loadings")
-#: The settings of a gold's Dirichlet topic model (:func:`topic_proportions`), which a gold with
-#: ``cut_points`` (the logistic topic model, :func:`logistic_topic_proportions`) does not use.
-DIRICHLET_GOLD_KEYS = ("class_shares", "concentration", "tilt_sd", "polarity_sd")
+
+def team_count(systems: int, team_size: int) -> int:
+    """Teams of ``team_size`` consecutive simulated systems (the last may be smaller): ceil(systems / team_size)."""
+    return -(-systems // team_size)
+
+
+def graded_skills(
+    teams: int, weak_teams: int, skill_min: float, skill_max: float, weak_min: float, weak_max: float
+) -> np.ndarray:
+    """The skills of a field of simulated teams, best first: evenly spaced from ``skill_max`` down to ``skill_min``,
+    then the last ``weak_teams`` evenly spaced from ``weak_max`` down to ``weak_min`` (a simulator shuffles them)."""
+    return np.concatenate(
+        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_max, weak_min, weak_teams)]
+    )
 
 
 def profile_problem(
-    profile: Mapping, num_classes: int, needs: Sequence[str] = OC_PROFILE_KEYS, optional: Sequence[str] = ()
+    profile: Mapping, num_classes: int, needs: Sequence[str], optional: Sequence[str] = ()
 ) -> str | None:
     """What is wrong with one profile (None when nothing): keys missing or not among ``needs`` and
     ``optional``, ``edges`` not K - 1 ascending numbers, a noise sd, concentration or floor that is not a
@@ -135,96 +137,6 @@ def topic_interactions(rng: np.random.Generator, systems: Systems, default_sd: f
             systems.loadings, rng.standard_normal((systems.loadings.shape[1], num_topics))
         )
     return shifts
-
-
-def topic_proportions(
-    rng: np.random.Generator,
-    shares: np.ndarray,
-    concentration: float,
-    topics: int,
-    tilt_sd: float = 0.0,
-    polarity_sd: float = 0.0,
-) -> np.ndarray:
-    """Class proportions of ``topics`` topics (topics x K): Dirichlet(concentration * shares_t), where
-    shares_t is ``shares`` tilted along the class order by the topic's b_t ~ N(0, tilt_sd) and polarised by
-    its c_t ~ N(0, polarity_sd): shares_t,j proportional to shares_j exp(b_t x_j + c_t x_j^2), x_j = j - (K-1)/2.
-    A topic more positive than the average is so in all its classes at once, and a divisive topic has more
-    of both extremes, as real tweet topics do (a single Dirichlet makes the classes vary independently). With
-    both sds 0, one Dirichlet for every topic (no other draw)."""
-    if tilt_sd == 0 and polarity_sd == 0:
-        return rng.dirichlet(concentration * shares, size=topics)
-    position = np.arange(shares.size) - (shares.size - 1) / 2
-    exponent = rng.normal(0.0, tilt_sd, size=(topics, 1)) * position
-    if polarity_sd > 0:
-        exponent = exponent + rng.normal(0.0, polarity_sd, size=(topics, 1)) * position**2
-    tilted = shares * portable.exp(exponent)
-    draws = rng.standard_gamma(concentration * tilted / tilted.sum(axis=1, keepdims=True))
-    return draws / draws.sum(axis=1, keepdims=True)
-
-
-def logistic_class_probabilities(cut_points, location, log_scale) -> np.ndarray:
-    """Class proportions of topics whose items read as ``location + exp(log_scale) L`` (L standard
-    logistic), cut into K classes at the K - 1 ascending ``cut_points`` c: shape (..., K),
-    p_j = F((c_j - location) / s) - F((c_{j-1} - location) / s), F(x) = 1 / (1 + exp(-x)), c_{-1} = -inf,
-    c_{K-1} = +inf; ``location`` and ``log_scale`` broadcast against each other."""
-    from scipy.special import expit  # here: building data sets that do not use it needs no scipy
-
-    cuts = np.asarray(cut_points, dtype=float)
-    location, log_scale = np.broadcast_arrays(np.asarray(location, dtype=float), np.asarray(log_scale, dtype=float))
-    below = expit((cuts - location[..., None]) / portable.exp(log_scale)[..., None])  # (..., K-1): P(reading <= c_j)
-    zeros, ones = np.zeros(below.shape[:-1] + (1,)), np.ones(below.shape[:-1] + (1,))
-    return np.diff(np.concatenate([zeros, below, ones], axis=-1), axis=-1)
-
-
-def cut_points_problem(cut_points, num_classes: int) -> str | None:
-    """What is wrong with a gold's ``cut_points`` (None when nothing): not K - 1 finite ascending numbers."""
-    if not isinstance(cut_points, (list, tuple, np.ndarray)) or len(cut_points) != num_classes - 1:
-        return (
-            f"{cut_points!r} must be {num_classes - 1} numbers (a cut point between each two of {num_classes} classes)"
-        )
-    if any(isinstance(c, bool) or not isinstance(c, (int, float, np.number)) or not np.isfinite(c) for c in cut_points):
-        return f"{list(cut_points)!r} must be finite numbers"
-    if any(high <= low for low, high in zip(cut_points, cut_points[1:], strict=False)):
-        return f"{list(cut_points)!r} must be strictly ascending"
-    return None
-
-
-def logistic_gold_problem(source, num_classes: int) -> tuple[str, str] | None:
-    """What is wrong with a gold that gives ``cut_points`` (None when nothing, or when it gives none): the key
-    at fault and the problem, for a message naming the key. The cut points must be K - 1 finite ascending
-    numbers (:func:`cut_points_problem`), and the keys of the Dirichlet model (``DIRICHLET_GOLD_KEYS``) are
-    refused beside them: the logistic model would silently ignore them."""
-    if "cut_points" not in source or source["cut_points"] is None:
-        return None
-    problem = cut_points_problem(source["cut_points"], num_classes)
-    if problem:
-        return "cut_points", problem
-    mixed = [key for key in DIRICHLET_GOLD_KEYS if key in source]
-    if mixed:
-        return mixed[0], (
-            "a setting of the Dirichlet topic model, which a gold with cut_points (the logistic topic model) does "
-            "not use; give location_sd and scale_sd instead"
-        )
-    return None
-
-
-def logistic_topic_proportions(
-    rng: np.random.Generator, cut_points, location_sd: float, scale_sd: float, topics: int
-) -> np.ndarray:
-    """Class proportions of ``topics`` topics (topics x K) from a latent reading of their items: topic t's
-    items read as mu_t + s_t L, L standard logistic, mu_t ~ N(0, location_sd) (how positive the topic is),
-    s_t = exp(N(0, scale_sd)) (how divided), cut into classes at the K - 1 ascending ``cut_points``
-    (:func:`logistic_class_probabilities`). A topic more positive than the average is so in all its classes
-    at once and a divided topic has more of both extremes, while a rare extreme class stays rare on most
-    topics (the logistic's thin tails): the real SemEval-2016 gold's share of topics with no tweet of an
-    extreme class (53% and 25%) where a tilted Dirichlet fitted to the same gold gives 70% and 40%."""
-    cut_points = list(cut_points)
-    problem = cut_points_problem(cut_points, len(cut_points) + 1)
-    if problem:
-        raise ValueError(f"cut_points {problem}")
-    location = rng.normal(0.0, location_sd, size=topics)
-    log_scale = rng.normal(0.0, scale_sd, size=topics)
-    return logistic_class_probabilities(cut_points, location, log_scale)
 
 
 def topic_shifts(rng: np.random.Generator, mean_class: np.ndarray, slope: float, sd: float) -> np.ndarray:

@@ -19,10 +19,16 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
+
+import numpy as np
+
+from ordeval.io.errors import MeasureError
 
 #: Allowed measure names: they become file names and LaTeX/CSV labels.
 MEASURE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_+-]{0,63}$")
@@ -122,3 +128,85 @@ class Registry(Mapping[str, Measure]):
 
     def __repr__(self) -> str:
         return f"Registry({self.task!r}: {', '.join(self._measures)})"
+
+
+# --------------------------------------------------------------------------- calling a measure
+
+
+def measure_values(measure: Measure, *arguments) -> np.ndarray:
+    """``measure(*arguments)`` as a float array. A measure that raises, calls ``sys.exit`` or returns
+    anything but numbers (None, strings, objects, complex numbers) is a :class:`~ordeval.io.errors.MeasureError`
+    naming it and the file that defines it (what it raised is chained: ``ORDEVAL_DEBUG=1`` shows it)."""
+    try:
+        result = measure(*arguments)
+    except MeasureError:  # a combination measure's component: named already
+        raise
+    except SystemExit as stop:
+        raise measure_error(measure, f"called sys.exit({stop.code!r}) while scoring") from stop
+    except Exception as error:
+        raise measure_error(measure, f"raised {type(error).__name__}: {error}") from error
+    if result is None:
+        raise measure_error(measure, "returned None, not scores")
+    try:
+        values = np.asarray(result)
+    except ValueError as error:  # e.g. a ragged list
+        raise measure_error(measure, f"returned something that is not an array of scores ({error})") from error
+    if values.dtype.kind not in "biuf":
+        what = "strings" if values.dtype.kind in "US" else f"values of type {values.dtype}"
+        raise measure_error(measure, f"returned {what}, not numbers")
+    return values.astype(float, copy=False)
+
+
+def checked_scores(
+    measure: Measure, values: np.ndarray, runs: Sequence[str], topics: Sequence[str], dataset: str
+) -> np.ndarray:
+    """``values``, the runs x topics scores of ``measure`` on data set ``dataset``, once checked: one finite
+    number per run and topic, else a :class:`~ordeval.io.errors.MeasureError` naming the measure and the first
+    run and topic without one."""
+    expected = (len(runs), len(topics))
+    if values.shape != expected:
+        shape = "a single number" if values.ndim == 0 else f"shape {values.shape}"
+        raise measure_error(
+            measure,
+            f"returned {shape} on data set {dataset!r}; expected one score per run and topic, shape {expected} "
+            f"({len(runs)} runs x {len(topics)} topics)",
+        )
+    bad = np.argwhere(~np.isfinite(values))
+    if bad.size:
+        run, topic = bad[0]
+        raise measure_error(
+            measure,
+            f"gave {values[run, topic]} for run {runs[run]!r} on topic {topics[topic]!r} of data set {dataset!r} "
+            f"({len(bad)} of {values.size} scores not finite); a measure must give a finite number for every run "
+            "and topic (with a documented convention where it is 0/0)",
+        )
+    return values
+
+
+def measure_error(measure: Measure, problem: str) -> MeasureError:
+    """A MeasureError about ``measure``, naming the file that defines its function."""
+    import inspect
+
+    try:
+        source = inspect.getsourcefile(measure.function) or measure.function.__module__
+    except TypeError:  # not a Python function (a builtin, a callable object without source)
+        source = getattr(measure.function, "__module__", None) or repr(measure.function)
+    path = Path(source)
+    with suppress(OSError):  # shown relative to the current folder where it is inside it
+        path = path.relative_to(Path.cwd()) if path.is_absolute() and path.is_relative_to(Path.cwd()) else path
+    return MeasureError(path, None, f"{measure.task} measure {measure.name!r} {problem}")
+
+
+def registry_on_first_use(package: str):
+    """A module ``__getattr__`` for a task package: its ``REGISTRY`` and ``register`` come from
+    ``<package>.measures``, imported on first use, so that jobs that only read or write data (and do
+    not score) do not depend on the measures' code."""
+
+    def __getattr__(name: str):
+        if name in ("REGISTRY", "register"):
+            import importlib
+
+            return getattr(importlib.import_module(f"{package}.measures"), name)
+        raise AttributeError(name)
+
+    return __getattr__

@@ -29,7 +29,7 @@ from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_json, write_text
 from ordeval.io.parsing import iter_lines
 from ordeval.io.provenance import ORIGINS, read_provenance
-from ordeval.tasks.base import Scored, Task, TaskData, resolve_path
+from ordeval.tasks.base import Scored, Task, TaskData, check_source_files, resolve_path
 from ordeval.tasks.registry import Registry
 from ordeval.tasks.stack import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
 
@@ -85,7 +85,10 @@ class ScoresTask(Task):
         return []
 
     # ------------------------------------------------------------------ data
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> ScoreData:
+    def build(self, name: str, spec: Mapping, files: Mapping, seed: int) -> ScoreData:
+        """The score matrices of data set ``name`` (``files``: ``scores_0``, ``scores_1``, ...), checked to share
+        their topics and runs; nothing is simulated."""
+        check_source_files(name, spec, files)
         origin = spec.get("origin", "real")
         if origin not in ORIGINS:
             raise ConfigError(f"config key datasets.{name}.origin: {origin!r} is not one of {', '.join(ORIGINS)}")
@@ -93,7 +96,7 @@ class ScoresTask(Task):
         topics = runs = None
         first_path = None
         for index, source in enumerate(spec["scores"]):
-            path = resolve_path(source["path"], data_root)
+            path = Path(files[f"scores_{index}"])
             these_topics, these_runs, values = read_score_matrix(path)
             if topics is None:
                 topics, runs, first_path = these_topics, these_runs, path

@@ -36,7 +36,7 @@ from ordeval.io.names import distinct
 
 
 def _formats(task: str):
-    """The task's registered file formats (:class:`ordeval.tasks.base.FileFormats`)."""
+    """The task's registered file formats (:class:`ordeval.tasks.formats.FileFormats`)."""
     from ordeval.tasks import get_task
 
     return get_task(task).formats
@@ -45,7 +45,7 @@ def _formats(task: str):
 #: The problems listed per file before the check stops.
 MAX_PROBLEMS = 200
 #: A distribution's sum further than this from 1 is reported (floating-point sums of exact fractions
-#: are within ~1e-15); up to the readers' SUM_TOLERANCE it is renormalised.
+#: are within ~1e-15); up to the reader's tolerance it is renormalised.
 SUM_REPORTED = 1e-9
 
 _LINE = re.compile(r"^line (\d+)\b\s*(.*)$", re.S)
@@ -114,11 +114,9 @@ class Checked:
             parts.append(_count(len(first), "item") + (" paired with the gold" if not hasattr(first, "fields") else ""))
         deviations = [found for value in values if (found := getattr(value, "sum_deviation", lambda: None)())]
         if deviations:
-            largest, where = max(deviations, key=lambda found: found[0])
+            largest, where, tolerance = max(deviations, key=lambda found: found[0])
             if largest > SUM_REPORTED:
-                from ordeval.tasks.quantification.readers import SUM_TOLERANCE
-
-                parts.append(f"largest |sum - 1| {largest:.3g} at {where}, renormalised (tolerance {SUM_TOLERANCE})")
+                parts.append(f"largest |sum - 1| {largest:.3g} at {where}, renormalised (tolerance {tolerance})")
             else:
                 parts.append("every distribution sums to 1")
         return "ok: " + ", ".join(parts)

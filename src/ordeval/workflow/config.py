@@ -235,7 +235,7 @@ def schema_with_formats() -> dict:
     """The schema with the tasks ``ordeval.tasks`` finds (a data set's ``task``) and every file format
     registered with a task (``ordeval.tasks.<task>.formats``, and any a plugin added): each a source
     ``type`` of the task's gold or run sources, with the keys it takes."""
-    from ordeval.tasks import DEFAULT_TASK, all_tasks
+    from ordeval.tasks import all_tasks
 
     result = copy.deepcopy(schema())
     dataset = result["$defs"]["dataset"]
@@ -244,7 +244,7 @@ def schema_with_formats() -> dict:
         section = copy.deepcopy(task.schema)
         result["$defs"].update(section.get("$defs") or {})
         condition = {"properties": {"task": {"const": task.name}}}
-        if task.name != DEFAULT_TASK:
+        if not task.implied:
             condition["required"] = ["task"]
         dataset["allOf"].append({"if": condition, "then": section.get("dataset") or {}})
     for task in all_tasks():
@@ -327,9 +327,9 @@ def _message(error) -> str:
 
 def _clause_keys(schema: Mapping, instance) -> set[str]:
     """The keys that the ``if task ... then`` clause of ``instance``'s task allows (a data set's task section)."""
-    from ordeval.tasks import DEFAULT_TASK
+    from ordeval.tasks import task_of
 
-    task = instance.get("task", DEFAULT_TASK) if isinstance(instance, Mapping) else None
+    task = task_of(instance) if isinstance(instance, Mapping) else None
     for clause in schema.get("allOf", []):
         if clause.get("if", {}).get("properties", {}).get("task", {}).get("const") == task:
             return set(clause.get("then", {}).get("properties", {}))

@@ -27,8 +27,8 @@ from collections.abc import Iterator, Mapping
 
 from ordeval.io.errors import ConfigError, shorten, shorten_repr
 from ordeval.io.names import check_name, printable
-from ordeval.tasks import DEFAULT_TASK, latent
-from ordeval.tasks.base import team_count
+from ordeval.tasks import latent, task_of, topic_model
+from ordeval.tasks.latent import team_count
 
 #: numpy's int64 (and the seed's upper bound).
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -84,7 +84,7 @@ def _check_leaf(key: str, value) -> None:
 
 
 def _check_dataset(entry: str, spec: Mapping) -> None:
-    task = spec.get("task", DEFAULT_TASK)
+    task = task_of(spec)
     classes = [str(label) for label in spec.get("classes", [])]
     repeated = sorted(label for label, count in Counter(classes).items() if count > 1)
     if repeated:
@@ -114,7 +114,7 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
             f"config key {entry}.class_shares: {len(source['class_shares'])} shares for {len(classes)} classes "
             "(one per class, in the order of 'classes')"
         )
-    logistic = latent.logistic_gold_problem(source, len(classes))
+    logistic = topic_model.logistic_gold_problem(source, len(classes))
     if logistic:
         raise ConfigError(f"config key {entry}.{logistic[0]}: {logistic[1]}")
     if kind == "constant_class" and str(source["class"]) not in classes:
@@ -147,21 +147,20 @@ def _check_source(entry: str, source: Mapping, task: str, classes: list[str]) ->
 
 
 def _check_profiles(entry: str, source: Mapping, task: str, num_classes: int) -> None:
-    """Systems fitted to real runs (``profiles``) go with the latent model, and each has K - 1 ascending edges."""
-    from ordeval.tasks import latent
+    """Systems fitted to real runs (``profiles``) go with the latent model, and each has K - 1 ascending edges and
+    the keys of the task's profiles (:attr:`ordeval.tasks.base.Task.profile_keys`)."""
+    from ordeval.tasks import get_task
 
+    found = get_task(task)
     profiles = source.get("profiles")
-    if source.get("model") == "latent" and task == "quantification" and not profiles:
+    if source.get("model") == "latent" and found.latent_needs_profiles and not profiles:
         raise ConfigError(f"config key {entry}.profiles: the latent model needs profiles (systems fitted to real runs)")
     if profiles is None:
         return
     if source.get("model") != "latent":
         raise ConfigError(f"config key {entry}.profiles: profiles are systems of the latent model (set model: latent)")
-    quantification = task == "quantification"
-    needs = latent.OQ_PROFILE_KEYS if quantification else latent.OC_PROFILE_KEYS
-    optional = latent.OQ_PROFILE_OPTIONAL if quantification else latent.OC_PROFILE_OPTIONAL
     for position, profile in enumerate(profiles):
-        problem = latent.profile_problem(profile, num_classes, needs, optional)
+        problem = latent.profile_problem(profile, num_classes, found.profile_keys, found.profile_optional)
         if problem:
             raise ConfigError(f"config key {entry}.profiles[{position}]: {shorten(problem)}")
     problem = latent.loadings_problem(profiles)

@@ -109,9 +109,9 @@ def dataset_size(spec: Mapping, config: Mapping) -> tuple[DataSize, int, int]:
     variants, named runs, listed runs; a whole runs table counts one), classes, measures, and the items of a
     simulated classification gold (topics x their mean size), and the ratings of an annotator
     simulation (topics x annotators x scores)."""
-    from ordeval.tasks import DEFAULT_TASK, get_task
+    from ordeval.tasks import get_task, task_of
 
-    task = get_task(spec.get("task", DEFAULT_TASK))
+    task = get_task(task_of(spec))
     gold = spec.get("gold", {})
     topics = gold.get("topics") if isinstance(gold.get("topics"), int) else resources.UNKNOWN_TOPICS
     runs = 0

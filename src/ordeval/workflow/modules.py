@@ -11,9 +11,9 @@ re-runs a job whose params changed (its params trigger). The digest covers what 
 * the ``__init__.py`` of every package on the way (a package's own imports count only where the package itself
   is imported: ``from ordeval.stats import hsd`` reaches ``hsd`` and ``stats/__init__.py``, not every module
   of ``stats``);
-* the modules the task registry finds by looking (``ordeval.tasks``: every task's package, data and scoring
-  modules), and the package's data files that a reached module reads (:data:`DATA_FILES`: the published
-  numbers).
+* the modules found by looking (``ordeval.tasks``: every task's package, data and scoring modules;
+  ``ordeval.properties``: every task's property definitions), and the package's data files that a reached module
+  reads (:data:`DATA_FILES`: the published numbers).
 
 No script imports a module for the tracker's sake, and nothing is written: a job's reason for re-running says
 ``Params have changed since last execution``. Imports are found by a scan of each module's text (every ``import``
@@ -38,15 +38,19 @@ DATA_FILES = {
     "ordeval.results.replication": ("published/published.tsv",),  # the published numbers (ordeval.results.published)
     "ordeval.results.published": ("published/published.tsv",),
 }
+
+
+def _task_schemas() -> tuple[str, ...]:
+    """The package's files of the tasks' sections of the configuration schema (``Task.schema_file``)."""
+    from ordeval.tasks import all_tasks
+
+    files = [Path(task.schema_file).resolve() for task in all_tasks() if task.schema_file is not None]
+    return tuple(str(file.relative_to(PACKAGE_DIR)) for file in files if file.is_relative_to(PACKAGE_DIR))
+
+
 #: Package files read when a configuration is planned (every Snakemake start), never by a job: the schemas, and the
 #: registry of the public data (its files' SHA-256, checked at planning; ``ordeval fetch``).
-PLANNING_FILES = (
-    "schemas/config.schema.yaml",
-    "data/registry.yaml",
-    "tasks/quantification/schema.yaml",
-    "tasks/classification/schema.yaml",
-    "tasks/scores_schema.yaml",
-)
+PLANNING_FILES = ("schemas/config.schema.yaml", "data/registry.yaml", *_task_schemas())
 #: Files of the package that no code reads.
 NOT_READ = ("published/README.md", "py.typed")
 
@@ -138,11 +142,14 @@ class ModuleIndex:
 
 def discovered(module: str, index: ModuleIndex) -> tuple[str, ...]:
     """The modules that ``module`` imports by name at run time: the task registry (``ordeval.tasks``) imports every
-    task's package, and the task runs its data and scoring modules."""
-    if module != f"{index.package}.tasks" or index.package != PACKAGE:
+    task's package, and the task runs its data and scoring modules; the property checks (``ordeval.properties``)
+    import every task's property definitions (``Task.property_module``)."""
+    if module not in (f"{PACKAGE}.tasks", f"{PACKAGE}.properties") or index.package != PACKAGE:
         return ()
     from ordeval.tasks import all_tasks
 
+    if module == f"{PACKAGE}.properties":
+        return tuple(task.property_module for task in all_tasks() if task.property_module in index.files)
     prefix = f"{module}."
     found = [name for name, (_, is_package) in index.files.items() if name.startswith(prefix) and is_package]
     for task in all_tasks():

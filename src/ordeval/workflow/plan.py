@@ -17,9 +17,8 @@ from pathlib import Path
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
-from ordeval.reports import paper
 from ordeval.tasks import all_tasks, get_task
-from ordeval.tasks.base import resolve_path, source_entries, source_files
+from ordeval.tasks.base import resolve_path, source_files, source_paths
 from ordeval.tasks.plugins import load_plugins
 from ordeval.workflow.config import parameters as config_parameters
 from ordeval.workflow.config import validate
@@ -142,20 +141,11 @@ class Plan:
 
     def source_paths(self, dataset: str) -> dict[str, str]:
         """The files data set ``dataset`` reads, by the entry of its configuration that reads each (``gold``,
-        ``runs_0``, ``scores_1``...), each as the configuration gives it (below the configured ``data_root``
-        unless absolute): paths relative to the project folder wherever the configuration's are, so that the
-        rules' inputs stay the same when the project moves."""
-        spec, root = self.datasets[dataset].spec, str(self.config.get("data_root", "resources/"))
-        found = {}
-        for entry, source in [
-            *source_entries(spec),
-            *((f"scores[{index}]", source) for index, source in enumerate(spec.get("scores", []))),
-        ]:
-            if "path" in source:
-                name = entry.replace("[", "_").rstrip("]")
-                path = str(source["path"])
-                found[name] = path if Path(path).is_absolute() else str(Path(root) / path)
-        return found
+        ``runs_0``, ``scores_1``...: :func:`ordeval.tasks.base.source_paths`), each below the ``data_root`` as the
+        configuration writes it (unless absolute): paths relative to the project folder wherever the configuration's
+        are, so that the rules' inputs stay the same when the project moves."""
+        root = str(self.config.get("data_root", "resources/"))
+        return {key: str(path) for key, path in source_paths(dataset, self.datasets[dataset].spec, root).items()}
 
     def pdf_wanted(self) -> bool:
         """Config report: pdf: true, false, or auto (only where a TeX engine is installed)."""
@@ -269,7 +259,7 @@ def _analysis_measures(config: dict, analysis: str, task_name: str, scored: list
     task = get_task(task_name)
     if not listed:  # the papers' lists, and what else is scored, but no measure scored only where named
         analysed = [name for name in scored if name not in task.registry or task.registry[name].meta_evaluated]
-        return paper.default_measures(task_name, analysis, analysed)
+        return task.default_measures(analysis, analysed)
     known = set(task.registry.names()) or set(scored)  # precomputed scores: their data sets' measures
     mine = [measure for measure in listed if measure in known]
     unknown = [m for m in listed if m not in set(_all_measures(config))]
@@ -327,7 +317,8 @@ def _dnkt_combinations(config: dict, result: Plan) -> list[str]:
                     f"config key agreement.dnkt_combinations: {measure} needs {', '.join(missing)} to be scored"
                 )
         return list(listed)
-    return [m for m in paper.DNKT_COMBINATIONS if {"DNKT", m, f"DNKT_{m}"} <= scored]
+    defaults = dict.fromkeys(m for data in datasets for m in get_task(data.task).dnkt_combinations)
+    return [m for m in defaults if {"DNKT", m, f"DNKT_{m}"} <= scored]
 
 
 def _plan_popularity(result: Plan) -> None:

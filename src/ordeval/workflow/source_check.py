@@ -67,6 +67,7 @@ def check_contents(plan) -> None:
     would, except the data sets built from them already; the first problem is raised (an InputError naming
     the file and line, or a ConfigError naming the configuration key)."""
     from ordeval.tasks import get_task
+    from ordeval.tasks.base import source_paths
 
     for name, dataset in plan.datasets.items():
         if not dataset.files or _built_from_these(plan, name, dataset.files):
@@ -76,7 +77,7 @@ def check_contents(plan) -> None:
         if spec is None:
             continue
         try:
-            task.build(name, spec, plan.data_root, plan.config["seed"])
+            task.build(name, spec, source_paths(name, spec, plan.data_root), plan.config["seed"])
         except (InputError, ConfigError):
             raise
         except Exception as error:  # a plugin's reader or task: one line, not a traceback at workflow load

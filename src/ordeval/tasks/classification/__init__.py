@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.table import Table
-from ordeval.tasks.base import Scored, Task, checked_scores, measure_values, registry_on_first_use
-from ordeval.tasks.classification import data, formats, readers
+from ordeval.tasks.base import Scored, Task
+from ordeval.tasks.classification import data, formats, readers, simulate_settings
+from ordeval.tasks.registry import checked_scores, measure_values, registry_on_first_use
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "ClassificationTask", "ClassificationData"]
 
@@ -20,6 +21,10 @@ ClassificationData = data.ClassificationData
 register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
+
+#: The measures of Sakai's ordinal classification paper (ACL-IJCNLP 2021), in its Table 2 order: every analysis's
+#: default.
+PAPER_MEASURES = ("alpha_ORD", "alpha_INT", "HMPR", "F1_M", "MAE_M", "kappa", "CEM_ORD", "Accuracy", "MAE_mu")
 
 
 class ClassificationTask(Task):
@@ -31,6 +36,11 @@ class ClassificationTask(Task):
     summary_suffix = "_oc"
     data_modules = ("ordeval.tasks.classification.data",)
     scoring_modules = ("ordeval.tasks.classification.measures",)
+    property_module = "ordeval.tasks.classification.properties"
+    analysis_defaults = dict.fromkeys(
+        ("agreement", "consistency", "significance", "popularity", "leaderboard", "topic_set_size"), PAPER_MEASURES
+    )
+    known_measures = frozenset(PAPER_MEASURES)
     gold_topic_column = {"semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
@@ -45,6 +55,7 @@ class ClassificationTask(Task):
         }
     }
     baseline_types = data.BASELINE_SOURCES
+    profile_keys, profile_optional = simulate_settings.PROFILE_KEYS, simulate_settings.PROFILE_OPTIONAL
     #: the tables that scoring writes besides the stack (the pipeline: rule official_scores)
     extras = ("conventions", "pooled")
 
@@ -65,9 +76,29 @@ class ClassificationTask(Task):
 
         return REGISTRY
 
-    # ------------------------------------------------------------------ data
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> ClassificationData:
-        return data.build_dataset(name, spec, data_root, seed)
+    # ------------------------------------------------------------------ data (the steps of Task.build)
+    def read_gold(self, name: str, spec: Mapping, path: Path) -> readers.Gold:
+        return data.read_gold(spec, path)
+
+    def simulate_gold(self, name: str, spec: Mapping, rng) -> readers.Gold:
+        return data.simulate_gold(name, spec, rng) or super().simulate_gold(name, spec, rng)
+
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+        return data.read_run_file(name, spec, source, path, entry)
+
+    def pair_run(self, spec: Mapping, source: Mapping, run, gold: readers.Gold, run_name: str):
+        return readers.pair(run, gold, source.get("align", "id"), run_name)
+
+    def baseline(self, name: str, spec: Mapping, source: Mapping, gold: readers.Gold, entry: str) -> tuple:
+        return data.baseline(name, spec, source, gold, entry)
+
+    def simulate_runs(
+        self, name: str, spec: Mapping, source: Mapping, gold: readers.Gold, system_rng, noise_rng, entry
+    ):
+        return data.simulate_runs(name, spec, source, gold, system_rng, noise_rng, entry)
+
+    def dataset(self, name: str, spec: Mapping, gold: readers.Gold, run_names, runs, provenance) -> ClassificationData:
+        return data.dataset(name, spec, gold, run_names, runs, provenance)
 
     def source_defaults(self, kind: str | None) -> Mapping:
         from ordeval.tasks.classification import simulate
@@ -164,7 +195,7 @@ class ClassificationTask(Task):
 
     def _checked(self, name: str, confusion: np.ndarray, topics: Sequence[str], dataset) -> np.ndarray:
         """Measure ``name`` on runs x topics confusion matrices, as topics x runs; checked
-        (:func:`~ordeval.tasks.base.checked_scores`: NaN, a wrong shape or a raising measure is an error)."""
+        (:func:`~ordeval.tasks.registry.checked_scores`: NaN, a wrong shape or a raising measure is an error)."""
         measure = self.registry[name]
         scores = measure_values(measure, confusion)
         return checked_scores(measure, scores, dataset.run_names, topics, dataset.name).T

@@ -35,9 +35,7 @@ import numpy as np
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_atomically, write_json
 from ordeval.io.parsing import load_json
-from ordeval.io.provenance import dataset_origin
-from ordeval.stats.seeding import stream
-from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
+from ordeval.tasks.base import TaskData
 from ordeval.tasks.classification import readers, simulate
 from ordeval.tasks.classification.formats import FORMATS
 
@@ -90,8 +88,10 @@ def _align(source: Mapping, name: str, entry: str) -> str:
     return align
 
 
-def _read_gold_file(source: Mapping, classes: list[str], data_root) -> readers.Gold:
-    path = resolve_path(source["path"], data_root)
+def read_gold(spec: Mapping, path: Path) -> readers.Gold:
+    """The gold items of a gold file, by its registered format (:mod:`.formats`)."""
+    source = spec["gold"]
+    classes = readers.class_labels(spec["classes"])
     return readers.gold_items(FORMATS[source["type"]].read(path, classes, {**source, "role": "gold"})[""])
 
 
@@ -101,23 +101,18 @@ def simulated_item_names(topics: list[str], item_topic: np.ndarray) -> list[str]
     return [f"{topic}-{k}" for topic, size in zip(topics, sizes.tolist(), strict=True) for k in range(1, size + 1)]
 
 
-def build_gold(name: str, spec: Mapping, data_root, seed: int) -> tuple[readers.Gold, dict]:
-    """The gold items of data set ``name`` and the gold's provenance record."""
+def simulate_gold(name: str, spec: Mapping, rng: np.random.Generator) -> readers.Gold | None:
+    """The simulated gold items of data set ``name`` (None for a source type that simulates none)."""
     source = spec["gold"]
-    classes = readers.class_labels(spec["classes"])
-    kind = source["type"]
-    if kind in FORMATS:
-        return _read_gold_file(source, classes, data_root), file_record(source, data_root)
-    if kind != SIMULATED_GOLD:  # the schema admits no other type
-        raise ConfigError(f"{_entry(name, 'gold')}: unknown source type {kind!r}")
-    parameters = simulate.gold_parameters(source, len(classes), _entry(name, "gold"))
-    corpus = source.get("corpus", name)
-    item_topic, labels = simulate.simulate_gold(stream(seed, corpus, "gold"), num_classes=len(classes), **parameters)
+    if source["type"] != SIMULATED_GOLD:
+        return None
+    num_classes = len(spec["classes"])
+    parameters = simulate.gold_parameters(source, num_classes, _entry(name, "gold"))
+    item_topic, labels = simulate.simulate_gold(rng, num_classes=num_classes, **parameters)
     prefix = source.get("topic_prefix", "t")
     topics = [f"{prefix}{i:03d}" for i in range(1, parameters["topics"] + 1)]
     items = simulated_item_names(topics, item_topic)
-    gold = readers.Gold(Path(name), items, item_topic, labels, topics, np.arange(len(items)) + 1, simulated=True)
-    return gold, {"source": "simulated", **source, "seed": seed}
+    return readers.Gold(Path(name), items, item_topic, labels, topics, np.arange(len(items)) + 1, simulated=True)
 
 
 def simulated_run_names(source: Mapping) -> list[str]:
@@ -126,66 +121,32 @@ def simulated_run_names(source: Mapping) -> list[str]:
     return [f"{prefix}{i:02d}" for i in range(1, source["systems"] + 1)]
 
 
-def run_labels(name: str, spec: Mapping, gold: readers.Gold, data_root, seed: int):
-    """``runs_of`` of :func:`ordeval.tasks.base.build_runs`: each (run name, class indices of the gold's items,
-    provenance record) of one run source: a file (paired with the gold), a constant class, or simulated."""
+def read_run_file(name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+    """{run name: label table} of a run file, by its registered format (:mod:`.formats`); its ``align`` checked."""
+    _align(source, name, entry)
+    tables = FORMATS[source["type"]].read(path, readers.class_labels(spec["classes"]), {**source, "role": "run"})
+    return {source["name"]: tables[""]} if "" in tables else tables  # a file of one run: the name the source gives
+
+
+def baseline(name: str, spec: Mapping, source: Mapping, gold: readers.Gold, entry: str) -> tuple[np.ndarray, dict]:
+    """(class index of every gold item, provenance record) of a ``constant_class`` baseline."""
     classes = readers.class_labels(spec["classes"])
-    seen: set[str] = set()
-
-    def runs_of(source: Mapping, index: int, entry: str):
-        kind = source["type"]
-        if kind in FORMATS:
-            align = _align(source, name, entry)
-            path = resolve_path(source["path"], data_root)
-            record = {**file_record(source, data_root), "align": align}
-            tables = FORMATS[kind].read(path, classes, {**source, "role": "run"})
-            if "" in tables:  # a file of one run: the name the source gives
-                tables = {source["name"]: tables[""]}
-            for run_name, table in tables.items():
-                if run_name in seen:  # before pairing: the clearer error
-                    raise ConfigError(f"{_entry(name, entry)}: run name {run_name!r} is used twice")
-                seen.add(run_name)
-                yield run_name, readers.pair(table, gold, align, run_name), record
-        elif kind == "constant_class":
-            label = str(source["class"])
-            if label not in classes:
-                raise ConfigError(
-                    f"{_entry(name, entry)}.class: {label!r} is not one of the classes {', '.join(classes)}"
-                )
-            labels = simulate.constant_class(len(gold), classes.index(label))
-            yield source["name"], labels, {"source": "baseline", "type": kind, "class": label, "computed_from": "gold"}
-        elif kind == "simulate":
-            parameters = simulate.run_parameters(source, len(classes), _entry(name, entry))
-            corpus = source.get("corpus", name)
-            values = simulate.simulate_runs(
-                stream(seed, corpus, "systems", index),
-                stream(seed, name, "runs", index),
-                gold.labels,
-                gold.item_topic,
-                len(classes),
-                **parameters,
-            )
-            for run_name, run in zip(simulated_run_names(source), values, strict=True):
-                yield run_name, run, {"source": "simulated", **source, "seed": seed}
-        else:  # the schema admits no other type
-            raise ConfigError(f"{_entry(name, entry)}: unknown source type {kind!r}")
-
-    return runs_of
+    label = str(source["class"])
+    if label not in classes:
+        raise ConfigError(f"{_entry(name, entry)}.class: {label!r} is not one of the classes {', '.join(classes)}")
+    labels = simulate.constant_class(len(gold), classes.index(label))
+    return labels, {"source": "baseline", "type": source["type"], "class": label, "computed_from": "gold"}
 
 
-def build_dataset(name: str, spec: Mapping, data_root: str | Path, seed: int) -> ClassificationData:
-    """Read or simulate the gold and every run of data set ``name``; validate; nothing is written."""
-    check_files_exist({name: spec}, data_root)
-    gold, gold_record = build_gold(name, spec, data_root, seed)
-    run_names, runs, run_records = build_runs(name, spec, run_labels(name, spec, gold, data_root, seed))
-    provenance = {
-        "dataset": name,
-        "origin": dataset_origin(gold_record["source"], run_records),
-        "description": spec.get("description", ""),
-        "gold": gold_record,
-        "runs": run_records,
-        "simulated_runs": [run for run, record in run_records.items() if record["source"] == "simulated"],
-    }
+def simulate_runs(name: str, spec: Mapping, source: Mapping, gold: readers.Gold, system_rng, noise_rng, entry: str):
+    """The class of every gold item from each system of a ``simulate`` run source (:func:`.simulate.simulate_runs`)."""
+    num_classes = len(spec["classes"])
+    parameters = simulate.run_parameters(source, num_classes, _entry(name, entry))
+    return simulate.simulate_runs(system_rng, noise_rng, gold.labels, gold.item_topic, num_classes, **parameters)
+
+
+def dataset(name: str, spec: Mapping, gold: readers.Gold, run_names: list[str], runs, provenance: dict):
+    """The data set of ``name`` from its gold items, runs and provenance."""
     return ClassificationData(
         name,
         readers.class_labels(spec["classes"]),
@@ -345,32 +306,20 @@ def read_canonical(
     classes = readers.class_labels(spec["classes"])
     provenance = load_json(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
     stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
-    if stored is not None:
-        found = (
-            stored["topics"].tolist(),
-            stored["run_names"].tolist(),
-            stored["items"].tolist(),
-            stored["item_topic"],
-            stored["gold"],
-            stored["runs"],
-        )
-    else:
+    if stored is None:
         gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))
         run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
-        found = (gold.topics, run_names, gold.items, gold.item_topic, gold.labels, runs)
-    topics, run_names, items, item_topic, labels, runs = found
-    return ClassificationData(
-        name,
-        classes,
-        topics,
-        run_names,
-        provenance,
+        return dataset(name, spec, gold, run_names, runs, provenance)
+    items = stored["items"].tolist()
+    gold = readers.Gold(
+        Path(gold_path),
         items,
-        item_topic,
-        labels,
-        runs,
-        spec.get("one_class_agreement", "one"),
+        stored["item_topic"],
+        stored["gold"],
+        stored["topics"].tolist(),
+        np.arange(2, len(items) + 2),  # the lines of the canonical gold table, after its header
     )
+    return dataset(name, spec, gold, stored["run_names"].tolist(), stored["runs"], provenance)
 
 
 def tsv_run_names(path: Path) -> list[str]:

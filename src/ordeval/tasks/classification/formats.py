@@ -4,8 +4,8 @@ A reader returns label tables (:class:`~ordeval.tasks.classification.readers.Lab
 
 from __future__ import annotations
 
-from ordeval.tasks.base import FileFormats
 from ordeval.tasks.classification import readers
+from ordeval.tasks.formats import FileFormats
 
 FORMATS = FileFormats()
 register_format = FORMATS.register

@@ -20,7 +20,7 @@ are scored meaningfully and told apart, unlike kappa, which gives all of them 0)
 and two further properties of ordeval's own: ``constant_no_better_than_chance`` (a constant run never
 beats the chance-level run) and ``majority_run_far_from_perfect`` (a majority-class run stays 1/2 from
 the perfect score). Each is defined precisely, and checked on every measure (plugins too), by
-:mod:`ordeval.properties.classification`; a test fails when a declared flag and its check disagree.
+:mod:`ordeval.tasks.classification.properties`; a test fails when a declared flag and its check disagree.
 
 Flags (I, II, III): alpha_ORD, alpha_INT, CEM_ORD, MAE_M: yes, yes, yes; kappa: yes, no, yes;
 F1_M, HMPR: no, yes, yes; MAE_mu: yes, yes, no; Accuracy: no, yes, no (the paper's Table 4).

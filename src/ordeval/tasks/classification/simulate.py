@@ -15,17 +15,16 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ordeval.stats import portable
-from ordeval.tasks import latent
-from ordeval.tasks.base import team_count
+from ordeval.tasks import latent, topic_model
 from ordeval.tasks.classification.simulate_settings import (
     BIASES,
-    DEFAULT_CLASS_SHARES_5,
     DEFAULT_CONCENTRATION,
     GOLD_DEFAULTS,
     RUN_DEFAULTS,
     gold_parameters,
     run_parameters,
 )
+from ordeval.tasks.latent import graded_skills, team_count
 
 __all__ = [  # this module's simulators, and the settings its callers reach through it
     "BIASES",
@@ -42,18 +41,9 @@ __all__ = [  # this module's simulators, and the settings its callers reach thro
     "simulate_gold",
     "simulate_runs",
     "system_parameters",
-    "topic_sizes",
 ]
 
 # --------------------------------------------------------------------------- gold
-
-
-def topic_sizes(rng: np.random.Generator, topics: int, items_min: int, items_max: int) -> np.ndarray:
-    """``round(exp(U(log items_min, log items_max)))`` items per topic (tens to hundreds)."""
-    sizes = np.rint(portable.exp(rng.uniform(portable.log(items_min), portable.log(items_max), size=topics))).astype(
-        np.int64
-    )
-    return np.clip(sizes, items_min, items_max)
 
 
 def simulate_gold(
@@ -83,24 +73,28 @@ def simulate_gold(
       topics at the defaults);
     * ``tilt_sd`` = 0, ``polarity_sd`` = 0: the shares tilted along the class order and polarised per topic
       (a topic more positive than the average in all its classes at once, a divisive topic with more of both
-      extremes; :func:`ordeval.tasks.latent.topic_proportions`);
+      extremes; :func:`ordeval.tasks.topic_model.topic_proportions`);
     * ``cut_points`` = None, ``location_sd`` = 1, ``scale_sd`` = 0: with K - 1 ascending cut points, the
       proportions come instead from a latent logistic reading of the topic's items, located by
-      N(0, location_sd) and scaled by exp(N(0, scale_sd)) (:func:`ordeval.tasks.latent.logistic_topic_proportions`);
-      the four settings above are then not used.
+      N(0, location_sd) and scaled by exp(N(0, scale_sd))
+      (:func:`ordeval.tasks.topic_model.logistic_topic_proportions`); the four settings above are then not used.
 
-    Labels are multinomial with the topic's proportions.
+    Labels are multinomial with the topic's proportions (:func:`ordeval.tasks.topic_model.topic_counts`).
     """
-    if class_shares is None:
-        class_shares = DEFAULT_CLASS_SHARES_5 if num_classes == 5 else [1.0] * num_classes
-    shares = np.asarray(class_shares, dtype=float)
-    shares = shares / shares.sum()
-    sizes = topic_sizes(rng, topics, items_min, items_max)
-    if cut_points is not None:
-        proportions = latent.logistic_topic_proportions(rng, cut_points, location_sd, scale_sd, topics)
-    else:
-        proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
-    counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=True)])
+    sizes, counts = topic_model.topic_counts(
+        rng,
+        topics,
+        num_classes,
+        items_min,
+        items_max,
+        class_shares=class_shares,
+        concentration=concentration,
+        tilt_sd=tilt_sd,
+        polarity_sd=polarity_sd,
+        cut_points=cut_points,
+        location_sd=location_sd,
+        scale_sd=scale_sd,
+    )
     item_topic = np.repeat(np.arange(topics), sizes)
     labels = np.concatenate([np.repeat(np.arange(num_classes), row) for row in counts])
     # shuffle the items within each topic (the counts put them in class order)
@@ -169,12 +163,7 @@ def system_parameters(
     0 for ``none``) and guess rate (0); the last ``weak_teams`` skills are instead evenly spaced in
     [weak_skill_min, weak_skill_max] (shuffled with the others), with guess rates evenly spaced in
     [weak_guess_min, weak_guess_max], the highest for the lowest skill."""
-    skills = np.concatenate(
-        [
-            np.linspace(skill_max, skill_min, systems - weak_teams),
-            np.linspace(weak_skill_max, weak_skill_min, weak_teams),
-        ]
-    )
+    skills = graded_skills(systems, weak_teams, skill_min, skill_max, weak_skill_min, weak_skill_max)
     order = rng.permutation(systems)
     skills = skills[order]
     spreads = rng.uniform(spread_min, spread_max, size=systems)
@@ -295,32 +284,38 @@ def simulate_runs(
     majority = int(np.bincount(gold, minlength=num_classes).argmax()) if gold.size else 0
     difficulty = noise_rng.normal(0.0, topic_difficulty_sd, size=num_topics)
     if model == "latent":
-        dealt = None
-        if profiles:
-            dealt = latent.assign_profiles(system_rng, profiles, teams, profile_jitter)
-            parameters["noise_sd"], parameters["edges"] = dealt.sd[team_of], dealt.edges[team_of]
-        else:
-            parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]
-            parameters["edges"] = [
-                bin_edges(num_classes, kind, strength, majority)
-                for kind, strength in zip(parameters["bias"], parameters["bias_strength"], strict=True)
-            ]
-        centre, scale = gold, portable.exp(difficulty)[item_topic]
-        if topic_shift_sd > 0 or topic_shift_slope != 0:
-            mean_class = np.bincount(item_topic, weights=gold, minlength=num_topics) / np.maximum(
-                np.bincount(item_topic, minlength=num_topics), 1
-            )
-            shift = latent.topic_shifts(noise_rng, mean_class, topic_shift_slope, topic_shift_sd)
-            centre = gold + shift[item_topic]
-        if item_difficulty_sd > 0:
-            scale = scale * portable.exp(noise_rng.normal(0.0, item_difficulty_sd, size=gold.size))
+        dealt = latent.assign_profiles(system_rng, profiles, teams, profile_jitter) if profiles else None
+        latent_systems(parameters, dealt, team_of, num_classes, majority)
+        centre, scale = latent_items(
+            noise_rng, gold, item_topic, difficulty, topic_shift_sd, topic_shift_slope, item_difficulty_sd
+        )
         predictions = latent_predictions(
             noise_rng, centre, item_topic, parameters, team_of, scale, interaction_sd, team_shared, item_shared, dealt
         )
-        return guessed(noise_rng, predictions, parameters["guess"], num_classes)
+    else:
+        predictions = confusion_predictions(
+            noise_rng, gold, item_topic, parameters, num_classes, majority, difficulty, interaction_sd
+        )
+    return guessed(noise_rng, predictions, parameters["guess"], num_classes)
+
+
+def confusion_predictions(
+    rng: np.random.Generator,
+    gold: np.ndarray,
+    item_topic: np.ndarray,
+    parameters: dict,
+    num_classes: int,
+    majority: int,
+    difficulty: np.ndarray,
+    interaction_sd: float,
+) -> np.ndarray:
+    """The ``confusion`` model of :func:`simulate_runs`, systems x items: system r keeps an item's gold class
+    (then moved by its bias) with probability 1 - e, else errs by its ordinal kernel, where
+    e = clip(1 - skill_r + difficulty_t + N(0, interaction_sd)_rt, 0, 1) on the item's topic t."""
+    num_topics = len(difficulty)
     identity = np.eye(num_classes)
-    predictions = np.empty((systems, gold.size), dtype=np.int64)
-    for system in range(systems):
+    predictions = np.empty((len(parameters["skill"]), gold.size), dtype=np.int64)
+    for system in range(len(predictions)):
         strength = parameters["bias_strength"][system]
         bias = (1 - strength) * identity + strength * bias_map(parameters["bias"][system], num_classes, majority)
         kernel = ordinal_kernel(num_classes, parameters["spread"][system])
@@ -328,13 +323,54 @@ def simulate_runs(
             bias[gold],
             portable.matmul(kernel, bias)[gold],
         )  # items x classes: after a kept / a wrong base prediction
-        interaction = noise_rng.normal(0.0, interaction_sd, size=num_topics)
+        interaction = rng.normal(0.0, interaction_sd, size=num_topics)
         error = np.clip(1 - parameters["skill"][system] + difficulty + interaction, 0.0, 1.0)[item_topic]
         probabilities = (1 - error)[:, None] * keep + error[:, None] * err
         cumulative = np.cumsum(probabilities, axis=1)
-        draws = noise_rng.random(gold.size)[:, None] * cumulative[:, -1:]
+        draws = rng.random(gold.size)[:, None] * cumulative[:, -1:]
         predictions[system] = np.minimum((draws >= cumulative).sum(axis=1), num_classes - 1)
-    return guessed(noise_rng, predictions, parameters["guess"], num_classes)
+    return predictions
+
+
+def latent_systems(
+    parameters: dict, dealt: latent.Systems | None, team_of: np.ndarray, num_classes: int, majority: int
+) -> None:
+    """The noise sd and cut points of every system of the ``latent`` model, added to ``parameters``: those of
+    the profiles dealt to the teams (``dealt``), else from the skill (sd 2 (1 - skill)) and the bias
+    (:func:`bin_edges`)."""
+    if dealt is not None:
+        parameters["noise_sd"], parameters["edges"] = dealt.sd[team_of], dealt.edges[team_of]
+        return
+    parameters["noise_sd"] = [2.0 * (1.0 - skill) for skill in parameters["skill"]]
+    parameters["edges"] = [
+        bin_edges(num_classes, kind, strength, majority)
+        for kind, strength in zip(parameters["bias"], parameters["bias_strength"], strict=True)
+    ]
+
+
+def latent_items(
+    rng: np.random.Generator,
+    gold: np.ndarray,
+    item_topic: np.ndarray,
+    difficulty: np.ndarray,
+    topic_shift_sd: float,
+    topic_shift_slope: float,
+    item_difficulty_sd: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(centre, scale) of every item's latent value in the ``latent`` model: the gold class plus the topic's
+    shift (:func:`ordeval.tasks.latent.topic_shifts`; none while both settings are 0), and the noise scale
+    exp(topic difficulty), times the item's exp(N(0, item_difficulty_sd)) where that sd is positive."""
+    num_topics = len(difficulty)
+    centre, scale = gold, portable.exp(difficulty)[item_topic]
+    if topic_shift_sd > 0 or topic_shift_slope != 0:
+        mean_class = np.bincount(item_topic, weights=gold, minlength=num_topics) / np.maximum(
+            np.bincount(item_topic, minlength=num_topics), 1
+        )
+        shift = latent.topic_shifts(rng, mean_class, topic_shift_slope, topic_shift_sd)
+        centre = gold + shift[item_topic]
+    if item_difficulty_sd > 0:
+        scale = scale * portable.exp(rng.normal(0.0, item_difficulty_sd, size=gold.size))
+    return centre, scale
 
 
 def guessed(rng: np.random.Generator, predictions: np.ndarray, guesses, num_classes: int) -> np.ndarray:

@@ -9,11 +9,9 @@ import math
 from collections.abc import Mapping
 
 from ordeval.io.errors import ConfigError
-from ordeval.tasks import latent
-from ordeval.tasks.base import team_count
+from ordeval.tasks import latent, topic_model
+from ordeval.tasks.latent import team_count
 
-#: Class shares of the default gold (5 classes): skewed towards the positive classes, like SemEval.
-DEFAULT_CLASS_SHARES_5 = (0.02, 0.12, 0.45, 0.35, 0.06)
 #: Dirichlet concentration of the topics' class proportions (calibrated so that about 70% of the topics
 #: have an empty gold class at the default sizes; the real gold: 64 of 100 topics in 2016, 103 of 125 in 2017).
 DEFAULT_CONCENTRATION = 10.0
@@ -60,6 +58,11 @@ RUN_DEFAULTS = {
 }
 #: How a simulated system predicts (see :func:`simulate_runs`).
 MODELS = ("confusion", "latent")
+#: The keys of a profile of the ``latent`` model (a system fitted to real runs: :mod:`ordeval.tasks.latent`), and
+#: its optional ones: its own ``interaction_sd`` (the sd of its own shift per topic, else the source's) and its
+#: ``loadings`` on the topic factors shared by the systems.
+PROFILE_KEYS = ("noise_sd", "edges")
+PROFILE_OPTIONAL = ("interaction_sd", "loadings")
 RUN_KEYS = {"type", "systems", "prefix", "corpus", *RUN_DEFAULTS}
 
 
@@ -113,7 +116,7 @@ def gold_parameters(source: Mapping, num_classes: int, entry: str = "gold") -> d
             _number({f"class_shares[{position}]": share}, f"class_shares[{position}]", entry, low=0, low_open=True)
     _number(merged, "location_sd", entry, low=0, high=10)
     _number(merged, "scale_sd", entry, low=0, high=5)
-    logistic = latent.logistic_gold_problem(source, num_classes)
+    logistic = topic_model.logistic_gold_problem(source, num_classes)
     if logistic:
         raise _fail(entry, *logistic)
     return {key: merged[key] for key in ("topics", *GOLD_DEFAULTS)}
@@ -156,7 +159,7 @@ def run_parameters(source: Mapping, num_classes: int, entry: str = "runs") -> di
         if not isinstance(profiles, (list, tuple)) or not profiles:
             raise _fail(entry, "profiles", f"{profiles!r} must be a non-empty list of profiles")
         for position, profile in enumerate(profiles):
-            problem = latent.profile_problem(profile, num_classes, optional=latent.OC_PROFILE_OPTIONAL)
+            problem = latent.profile_problem(profile, num_classes, PROFILE_KEYS, PROFILE_OPTIONAL)
             if problem:
                 raise _fail(entry, f"profiles[{position}]", problem)
         problem = latent.loadings_problem(profiles)

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ordeval.tasks.base import Scored, Task, checked_scores, registry_on_first_use
-from ordeval.tasks.quantification import data, formats, readers
+from ordeval.tasks.base import Scored, Task
+from ordeval.tasks.quantification import data, formats, readers, simulate
+from ordeval.tasks.registry import checked_scores, registry_on_first_use
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
 
@@ -18,22 +19,41 @@ register_format = formats.register_format
 
 __getattr__ = registry_on_first_use(__name__)
 
+#: The measure lists of Sakai's papers on ordinal quantification (ACL-IJCNLP 2021; CIKM 2021 LQ workshop; the
+#: RNOD-variants/DNKT study): the analyses' defaults.
+AGREEMENT_MEASURES = ("NMD", "RNADW", "RNOD", "RNADW2", "RNOD2", "NVD", "RNSS", "JSD", "DNKT", "RSNOD")
+SIGNIFICANCE_MEASURES = ("NMD", "RSNOD", "RNOD", "NVD", "RNSS", "JSD")
+
 
 class QuantificationTask(Task):
     name = "quantification"
     short = "OQ"
     title = "ordinal quantification"
     order = 0
+    implied = True  # the only task before tasks existed: a data set that names none is one of this task
     description = "ordinal quantification: a gold distribution per topic, an estimated distribution per run"
     summary_suffix = ""
     data_modules = ("ordeval.tasks.quantification.data",)
     scoring_modules = ("ordeval.tasks.quantification.measures",)
+    property_module = "ordeval.tasks.quantification.properties"
+    analysis_defaults = {
+        "agreement": AGREEMENT_MEASURES,
+        "consistency": None,
+        "significance": SIGNIFICANCE_MEASURES,
+        "popularity": SIGNIFICANCE_MEASURES,
+        "leaderboard": SIGNIFICANCE_MEASURES,
+        "topic_set_size": SIGNIFICANCE_MEASURES,
+    }
+    known_measures = frozenset(AGREEMENT_MEASURES) | {"DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"}
+    dnkt_combinations = ("JSD", "NMD", "RNOD")  # the measures M of the DNKT_M tables of the RNOD-variants study
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
     canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
+    profile_keys, profile_optional = simulate.PROFILE_KEYS, simulate.PROFILE_OPTIONAL
+    latent_needs_profiles = True
 
     @property
     def registry(self):
@@ -41,14 +61,34 @@ class QuantificationTask(Task):
 
         return REGISTRY
 
-    def build(self, name: str, spec: Mapping, data_root, seed: int) -> data.Dataset:
-        return data.build_dataset(name, spec, data_root, seed)
+    # ------------------------------------------------------------------ data (the steps of Task.build)
+    def read_gold(self, name: str, spec: Mapping, path: Path) -> data.Gold:
+        gold = data.read_file(spec["gold"], "gold", readers.class_labels(spec["classes"]), path)[""]
+        return gold.topics, gold.values
+
+    def simulate_gold(self, name: str, spec: Mapping, rng) -> data.Gold:
+        return data.simulate_gold(name, spec, rng) or super().simulate_gold(name, spec, rng)
+
+    def read_run_file(self, name: str, spec: Mapping, source: Mapping, path: Path, entry: str) -> dict:
+        found = data.read_file(source, "run", readers.class_labels(spec["classes"]), path)
+        return {run or source["name"]: values for run, values in found.items()}  # one run: the name the source gives
+
+    def pair_run(self, spec: Mapping, source: Mapping, run, gold: data.Gold, run_name: str):
+        return readers.align_to_gold(run, gold[0], run_name)
+
+    def baseline(self, name: str, spec: Mapping, source: Mapping, gold: data.Gold, entry: str) -> tuple:
+        return data.baseline(name, spec, source, gold, entry)
+
+    def simulate_runs(self, name: str, spec: Mapping, source: Mapping, gold: data.Gold, system_rng, noise_rng, entry):
+        return data.simulate_runs(source, gold, system_rng, noise_rng)
+
+    def dataset(self, name: str, spec: Mapping, gold: data.Gold, run_names, runs, provenance) -> data.Dataset:
+        classes = readers.class_labels(spec["classes"])
+        return data.Dataset(name, classes, gold[0], run_names, provenance, gold[1], runs)
 
     def source_defaults(self, kind: str | None) -> Mapping:
         """The defaults of the simulators' keyword arguments."""
         import inspect
-
-        from ordeval.tasks.quantification import simulate
 
         function = {
             "simulate_tweets": simulate.simulate_tweet_gold,

@@ -12,6 +12,7 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,10 +20,8 @@ import numpy as np
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_atomically, write_json
-from ordeval.io.provenance import dataset_origin
 from ordeval.io.table import Table
-from ordeval.stats.seeding import stream
-from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
+from ordeval.tasks.base import TaskData
 from ordeval.tasks.quantification import baselines, readers, simulate
 from ordeval.tasks.quantification.formats import FORMATS
 
@@ -38,13 +37,16 @@ class Dataset(TaskData):
 
 
 # --------------------------------------------------------------------------- building a data set
+# (the steps of ordeval.tasks.base.Task.build; what is particular to quantification is here)
+
+#: A gold: its topics and their distributions (topics x classes).
+Gold = tuple[list[str], np.ndarray]
 
 
-def _read_file_source(source: dict, classes: list, data_root) -> dict[str, readers.TopicDistributions]:
-    """Distributions of a file source read by its registered format (:mod:`.formats`), keyed by run name
-    ('' for a single distribution set)."""
-    path = resolve_path(source["path"], data_root)
-    found = FORMATS[source["type"]].read(path, classes, source)
+def read_file(source: Mapping, role: str, classes: list, path: Path) -> dict[str, readers.TopicDistributions]:
+    """Distributions of the ``role`` file ``path`` of a source read by its registered format (:mod:`.formats`),
+    keyed by run name ('' for a single distribution set); a file of several runs gives those ``runs`` names."""
+    found = FORMATS[source["type"]].read(path, classes, {**source, "role": role})
     wanted = source.get("runs")
     if wanted and "" not in found:
         unknown = [run for run in wanted if run not in found]
@@ -54,42 +56,34 @@ def _read_file_source(source: dict, classes: list, data_root) -> dict[str, reade
     return found
 
 
-def _simulation_parameters(source: dict, excluded: set[str]) -> dict:
+def _simulation_parameters(source: Mapping, excluded: set[str]) -> dict:
     return {key: value for key, value in source.items() if key not in excluded}
 
 
-def build_gold(name: str, spec: dict, data_root, seed: int) -> tuple[list[str], np.ndarray, dict]:
-    """Topics, gold distributions and provenance of the data set ``name``."""
+def simulate_gold(name: str, spec: Mapping, rng: np.random.Generator) -> Gold | None:
+    """The simulated gold of data set ``name`` (None for a source type that simulates none)."""
     source = spec["gold"]
-    classes = readers.class_labels(spec["classes"])
-    kind = source["type"]
-    if kind in FORMATS:
-        gold = _read_file_source({**source, "role": "gold"}, classes, data_root)[""]
-        return gold.topics, gold.values, file_record(source, data_root)
-    if kind == "simulate_annotators":
+    num_classes = len(spec["classes"])
+    if source["type"] == "simulate_annotators":
         scores = source.get("scores", [source["score"]])
-        corpus = source.get("corpus", name)
         parameters = _simulation_parameters(source, {"type", "corpus", "scores", "score", "topic_prefix"})
         values = simulate.simulate_annotator_gold(
-            stream(seed, corpus, "gold"),
-            num_classes=len(classes),
+            rng,
+            num_classes=num_classes,
             num_scores=len(scores),
             score_index=scores.index(source["score"]),
             **parameters,
         )
-    elif kind == "simulate_tweets":
+    elif source["type"] == "simulate_tweets":
         parameters = _simulation_parameters(source, {"type", "corpus", "topic_prefix"})
-        values = simulate.simulate_tweet_gold(
-            stream(seed, source.get("corpus", name), "gold"), num_classes=len(classes), **parameters
-        )
-    else:  # the schema admits no other type
-        raise ConfigError(f"datasets.{name}.gold: unknown source type {kind!r}")
+        values = simulate.simulate_tweet_gold(rng, num_classes=num_classes, **parameters)
+    else:
+        return None
     prefix = source.get("topic_prefix", "t")
-    topics = [f"{prefix}{i:03d}" for i in range(1, len(values) + 1)]
-    return topics, values, {"source": "simulated", **source, "seed": seed}
+    return [f"{prefix}{i:03d}" for i in range(1, len(values) + 1)], values
 
 
-def simulated_run_names(source: dict) -> list[str]:
+def simulated_run_names(source: Mapping) -> list[str]:
     """``<prefix>01`` ...; with English variants, ``<prefix>01-C`` ... and ``<prefix>01-E`` ..."""
     prefix = source.get("prefix", "SIM")
     systems, english = source["systems"], source.get("english_variants", 0)
@@ -98,57 +92,24 @@ def simulated_run_names(source: dict) -> list[str]:
     return [f"{prefix}{i:02d}-C" for i in range(1, systems + 1)] + [f"{prefix}{i:02d}-E" for i in range(1, english + 1)]
 
 
-def run_values(name: str, spec: dict, topics: list[str], gold: np.ndarray, data_root, seed: int):
-    """``runs_of`` of :func:`ordeval.tasks.base.build_runs`: each (run name, topics x classes estimates, provenance
-    record) of one run source: a file, a baseline computed from the gold, or simulated systems."""
-    classes = readers.class_labels(spec["classes"])
-
-    def runs_of(source: dict, index: int, entry: str):
-        kind = source["type"]
-        if kind in FORMATS:
-            record = file_record(source, data_root)
-            for run_name, run in _read_file_source(source, classes, data_root).items():
-                run_name = run_name or source["name"]  # a file of one run: the name the source gives
-                yield run_name, readers.align_to_gold(run, topics, run_name), record
-        elif kind in BASELINE_SOURCES:
-            if kind == "constant_class":
-                label = str(source["class"])
-                if label not in classes:
-                    raise ConfigError(f"datasets.{name}.{entry}: class {label!r} is not one of {classes}")
-                values = baselines.constant_class(gold, classes.index(label))
-            else:
-                values = getattr(baselines, kind)(gold)
-            yield source["name"], values, {"source": "baseline", "type": kind, "computed_from": "gold"}
-        elif kind == "simulate":
-            parameters = _simulation_parameters(source, {"type", "prefix", "corpus"})
-            corpus = source.get("corpus", name)
-            values = simulate.simulate_runs(
-                stream(seed, corpus, "systems", index), stream(seed, name, "runs", index), gold, **parameters
-            )
-            for run_name, run in zip(simulated_run_names(source), values, strict=False):
-                yield run_name, run, {"source": "simulated", **source, "seed": seed}
-        else:  # the schema admits no other type
-            raise ConfigError(f"datasets.{name}.{entry}: unknown source type {kind!r}")
-
-    return runs_of
+def baseline(name: str, spec: Mapping, source: Mapping, gold: Gold, entry: str) -> tuple[np.ndarray, dict]:
+    """(topics x classes estimates, provenance record) of an organiser baseline computed from the gold."""
+    kind = source["type"]
+    if kind == "constant_class":
+        classes = readers.class_labels(spec["classes"])
+        label = str(source["class"])
+        if label not in classes:
+            raise ConfigError(f"datasets.{name}.{entry}: class {label!r} is not one of {classes}")
+        values = baselines.constant_class(gold[1], classes.index(label))
+    else:
+        values = getattr(baselines, kind)(gold[1])
+    return values, {"source": "baseline", "type": kind, "computed_from": "gold"}
 
 
-def build_dataset(name: str, spec: dict, data_root: str | Path, seed: int) -> Dataset:
-    """Read or simulate the gold and every run of data set ``name``; validate; nothing is written."""
-    check_files_exist({name: spec}, data_root)
-    topics, gold, gold_provenance = build_gold(name, spec, data_root, seed)
-    run_names, runs, run_provenance = build_runs(name, spec, run_values(name, spec, topics, gold, data_root, seed))
-    simulated_runs = [run for run, record in run_provenance.items() if record["source"] == "simulated"]
-    origin = dataset_origin(gold_provenance["source"], run_provenance)
-    provenance = {
-        "dataset": name,
-        "origin": origin,
-        "description": spec.get("description", ""),
-        "gold": gold_provenance,
-        "runs": run_provenance,
-        "simulated_runs": simulated_runs,
-    }
-    return Dataset(name, readers.class_labels(spec["classes"]), topics, run_names, provenance, gold, runs)
+def simulate_runs(source: Mapping, gold: Gold, system_rng, noise_rng) -> np.ndarray:
+    """The estimates of the systems of a ``simulate`` run source (:func:`.simulate.simulate_runs`)."""
+    parameters = _simulation_parameters(source, {"type", "prefix", "corpus"})
+    return simulate.simulate_runs(system_rng, noise_rng, gold[1], **parameters)
 
 
 # --------------------------------------------------------------------------- canonical tables

@@ -3,7 +3,7 @@ one more ``@FORMATS.register(...)`` here or in a plugin (``ordeval.tasks.quantif
 
 from __future__ import annotations
 
-from ordeval.tasks.base import FileFormats
+from ordeval.tasks.formats import FileFormats
 from ordeval.tasks.quantification import readers
 
 FORMATS = FileFormats()

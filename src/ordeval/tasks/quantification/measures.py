@@ -13,7 +13,7 @@ Adding a measure is one function plus one registry entry (here or in a plugin mo
 
 Every analysis, table and figure takes its measures from :data:`REGISTRY`.
 
-Each measure declares the properties of :mod:`ordeval.properties.quantification` it has (``ordinal``,
+Each measure declares the properties of :mod:`ordeval.tasks.quantification.properties` it has (``ordinal``,
 ``farther_is_worse``, ``perfect_estimate``, ``uniform_gold``, ``uniform_estimate_graded``,
 ``priority_preserving``; defined there); a test fails when a declaration and its check disagree.
 """
@@ -33,7 +33,7 @@ TIE_TOLERANCE = 1e-9
 
 MeasureFunction = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
-#: The property flags the measures declare (defined and checked in :mod:`ordeval.properties.quantification`).
+#: The property flags the measures declare (defined and checked in :mod:`ordeval.tasks.quantification.properties`).
 ORDINAL = {
     "ordinal": True,
     "farther_is_worse": True,
@@ -81,7 +81,7 @@ _SCORED: ContextVar[dict | None] = ContextVar("scored", default=None)
 
 def _score(name: str, estimate: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """``REGISTRY[name](estimate, gold)``, computed once per :func:`score_runs` call."""
-    from ordeval.tasks.base import measure_values  # a measure that raises or returns no numbers: one line naming it
+    from ordeval.tasks.registry import measure_values  # a measure that raises or returns no numbers: one line naming it
 
     memo = _SCORED.get()
     if memo is None:

@@ -83,13 +83,13 @@ class TopicDistributions:
     #: each distribution's sum as read, before renormalisation (None: sums of 1 by construction)
     sums: np.ndarray | None = None
 
-    def sum_deviation(self) -> tuple[float, str] | None:
-        """(largest |sum - 1| of a distribution as read, where), or None where every sum is 1 by
-        construction; ``ordeval validate`` reports it (the sums are renormalised within SUM_TOLERANCE)."""
+    def sum_deviation(self) -> tuple[float, str, float] | None:
+        """(largest |sum - 1| of a distribution as read, where, the tolerance within which the sums are
+        renormalised: SUM_TOLERANCE), or None where every sum is 1 by construction; ``ordeval validate`` reports it."""
         if self.sums is None or not len(self.sums):
             return None
         row = int(np.argmax(np.abs(self.sums - 1)))
-        return float(abs(self.sums[row] - 1)), self.locations[row]
+        return float(abs(self.sums[row] - 1)), self.locations[row], SUM_TOLERANCE
 
 
 def class_labels(classes: Sequence) -> list[str]:

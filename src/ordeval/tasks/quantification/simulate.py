@@ -11,13 +11,19 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ordeval.stats import portable
-from ordeval.tasks import latent
-from ordeval.tasks.base import team_count
+from ordeval.tasks import latent, topic_model
+from ordeval.tasks.latent import graded_skills, team_count
 
 #: System biases of :func:`simulate_runs`.
 BIASES = ("none", "flatten", "sharpen", "shift", "majority")
 #: How a simulated system estimates (see :func:`simulate_runs`).
 MODELS = ("dirichlet", "latent")
+#: The keys of a profile of the ``latent`` model (a system fitted to real runs: :func:`latent_runs`,
+#: :mod:`ordeval.tasks.latent`), and its optional ones: the Dirichlet's pseudo-count ``floor`` of every class (how
+#: often a class the system hardly predicts comes out empty; the simulator's ``floor`` when not given), its own
+#: ``interaction_sd`` and its ``loadings`` on the topic factors shared by the systems.
+PROFILE_KEYS = ("noise_sd", "edges", "concentration")
+PROFILE_OPTIONAL = ("floor", "interaction_sd", "loadings")
 
 
 def simulate_annotator_gold(
@@ -73,25 +79,26 @@ def simulate_tweet_gold(
     A topic has ``n ~ round(exp(U(log tweets_min, log tweets_max)))`` tweets (tens to hundreds)
     whose labels are multinomial with topic proportions ``Dirichlet(concentration * class_shares)``,
     the shares tilted along the class order and polarised per topic by ``tilt_sd`` and ``polarity_sd``
-    (:func:`ordeval.tasks.latent.topic_proportions`);
+    (:func:`ordeval.tasks.topic_model.topic_proportions`);
     the default shares lean towards the positive classes, as in SemEval Task 4. With ``cut_points``, the
     proportions come instead from a latent logistic reading of the topic's tweets, located by N(0,
-    ``location_sd``) and scaled by exp(N(0, ``scale_sd``)) (:func:`ordeval.tasks.latent.logistic_topic_proportions`).
+    ``location_sd``) and scaled by exp(N(0, ``scale_sd``))
+    (:func:`ordeval.tasks.topic_model.logistic_topic_proportions`).
     """
-    if class_shares is None:
-        class_shares = [0.02, 0.12, 0.45, 0.35, 0.06] if num_classes == 5 else [1.0] * num_classes
-    shares = np.asarray(class_shares, dtype=float)
-    if shares.shape != (num_classes,):
-        raise ValueError(f"class_shares has {shares.size} entries for {num_classes} classes")
-    shares = shares / shares.sum()
-    sizes = np.rint(portable.exp(rng.uniform(portable.log(tweets_min), portable.log(tweets_max), size=topics))).astype(
-        int
+    sizes, counts = topic_model.topic_counts(
+        rng,
+        topics,
+        num_classes,
+        tweets_min,
+        tweets_max,
+        class_shares=class_shares,
+        concentration=concentration,
+        tilt_sd=tilt_sd,
+        polarity_sd=polarity_sd,
+        cut_points=cut_points,
+        location_sd=location_sd,
+        scale_sd=scale_sd,
     )
-    if cut_points is not None:
-        proportions = latent.logistic_topic_proportions(rng, cut_points, location_sd, scale_sd, topics)
-    else:
-        proportions = latent.topic_proportions(rng, shares, concentration, topics, tilt_sd, polarity_sd)
-    counts = np.stack([rng.multinomial(n, p) for n, p in zip(sizes, proportions, strict=False)])
     return counts / sizes[:, None]
 
 
@@ -188,49 +195,102 @@ def simulate_runs(
             interaction_sd=interaction_sd,
             floor=floor,
         )
-        english = runs[:english_variants]
-        variants = [_dirichlet_rows(noise_rng, english_noise_concentration * run + floor) for run in english]
-        return np.concatenate([runs, np.array(variants).reshape(-1, *gold.shape)])
+    else:
+        _check_field(systems, english_variants, team_size, weak_teams, biases)
+        skills = graded_skills(
+            team_count(systems, team_size), weak_teams, skill_min, skill_max, weak_skill_min, weak_skill_max
+        )
+        field = dirichlet_systems(system_rng, skills, gold.shape[1], prior_concentration, biases, bias_min, bias_max)
+        targets = dirichlet_targets(
+            noise_rng, gold, field, max_prior_pull, max_confusion, topic_difficulty_max, prior_concentration
+        )
+        concentrations = noise_concentration_min + field["skill"] * (noise_concentration_max - noise_concentration_min)
+        runs = team_runs(noise_rng, targets, concentrations, floor, systems, team_size, team_noise_concentration)
+    variants = [
+        _dirichlet_rows(noise_rng, english_noise_concentration * run + floor) for run in runs[:english_variants]
+    ]
+    return np.concatenate([runs, np.array(variants).reshape(-1, *gold.shape)])
+
+
+def _check_field(systems: int, english_variants: int, team_size: int, weak_teams: int, biases) -> None:
+    """A ValueError for settings of the ``dirichlet`` model that cannot make a field of systems."""
     if english_variants > systems:
         raise ValueError(f"english_variants ({english_variants}) exceeds systems ({systems})")
     if team_size < 1:
         raise ValueError(f"team_size must be at least 1, got {team_size}")
-    num_classes = gold.shape[1]
     teams = team_count(systems, team_size)
     if not 0 <= weak_teams <= teams:
         raise ValueError(f"weak_teams must be between 0 and the number of teams ({teams}), got {weak_teams}")
-    skills = np.concatenate(
-        [np.linspace(skill_max, skill_min, teams - weak_teams), np.linspace(weak_skill_max, weak_skill_min, weak_teams)]
-    )
-    skills = system_rng.permutation(skills)
-    priors = system_rng.dirichlet(np.full(num_classes, prior_concentration), size=teams)
     unknown = [bias for bias in biases if bias not in BIASES]
     if unknown or not len(biases):
         raise ValueError(f"biases must be a non-empty list of {', '.join(BIASES)}, got {list(biases)}")
-    kinds = [biases[i] for i in system_rng.integers(0, len(biases), size=teams)]
-    strengths = system_rng.uniform(bias_min, bias_max, size=teams)
-    directions = system_rng.choice([-1, 1], size=teams)
+
+
+def dirichlet_systems(
+    rng: np.random.Generator, skills: np.ndarray, num_classes: int, prior_concentration: float, biases, low, high
+) -> dict:
+    """The teams of the ``dirichlet`` model of :func:`simulate_runs`, drawn from ``rng`` in this order: their
+    ``skill`` (``skills`` shuffled), ``prior`` (Dirichlet(prior_concentration) each), ``bias`` (drawn from
+    ``biases``), ``strength`` (U(low, high)) and ``direction`` (-1 or 1, of a ``shift`` bias)."""
+    teams = len(skills)
+    return {
+        "skill": rng.permutation(skills),
+        "prior": rng.dirichlet(np.full(num_classes, prior_concentration), size=teams),
+        "bias": [biases[i] for i in rng.integers(0, len(biases), size=teams)],
+        "strength": rng.uniform(low, high, size=teams),
+        "direction": rng.choice([-1, 1], size=teams),
+    }
+
+
+def dirichlet_targets(
+    rng: np.random.Generator,
+    gold: np.ndarray,
+    field: dict,
+    max_prior_pull: float,
+    max_confusion: float,
+    topic_difficulty_max: float,
+    prior_concentration: float,
+) -> list[np.ndarray]:
+    """Each team's expected estimate (topics x K) in the ``dirichlet`` model of :func:`simulate_runs`: the gold
+    pulled towards the team's prior, confused with the neighbouring classes, moved towards the topics'
+    misleading distributions (drawn from ``rng`` where ``topic_difficulty_max`` is positive) and biased."""
+    num_topics, num_classes = gold.shape
     if topic_difficulty_max > 0:
-        weight = noise_rng.uniform(0.0, topic_difficulty_max, size=(gold.shape[0], 1))
-        misleading = noise_rng.dirichlet(np.full(num_classes, prior_concentration), size=gold.shape[0])
-    runs = []
-    for r, (skill, prior) in enumerate(zip(skills, priors, strict=True)):
+        weight = rng.uniform(0.0, topic_difficulty_max, size=(num_topics, 1))
+        misleading = rng.dirichlet(np.full(num_classes, prior_concentration), size=num_topics)
+    targets = []
+    for team, (skill, prior) in enumerate(zip(field["skill"], field["prior"], strict=True)):
         pull = (1 - skill) * max_prior_pull
         target = portable.matmul(
             (1 - pull) * gold + pull * prior, ordinal_confusion(num_classes, (1 - skill) * max_confusion)
         )
         if topic_difficulty_max > 0:
             target = (1 - weight) * target + weight * misleading
-        target = biased(target, gold, kinds[r], strengths[r], int(directions[r]))
-        kappa = noise_concentration_min + skill * (noise_concentration_max - noise_concentration_min)
-        team = _dirichlet_rows(noise_rng, kappa * target + floor)
-        members = min(team_size, systems - r * team_size)
+        bias, strength, direction = field["bias"][team], field["strength"][team], int(field["direction"][team])
+        targets.append(biased(target, gold, bias, strength, direction))
+    return targets
+
+
+def team_runs(
+    rng: np.random.Generator,
+    targets: list[np.ndarray],
+    concentrations: np.ndarray,
+    floor: float,
+    systems: int,
+    team_size: int,
+    team_concentration: float,
+) -> np.ndarray:
+    """The runs of the teams, systems x topics x K: team t's estimate Dirichlet(concentrations_t target_t +
+    floor), and with teams of several runs, each of its runs a near copy Dirichlet(team_concentration estimate +
+    floor) (the last team may have fewer runs)."""
+    runs = []
+    for team, (target, concentration) in enumerate(zip(targets, concentrations, strict=True)):
+        estimate = _dirichlet_rows(rng, concentration * target + floor)
         if team_size == 1:
-            runs.append(team)
+            runs.append(estimate)
         else:
-            runs.extend(_dirichlet_rows(noise_rng, team_noise_concentration * team + floor) for _ in range(members))
-    for chinese in runs[:english_variants]:
-        runs.append(_dirichlet_rows(noise_rng, english_noise_concentration * chinese + floor))
+            members = min(team_size, systems - team * team_size)
+            runs.extend(_dirichlet_rows(rng, team_concentration * estimate + floor) for _ in range(members))
     return np.stack(runs)
 
 

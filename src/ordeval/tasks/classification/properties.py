@@ -13,10 +13,11 @@ import itertools
 
 import numpy as np
 
-from ordeval.properties.base import Batch, Scorer, define
 from ordeval.stats import portable
+from ordeval.tasks.measure_properties import Batch, Properties, Scorer
 
-TASK = "classification"
+#: The properties of the classification measures, in the order they are defined below.
+PROPERTIES = Properties("classification")
 
 #: How the OC properties table (the paper's Table 4) can describe its columns (I)-(III) when they come from
 #: :func:`ordeval.properties.computed_flags`.
@@ -80,7 +81,7 @@ def _exchange_cases(rng, trials: int) -> list[Batch]:
     return _per_classes(rng, trials, range(4, 8), build)
 
 
-@define(TASK, "ordinal", "(I) ordinal", "all", _exchange_cases, paper=True)
+@PROPERTIES.define("ordinal", "(I) ordinal", "all", _exchange_cases, paper=True)
 def ordinal(score: Scorer, batch: Batch):
     """(I) ordinal: misclassifying into a farther class is penalised more (Sakai, ACL-IJCNLP 2021,
     Table 4 (I)).
@@ -113,7 +114,7 @@ def _distinct_counts_cases(rng, trials: int) -> list[Batch]:
     return _per_classes(rng, trials, range(3, 8), build)
 
 
-@define(TASK, "handles_constant", "(II) handles constant runs", "all", _distinct_counts_cases, paper=True)
+@PROPERTIES.define("handles_constant", "(II) handles constant runs", "all", _distinct_counts_cases, paper=True)
 def handles_constant(score: Scorer, batch: Batch):
     """(II) handles runs that always return one class: the measure scores such runs meaningfully and can
     tell them apart (Sakai, ACL-IJCNLP 2021, Table 4 (II): "kappa returns a zero for all topics for all
@@ -149,7 +150,7 @@ def _pair_cases(rng, trials: int) -> list[Batch]:
     return _per_classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "handles_imbalance", "(III) handles class imbalance", "exists", _pair_cases, paper=True)
+@PROPERTIES.define("handles_imbalance", "(III) handles class imbalance", "exists", _pair_cases, paper=True)
 def handles_imbalance(score: Scorer, batch: Batch):
     """(III) handles class imbalance: the measure does not treat every item alike whatever the class
     sizes, i.e. it is not micro-averaged over the items (Sakai, ACL-IJCNLP 2021, Table 4 (III): "MAE_mu and
@@ -200,7 +201,7 @@ def _chance_cases(rng, trials: int) -> list[Batch]:
     return _per_classes(rng, trials, range(2, 8), build)
 
 
-@define(TASK, "constant_no_better_than_chance", "constant runs no better than chance", "all", _chance_cases)
+@PROPERTIES.define("constant_no_better_than_chance", "constant runs no better than chance", "all", _chance_cases)
 def constant_no_better_than_chance(score: Scorer, batch: Batch):
     """A run that always returns one class is not rewarded (ordeval's earlier reading of Table 4 (II), kept
     as a property of its own). On every topic with at least two non-empty gold classes, every constant run
@@ -229,7 +230,7 @@ def _majority_cases(rng, trials: int) -> list[Batch]:
     return _per_classes(rng, trials, range(2, 8), build)
 
 
-@define(TASK, "majority_run_far_from_perfect", "majority run far from perfect", "all", _majority_cases)
+@PROPERTIES.define("majority_run_far_from_perfect", "majority run far from perfect", "all", _majority_cases)
 def majority_run_far_from_perfect(score: Scorer, batch: Batch):
     """Class imbalance cannot make a majority-class run look nearly perfect (ordeval's earlier reading of
     Table 4 (III), kept as a property of its own). On every topic with at least two non-empty gold classes,

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ordeval.properties.base import Batch, Scorer, define
+from ordeval.tasks.measure_properties import Batch, Properties, Scorer
 
-TASK = "quantification"
+#: The properties of the quantification measures, in the order they are defined below.
+PROPERTIES = Properties("quantification")
 #: Grid denominators of the random distributions.
 GRID = range(2, 21)
 
@@ -74,7 +75,7 @@ def _permutation_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "ordinal", "ordinal", "exists", _permutation_cases)
+@PROPERTIES.define("ordinal", "ordinal", "exists", _permutation_cases)
 def ordinal(score: Scorer, batch: Batch):
     """Ordinal: the score depends on the order of the classes. A nominal measure is invariant under
     relabelling the classes (the same permutation applied to the estimate and the gold); the property:
@@ -109,7 +110,7 @@ def _transport_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(3, 9), build)
 
 
-@define(TASK, "farther_is_worse", "farther is worse", "all", _transport_cases)
+@PROPERTIES.define("farther_is_worse", "farther is worse", "all", _transport_cases)
 def farther_is_worse(score: Scorer, batch: Batch):
     """Farther is worse: misplaced probability mass costs more the farther it lands from the gold (the
     intuition behind the ordinal OQ measures, Sakai, ACL-IJCNLP 2021, Sect. 4). For a
@@ -138,7 +139,7 @@ def _perfect_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "perfect_estimate", "perfect estimate is best", "all", _perfect_cases)
+@PROPERTIES.define("perfect_estimate", "perfect estimate is best", "all", _perfect_cases)
 def perfect_estimate(score: Scorer, batch: Batch):
     """The perfect estimate is best, equally on every gold: for all golds g, h and estimates p,
     M(g, g) = M(h, h) and no p scores better than M(g, g) on g. DNKT fails on a uniform gold: every pair of
@@ -161,7 +162,7 @@ def _uniform_gold_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "uniform_gold", "tells estimates apart on a uniform gold", "all", _uniform_gold_cases)
+@PROPERTIES.define("uniform_gold", "tells estimates apart on a uniform gold", "all", _uniform_gold_cases)
 def uniform_gold(score: Scorer, batch: Batch):
     """On a uniform gold u (every class 1/K), every other estimate p scores strictly worse than u itself.
     DNKT gives 0.5 to every estimate on a uniform gold (all of its pairs are tied; Sakai, arXiv:2204.07304),
@@ -185,7 +186,7 @@ def _graded_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "uniform_estimate_graded", "uniform estimate graded", "all", _graded_cases)
+@PROPERTIES.define("uniform_estimate_graded", "uniform estimate graded", "all", _graded_cases)
 def uniform_estimate_graded(score: Scorer, batch: Batch):
     """The uniform estimate u is graded by how far the gold is from uniform: for a non-uniform g and
     0 < s < t < 1, with g_s = u + s (g - u), u scores strictly better on g_s than on g_t. (t < 1 keeps every
@@ -212,7 +213,7 @@ def _order_cases(rng, trials: int) -> list[Batch]:
     return _classes(rng, trials, range(2, 7), build)
 
 
-@define(TASK, "priority_preserving", "priority preserving", "all", _order_cases)
+@PROPERTIES.define("priority_preserving", "priority preserving", "all", _order_cases)
 def priority_preserving(score: Scorer, batch: Batch):
     """Priority preserving: an estimate that orders the classes by probability exactly as the gold does
     (every pair of classes tied in both or ordered the same way in both) scores as well as the gold itself,
