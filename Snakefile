@@ -55,6 +55,16 @@ localrules:
     report,
 
 
+# The run's last words (Snakemake's log has them too): where the PDF, the HTML report's command and the tables
+# are, a replication's verdict counts; on failure each failed job's rule and log (ordeval.workflow.summary).
+onsuccess:
+    logger.info("\n".join(run_summary(log, failed=False)))
+
+
+onerror:
+    logger.error("\n".join(run_summary(log, failed=True)))
+
+
 # Everything: the manifest records the SHA-256 of every other output (rule manifest takes them all as
 # input), and the LaTeX report and its PDF are made from it. Asking for these few files rather than
 # all ~700 again spares Snakemake matching each path twice on every start (~0.2 s of a no-op run).

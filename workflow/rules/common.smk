@@ -8,7 +8,9 @@ import os
 import re
 import sys
 
-from ordeval.workflow import pipeline
+from snakemake.logging import logger
+
+from ordeval.workflow import pipeline, summary
 from ordeval.workflow.config import check_config_file
 from ordeval.workflow.modules import date_scripts
 from ordeval.io.errors import InputError
@@ -109,6 +111,21 @@ def reported(paths):
     if isinstance(paths, dict):
         return {name: mark(path) for name, path in paths.items()}
     return mark(paths) if isinstance(paths, str) else [mark(path) for path in paths]
+
+
+def run_summary(log, failed):
+    """The lines a run ends with (onsuccess, onerror): ordeval.workflow.summary, for this configuration as run."""
+    settings = workflow.config_settings
+    command = summary.html_report_command(
+        RESULTS,
+        settings.configfiles,
+        summary.config_items(settings.config),
+        snakefile=workflow.main_snakefile,
+        after_report=not os.path.isfile(f"{RESULTS}/manifest.json"),
+    )
+    return summary.run_summary(
+        PLAN.config, failed=failed, snakemake_logs=log, html_command=command
+    )
 
 
 def _cost(kind, wildcards):
