@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import OC_MEASURES, PLAIN_OUTPUT, run_workflow
+from conftest import OC_MEASURES, PLAIN_OUTPUT, REPO, run_workflow
 from tabular_check import check_tabular
 
 from ordeval.analysis.classification import PROPERTY_ORDER
@@ -341,3 +341,15 @@ def test_a_cold_run_to_a_pipe_prints_at_most_a_line_per_job_and_its_log_keeps_ev
     assert "src/ordeval/" not in pipeline.output and " INFO " not in pipeline.output
     assert len(re.findall(r"^Finished jobid: \d+ \(Rule: \w+\)$", text, re.M)) == jobs  # every job, in the log
     assert f"ordeval: configuration {pipeline.config['name']!r} done" in pipeline.output
+    # the summary has the shape of the README's example (another configuration's name, log and --configfile)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"ends with a summary of where\neverything is:\n\n```text\n(.*?)```", readme, re.S).group(1)
+    name = pipeline.config["name"]
+    start = lines.index(next(line for line in lines if line.startswith("ordeval: configuration ")))
+    for shown, ran in zip(example.splitlines(), lines[start:], strict=False):
+        pattern = re.escape(shown).replace("synthetic", re.escape(name))
+        pattern = re.sub(r"2026\\-11\\-28T230512\\.123456", r"[0-9T.-]+", pattern)
+        pattern = pattern.replace(re.escape("snakemake --report"), r"snakemake (--snakefile \S+ )?--report")
+        if shown.startswith("PDF report:") and not shutil.which("pdflatex"):
+            pattern = r"PDF report: not compiled: .*"
+        assert re.fullmatch(pattern + r"( --configfile \S+)?", ran), (shown, ran)

@@ -16,8 +16,8 @@ from ordeval.results.replication import VERDICTS, shown, verdict_column
 
 #: The columns of a data set's table.
 COLUMNS = 6
-#: Said above a block of numbers that the set-up fixes (the run pairs compared).
-SET_UP_NOTE = "fixed by the set-up: n(n-1)/2 pairs of the n runs, whatever the data"
+#: Said above a block of numbers that the set-up fixes (the run pairs compared), LaTeX.
+SET_UP_NOTE = r"fixed by the set-up: $n(n-1)/2$ pairs of the $n$ runs, whatever the data"
 #: How a verdict is printed: a number that differs is shown in bold, never hidden.
 VERDICT_CELLS = {
     "exact": "exact",
@@ -82,7 +82,7 @@ def replication_latex(table: Table) -> str:
         if len(notes) == 1 and verdicts == {"not comparable"} and notes != {""}:
             rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\footnotesize not comparable: {escape(notes.pop())}}}"])
         if verdicts == {"fixed by the set-up"}:
-            rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\footnotesize {escape(SET_UP_NOTE)}}}"])
+            rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\footnotesize {SET_UP_NOTE}}}"])
         for record in block:
             names = " / ".join(measure_markup(part) for part in (record["a"], record["b"]) if part)
             texts = shown(record)
