@@ -101,3 +101,16 @@ def test_a_failed_run_names_the_failed_job_and_its_log(tmp_path):
     assert (tmp_path / failed.group(2)).is_file() and failed.group(2).startswith("results/failing/logs/")
     [log] = (tmp_path / ".snakemake" / "log").glob("*.snakemake.log")
     assert "failed: rule agreement_heatmap" in log.read_text()
+
+
+def test_ordeval_run_reads_snakemake_s_plain_text_with_the_workflow_profile_s_other_settings():
+    """``ordeval run`` turns the workflow profile off (its logger draws a bar, not the text it reads) and gives each
+    of the profile's other settings on the command line, as options the installed Snakemake has."""
+    from snakemake.cli import get_argument_parser
+
+    from ordeval.cli.run import plain_output_arguments
+
+    arguments = plain_output_arguments(REPO)
+    assert arguments == ["--workflow-profile", "none", "--max-checksum-file-size", "0", "--scheduler", "greedy"]
+    options = {option for action in get_argument_parser()._actions for option in action.option_strings}
+    assert {argument for argument in arguments if argument.startswith("--")} <= options
