@@ -111,6 +111,15 @@ def test_ordeval_run_reads_snakemake_s_plain_text_with_the_workflow_profile_s_ot
     from ordeval.cli.run import plain_output_arguments
 
     arguments = plain_output_arguments(REPO)
-    assert arguments == ["--workflow-profile", "none", "--max-checksum-file-size", "0", "--scheduler", "greedy"]
+    assert arguments == [
+        "--workflow-profile",
+        "none",
+        "--quiet",
+        "rules",
+        "--max-checksum-file-size",
+        "0",
+        "--scheduler",
+        "greedy",
+    ]
     options = {option for action in get_argument_parser()._actions for option in action.option_strings}
     assert {argument for argument in arguments if argument.startswith("--")} <= options

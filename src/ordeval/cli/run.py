@@ -110,14 +110,15 @@ def _project_arguments(project: Path, configfile: Path) -> list[str]:
 
 
 def plain_output_arguments(project: Path) -> list[str]:
-    """Snakemake's arguments for its plain text output, which ``ordeval run`` reads (the steps done, the failed
-    jobs) and logs: the project's workflow profile (``profiles/default``) turned off, and each of its settings
-    given on the command line instead, except its ``logger`` (the progress bar a terminal shows)."""
+    """Snakemake's arguments for its plain text output, which ``ordeval run`` reads (the steps done) and logs: the
+    project's workflow profile (``profiles/default``) turned off, and each of its settings given on the command
+    line instead, except its ``logger`` (the progress bar a terminal shows); ``--quiet rules``: a few lines per job
+    in the run's log, not each job's inputs and outputs (as ever: a full disk fills it no sooner)."""
     import yaml
 
     path = project / "profiles" / "default" / "config.yaml"
     settings = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    arguments = ["--workflow-profile", "none"]
+    arguments = ["--workflow-profile", "none", "--quiet", "rules"]
     for key, value in (settings or {}).items():
         if key == "logger" or value is None or value is False:
             continue
