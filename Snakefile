@@ -60,6 +60,16 @@ localrules:
     report,
 
 
+# The run's last words (Snakemake's log has them too): where the PDF, the HTML report's command and the tables
+# are, a replication's verdict counts; on failure each failed job's rule and log (ordeval.workflow.summary).
+onsuccess:
+    logger.info("\n".join(run_summary(log, failed=False)))
+
+
+onerror:
+    logger.error("\n".join(run_summary(log, failed=True)))
+
+
 # Everything: the manifest records the SHA-256 of every other output (rule manifest takes them all as input),
 # the reports are made from it.
 rule all:

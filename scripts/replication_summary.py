@@ -8,7 +8,14 @@ from ordeval.reports.latex import write_latex
 from ordeval.reports.latex.replication import replication_latex, summary_latex
 from ordeval.reports.replication_page import measure_names, write_replication_page
 from ordeval.reports.table_page import write_table_page
-from ordeval.results.replication import pooled, pooled_origin, summary, summary_origins
+from ordeval.results.replication import (
+    headline,
+    pooled,
+    pooled_origin,
+    summary,
+    summary_origins,
+    total_counts,
+)
 from ordeval.workflow.scripting import job
 
 with job(snakemake) as log:
@@ -49,8 +56,4 @@ with job(snakemake) as log:
         origins,
         "Published versus reproduced: the verdicts per published table.",
     )
-    log.info(
-        "verdicts of %d published numbers: %s",
-        counts["numbers"][-1],
-        {key: counts[key][-1] for key in counts.columns[2:-1]},
-    )
+    log.info("verdicts %s", headline(total_counts(counts)))

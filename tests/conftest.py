@@ -195,6 +195,12 @@ def tiny_config(name: str = "tiny", classification: bool = False, **overrides) -
     return config
 
 
+#: Snakemake's plain text output (for a test that reads it: the jobs of a dry run's "Job stats:" table, the steps
+#: done): the workflow profile turned off, as `ordeval run` does (ordeval.cli.run.plain_output_arguments); with it,
+#: a terminal shows the progress bar of profiles/default's logger and a pipe little more than the summary.
+PLAIN_OUTPUT = ("--workflow-profile", "none")
+
+
 def run_workflow(
     workdir: Path, config: dict, *arguments: str, check: bool = True, timeout: float | None = None
 ) -> subprocess.CompletedProcess:

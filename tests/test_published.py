@@ -18,6 +18,7 @@ from ordeval.results.replication import (
     datasets_with_numbers,
     published_numbers,
     summary,
+    verdict_column,
     verdicts,
 )
 
@@ -132,7 +133,7 @@ def test_each_verdict_with_its_difference_and_tolerance(tmp_path):
         4: "within randomisation error",
         5: "within randomisation error",
         6: "differs",
-        7: "exact",
+        7: "fixed by the set-up",
         8: "exact",
         9: "not comparable",
         10: "not comparable",
@@ -154,8 +155,8 @@ def test_runs_that_are_not_the_papers_runs_are_not_comparable_but_shown(tmp_path
 
 def test_numbers_of_the_gold_alone_are_compared_where_the_gold_is_real(tmp_path):
     """CIKM 2021 LQ, Table 7 depends on the gold and two baselines computed from it: exact on STC-3's real gold
-    whatever the simulated runs beside them, not comparable on a simulated gold; the number of run pairs depends
-    on the number of runs alone."""
+    whatever the simulated runs beside them, not comparable on a simulated gold; the number of run pairs is fixed by
+    the set-up (the number of runs) whatever the data: never exact, counted apart."""
     rows = [
         _published("prefers_uniform", "NMD", "", "175"),
         _published("prefers_popularity", "NMD", "", "198"),
@@ -165,15 +166,15 @@ def test_numbers_of_the_gold_alone_are_compared_where_the_gold_is_real(tmp_path)
     twelve = ["QCRI", *(f"R{i}" for i in range(1, 12))]  # the papers' 12 runs (66 pairs)
     reproduced = _reproduced(tmp_path, origin="partly synthetic", popularity_origin="real", runs=twelve)
     table = verdicts(rows, reproduced, TOLERANCE)
-    assert table["verdict"] == ["exact", "differs", "not comparable", "exact"]
+    assert table["verdict"] == ["exact", "differs", "not comparable", "fixed by the set-up"]
     assert table["reproduced"][:2] == [175, 197] and table["difference"][1] == -1
     assert table["note"][0] == "the real gold and the two baselines computed from it alone"
     assert table["note"][2] == "JSD not in the Popularity vs Uniform measures"
-    assert table["note"][3] == "the number of runs alone (X is partly synthetic here)"
+    assert table["note"][3] == "12 runs here, as in the paper: n(n-1)/2 pairs, not a reproduced number"
     assert [reproduced.row_origin(row) for row in rows] == ["real", "real", "partly synthetic", "partly synthetic"]
     synthetic = _reproduced(tmp_path, origin="synthetic", popularity_origin="synthetic", runs=twelve)
     table = verdicts(rows, synthetic, TOLERANCE)
-    assert table["verdict"] == ["not comparable", "not comparable", "not comparable", "exact"]
+    assert table["verdict"] == ["not comparable", "not comparable", "not comparable", "fixed by the set-up"]
     assert table["note"][0] == "gold not public: X is synthetic here"
 
 
@@ -197,7 +198,9 @@ def test_the_summary_counts_every_number_once_per_verdict(tmp_path):
     )
     second = verdicts([_published("tau_a", "RNOD", "NMD", "0.939")], None, TOLERANCE, reason="not here")
     counts = summary([first, second])
-    assert counts.columns == ["source", "dataset", *(v.replace(" ", "_") for v in VERDICTS), "numbers"]
+    first = ["exact", "within_randomisation_error", "differs", "not_comparable"]  # the columns as they were
+    assert counts.columns == ["source", "dataset", *first, "numbers", "fixed_by_the_set_up"]
+    assert {verdict_column(verdict) for verdict in VERDICTS} <= set(counts.columns)
     total = counts.records()[-1]
     assert total["source"] == "all published numbers"
     assert (total["exact"], total["differs"], total["not_comparable"], total["numbers"]) == (1, 1, 1, 3)
@@ -227,27 +230,38 @@ def test_the_acl_2021_tau_matrix_of_sem16t4c_is_reproduced_cell_for_cell(sem16t4
     assert table["verdict"] == ["exact"] * 36, [r for r in table.records() if r["verdict"] != "exact"]
 
 
-def test_the_latex_shows_counts_as_counts_and_fractions_with_one_decimal_more():
-    """A count of significant pairs beside its published count reads 37, not 37.0; a tau one decimal more."""
+def test_the_latex_shows_the_reproduced_number_at_the_printed_precision_then_unrounded():
+    """A count of significant pairs beside its published count reads 37, not 37.0; a tau rounded as printed (the
+    verdict read off the two), then unrounded (three decimals more), then the difference; the texts are the HTML
+    page's (one function)."""
     from ordeval.io.table import Table
     from ordeval.reports.latex.replication import replication_latex
+    from ordeval.results.replication import shown
 
     table = Table(
         {
             "source": ["Sakai, CIKM 2021 LQ workshop, Table 3"] * 2 + ["Sakai, RNOD variants and DNKT, Table 3"],
-            "statistic": ["dp_significant", "consistency_mean_tau_half", "tau_a"],
+            "statistic": ["dp_significant", "dp_pairs", "tau_a"],
             "a": ["NMD", "NMD", "NMD"],
             "b": ["", "", "RNOD"],
-            "published": ["38", "81", "0.909"],
-            "reproduced": ["37.0", "80.5", "0.9090909090909091"],
-            "difference": ["-1.0", "-0.5", "9.09e-05"],
-            "verdict": ["within randomisation error", "within randomisation error", "exact"],
+            "published": ["38", "66", "0.848"],
+            "reproduced": ["37.0", "66.0", "0.8484848484848485"],
+            "difference": ["-1.0", "0.0", "0.000484848"],
+            "verdict": ["within randomisation error", "fixed by the set-up", "exact"],
             "note": ["", "", ""],
+            "printed_places": ["0", "0", "3"],
         }
     )
     latex = replication_latex(table)
     rows = [line.removesuffix(" \\\\") for line in latex.splitlines() if line.endswith("\\\\")]
-    assert "NMD & 38 & 37 & -1 & within" in rows and "NMD & 81 & 80.5 & -0.5 & within" in rows
-    assert "NMD / RNOD & 0.909 & 0.9091 & +0.0001 & exact" in rows
+    assert "NMD & 38 & 37 & within & 37 & -1" in rows
+    assert "NMD & 66 & 66 & set-up & 66 & 0" in rows
+    assert "NMD / RNOD & 0.848 & 0.848 & exact & 0.848485 & +0.0005" in rows
+    assert shown(table.records()[2]) == {
+        "published": "0.848",
+        "reproduced": "0.848",
+        "unrounded": "0.848485",
+        "difference": "+0.0005",
+    }
     # one block per published table and statistic, the statistic as the paper prints it, never its identifier
     assert r"\textit{Kendall's $\tau$}" in latex and "tau_a" not in latex

@@ -42,10 +42,11 @@ def test_the_page_gives_the_counts_then_every_number_with_its_verdict_beside_it(
     assert "<script>" not in page and "X&lt;script&gt;" in page  # escaped, and no script at all
     assert "Of the 3 published numbers" in page
     assert "Kendall's &tau;" in page and "tau_a" not in page  # the statistic as printed
-    row = '<td>MAE^M / α_ORD</td><td class=num>0.909</td><td class=num>0.9091</td><td><span class="verdict exact">'
-    assert row in page  # published, reproduced (one decimal more), the verdict beside them
+    row = '<td>MAE^M / α_ORD</td><td class=num>0.909</td><td class=num>0.909</td><td><span class="verdict exact">'
+    assert row in page  # published, reproduced at the printed precision, the verdict beside them
+    assert "exact</span></td><td class='num unrounded'>0.909091</td>" in page  # then unrounded
     assert '<td class=num>38</td><td class=num>37</td><td><span class="verdict within">' in page  # counts as counts
-    assert '<span class="verdict differs">differs</span></td><td class=num>-0.0900</td>' in page
+    assert "differs</span></td><td class='num unrounded'>0.41</td><td class=num>-0.0900</td>" in page
 
 
 def test_the_first_page_of_the_html_report_is_true_to_the_configuration():

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, tiny_config
+from conftest import PLAIN_OUTPUT, REPO, tiny_config
 
 pytestmark = pytest.mark.workflow
 
@@ -31,6 +31,7 @@ def snakemake(project: Path, environment: dict, *arguments: str) -> subprocess.C
         "--cores",
         "2",
         *arguments,
+        *(PLAIN_OUTPUT if "-n" in arguments else ()),  # a dry run's "Job stats:" table, as Snakemake prints it
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900, env=environment)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, run_workflow, tiny_config
+from conftest import PLAIN_OUTPUT, REPO, run_workflow, tiny_config
 
 GOLD = "".join(f"t{i}\t0.2\t0.2\t0.2\t0.2\t0.2\n" for i in range(1, 9))
 
@@ -131,7 +131,7 @@ def test_without_tex_no_pdf_is_planned_and_asking_for_it_names_the_packages(pipe
     ]
     no_tex = {**os.environ, "PATH": path_without_tex(tmp_path / "bin")}
     (work / "results" / "tiny" / "report" / "ordeval.pdf").unlink(missing_ok=True)
-    planned = subprocess.run([*command, "--dry-run"], capture_output=True, text=True, env=no_tex)
+    planned = subprocess.run([*command, "--dry-run", *PLAIN_OUTPUT], capture_output=True, text=True, env=no_tex)
     assert planned.returncode == 0, planned.stderr[-3000:]
     assert "report_pdf" not in planned.stdout and "Nothing to be done" in planned.stdout
     explicit = subprocess.run([*command, "results/tiny/report/ordeval.pdf"], capture_output=True, text=True, env=no_tex)

@@ -78,7 +78,8 @@ def test_the_replication_is_one_click_from_the_first_page(tmp_path):
         assert "Sem16T4C" in page and "Sem16T4E" in page and "Kendall's τ" in page and "tau_a" not in page
         # the verdict beside each number: a row reads measures, published, reproduced, verdict
         rows = [row.text for row in browser.find_elements(By.CSS_SELECTOR, "tbody tr")]
-        assert any(row.startswith("α_ORD / α_INT 1.000 1.0000 exact") for row in rows), rows[:20]
+        # the reproduced number at the printed precision, the verdict, then unrounded (three decimals more)
+        assert any(row.startswith("α_ORD / α_INT 1.000 1.000 exact 1 0") for row in rows), rows[:20]
         browser.switch_to.default_content()
         browser.save_screenshot(str(shots / "semeval2016-published-vs-reproduced.png"))
         assert not [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]

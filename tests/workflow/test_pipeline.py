@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import OC_MEASURES, run_workflow
+from conftest import OC_MEASURES, PLAIN_OUTPUT, REPO, run_workflow
 from tabular_check import check_tabular
 
 from ordeval.analysis.classification import PROPERTY_ORDER
@@ -316,7 +316,7 @@ def test_a_changed_parameter_re_runs_the_jobs_that_use_it_only(pipeline):
     (and what reads their outputs), nothing upstream."""
     changed = copy.deepcopy(pipeline.config)
     changed["significance"]["hsd_trials"] += 1
-    planned = run_workflow(pipeline.workdir, changed, "--dry-run")
+    planned = run_workflow(pipeline.workdir, changed, "--dry-run", *PLAIN_OUTPUT)
     output = planned.stdout + planned.stderr
     table = output[output.index("Job stats:") : output.index("\ntotal")].splitlines()[3:]
     rules = {line.split()[0] for line in table}
@@ -329,11 +329,27 @@ def test_a_changed_parameter_re_runs_the_jobs_that_use_it_only(pipeline):
     assert "Nothing to be done" in again.stdout + again.stderr
 
 
-def test_a_cold_run_prints_about_a_line_per_job(pipeline):
-    """The terminal shows progress, not each job's inputs (the library modules) or its log lines: the
-    workflow profile's quiet: [rules], and jobs that log to their files (warnings and errors to the
-    terminal)."""
+def test_a_cold_run_to_a_pipe_prints_at_most_a_line_per_job_and_its_log_keeps_everything(pipeline):
+    """Where the output is not a terminal (CI, a pipe, here) the workflow profile's logger draws no bar: the job
+    counts, errors and the summary only, at most about a line per job; no job's inputs (the library modules) or
+    log lines (jobs log to their files). Snakemake's log of the run (.snakemake/log/) keeps every job."""
     lines = pipeline.output.splitlines()
-    jobs = int(re.search(r"(\d+) of (\d+) steps \(100%\) done", pipeline.output).group(2))
-    assert len(lines) <= 6 * jobs + 40, len(lines)  # the header, the job table, ~4 lines per job
+    log = re.search(r"^Snakemake's log: (\S+)$", pipeline.output, re.M).group(1)  # the summary names it
+    text = (pipeline.workdir / log).read_text()
+    jobs = int(re.search(r"(\d+) of (\d+) steps \(100%\) done", text).group(2))
+    assert len(lines) <= jobs + 40, len(lines)  # the header, the job table, the summary
     assert "src/ordeval/" not in pipeline.output and " INFO " not in pipeline.output
+    assert len(re.findall(r"^Finished jobid: \d+ \(Rule: \w+\)$", text, re.M)) == jobs  # every job, in the log
+    assert f"ordeval: configuration {pipeline.config['name']!r} done" in pipeline.output
+    # the summary has the shape of the README's example (another configuration's name, log and --configfile)
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = re.search(r"ends with a summary of where\neverything is:\n\n```text\n(.*?)```", readme, re.S).group(1)
+    name = pipeline.config["name"]
+    start = lines.index(next(line for line in lines if line.startswith("ordeval: configuration ")))
+    for shown, ran in zip(example.splitlines(), lines[start:], strict=False):
+        pattern = re.escape(shown).replace("synthetic", re.escape(name))
+        pattern = re.sub(r"2026\\-11\\-28T230512\\.123456", r"[0-9T.-]+", pattern)
+        pattern = pattern.replace(re.escape("snakemake --report"), r"snakemake (--snakefile \S+ )?--report")
+        if shown.startswith("PDF report:") and not shutil.which("pdflatex"):
+            pattern = r"PDF report: not compiled: .*"
+        assert re.fullmatch(pattern + r"( --configfile \S+)?", ran), (shown, ran)

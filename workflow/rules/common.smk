@@ -8,12 +8,15 @@ import os
 import re
 import sys
 
+from snakemake.logging import logger
+
 from ordeval.io.errors import InputError
 from ordeval.io.names import check_paths
 from ordeval.reports.catalogue import category
 from ordeval.results.manifest import git_commit, report_configuration_problem
 from ordeval.stats.splits import CONDITIONS
 from ordeval.workflow.config import check_config_file
+from ordeval.workflow import summary
 from ordeval.workflow.modules import code_digest
 from ordeval.workflow.plan import plan as make_plan
 from ordeval.workflow.resources import job_resources
@@ -101,6 +104,25 @@ def gathered(template, datasets):
     """``template`` (a rule's output, {dataset} in it) over ``datasets``, a function of the wildcards (e.g.
     task_datasets): the input of a rule that gathers a task's data sets."""
     return lambda wildcards: expand(template, dataset=datasets(wildcards))
+
+
+def run_summary(log, failed):
+    """The lines a run ends with (onsuccess, onerror): ordeval.workflow.summary, for this configuration as run."""
+    settings = workflow.config_settings
+    command = summary.html_report_command(
+        RESULTS,
+        settings.configfiles,
+        summary.config_items(settings.config),
+        snakefile=workflow.main_snakefile,
+        after_report=not os.path.isfile(f"{RESULTS}/manifest.json"),
+    )
+    return summary.run_summary(
+        PLAN.config, failed=failed, snakemake_logs=log, html_command=command
+    )
+
+
+def _cost(kind, wildcards):
+    return pipeline.cost(PLAN, kind, wildcards.get("dataset"))
 
 
 def threads(kind):

@@ -109,6 +109,28 @@ def _project_arguments(project: Path, configfile: Path) -> list[str]:
     return ["--snakefile", str(project / "Snakefile"), "--directory", str(project), "--configfile", str(configfile)]
 
 
+def plain_output_arguments(project: Path) -> list[str]:
+    """Snakemake's arguments for its plain text output, which ``ordeval run`` reads (the steps done) and logs: the
+    project's workflow profile (``profiles/default``) turned off, and each of its settings given on the command
+    line instead, except its ``logger`` (the progress bar a terminal shows); ``--quiet rules``: a few lines per job
+    in the run's log, not each job's inputs and outputs (as ever: a full disk fills it no sooner)."""
+    import yaml
+
+    path = project / "profiles" / "default" / "config.yaml"
+    settings = yaml.safe_load(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    arguments = ["--workflow-profile", "none", "--quiet", "rules"]
+    for key, value in (settings or {}).items():
+        if key == "logger" or value is None or value is False:
+            continue
+        if value is True:
+            arguments.append(f"--{key}")
+        elif isinstance(value, list):
+            arguments += [f"--{key}", *map(str, value)]
+        else:
+            arguments += [f"--{key}", str(value)]
+    return arguments
+
+
 def cmd_run(args, extra: Sequence[str]) -> int:
     from ordeval.workflow.config import load_yaml
     from ordeval.workflow.plan import plan as make_plan
@@ -137,6 +159,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     command = [
         *snakemake_command(),
         *_project_arguments(project, configfile),
+        *plain_output_arguments(project),
         "--cores",
         str(args.cores),
         *(["--dry-run"] if args.dry_run else []),
@@ -166,7 +189,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         )
     lines = _summary(args, watch, status, stopped_by, time.monotonic() - started)
     if not args.dry_run:
-        lines += _where(project, results, configfile, shown, log_path, planned, extra, args)
+        lines += _where(project, results, configfile, shown, log_path, planned, extra, args, watch, status)
     if unfinished is not None:  # Snakemake had ended; the last lines of its log did not reach the file
         lines.append(
             f"warning: {os.path.relpath(log_path)}: the log's end is missing ({unfinished.strerror or unfinished})"
@@ -236,6 +259,7 @@ class _Watch:
         self.nothing = False
         self.locked = self.incomplete = False
         self.jobs: dict[str, int] = {}  # jobs per rule, from Snakemake's first "Job stats" table
+        self.logs: list[str] = []  # Snakemake's log of the run ("Complete log(s): ...")
         self._stats = False
         self._heading: int | None = None  # the error line of self.other that the next line completes
 
@@ -246,6 +270,8 @@ class _Watch:
             self._stats = count.group(1) != "total"
             if self._stats:
                 self.jobs[count.group(1)] = int(count.group(2))
+        if text.startswith("Complete log(s): "):
+            self.logs = [part.strip() for part in text.removeprefix("Complete log(s): ").split(", ") if part.strip()]
         steps = _STEPS.search(text)
         if steps:
             self.done, self.total = int(steps.group(1)), int(steps.group(2))
@@ -381,19 +407,16 @@ def _again(args, extra: Sequence[str], *more: str) -> str:
 
 
 def _where(
-    project: Path, results: Path, configfile: Path, shown: str, log_path: Path, planned, extra, args
+    project: Path, results: Path, configfile: Path, shown: str, log_path: Path, planned, extra, args, watch, status
 ) -> list[str]:
-    """Where the results, report and log are; the command for Snakemake's HTML report, runnable from here as
-    printed (with the run's ``--config`` items; after the 'report' stage where its manifest is missing)."""
+    """The summary a Snakemake run ends with (:func:`ordeval.workflow.summary.run_summary`: the PDF, the tables, a
+    replication's verdict counts, a failed job's log), with the command for Snakemake's HTML report runnable from
+    here as printed (with the run's ``--config`` items; after the 'report' stage where its manifest is missing),
+    and the log of this run."""
     from ordeval.results.manifest import report_configuration_problem
+    from ordeval.workflow.summary import run_summary
 
     relative_results = os.path.relpath(results)
-    lines = [f"results: {relative_results}/ (tables/, figures/, scores/)"]
-    report = results / "report" / "ordeval.pdf"
-    if report.is_file():
-        lines.append(f"report: {os.path.relpath(report)}")
-    else:
-        lines.append(f"report: {os.path.relpath(results / 'report')}/ once the 'report' stage has run")
     items = list(_config_items(extra).values())
     config = ["--config", *items] if items else []
     if Path.cwd().resolve() == project.resolve():
@@ -410,7 +433,14 @@ def _where(
     if report_configuration_problem(planned.config, project / planned.results / "manifest.json"):
         report_run = argparse.Namespace(configfile=args.configfile, target="report", cores=args.cores)
         command = f"{_again(report_run, config and ['--config', *items])} && {command}"
-    lines.append(f"HTML report: {command}")
+    lines = run_summary(
+        planned.config,
+        failed=status != 0,
+        snakemake_logs=watch.logs,
+        html_command=command,
+        workdir=project,
+        heading=False,
+    )
     lines.append(f"full log: {os.path.relpath(log_path)}")
     return lines
 

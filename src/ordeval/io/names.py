@@ -115,3 +115,53 @@ def check_paths(owners) -> None:
                 "(macOS, Windows)"
             )
         raise ConfigError(f"config key {key}: {clash}: as {made[0]} and as {made[1]}; rename {kind}")
+
+
+def _form(text: str) -> str:
+    import unicodedata
+
+    for form in ("NFC", "NFD"):
+        if unicodedata.is_normalized(form, text):
+            return form
+    return "neither NFC nor NFD"
+
+
+def normalisation_twin(name: str, names) -> str | None:
+    """The one of ``names`` that differs from ``name`` only in Unicode normalisation (the same text in NFC:
+    ``'café'`` written with a precomposed é, or as e and a combining accent), or None. Only a name beyond ASCII
+    can have one; ``names`` is read once (call it where an error is raised, not per name of a file)."""
+    import unicodedata
+
+    if name.isascii():
+        return None
+    target = unicodedata.normalize("NFC", name)
+    for other in names:
+        if other != name and not other.isascii() and unicodedata.normalize("NFC", other) == target:
+            return other
+    return None
+
+
+def normalisation_hint(name: str, names, where: str = "") -> str:
+    """A hint for an error about ``name`` not found among ``names`` (topics of a run against the gold's, item ids):
+    "; 'cafe\\u0301' (NFD) and 'café' (NFC) differ only in Unicode normalisation: write both in one form (NFC)",
+    naming the other's place (``where``, e.g. "in the gold") -- or "" where no name of ``names`` is its twin
+    (:func:`normalisation_twin`)."""
+    other = normalisation_twin(name, names)
+    if other is None:
+        return ""
+    place = f" {where}" if where else ""
+    return (
+        f"; {distinct(name)} ({_form(name)}) and {distinct(other)}{place} ({_form(other)}) differ only in Unicode "
+        "normalisation: write both in one form (NFC, as most editors save)"
+    )
+
+
+def normalisation_hints(missing, extra) -> str:
+    """The :func:`normalisation_hint` of the first name of ``missing`` that has a twin among ``extra`` (two sets of
+    names that should be equal, e.g. the topics of two files), or ""."""
+    extra = list(extra)
+    for name in missing:
+        hint = normalisation_hint(name, extra)
+        if hint:
+            return hint
+    return ""

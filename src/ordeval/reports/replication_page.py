@@ -10,14 +10,12 @@ names); every text from the data is HTML-escaped. The same tables give the same 
 from __future__ import annotations
 
 import html
-import math
 from collections.abc import Mapping
 from pathlib import Path
 
 from ordeval.io.files import write_text
 from ordeval.io.table import Table
-from ordeval.results.compare import decimals
-from ordeval.results.replication import VERDICTS, total_counts
+from ordeval.results.replication import VERDICT_MEANINGS, VERDICTS, shown, total_counts, verdict_column
 
 #: Each statistic as the papers print it (HTML).
 STATISTIC_TEXT = {
@@ -37,7 +35,13 @@ STATISTIC_TEXT = {
     "prefers_popularity": "dialogues on which the measure prefers Popularity",
 }
 #: CSS class of each verdict.
-VERDICT_CLASS = {"exact": "exact", "within randomisation error": "within", "differs": "differs", "not comparable": "nc"}
+VERDICT_CLASS = {
+    "exact": "exact",
+    "within randomisation error": "within",
+    "differs": "differs",
+    "fixed by the set-up": "setup",
+    "not comparable": "nc",
+}
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em auto;max-width:90em;padding:0 1.5em;
@@ -49,32 +53,12 @@ th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums;
 table.counts{width:auto}table.counts td.num{font-size:1.2em;font-weight:600}
 .verdict{display:inline-block;padding:0 .5em;border-radius:.6em;white-space:nowrap;font-size:.95em}
 .exact{background:#d8f0d8}.within{background:#e3ecfa}.differs{background:#f8d4d4;font-weight:700}
-.nc{background:#eee;color:#555}.origin{font-weight:600}td.note{color:#555;font-size:.92em}
+.nc{background:#eee;color:#555}.setup{background:#f3ecd8;color:#555}td.unrounded{color:#666}.origin{font-weight:600}td.note{color:#555;font-size:.92em}
 """
 
 
 def _text(value) -> str:
     return html.escape(str(value), quote=True)
-
-
-def _at_precision(value, published: str, sign: str = "") -> str:
-    """A reproduced number (or, with ``sign="+"``, a difference) with one decimal more than the published number
-    ``published``, so that the rounding shows; a count beside a published count as a count; "-" for none."""
-    value = float(value)
-    if math.isnan(value):
-        return "-"
-    if max(decimals(published), 0) == 0 and value == round(value):
-        return f"{int(value):{sign}d}" if value or not sign else "0"
-    text = f"{value:{sign}.{max(decimals(published), 0) + 1}f}"
-    return "0" if sign and float(text) == 0 else text
-
-
-def _reproduced(value, published: str) -> str:
-    return _at_precision(value, published)
-
-
-def _difference(value, published: str) -> str:
-    return _at_precision(value, published, "+")
 
 
 def _verdict(verdict: str) -> str:
@@ -96,10 +80,13 @@ def _summary_section(summary: Table) -> str:
     rows = []
     for record in summary.records():
         cells = [_text(record["source"]), _text(record["dataset"])]
-        cells += [f'<span class="num">{int(record[v.replace(" ", "_")])}</span>' for v in VERDICTS]
+        cells += [f'<span class="num">{int(record[verdict_column(v)])}</span>' for v in VERDICTS]
         cells += [str(int(record["numbers"])), _text(record.get("data_origin", ""))]
+        numeric = range(2, 3 + len(VERDICTS))
         rows.append(
-            "<tr>" + "".join(f"<td{' class=num' if 2 <= i < 7 else ''}>{c}</td>" for i, c in enumerate(cells)) + "</tr>"
+            "<tr>"
+            + "".join(f"<td{' class=num' if i in numeric else ''}>{c}</td>" for i, c in enumerate(cells))
+            + "</tr>"
         )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
@@ -111,23 +98,18 @@ def _numbers_section(table: Table, names: Mapping[str, str]) -> str:
         blocks.setdefault((record["source"], record["statistic"]), []).append(record)
     parts = []
     head = "".join(
-        f"<th>{name}</th>" for name in ("Measures / run", "Published", "Reproduced", "Verdict", "Difference", "Note")
+        f"<th>{name}</th>"
+        for name in ("Measures / run", "Published", "Reproduced", "Verdict", "Unrounded", "Difference", "Note")
     )
     for (source, statistic), block in blocks.items():
         rows = []
         for record in block:
             label = " / ".join(_text(names.get(part, part)) for part in (record["a"], record["b"]) if part) or "-"
-            published = str(record["published"])
-            cells = [
-                _text(published),
-                _reproduced(record["reproduced"], published),
-                _verdict(record["verdict"]),
-                _difference(record["difference"], published),
-            ]
+            texts = {key: _text(value) for key, value in shown(record).items()}
             rows.append(
-                f"<tr><td>{label}</td><td class=num>{cells[0]}</td><td class=num>{cells[1]}</td>"
-                f"<td>{cells[2]}</td><td class=num>{cells[3]}</td>"
-                f"<td class=note>{_text(record.get('note', ''))}</td></tr>"
+                f"<tr><td>{label}</td><td class=num>{texts['published']}</td><td class=num>{texts['reproduced']}</td>"
+                f"<td>{_verdict(record['verdict'])}</td><td class='num unrounded'>{texts['unrounded']}</td>"
+                f"<td class=num>{texts['difference']}</td><td class=note>{_text(record.get('note', ''))}</td></tr>"
             )
         statistic_text = STATISTIC_TEXT.get(statistic, _text(statistic))
         parts.append(
@@ -144,6 +126,7 @@ def replication_page(
     (``tables``: data set -> its table of :func:`ordeval.results.replication.verdicts`, with ``data_origin``);
     ``names``: display names of the measures, ``origins``: data set -> data origin."""
     counts = total_counts(summary)
+    meanings = "; ".join(f"<b>{_text(verdict)}</b>: {_text(VERDICT_MEANINGS[verdict])}" for verdict in VERDICTS)
     index = " &middot; ".join(f'<a href="#{_text(name)}">{_text(name)}</a>' for name in tables)
     sections = "".join(
         f'<h2 id="{_text(name)}">{_text(name)} <span class="origin">({_text(origins.get(name, ""))} data)</span></h2>'
@@ -156,11 +139,8 @@ def replication_page(
         f"<h1>{_text(title)}</h1>"
         f"<p>Every number that the replicated publications print for the data sets of this configuration, beside "
         f"the number reproduced here. Of the {counts['numbers']} published numbers:</p>{counts_table(counts)}"
-        "<p><b>exact</b>: equal at the printed precision; <b>within randomisation error</b>: a statistic of random "
-        "splits or permutations, within its stated tolerance; <b>differs</b>: shown, never hidden; <b>not "
-        "comparable</b>: the runs (for a statistic of the gold alone, the gold) are not the papers' here, most often "
-        "because they are not public. The reproduced number has one decimal more than the published one, so that "
-        "the rounding shows.</p>"
+        f"<p>{meanings}. The reproduced number is shown rounded to the precision the paper prints, so that the "
+        "verdict can be read off the two; <i>Unrounded</i> is the reproduced number with three decimals more.</p>"
         f"<h2>Per published table</h2>{_summary_section(summary)}"
         f"<h2>Every number, per data set</h2><p>{index}</p>{sections}"
         "</body></html>\n"

@@ -67,6 +67,14 @@ STATISTICS: dict[str, tuple[str, bool]] = {
 }
 
 
+#: Statistics that are counts (printed as whole numbers, shown as whole numbers).
+COUNTS = ("dp_significant", "dp_pairs", "prefers_uniform", "prefers_popularity")
+#: Statistics that the set-up fixes (the run pairs compared, n(n-1)/2 of the configuration's n runs): equal to
+#: the published number wherever the configuration has the papers' number of runs, whatever the data, so a match
+#: reproduces nothing (verdict "fixed by the set-up", counted apart).
+SET_UP = ("dp_pairs",)
+
+
 @dataclass(frozen=True)
 class Published:
     """One published number: where it is printed, what it is, and the value as printed."""
@@ -207,3 +215,21 @@ def papers_runs(rows: Sequence, dataset: str) -> tuple[list[str] | None, int | N
         count = round((1 + (1 + 8 * pairs.pop()) ** 0.5) / 2)
         return None, count
     return None, RUN_COUNTS.get(dataset)
+
+
+def printed_places(rows: Sequence) -> list[int]:
+    """The decimals each published number of ``rows`` is compared and shown at: those it is printed with, except
+    a whole number printed among fractions (a tau of "1" where the paper prints the others with 3 decimals: it is
+    1.000, not 1 +- 0.5), which takes the most decimals of its published table and statistic in ``rows``."""
+    from ordeval.results.compare import decimals
+
+    most: dict[tuple[str, str], int] = {}
+    for row in rows:
+        key = (row.source, row.statistic)
+        most[key] = max(most.get(key, 0), decimals(row.value))
+    return [
+        most[(row.source, row.statistic)]
+        if row.statistic not in COUNTS and decimals(row.value) <= 0
+        else max(decimals(row.value), 0)
+        for row in rows
+    ]

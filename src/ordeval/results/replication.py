@@ -11,11 +11,17 @@ published number is a reference at its printed precision). Each gets a verdict:
   configuration's ``replication.tolerance``, set from re-runs with other seeds:
   ``benchmarks/replication_seeds.py``);
 * ``differs`` -- any other difference (shown, never hidden);
-* ``not comparable`` -- the data set's runs are not (all) the papers' runs here (the participants' runs
-  are not public, so they are simulated), or the measure is not in this configuration. A statistic of the
-  gold alone (CIKM 2021 LQ workshop, Table 7: the dialogues on which a measure prefers Uniform or Popularity,
-  two baselines computed from the gold) is comparable wherever the gold is real; the number of run pairs
-  compared, wherever the number of runs is the papers'.
+* ``fixed by the set-up`` -- a number the configuration fixes, whatever the data (the run pairs compared,
+  n(n-1)/2 of its n runs), equal to the published one: nothing is reproduced, so it is counted apart (a run
+  set of another size differs);
+* ``not comparable`` -- the number is not computed on real data here (its data origin is not ``real``: the
+  participants' runs are not public, so they are simulated), whatever it equals; or the run set is not the
+  papers', or the measure is not in this configuration. A statistic of the gold alone (CIKM 2021 LQ
+  workshop, Table 7: the dialogues on which a measure prefers Uniform or Popularity, two baselines computed
+  from the gold) is real, so comparable, wherever the gold is real.
+
+Each number is compared and shown at the precision the paper prints it with (:func:`printed_places`: a tau
+printed "1" among three-decimal taus is 1.000); :func:`shown` gives the texts both reports print.
 
 Only the data sets of the configuration are compared: the published numbers of the others are left out of
 every output (``data_origin`` describes what was run).
@@ -23,16 +29,40 @@ every output (``data_origin`` describes what was run).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from ordeval.io.table import Table, read_csv
-from ordeval.results.compare import Tolerance, compare_printed
-from ordeval.results.published import STATISTICS, Published, papers_runs, read_published
+from ordeval.results.compare import Tolerance, compare_printed, number
+from ordeval.results.published import (
+    COUNTS,
+    SET_UP,
+    STATISTICS,
+    Published,
+    papers_runs,
+    printed_places,
+    read_published,
+)
 
-VERDICTS = ("exact", "within randomisation error", "differs", "not comparable")
+VERDICTS = ("exact", "within randomisation error", "differs", "fixed by the set-up", "not comparable")
+#: What each verdict says, in the words both reports print.
+VERDICT_MEANINGS = {
+    "exact": "the reproduced number, rounded to the printed precision, is the printed number",
+    "within randomisation error": "a statistic of random splits or permutations, within its stated tolerance",
+    "differs": "any other difference, shown, never hidden",
+    "fixed by the set-up": (
+        "a number the configuration fixes whatever the data (the run pairs compared, n(n-1)/2 of its n runs), "
+        "equal to the paper's; nothing is reproduced"
+    ),
+    "not comparable": (
+        "not computed on real data here (the runs, or for a statistic of the gold alone the gold, are not the "
+        "papers': most are not public and are simulated), whatever it equals"
+    ),
+}
 
 #: The tolerance key of each randomised statistic (``replication.tolerance`` in the configuration).
 TOLERANCE_KEYS = {
@@ -46,11 +76,13 @@ TOLERANCE_KEYS = {
 #: column of ``tables/popularity_vs_uniform.csv`` that holds each. They are comparable wherever the gold is
 #: real, whatever the other runs are; their origin is the one that table gives the row.
 GOLD_ONLY = {"prefers_uniform": "uniform", "prefers_popularity": "popularity"}
-#: Statistics of the number of runs alone (the run pairs compared): the configuration takes the papers' number
-#: of runs, so they are comparable whatever the runs are.
-RUN_COUNT_ONLY = ("dp_pairs",)
 #: The data set name of the published rows pooled over several data sets (CIKM 2021 LQ, Table 3).
 POOLED = "pooled"
+
+
+def verdict_column(verdict: str) -> str:
+    """The column of :func:`summary` (``tables/replication/summary.csv``) that counts ``verdict``."""
+    return "".join(character if character.isalnum() else "_" for character in verdict)
 
 
 def published_numbers(path: str | Path | None = None) -> list[Published]:
@@ -169,24 +201,26 @@ class Reproduced:
 
     def basis(self, row: Published) -> str:
         """A note on a comparable number of a data set that is not real: what it depends on."""
-        if self.origin == "real":
-            return ""
-        if row.statistic in RUN_COUNT_ONLY:
-            return f"the number of runs alone ({self.dataset} is {self.origin} here)"
-        if row.statistic in GOLD_ONLY:
+        if self.origin != "real" and row.statistic in GOLD_ONLY:
             return "the real gold and the two baselines computed from it alone"
         return ""
 
     def not_comparable(self, row: Published) -> str:
-        """Why the reproduced number of ``row`` cannot be compared with the published one ("" when it can): the
-        runs are not the papers' runs (the data set is not real), unless the statistic depends on the gold alone
-        (and the gold is real) or on the number of runs alone."""
-        if row.statistic in RUN_COUNT_ONLY:
-            return ""
+        """Why the reproduced number of ``row`` cannot be compared with the published one ("" when it can): it is
+        not computed on real data here (:meth:`row_origin`; a statistic of the gold alone is real wherever the
+        gold and the two baselines computed from it are), whatever it equals."""
         if row.statistic in GOLD_ONLY:
             (found, _), origin = self._popularity(row)
             return "" if origin == "real" or found is None else f"gold not public: {row.dataset} is {origin} here"
         return "" if self.origin == "real" else f"runs not public: {row.dataset} is {self.origin} here"
+
+    def set_up(self, row: Published, value: float) -> tuple[str, str]:
+        """(verdict, note) of a number the set-up fixes (:data:`SET_UP`): the run pairs of the configuration's
+        runs, equal to the paper's wherever it has the paper's number of runs, whatever the data."""
+        runs = round((1 + (1 + 8 * value) ** 0.5) / 2)
+        if compare_printed(row.value, value).equal:
+            return "fixed by the set-up", f"{runs} runs here, as in the paper: n(n-1)/2 pairs, not a reproduced number"
+        return "differs", f"run set of another size: {runs} runs here"
 
     def _agreement(self, a: str, b: str, column: str) -> tuple[float | None, str]:
         if self.agreement is None:
@@ -222,28 +256,34 @@ def verdicts(
     not the papers' (:func:`other_runs`); their numbers are shown for information."""
     records = []
     other = other_runs(rows, reproduced) if reproduced is not None else ""
-    for row in rows:
+    for row, places in zip(rows, printed_places(rows), strict=True):
         randomised = STATISTICS[row.statistic][1]
         tolerance = float(tolerances[TOLERANCE_KEYS[row.statistic]]) if randomised else None
         value, note = (None, reason) if reproduced is None else reproduced.value(row)
         verdict, difference = "not comparable", None
-        if reproduced is not None and (why := reproduced.not_comparable(row)):
+        if row.statistic in SET_UP and value is not None:  # fixed by the number of runs, whatever the data
+            verdict, note = reproduced.set_up(row, value)
+            difference = compare_printed(row.value, value).difference
+        elif reproduced is not None and (why := reproduced.not_comparable(row)):
             note = why
         elif not row.statistic.startswith("official_") and row.statistic not in GOLD_ONLY and other:
             note = other  # tau, consistency, DP over other runs (a statistic of the gold alone needs no runs)
         elif value is not None:
             note = note or (reproduced.basis(row) if reproduced is not None else "")
-            exact = compare_printed(row.value, value)
+            exact = compare_printed(row.value, value, places=places)
             difference = exact.difference
             if exact.equal:
                 verdict = "exact"
-            elif tolerance is not None and compare_printed(row.value, value, Tolerance(absolute=tolerance)).equal:
+            elif (
+                tolerance is not None
+                and compare_printed(row.value, value, Tolerance(absolute=tolerance), places=places).equal
+            ):
                 verdict = "within randomisation error"
             else:
                 verdict = "differs"
-        records.append((row, value, difference, verdict, tolerance, note))
+        records.append((row, value, difference, verdict, tolerance, note, places))
     nan = float("nan")
-    return Table(
+    table = Table(
         {
             "source": [row.source for row, *_ in records],
             "dataset": [row.dataset for row, *_ in records],
@@ -253,11 +293,61 @@ def verdicts(
             "published": [row.value for row, *_ in records],
             "reproduced": [nan if value is None else value for _, value, *_ in records],
             "difference": [nan if difference is None else difference for _, _, difference, *_ in records],
-            "verdict": [verdict for *_, verdict, _, _ in records],
-            "tolerance": [nan if tolerance is None else tolerance for *_, tolerance, _ in records],
-            "note": [note for *_, note in records],
+            "verdict": [record[3] for record in records],
+            "tolerance": [nan if record[4] is None else record[4] for record in records],
+            "note": [record[5] for record in records],
+            # added columns (after the first ones, whose order is kept): the precision compared and shown at, and
+            # the reproduced number at that precision, as both reports show it (shown())
+            "printed_places": [record[6] for record in records],
         }
     )
+    return table.with_column("reproduced_printed", [shown(record)["reproduced"] for record in table.records()])
+
+
+# --------------------------------------------------------------------------- how the numbers are shown
+
+
+def _fixed(value, places: int, sign: str = "") -> str:
+    """``value`` with ``places`` decimals, rounded half up from its shortest decimal form (0.2435 is 0.244 at 3);
+    never "-0.000" (with ``sign="+"``, zero is "0")."""
+    rounded = number(repr(float(value))).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    if rounded == 0:
+        return "0" if sign else f"{abs(rounded):f}"
+    return f"{rounded:{sign}f}"
+
+
+def _trimmed(text: str) -> str:
+    """A fixed-point text without trailing zeros after its decimal point ("0.848500" -> "0.8485", "1.000" -> "1")."""
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def shown(record: Mapping) -> dict[str, str]:
+    """The texts of one row of :func:`verdicts` as both reports print them (the PDF's LaTeX and the HTML page,
+    never apart): ``published`` as printed; ``reproduced`` rounded to the precision the published number is
+    compared at (``printed_places``; a count as a whole number), so that the verdict can be read off the two:
+    a number that agrees at that precision (a tie included) shows as the published one; ``unrounded`` the
+    reproduced number with three decimals more (trailing zeros dropped; a count whole); ``difference``
+    reproduced - published with one decimal more than printed; "-" where there is no reproduced number."""
+    published = str(record["published"])
+    places = int(record.get("printed_places", max(-number(published).as_tuple().exponent, 0)))
+    count = record.get("statistic") in COUNTS
+    texts = {"published": published, "reproduced": "-", "unrounded": "-", "difference": "-"}
+    value = float(record["reproduced"])
+    if math.isnan(value):
+        return texts
+    if count and value == round(value):
+        texts["reproduced"] = texts["unrounded"] = str(int(value))
+    else:
+        agrees = compare_printed(published, value, places=places).equal
+        texts["reproduced"] = _fixed(published, places) if agrees else _fixed(value, places)
+        texts["unrounded"] = _trimmed(_fixed(value, places + 3))
+    difference = float(record["difference"])
+    if not math.isnan(difference):
+        if count and difference == round(difference):
+            texts["difference"] = f"{int(difference):+d}" if difference else "0"
+        else:
+            texts["difference"] = _fixed(difference, places + 1, "+")
+    return texts
 
 
 def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
@@ -352,17 +442,30 @@ def pooled_origin(origins: Mapping[str, str]) -> str:
 
 
 def total_counts(summary: Table) -> dict[str, int]:
-    """{verdict: count, "numbers": count} of the total row of a summary table
-    (:func:`summary`)."""
+    """The headline: {verdict: count, "numbers": count} of the total row of a summary table (:func:`summary`, or
+    ``tables/replication/summary.csv`` read back). The PDF's first page, the HTML report and page, and the summary
+    a run prints all take their counts from here."""
     total = summary.records()[-1]
     return {
         "numbers": int(total["numbers"]),
-        **{verdict: int(total[verdict.replace(" ", "_")]) for verdict in VERDICTS},
+        **{verdict: int(total[verdict_column(verdict)]) for verdict in VERDICTS},
     }
 
 
+def headline(counts: Mapping[str, int]) -> str:
+    """The counts of :func:`total_counts` in one line: "of 484 published numbers: 226 exact, ..."."""
+    parts = [f"{counts[verdict]} {'differ' if verdict == 'differs' else verdict}" for verdict in VERDICTS]
+    return f"of {counts['numbers']} published numbers: {', '.join(parts)}"
+
+
+#: The verdicts counted in summary.csv's first columns, before ``numbers`` (an output's columns are kept where
+#: they were: a verdict added later has its column after ``numbers``).
+_FIRST_VERDICTS = ("exact", "within randomisation error", "differs", "not comparable")
+
+
 def summary(tables: list[Table]) -> Table:
-    """Counts per verdict for each published table (source and data set), then a total row."""
+    """Counts per verdict for each published table (source and data set), then a total row: a column per verdict
+    (:func:`verdict_column`), ``numbers`` (all of them)."""
     groups: dict[tuple[str, str], Counter] = {}
     for table in tables:
         for source, dataset, verdict in zip(table["source"], table["dataset"], table["verdict"], strict=True):
@@ -375,7 +478,10 @@ def summary(tables: list[Table]) -> Table:
     result = Table(
         {"source": [key[0] for key in keys] + ["all published numbers"], "dataset": [key[1] for key in keys] + [""]}
     )
-    for verdict in VERDICTS:
-        result[verdict.replace(" ", "_")] = [count[verdict] for count in counts]
+    for verdict in _FIRST_VERDICTS:
+        result[verdict_column(verdict)] = [count[verdict] for count in counts]
     result["numbers"] = [sum(count.values()) for count in counts]
+    for verdict in VERDICTS:
+        if verdict not in _FIRST_VERDICTS:
+            result[verdict_column(verdict)] = [count[verdict] for count in counts]
     return result

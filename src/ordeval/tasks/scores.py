@@ -102,10 +102,15 @@ class ScoresTask(Task):
                 topics, runs, first_path = these_topics, these_runs, path
             else:
                 if set(these_topics) != set(topics):
-                    missing = sorted(set(topics) - set(these_topics))[:5]
-                    extra = sorted(set(these_topics) - set(topics))[:5]
+                    from ordeval.io.names import normalisation_hints
+
+                    missing = sorted(set(topics) - set(these_topics))
+                    extra = sorted(set(these_topics) - set(topics))
+                    hint = normalisation_hints(missing, extra)
                     raise InputError(
-                        path, None, f"topics differ from those of {first_path} (missing {missing}, extra {extra})"
+                        path,
+                        None,
+                        f"topics differ from those of {first_path} (missing {missing[:5]}, extra {extra[:5]}){hint}",
                     )
                 if these_runs != runs:
                     raise InputError(path, "line 1", f"runs {these_runs} differ from those of {first_path}: {runs}")

@@ -308,7 +308,10 @@ def read_score_matrices(paths: Sequence[str | Path]) -> tuple[list[str], list[st
         if topics is None:
             topics, runs, first = these_topics, these_runs, path
         elif these_topics != topics or these_runs != runs:
-            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}")
+            from ordeval.io.names import normalisation_hints
+
+            hint = normalisation_hints(set(topics) - set(these_topics), set(these_topics) - set(topics))
+            raise InputError(path, "line 1", f"its topics or runs differ from those of {first}{hint}")
         matrices.append(values)
     return topics, runs, np.stack(matrices)
 

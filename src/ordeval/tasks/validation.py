@@ -32,7 +32,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ordeval.io.errors import InputError
-from ordeval.io.names import distinct
+from ordeval.io.names import distinct, normalisation_hint
 
 
 def _formats(task: str):
@@ -519,9 +519,12 @@ def _topic_pairing(path: Path, runs: dict, gold: Checked, left_out: set[str]) ->
         for topic, location in zip(data.topics, data.locations, strict=True):
             if topic not in gold_topics:
                 extra = "" if _line_of(location) else f"{location}: "
+                hint = normalisation_hint(topic, gold_data.topics, "in the gold")
                 problems.append(
                     Problem(
-                        str(path), _line_of(location), f"{extra}{who}has topic {distinct(topic)}, which the gold lacks"
+                        str(path),
+                        _line_of(location),
+                        f"{extra}{who}has topic {distinct(topic)}, which the gold lacks{hint}",
                     )
                 )
         present = set(data.topics)
@@ -529,7 +532,10 @@ def _topic_pairing(path: Path, runs: dict, gold: Checked, left_out: set[str]) ->
             if topic not in present and topic not in left_out:
                 line = _line_of(location)
                 place = f"{gold.path}:{line}" if line else f"{gold.path}, {location}"
-                problems.append(Problem(str(path), None, f"{who}misses topic {distinct(topic)} of the gold ({place})"))
+                hint = normalisation_hint(topic, present - gold_topics, "in the run")
+                problems.append(
+                    Problem(str(path), None, f"{who}misses topic {distinct(topic)} of the gold ({place}){hint}")
+                )
     return problems
 
 
@@ -547,11 +553,13 @@ def _missing_items(path: Path, tables: dict, gold, copy: _Copy, limit: int) -> l
         ]
         for index in missing[:limit]:
             item, topic = gold.items[index], gold.topics[gold.item_topic[index]]
+            hint = normalisation_hint(item, (key.split("\t")[column] for key in keys if "\t" in key), "in the run")
+            hint = hint or normalisation_hint(topic, (key.split("\t")[1 - column] for key in keys if "\t" in key))
             problems.append(
                 Problem(
                     str(path),
                     None,
-                    f"run {run!r} misses item {distinct(item)} of topic {distinct(topic)} ({gold.where(index)})",
+                    f"run {run!r} misses item {distinct(item)} of topic {distinct(topic)} ({gold.where(index)}){hint}",
                 )
             )
     return problems

@@ -1,24 +1,29 @@
 """LaTeX fragments of published versus reproduced (:mod:`ordeval.results.replication`).
 
 A data set's fragment is one table in blocks, one per published table and statistic (a header row naming
-both, as the paper prints the statistic): within a block every number has one precision (the published as
-printed, the reproduced with one decimal more so that the rounding shows), so a column never mixes "1" with
-"1.000". Measures are named as the papers print them (the registries' markup: MAE$^M$, $\\alpha_{ORD}$).
+both, as the paper prints the statistic): the published number as printed, the reproduced one rounded to that
+precision (so that the verdict beside them can be read off the two), the verdict, the reproduced number
+unrounded (three more decimals) and the difference. The numbers' texts are those of the HTML page
+(:func:`ordeval.results.replication.shown`). Measures are named as the papers print them (the registries'
+markup: MAE$^M$, $\\alpha_{ORD}$).
 """
 
 from __future__ import annotations
 
-import math
-
 from ordeval.io.table import Table
 from ordeval.reports.latex import bold, escape, measure_label, tabular
-from ordeval.results.compare import decimals
+from ordeval.results.replication import VERDICTS, shown, verdict_column
 
+#: The columns of a data set's table.
+COLUMNS = 6
+#: Said above a block of numbers that the set-up fixes (the run pairs compared), LaTeX.
+SET_UP_NOTE = r"fixed by the set-up: $n(n-1)/2$ pairs of the $n$ runs, whatever the data"
 #: How a verdict is printed: a number that differs is shown in bold, never hidden.
 VERDICT_CELLS = {
     "exact": "exact",
     "within randomisation error": "within",
     "differs": bold("differs"),
+    "fixed by the set-up": "set-up",
     "not comparable": "n.c.",
 }
 #: Each statistic as the papers print it (LaTeX).
@@ -56,32 +61,11 @@ def measure_markup(name: str) -> str:
     return escape(name)
 
 
-def _places(values: list[str]) -> int:
-    return max([max(decimals(value), 0) for value in values] or [0])
-
-
-def _reproduced(value: float, places: int, counts: bool) -> str:
-    """The reproduced number with one decimal more than the published ones of its block; a count as a count."""
-    if math.isnan(value):
-        return "-"
-    if counts and value == round(value):
-        return str(int(value))
-    return f"{value:.{places + 1}f}"
-
-
-def _difference(value: float, places: int, counts: bool) -> str:
-    if math.isnan(value):
-        return "-"
-    if counts and value == round(value):
-        return f"{int(value):+d}" if value else "0"
-    text = f"{value:+.{places + 1}f}"
-    return "0" if float(text) == 0 else text
-
-
 def replication_latex(table: Table) -> str:
     """Every published number of one data set (or the pooled ones) in blocks of one published table and
-    statistic: measures or team, published, reproduced (one decimal more), difference, verdict; a block whose
-    numbers are all not comparable says why in its header."""
+    statistic: measures or team, published, reproduced at the published precision, verdict, reproduced
+    unrounded, difference; a block whose numbers all have one verdict other than exact with one note says it
+    in its header."""
     records = table.records()
     blocks: dict[tuple[str, str], list[dict]] = {}
     for record in records:
@@ -92,28 +76,30 @@ def replication_latex(table: Table) -> str:
             rules.append(len(rows) - 1)
         notes = {str(record.get("note", "")) for record in block if record["verdict"] == "not comparable"}
         # the block's heading on short lines, so that it never makes the table wider than its numbers
-        rows.append([rf"\multicolumn{{5}}{{l}}{{\textit{{{escape(source)}}}}}"])
-        rows.append([rf"\multicolumn{{5}}{{l}}{{\textit{{{statistic_label(statistic)}}}}}"])
-        if len(notes) == 1 and all(record["verdict"] == "not comparable" for record in block) and notes != {""}:
-            rows.append([rf"\multicolumn{{5}}{{l}}{{\footnotesize not comparable: {escape(notes.pop())}}}"])
-        published = [str(record["published"]) for record in block]
-        places = _places(published)
-        counts = places == 0
+        rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\textit{{{escape(source)}}}}}"])
+        rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\textit{{{statistic_label(statistic)}}}}}"])
+        verdicts = {record["verdict"] for record in block}
+        if len(notes) == 1 and verdicts == {"not comparable"} and notes != {""}:
+            rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\footnotesize not comparable: {escape(notes.pop())}}}"])
+        if verdicts == {"fixed by the set-up"}:
+            rows.append([rf"\multicolumn{{{COLUMNS}}}{{l}}{{\footnotesize {SET_UP_NOTE}}}"])
         for record in block:
             names = " / ".join(measure_markup(part) for part in (record["a"], record["b"]) if part)
+            texts = shown(record)
             rows.append(
                 [
                     names or "--",
-                    str(record["published"]),
-                    _reproduced(float(record["reproduced"]), places, counts),
-                    _difference(float(record["difference"]), places, counts),
+                    texts["published"],
+                    texts["reproduced"],
                     VERDICT_CELLS[record["verdict"]],
+                    texts["unrounded"],
+                    texts["difference"],
                 ]
             )
     sources = list(dict.fromkeys(record["source"] for record in records))
-    header = ["Measures / run", "Published", "Reproduced", "Difference", "Verdict"]
+    header = ["Measures / run", "Published", "Reproduced", "Verdict", "Unrounded", "Difference"]
     note = "% sources, in order: " + "; ".join(escape(source) for source in sources) + "\n"
-    return note + tabular(header, rows, "lrrrl", rules_after=rules)
+    return note + tabular(header, rows, "lrrlrr", rules_after=rules)
 
 
 def summary_latex(table: Table) -> str:
@@ -122,10 +108,7 @@ def summary_latex(table: Table) -> str:
     records = table.records()
     for index, record in enumerate(records):
         cells = [escape(record["source"]), escape(record["dataset"])]
-        cells += [
-            str(int(record[key]))
-            for key in ("exact", "within_randomisation_error", "differs", "not_comparable", "numbers")
-        ]
+        cells += [str(int(record[verdict_column(verdict)])) for verdict in VERDICTS] + [str(int(record["numbers"]))]
         rows.append([bold(cell) for cell in cells] if index == len(records) - 1 else cells)
-    header = ["Published table", "Data set", "Exact", "Within", "Differs", "N.c.", "Numbers"]
-    return tabular(header, rows, "llrrrrr", rules_after=[len(rows) - 2])
+    header = ["Published table", "Data set", "Exact", "Within", "Differs", "Set-up", "N.c.", "Numbers"]
+    return tabular(header, rows, "llrrrrrr", rules_after=[len(rows) - 2])

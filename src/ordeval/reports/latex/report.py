@@ -474,8 +474,9 @@ def verdict_counts(summary_csv: str | Path) -> dict[str, int]:
 
 
 def replication_opening(counts: Mapping[str, int]) -> str:
-    """The first page's account of the replication (LaTeX): the verdict counts, where the details are."""
-    from ordeval.results.replication import VERDICTS
+    """The first page's account of the replication (LaTeX): the verdict counts (:func:`verdict_counts`), what each
+    verdict means, where the details are."""
+    from ordeval.results.replication import VERDICT_MEANINGS, VERDICTS
 
     rows = " ".join(rf"{escape(verdict.capitalize())} & {counts[verdict]} \\" for verdict in VERDICTS)
     return (
@@ -486,9 +487,7 @@ def replication_opening(counts: Mapping[str, int]) -> str:
         + r" \bottomrule\end{tabular}\end{center}"
         + "\n"
         + escape(
-            "Exact: equal at the printed precision. Within randomisation error: a statistic of random splits or "
-            "permutations within its tolerance. Not comparable: the runs (or, for a statistic of the gold alone, "
-            "the gold) are not the papers' here. Section 1 gives the counts per published table, then every "
-            "number beside the reproduced one."
+            " ".join(f"{verdict.capitalize()}: {VERDICT_MEANINGS[verdict]}." for verdict in VERDICTS)
+            + " Section 1 gives the counts per published table, then every number beside the reproduced one."
         )
     )

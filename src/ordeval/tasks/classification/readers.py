@@ -24,6 +24,7 @@ import numpy as np
 
 from ordeval.io.errors import InputError
 from ordeval.io.fields import Fields, iter_fields, read_fields
+from ordeval.io.names import normalisation_hint
 from ordeval.io.parsing import INTEGER, quoted
 
 SEMEVAL_FIELDS = ("id", "topic", "label")
@@ -333,7 +334,8 @@ def _pair_by_position(run: LabelTable, gold: Gold, name: str) -> np.ndarray:
         raise run.error(
             record,
             f"topic {quoted(topics[record])} but the gold's item {record + 1} ({gold.where(record)}) has topic "
-            f"{quoted(expected[record])}; with align: position the topics must agree line by line",
+            f"{quoted(expected[record])}; with align: position the topics must agree line by line"
+            + normalisation_hint(topics[record], [expected[record]], "in the gold"),
         )
     return run.labels.copy()
 
@@ -363,6 +365,9 @@ def _pair_by_id(run: LabelTable, gold: Gold, name: str) -> np.ndarray:
                 f"duplicate item {quoted(item)} in topic {quoted(topic)} (also at {run.where(earlier)})",
             )
         problem = _unknown_item(item, topic, gold, who)
+        problem += normalisation_hint(item, gold.items, "in the gold") or normalisation_hint(
+            topic, gold.topics, "in the gold"
+        )
         if unknown.all():
             problem += (
                 f"; none of the {len(keys)} lines of {who} names a gold item (topic and id): if its lines follow "
@@ -374,10 +379,15 @@ def _pair_by_id(run: LabelTable, gold: Gold, name: str) -> np.ndarray:
         present[position] = True
         absent = np.flatnonzero(~present)
         first_absent = int(absent[0])
+        item, topic = gold.items[first_absent], gold.topics[gold.item_topic[first_absent]]
+        items = run.fields.column(run.item_field)
+        hint = normalisation_hint(item, items, "in the run") or normalisation_hint(
+            topic, run.fields.column(run.topic_field), "in the run"
+        )
         raise run.error(
             None,
-            f"{who} misses {absent.size} item(s) of the gold, e.g. {quoted(gold.items[first_absent])} of topic "
-            f"{quoted(gold.topics[gold.item_topic[first_absent]])} ({gold.where(first_absent)})",
+            f"{who} misses {absent.size} item(s) of the gold, e.g. {quoted(item)} of topic "
+            f"{quoted(topic)} ({gold.where(first_absent)}){hint}",
         )
     labels = np.empty(len(gold), dtype=np.int64)
     labels[position] = run.labels

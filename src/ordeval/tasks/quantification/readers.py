@@ -23,7 +23,7 @@ import numpy as np
 
 from ordeval.io.errors import InputError
 from ordeval.io.fields import Fields, iter_fields, read_fields
-from ordeval.io.names import distinct, name_problem
+from ordeval.io.names import distinct, name_problem, normalisation_hint, normalisation_hints
 from ordeval.io.parsing import load_json, quoted, read_text
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
@@ -492,9 +492,12 @@ def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name:
     rows = np.fromiter(map(position.get, gold_topics, [-1] * len(gold_topics)), dtype=np.int64, count=len(gold_topics))
     if (rows < 0).any():
         missing = [topic for topic, row in zip(gold_topics, rows.tolist(), strict=True) if row < 0]
-        shown = ", ".join(repr(topic) for topic in missing[:5])
+        shown = ", ".join(distinct(topic) for topic in missing[:5])
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
-        raise InputError(run.path, None, f"run {run_name!r} misses {len(missing)} topic(s) of the gold: {shown}{more}")
+        hint = normalisation_hints(missing, set(run.topics) - set(gold_topics))
+        raise InputError(
+            run.path, None, f"run {run_name!r} misses {len(missing)} topic(s) of the gold: {shown}{more}{hint}"
+        )
     if len(run.topics) > len(gold_topics):
         gold_set = set(gold_topics)
         for index, topic in enumerate(run.topics):
@@ -502,7 +505,8 @@ def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name:
                 raise InputError(
                     run.path,
                     run.locations[index],
-                    f"run {run_name!r} has topic {distinct(topic)}, which the gold lacks",
+                    f"run {run_name!r} has topic {distinct(topic)}, which the gold lacks"
+                    + normalisation_hint(topic, gold_topics, "in the gold"),
                 )
     return run.values[rows]
 
