@@ -196,9 +196,14 @@ def tiny_config(name: str = "tiny", classification: bool = False, **overrides) -
 
 
 #: Snakemake's plain text output (for a test that reads it: the jobs of a dry run's "Job stats:" table, the steps
-#: done): the workflow profile turned off, as `ordeval run` does (ordeval.cli.run.plain_output_arguments); with it,
-#: a terminal shows the progress bar of profiles/default's logger and a pipe little more than the summary.
-PLAIN_OUTPUT = ("--workflow-profile", "none")
+#: done): the workflow profile turned off and its other settings given as arguments, as `ordeval run` does
+#: (ordeval.cli.run.plain_output_arguments), but every job's lines kept; with the profile, a terminal shows the
+#: progress bar of profiles/default's logger and a pipe little more than the summary.
+PLAIN_OUTPUT = tuple(
+    argument
+    for argument in __import__("ordeval.cli.run", fromlist=["plain_output_arguments"]).plain_output_arguments(REPO)
+    if argument not in ("--quiet", "rules")
+)
 
 
 def run_workflow(
