@@ -299,3 +299,40 @@ def canonical_files(task: str, folder) -> dict[str, str]:
         entry = catalogue.ENTRIES[f"data/{key}"]
         files[key] = str(Path(folder) / Path(entry.pattern.format(dataset="", ext=entry.formats[0])).name)
     return files
+
+
+def data_files(folder) -> dict[str, str]:
+    """{key: path} of a data set's canonical files in ``folder``, named as rule prepare_data names them
+    (workflow/rules/data.smk: gold.tsv, runs.tsv, arrays.npz, provenance.json, whatever the task)."""
+    names = {"gold": "gold.tsv", "runs": "runs.tsv", "arrays": "arrays.npz", "provenance": "provenance.json"}
+    return {key: str(Path(folder) / name) for key, name in names.items()}
+
+
+def prepare_and_score(plan) -> None:
+    """Run the scripts of rules prepare_data and score_runs, and what rule score_table writes, for every data set
+    of ``plan`` in this process, with the inputs, outputs and params their rules give them (workflow/rules/data.smk,
+    scoring.smk), below ``plan.results`` (relative to the current folder)."""
+    from ordeval.tasks.stack import write_score_table
+
+    for name, data in plan.datasets.items():
+        files = data_files(f"{plan.results}/data/{name}")
+        settings = {"task": data.task, "spec": data.spec, "plugins": plan.plugin_files}
+        run_rule_script(
+            "prepare_data",
+            input={**plan.source_paths(name), "plugins": plan.plugin_files},
+            output=files,
+            params={**settings, "seed": plan.config["seed"]},
+            wildcards={"dataset": name},
+        )
+        scores = f"{plan.results}/scores/{name}"
+        names = {"stack": "stack.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
+        outputs = {key: f"{scores}/{file}" for key, file in names.items()}
+        run_rule_script(
+            "score_runs",
+            input={**files, "plugins": plan.plugin_files},
+            output=outputs,
+            params={**settings, "measures": data.measures},
+            wildcards={"dataset": name},
+        )
+        for measure in data.measures:
+            write_score_table(outputs["stack"], measure, f"{scores}/{measure}.tsv")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from cli_helpers import one_error_line
-from conftest import run_rule_script, tiny_config
+from conftest import data_files, run_rule_script, tiny_config
 
 from ordeval.cli import main
 from ordeval.io.errors import MeasureError
@@ -140,38 +140,33 @@ def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plug
     config = tiny_config(plugins=[bad_plugin.name], measures=["NMD", name])
     del config["datasets"]["TinyDQ"]
     planned = make_plan(config, workdir=tmp_path)
-    (group,) = planned.scoring_groups()
     data = planned.datasets["TinySem"]
-    files = {key: path.format(dataset="TinySem") for key, path in planned.canonical_paths(data.task).items()}
+    files = data_files("results/tiny/data/TinySem")
+    settings = {"task": data.task, "spec": data.spec, "plugins": planned.plugin_files}
     run_rule_script(
         "prepare_data",
+        input={**planned.source_paths("TinySem"), "plugins": planned.plugin_files},
         output=files,
         wildcards={"dataset": "TinySem"},
-        params={
-            "task": data.task,
-            "spec": data.spec,
-            "data_root": str(planned.data_root),
-            "seed": planned.config["seed"],
-            "plugins": planned.plugin_files,
-        },
+        params={**settings, "seed": planned.config["seed"]},
     )
     log = tmp_path / "score_runs.log"
-    outputs = {key: path.format(dataset="TinySem") for key, path in planned.score_paths(group).items()}
-    assert group.measures == ["NMD", name] and f"matrix_{name}" in outputs
+    names = {"stack": "stack.npz", "means": "means.tsv", "means_html": "means.html", "measures": "measures.tsv"}
+    outputs = {key: f"results/tiny/scores/TinySem/{file}" for key, file in names.items()}
+    assert data.measures == ["NMD", name]
     with pytest.raises(SystemExit) as stop:
         run_rule_script(
             "score_runs",
-            group.rule,
             input={**files, "plugins": planned.plugin_files},
             output=outputs,
-            params={"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": planned.plugin_files},
+            params={**settings, "measures": data.measures},
             wildcards={"dataset": "TinySem"},
             log=str(log),
         )
     assert stop.value.code == 1
     errors = [line for line in log.read_text().splitlines() if " ERROR " in line]
     assert len(errors) == 1 and "Traceback" not in log.read_text()
-    assert f"{group.rule}[TinySem] failed: " in errors[0]
+    assert "score_runs[TinySem] failed: " in errors[0]
     assert f"bad_measures.py: quantification measure '{name}' " in errors[0]
     assert re.search(BEHAVIOURS[name][1], errors[0]), errors[0]
     if name == "NANM":

@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import REPO, build_and_score, run_rule_script
+from conftest import REPO, prepare_and_score, run_rule_script
 
 from ordeval.cli import main
 from ordeval.tasks import get_task, scoring_tasks
@@ -86,18 +86,14 @@ def test_a_configuration_of_the_toy_task_runs_through_the_pipelines_scripts(tmp_
     monkeypatch.chdir(tmp_path)
     planned = make_plan(toy_config(tmp_path), workdir=tmp_path)
     assert planned.tasks == ["grades"] and planned.datasets["Grades"].measures == ["GradeError", "Hit"]
-    assert planned.canonical_paths("grades") == {
-        key: f"results/toy/data/{{dataset}}/{name}"
-        for key, name in (("gold", "gold.tsv"), ("runs", "runs.tsv"), ("provenance", "provenance.json"))
-    }
-    assert "results/toy/tables/agreement/mean_grades.csv" in planned.targets("agreement")
-    assert not planned.paths("data/arrays") and not planned.targets("classification")
-    build_and_score(planned)
+    assert planned.suffix("grades") == "_grades" and not planned.task_datasets("classification")
+    prepare_and_score(planned)
     stack = "results/toy/scores/Grades/stack.npz"
     assert (tmp_path / "results/toy/scores/Grades/GradeError.tsv").is_file()
     params = {"ci_level": 0.95, "ci_method": "fisher_z", "kendall": "b", "measures": ["GradeError", "Hit"]}
-    output = {"csv": "results/toy/tables/agreement/Grades.csv", "tex": "results/toy/tables/agreement/Grades.tex"}
-    inputs = {"stack": stack, "provenance": "results/toy/data/Grades/provenance.json"}
+    output = {ext: f"results/toy/tables/agreement/Grades.{ext}" for ext in ("csv", "html", "tex")}
+    tables = [f"results/toy/scores/Grades/{name}" for name in ("GradeError.tsv", "Hit.tsv", "measures.tsv")]
+    inputs = {"stack": stack, "tables": tables, "provenance": "results/toy/data/Grades/provenance.json"}
     run_rule_script("agreement_dataset", input=inputs, output=output, params=params, wildcards={"dataset": "Grades"})
     table = (tmp_path / output["csv"]).read_text().splitlines()
     assert table[0].startswith("measure_a,measure_b,tau") and table[1].startswith("GradeError,Hit,")

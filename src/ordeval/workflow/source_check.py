@@ -60,7 +60,7 @@ def _built_from_these(plan, name: str, files: list[str]) -> bool:
     from ordeval.io.provenance import read_provenance
     from ordeval.tasks.base import resolve_path
 
-    path = Path(plan.workdir) / plan.path("data/provenance", dataset=name)
+    path = Path(plan.workdir) / plan.results / "data" / name / "provenance.json"  # rule prepare_data's
     if not path.is_file():
         return False
     try:
