@@ -174,9 +174,9 @@ def test_the_significance_overlap_and_the_topic_set_size_tables(datasets, tmp_pa
     )
     assert set(table["alpha"]) == {0.01}
     lines = _fragment(outputs["tex"])
-    assert lines[-2] == (
-        r"\multicolumn{6}{l}{\footnotesize $\alpha = 0.01$, power $= 0.9$; minD: 10\% of each measure's observed "
-        r"score range.} \\"
+    assert (
+        lines[-2]
+        == r"\multicolumn{6}{l}{\footnotesize $\alpha = 0.01$, power $= 0.9$; minD: 10\% of the score range.} \\"
     )
     _only(tmp_path / "tss", outputs.values())
 

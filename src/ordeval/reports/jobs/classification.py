@@ -28,7 +28,7 @@ from ordeval.reports.latex import measure_labels
 from ordeval.reports.latex.agreement import paper_tau_latex
 from ordeval.reports.latex.classification import conventions_latex, kappa_constant_latex, pooled_latex, properties_latex
 from ordeval.reports.latex.consistency import paper_consistency_latex
-from ordeval.tasks.classification.measures import REGISTRY  # the measures whose properties Table 4 shows
+from ordeval.tasks import get_task
 from ordeval.tasks.plugins import load_plugins
 from ordeval.tasks.stack import read_measure_tables, read_stack
 
@@ -103,19 +103,22 @@ def write_properties(
     measures: Sequence[str],
     plugins: Sequence[str | Path] = (),
 ) -> Table:
-    """Table 4: the properties of ``measures`` (:func:`~ordeval.analysis.classification.properties_table`): (I)-(III)
-    computed from each measure's registry entry (:func:`~ordeval.properties.computed_flags`; ``plugins``: the
-    plugin files that register more), (IV) the ranking-similarity cluster from the taus of ``agreement``
-    averaged over the data sets, (V) consistency from the mean tau over every data set and condition of
-    ``consistency``, (VI) the pooled discriminative power of ``power`` (the task's discriminative power CSV).
-    ``outputs``: ``properties_csv``, ``properties_html``, ``properties_tex``."""
+    """Table 4: the properties of ``measures`` (:func:`~ordeval.analysis.classification.properties_table`):
+    (I)-(III) computed from each measure's entry in the registry of the task its ``measures.tsv`` names
+    (:func:`~ordeval.properties.computed_flags`; ``plugins``: the plugin files that register more), (IV) the
+    ranking-similarity cluster from the taus of ``agreement`` averaged over the data sets, (V) consistency from
+    the mean tau over every data set and condition of ``consistency``, (VI) the pooled discriminative power of
+    ``power`` (the task's discriminative power CSV). ``outputs``: ``properties_csv``, ``properties_html``,
+    ``properties_tex``."""
     load_plugins(plugins)  # a plugin OC measure has its registry entry here too
+    info = read_measure_tables(measure_tables)
+    task_of = dict(zip(info["measure"], info["task"], strict=True))  # each measure's registry: its task's
     mean_taus = tau_matrix(mean_pair_table(list(_pairs(agreement).values())), measures)
     consistency_of = mean_consistency(_panels(consistency), measures)
     power_of = pooled_power(read_csv(power, numeric=["percent"], integer=["significant", "pairs"]))
-    flags = computed_flags(REGISTRY[m] for m in measures)  # (I)-(III) checked, not declared
+    flags = computed_flags(get_task(task_of[m]).registry[m] for m in measures)  # (I)-(III) checked, not declared
     table = properties_table(measures, flags, mean_taus, consistency_of, power_of)
-    fragment = properties_latex(table, measure_labels(read_measure_tables(measure_tables)))
+    fragment = properties_latex(table, measure_labels(info))
     write_table_files(table, fragment, origins_of(provenance), *_outputs(outputs, "properties"))
     return table
 

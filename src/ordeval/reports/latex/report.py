@@ -194,8 +194,7 @@ def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
 
 def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
     """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
-    "continued"), in \\small; ``heading`` is kept with its first rows. The table's note (the rows after its bottom
-    rule: :func:`ordeval.reports.latex.tabular`'s ``note``) ends its last page."""
+    "continued"), in \\small, its note (the rows after its bottom rule) ending the last; ``heading`` kept with it."""
     match = re.search(
         r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule(.*?)\\end\{tabular\}",
         fragment,
@@ -358,8 +357,7 @@ def origin_note(path: str | Path) -> str:
     return ""
 
 
-def _body_rows(tex_path: str | Path) -> int:
-    """The rows of a table fragment's body: between its first midrule and its bottom rule (not its note)."""
+def _body_rows(tex_path: str | Path) -> int:  # between the first midrule and the bottom rule (not the note)
     text = Path(tex_path).read_text(encoding="utf-8")
     return text.split(r"\midrule", 1)[-1].split(r"\bottomrule", 1)[0].count(r"\\")
 

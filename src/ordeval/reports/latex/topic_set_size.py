@@ -63,7 +63,7 @@ def topic_set_size_note(table: Table, fractions: Sequence[float] = (0.05, 0.10, 
     shares = _listed([rf"{100 * fraction:g}\%" for fraction in fractions]) if fractions else "-"
     return (
         rf"$\alpha = {', '.join(f'{a:g}' for a in alphas) or '-'}$, power "
-        rf"$= {', '.join(f'{p:g}' for p in powers) or '-'}$; minD: {shares} of each measure's observed score range."
+        rf"$= {', '.join(f'{p:g}' for p in powers) or '-'}$; minD: {shares} of the score range."
     )
 
 
