@@ -16,4 +16,5 @@ with job(snakemake) as log:
         skipped=params.skipped,
         tables=inputs.tables,
     )
-    log.info("compared %d data sets; left out: %s", len(params.datasets), ", ".join(params.skipped) or "none")
+    skipped = "; ".join(f"{name}: {reason}" for name, reason in params.skipped.items())
+    log.info("compared %d data sets; left out: %s", len(params.datasets), skipped or "none")
