@@ -2,17 +2,11 @@
 measures of its task, from the tables of the pipeline's analyses: Markdown, HTML, LaTeX (its PDF: rule
 measure_report_pdf): ``results/<name>/measures/<measure>/report.*``."""
 
-from ordeval.io.files import write_text
-from ordeval.properties import check_measure
-from ordeval.reports.measure_report import build_report, html, latex, markdown
-from ordeval.tasks import get_task
-from ordeval.tasks.plugins import load_plugins
+from ordeval.reports.measure_report import write_measure_report
 from ordeval.workflow.scripting import job, keyed
 
 with job(snakemake) as log:
-    name, params, inputs, output = snakemake.wildcards.measure, snakemake.params, snakemake.input, snakemake.output
-    load_plugins(params.plugins)
-    measure = get_task(params.task).registry[name]
+    name, params, inputs = snakemake.wildcards.measure, snakemake.params, snakemake.input
     files = {
         "agreement": keyed(inputs.agreement, params.datasets),
         "similarity": inputs.similarity,
@@ -24,8 +18,13 @@ with job(snakemake) as log:
         "power": inputs.power,
         "topic_set_size": keyed(inputs.topic_set_size, params.datasets),
     }
-    report = build_report(measure, files, check_measure(measure, trials=params.property_instances, seed=params.seed))
-    write_text(markdown(report), output.md)
-    write_text(html(report), output.html)
-    write_text(latex(report), output.tex)
+    report = write_measure_report(
+        name,
+        params.task,
+        files,
+        snakemake.output,
+        plugins=params.plugins,
+        property_instances=params.property_instances,
+        seed=params.seed,
+    )
     log.info("%s (%s): %d sections", name, params.task, len(report.sections))

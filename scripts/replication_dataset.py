@@ -1,32 +1,23 @@
 """Rule replication_dataset: one data set's published numbers beside the ones reproduced here, with the
 difference and a verdict (ordeval.results.replication; docs/methods.md, section 7)."""
 
-from ordeval.io.provenance import read_origins
-from ordeval.io.table import write_csv
-from ordeval.reports.latex import write_latex
-from ordeval.reports.latex.replication import replication_latex
-from ordeval.reports.table_page import write_table_page
-from ordeval.results.replication import Reproduced, published_numbers, verdicts
-from ordeval.stats.splits import CONDITIONS
+from ordeval.reports.jobs.replication import write_replication
 from ordeval.workflow.scripting import job, one_file
 
 with job(snakemake) as log:
-    dataset = snakemake.wildcards.dataset
-    origins = read_origins({dataset: snakemake.input.provenance})
-    reproduced = Reproduced.read(
-        dataset,
-        origins[dataset],
-        agreement=snakemake.input.agreement,
-        consistency={condition: snakemake.input[f"consistency_{condition}"] for condition in CONDITIONS},
-        power=one_file(snakemake.input.power),
-        pooled=one_file(snakemake.input.pooled),
-        means=snakemake.input.means,
-        classes=snakemake.params.classes,
-        popularity=one_file(snakemake.input.popularity),
+    dataset, params, inputs = snakemake.wildcards.dataset, snakemake.params, snakemake.input
+    table = write_replication(
+        inputs.provenance,
+        snakemake.output,
+        dataset=dataset,
+        tolerance=params.tolerance,
+        classes=params.classes,
+        agreement=inputs.agreement,
+        # consistency_<condition>: each condition's summary
+        consistency={name[12:]: path for name, path in inputs.items() if name.startswith("consistency_")},
+        means=inputs.means,
+        power=one_file(inputs.power),
+        pooled=one_file(inputs.pooled),
+        popularity=one_file(inputs.popularity),
     )
-    rows = [row for row in published_numbers() if row.dataset == dataset]
-    table = verdicts(rows, reproduced, snakemake.params.tolerance)
-    write_csv(table, snakemake.output.csv, origins, [reproduced.row_origin(row) for row in rows])
-    write_table_page(snakemake.output.csv, snakemake.output.html)
-    write_latex(replication_latex(table), snakemake.output.tex, origins, f"{dataset}: published versus reproduced")
     log.info("%s: %d published numbers, verdicts %s", dataset, len(table), sorted(set(table["verdict"])))

@@ -355,7 +355,7 @@ def build_and_score(plan) -> None:
         stack_of_tables(tables, outputs["measures"], f"{plan.results}/scores/{name}/stack.npz")
 
 
-def canonical_files(task: str, folder) -> dict[str, str]:
-    """{key: path} of the canonical files of a data set (of any ``task``) in ``folder``, named as rule prepare_data
-    names them."""
+def canonical_files(folder) -> dict[str, str]:
+    """{key: path} of the canonical files of a data set (whatever its task) in ``folder``, named as rule
+    prepare_data names them (workflow/rules/data.smk)."""
     return {key: str(Path(folder) / file) for key, file in CANONICAL.items()}

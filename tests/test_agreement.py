@@ -20,7 +20,7 @@ from ordeval.io.files import write_json
 from ordeval.io.table import Table
 from ordeval.reports.latex import measure_label
 from ordeval.reports.latex.agreement import combination_latex, similarity_latex, tau_matrix_latex
-from ordeval.stats.intervals import CI_METHODS, tau_confidence_interval
+from ordeval.stats.intervals import tau_confidence_interval
 from ordeval.tasks.stack import ScoreStack, read_stack, score_files, write_scores
 
 MEASURES = ["NMD", "RNOD", "JSD"]
@@ -176,8 +176,8 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
     for name, files in scored.items():
         run_rule_script(
             "agreement_dataset",
-            input={"stack": files["stack"], "provenance": files["provenance"]},
-            output={"csv": str(out / f"{name}.csv"), "tex": str(out / f"{name}.tex")},
+            input={"stack": files["stack"], "tables": [], "provenance": files["provenance"]},
+            output={ext: str(out / f"{name}.{ext}") for ext in ("csv", "html", "tex")},
             params={**settings, "measures": measures},
             wildcards={"dataset": name},
         )
@@ -186,13 +186,14 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
         assert list(table.columns) == [*PAIR_COLUMNS, "data_origin"]
         assert len(table) == 6 and set(table["data_origin"]) == {"synthetic"}
         text = (out / f"{dataset}.tex").read_text()
-        assert text.startswith("% ") and "SYNTHETIC" in text and CI_METHODS[ci_method] in text
+        assert text.startswith("% SYNTHETIC") and "Rankings of 9 runs" in text  # the data-origin comment, the note
+        assert "6 rows" in (out / f"{dataset}.html").read_text()  # the page of the CSV
         stack = read_stack(scored[dataset]["stack"], measures)
         expected = ranking_agreement(stack.means(), measures, stack.lower_is_better, 0.95, "b", ci_method)
         np.testing.assert_allclose(table["ci_low"], expected.pair_table()["ci_low"])  # the configured method
         check_tabular(text)
 
-    summary = {f"{t}_{ext}": str(out / f"{t}.{ext}") for t in ("mean", "similarity") for ext in ("csv", "tex")}
+    summary = {f"{t}_{ext}": str(out / f"{t}.{ext}") for t in ("mean", "similarity") for ext in ("csv", "html", "tex")}
     run_rule_script(
         "agreement_summary",
         input={
@@ -216,9 +217,10 @@ def test_agreement_scripts_write_tables_with_the_documented_columns(scored, tmp_
         "agreement_dnkt",
         input={
             "stack": [scored[name]["stack"] for name in names],
+            "tables": [],
             "provenance": [scored[name]["provenance"] for name in names],
         },
-        output={"csv": str(out / "dnkt.csv"), "tex": str(out / "dnkt.tex")},
+        output={ext: str(out / f"dnkt.{ext}") for ext in ("csv", "html", "tex")},
         params={**settings, "datasets": names},
         wildcards={"measure": "JSD"},
     )

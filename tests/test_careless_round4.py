@@ -388,7 +388,7 @@ def test_corrupt_arrays_beside_the_canonical_tables_are_one_line_stale_ones_are_
     from ordeval.tasks.quantification.data import read_arrays
 
     spec = tiny_config()["datasets"]["TinyDQ"]
-    files = canonical_files("quantification", tmp_path)
+    files = canonical_files(tmp_path)
     TASK.write_canonical(built(TASK, "TinyDQ", spec, tmp_path, 1), files)
     arrays, gold, runs = (Path(files[key]) for key in ("arrays", "gold", "runs"))
     good = arrays.read_bytes()

@@ -568,7 +568,7 @@ class TestDatasets:
     def test_canonical_round_trip(self, tmp_path):
         dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "canonical"
-        files = canonical_files("classification", folder)
+        files = canonical_files(folder)
         TASK.write_canonical(dataset, files)
         gold_lines = (folder / "gold.tsv").read_text().splitlines()
         assert gold_lines[0] == "topic\titem\tlabel" and gold_lines[1].startswith("t001\tt001-1\t")
@@ -593,7 +593,7 @@ class TestDatasets:
             "runs": [{"type": "semeval_labels", "name": "run é", "path": "g.txt"}],
         }
         dataset = built(TASK, "D", spec, tmp_path, 1)
-        files = canonical_files("classification", tmp_path / "c")
+        files = canonical_files(tmp_path / "c")
         TASK.write_canonical(dataset, files)
         back = TASK.read_canonical("D", spec, files)
         assert back.items == ["x y", "7", "a\u2028b", "7"] or back.items == dataset.items
@@ -603,7 +603,7 @@ class TestDatasets:
     def test_canonical_runs_in_any_order_are_paired_by_id(self, tmp_path):
         dataset = built(TASK, "Syn", synthetic_spec(), tmp_path, 7)
         folder = tmp_path / "c"
-        files = canonical_files("classification", folder)
+        files = canonical_files(folder)
         TASK.write_canonical(dataset, files)
         header, *rows = (folder / "runs.tsv").read_text().splitlines()
         order = np.random.default_rng(0).permutation(len(rows))

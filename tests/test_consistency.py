@@ -169,8 +169,10 @@ def _taus_outputs(folder) -> dict[str, str]:
     names = {
         "taus": "{}.tsv",
         "summary": "{}.csv",
+        "summary_html": "{}.html",
         "summary_tex": "{}.tex",
         "pairs": "{}_pairs.csv",
+        "pairs_html": "{}_pairs.html",
         "pairs_tex": "{}_pairs.tex",
     }
     return {f"{part}_{c}": str(folder / name.format(c)) for part, name in names.items() for c in CONDITIONS}
@@ -181,7 +183,7 @@ def _run_taus(dataset, measures, settings, threads, paths, provenance, folder) -
     output = _taus_outputs(folder)
     run_rule_script(
         "consistency_taus",
-        input={"stack": str(paths["stack"]), "provenance": provenance[dataset]},
+        input={"stack": str(paths["stack"]), "tables": [], "provenance": provenance[dataset]},
         output=output,
         params={"measures": measures, "conditions": CONDITIONS, **settings, "kendall": "b"},
         wildcards={"dataset": dataset},
@@ -211,8 +213,10 @@ def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
         for part in ("summary_tex", "pairs_tex"):
             text = Path(one[f"{part}_{condition}"]).read_text()
             check_tabular(text)
-            assert f"X, condition {condition}: 40 random splits" in text
-        for part in PARTS:  # same seed, same bytes (whatever the threads)
+            assert text.startswith("% SYNTHETIC") and "40 random splits, 40 with every $\\tau$ defined; VE2 = $" in text
+        assert "3 rows" in Path(one[f"summary_html_{condition}"]).read_text()  # the pages of the CSVs
+        assert "3 rows" in Path(one[f"pairs_html_{condition}"]).read_text()
+        for part in PARTS:  # same seed, same bytes (whatever the threads; a page's title names its folder)
             key = f"{part}_{condition}"
             assert Path(one[key]).read_bytes() == Path(two[key]).read_bytes(), key
     # The data set's name is part of the seed: another data set draws other splits.
@@ -222,7 +226,7 @@ def test_consistency_scripts_write_the_documented_files_reproducibly(tmp_path):
     # the mean over two data sets: X and Y
     output = {
         f"{stem}_{c}": str(tmp_path / f"{stem}_{c}.{ext}")
-        for stem, ext in (("mean", "csv"), ("mean_tex", "tex"))
+        for stem, ext in (("mean", "csv"), ("mean_html", "html"), ("mean_tex", "tex"))
         for c in CONDITIONS
     }
     run_rule_script(
@@ -259,7 +263,7 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     }
     run_rule_script(
         "significance_pvalues",
-        input={"stack": str(paths["stack"])},
+        input={"stack": str(paths["stack"]), "tables": []},
         output=significance,
         params={"hsd_trials": 100, "seed": 11},
         wildcards={"dataset": "X"},
@@ -268,6 +272,7 @@ def test_dataset_figures_draw_the_consistency_curves_leaderboard_and_topic_set_s
     board["compact"] = str(tmp_path / "leaderboard_compact.tex")
     inputs = {
         "stack": str(paths["stack"]),
+        "tables": [],
         "pvalues": significance["pvalues"],
         "arrays": significance["arrays"],
         "provenance": provenance["X"],

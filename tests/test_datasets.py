@@ -119,7 +119,7 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
     (tests/test_careless_round4.py)."""
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
-    files = canonical_files("quantification", tmp_path / "data")
+    files = canonical_files(tmp_path / "data")
     TASK.write_canonical(dataset, files)
     paths = [Path(files[key]) for key in ("arrays", "gold", "runs")]
     stored = read_arrays(paths[0], spec["classes"], *paths[1:])
@@ -146,7 +146,7 @@ def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
 def test_the_task_builds_writes_reads_and_scores_a_data_set(tmp_path):
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
-    files = canonical_files("quantification", tmp_path / "data")
+    files = canonical_files(tmp_path / "data")
     TASK.write_canonical(dataset, files)
     written = sorted(path.name for path in (tmp_path / "data").iterdir())
     assert written == ["arrays.npz", "gold.tsv", "provenance.json", "runs.tsv"]

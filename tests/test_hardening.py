@@ -132,9 +132,9 @@ def test_every_tex_writer_escapes_names(tmp_path):
     for fragment in fragments:
         assert "\\input" not in fragment.replace("\\textbackslash{}", ""), fragment
     path = tmp_path / "f.tex"
-    write_latex(fragments[0], path, {hostile: "real"}, description=f"caption of {hostile}")
+    write_latex(fragments[0], path, {hostile: "real", "B": "synthetic"})  # the origin comment names the data sets
     lines = path.read_text(encoding="utf-8").splitlines()
-    assert lines[0].startswith("% ") and lines[1].startswith("% ") and "input" in lines[0]
+    assert lines[0].startswith("% Data origin per data set: ") and "input" in lines[0] and not lines[1].startswith("%")
     assert not any(line.lstrip().startswith("\\input") for line in lines)
 
 
@@ -210,7 +210,7 @@ def test_matplotlib_shows_every_string_literally(tmp_path):
     axes.set_title("$\\frac{$ run_1 ^ {")
     axes.set_xticks([0, 1], ["$a$", "$\\undefined$"])
     axes.legend()
-    save_figure(figure, tmp_path / "f.pdf", tmp_path / "f.png", {"$x$": "synthetic"}, "$\\frac{$ caption")
+    save_figure(figure, tmp_path / "f.pdf", tmp_path / "f.png", {"$x$": "synthetic", "$\\frac{$": "real"})
     pdf = (tmp_path / "f.pdf").read_bytes()
     assert b"CreationDate" not in pdf and b"ModDate" not in pdf
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary left
@@ -432,7 +432,7 @@ def test_a_writer_failing_mid_rewrite_keeps_the_old_file_whole(tmp_path):
         lambda path: write_text("x" * 10, path),
         lambda path: write_json({"a": 1}, path),
         lambda path: write_csv(Table({"a": [1, 2]}), path, {"A": "real"}),
-        lambda path: write_latex("x", path, {"A": "real"}, "d"),
+        lambda path: write_latex("x", path, {"A": "real"}),
         lambda path: Table({"a": [1]}).write(path),
     ],
 )

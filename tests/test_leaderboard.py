@@ -179,7 +179,7 @@ def test_leaderboard_figures_are_bounded_and_reproducible(tmp_path, runs):
         figure = leaderboard_figure(boards, names, "D: leaderboards")
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # e.g. "constrained_layout not applied because axes sizes collapsed"
-            save_figure(figure, pdf, png, {"D": "synthetic"}, "d")
+            save_figure(figure, pdf, png, {"D": "synthetic"})
         outputs.append((pdf.read_bytes(), png.read_bytes()))
     texts = [text.get_text() for text in figure.axes[0].texts]
     if runs == 12:  # every run labelled, its group cell beside its interval

@@ -279,7 +279,7 @@ def _write_canonical(directory, dataset: str, stack: ScoreStack) -> dict[str, st
         gold=rng.dirichlet(np.ones(3), len(stack.topics)),
         runs=rng.dirichlet(np.ones(3), (len(stack.runs), len(stack.topics))),
     )
-    files = canonical_files("quantification", folder)
+    files = canonical_files(folder)
     TASK.write_canonical(data, files)
     return {key: files[key] for key in ("gold", "runs", "arrays")}
 
@@ -293,15 +293,24 @@ def _outputs(folder, stem, *exts) -> dict[str, str]:
     return {ext: str(folder / f"{stem}.{ext}") for ext in exts}
 
 
+def _table_outputs(folder) -> dict[str, str]:
+    """The outputs of rule popularity_tables, written to ``folder``."""
+    return {
+        **_outputs(folder, "t", "csv", "html", "tex"),
+        "deltas": str(folder / "d.csv"),
+        "deltas_html": str(folder / "d.html"),
+    }
+
+
 def test_tables_without_a_qualifying_data_set_are_empty_with_a_note(tmp_path):
     _, provenance = _write_scores(tmp_path, "Sem", _stack({"X": [[0.1], [0.2]], "Y": [[0.3], [0.4]]}))
     out = tmp_path / "out"
     settings = _settings([])  # no data set compared: no measures either
     gathering = {"skipped": {"Sem": "no run P"}, "datasets": [], "all_datasets": ["Sem"]}
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    output = _table_outputs(out)
     run_rule_script(
         "popularity_tables",
-        input={"stack": [], "provenance": [provenance]},
+        input={"stack": [], "tables": [], "provenance": [provenance]},
         output=output,
         params={**settings, **gathering, "tie_tolerance": 1e-12},
     )
@@ -312,7 +321,7 @@ def test_tables_without_a_qualifying_data_set_are_empty_with_a_note(tmp_path):
     assert "No data set has both P and U." in latex and "Sem: no run P" in latex
     assert "SYNTHETIC" in latex
     assert Table.read(out / "d.csv", sep=",").columns[:2] == ["dataset", "topic"]
-    inputs = {"stack": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
+    inputs = {"stack": [], "tables": [], "gold": [], "runs": [], "arrays": [], "provenance": [provenance]}
     gathering = {**gathering, "compared": [], "classes": {}}
     log = tmp_path / "examples.log"
     run_rule_script(
@@ -333,10 +342,10 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     out = tmp_path / "out"
     settings = _settings(["NMD", "RNOD"])
     # per data set: the scatter table and plots
-    scatter = _outputs(out, "s", "csv", "tex", "pdf", "png")
+    scatter = _outputs(out, "s", "csv", "html", "tex", "pdf", "png")
     run_rule_script(
         "popularity_scatter",
-        input={"stack": stack_path, "provenance": provenance},
+        input={"stack": stack_path, "tables": [], "provenance": provenance},
         output=scatter,
         params={**settings, "tie_tolerance": 1e-12},
         wildcards={"dataset": "Real"},
@@ -347,10 +356,10 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     assert Path(scatter["pdf"]).stat().st_size > 0 and Path(scatter["png"]).stat().st_size > 0
     # over the data sets: the preference table and the deltas
     gathering = {"skipped": {}, "datasets": ["Real"], "all_datasets": ["Real"]}
-    output = {"csv": str(out / "t.csv"), "tex": str(out / "t.tex"), "deltas": str(out / "d.csv")}
+    output = _table_outputs(out)
     run_rule_script(
         "popularity_tables",
-        input={"stack": [stack_path], "provenance": [provenance]},
+        input={"stack": [stack_path], "tables": [], "provenance": [provenance]},
         output=output,
         params={**settings, **gathering, "tie_tolerance": 1e-12},
     )
@@ -360,7 +369,12 @@ def test_scripts_on_real_gold_say_the_numbers_are_real(tmp_path):
     total = [row for row in table.records() if row["dataset"] == "TOTAL" and row["measure"] == "NMD"]
     assert [[row["uniform"], row["popularity"]] for row in total] == [[3, 2]]
     # an OQ data set with NMD and RNOD: its example topics are drawn from its canonical data
-    inputs = {"stack": [stack_path], **{key: [path] for key, path in canonical.items()}, "provenance": [provenance]}
+    inputs = {
+        "stack": [stack_path],
+        "tables": [],
+        **{key: [path] for key, path in canonical.items()},
+        "provenance": [provenance],
+    }
     gathering = {**gathering, "compared": ["Real"], "classes": {"Real": ["a", "b", "c"]}}
     log = tmp_path / "examples.log"
     run_rule_script(

@@ -185,16 +185,20 @@ def test_popularity_on_real_stc3_gold_is_marked_real(replication, tmp_path, monk
     names, compared = list(plan.datasets), plan.popularity_datasets
     assert compared == names
     popularity = plan.config["popularity"]
+    tables = f"{plan.results}/tables"
     run_rule_script(
         "popularity_tables",
         input={
-            "stack": [plan.path("scores/stack", dataset=name) for name in compared],
-            "provenance": [plan.path("data/provenance", dataset=name) for name in names],
+            "stack": [f"{plan.results}/scores/{name}/stack.npz" for name in compared],
+            "tables": [],
+            "provenance": [f"{plan.results}/data/{name}/provenance.json" for name in names],
         },
         output={
-            "csv": plan.path("popularity/table", "csv"),
-            "tex": plan.path("popularity/table", "tex"),
-            "deltas": plan.path("popularity/deltas", "csv"),
+            "csv": f"{tables}/popularity_vs_uniform.csv",
+            "html": f"{tables}/popularity_vs_uniform.html",
+            "tex": f"{tables}/popularity_vs_uniform.tex",
+            "deltas": f"{tables}/popularity_deltas.csv",
+            "deltas_html": f"{tables}/popularity_deltas.html",
         },
         params={
             **{key: popularity[key] for key in ("popularity_run", "uniform_run", "ci_level", "tie_tolerance")},

@@ -27,13 +27,13 @@ def make_outputs(folder):
         rows = [[escape(f"M{r}_x"), bold(number(0.123456 * r)), number(float("nan"))] for r in range(4)]
         fragment = tabular(["Measure", "tau", "CI"], rows, "lrr")
         path = folder / "tables" / f"table_{index}.tex"
-        write_latex(fragment, path, ORIGINS, description=f"test table {index}")
+        write_latex(fragment, path, ORIGINS)
         tables.append(path)
     wide = tabular(["x"] * 30, [["0.123"] * 30], "l" * 30)
     write_latex(wide, folder / "tables" / "wide.tex", ORIGINS)
     figure = new_figure(4, 3)
     figure.add_subplot().plot([0, 1], [1, 0])
-    save_figure(figure, folder / "figures" / "line.pdf", folder / "figures" / "line.png", ORIGINS, "A line.")
+    save_figure(figure, folder / "figures" / "line.pdf", folder / "figures" / "line.png", ORIGINS)
     return tables, folder / "tables" / "wide.tex", folder / "figures" / "line.pdf"
 
 

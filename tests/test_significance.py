@@ -9,22 +9,24 @@ from conftest import run_rule_script
 from hypothesis import given
 from hypothesis import strategies as st
 
+from ordeval.analysis.identical_runs import (
+    brace_name,
+    collapse_identical_runs,
+    identical_run_sets,
+    identical_set_table,
+    read_identical_sets,
+)
 from ordeval.analysis.significance import (
     PairwiseSignificance,
     arrays_path,
-    brace_name,
-    collapse_identical_runs,
     contradiction_counts,
     contradiction_table,
     discriminative_power,
     discriminative_power_table,
     dp_curve,
-    identical_run_sets,
-    identical_set_table,
     overlap_table,
     pairwise_significance,
     pvalue_table,
-    read_identical_sets,
     read_pvalue_table,
     significance_overlap,
     write_pvalues,
@@ -306,6 +308,7 @@ def _dataset_files(folder, dataset) -> dict:
         "arrays": "pvalues.npz",
         "identical_runs": "identical_runs.tsv",
         "sso_csv": "sso.csv",
+        "sso_html": "sso.html",
         "sso_tex": "sso.tex",
         "provenance": "provenance.json",
     }
@@ -334,7 +337,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         write_json({"dataset": dataset, "origin": "synthetic"}, files["provenance"])
         run_rule_script(
             "significance_pvalues",
-            input={"stack": files["stack"]},
+            input={"stack": files["stack"], "tables": []},
             output={key: files[key] for key in ("pvalues", "arrays", "identical_runs")},
             params={"hsd_trials": 200, "seed": 3},
             wildcards={"dataset": dataset},
@@ -342,7 +345,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
         run_rule_script(
             "significance_overlap",
             input={key: files[key] for key in ("pvalues", "arrays", "measures", "provenance")},
-            output={"csv": files["sso_csv"], "tex": files["sso_tex"]},
+            output={ext: files[f"sso_{ext}"] for ext in ("csv", "html", "tex")},
             params={**settings, "measures": measures},
             wildcards={"dataset": dataset},
         )
@@ -354,7 +357,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
     outputs = {
         f"{stem}_{ext}": str(tmp_path / "tables" / f"{stem}.{ext}")
         for stem in ("power", "counts", "contradictions", "collapsed")
-        for ext in ("csv", "tex")
+        for ext in ("csv", "html", "tex")
     }
     params = {**settings, "datasets": list(datasets), "measures": measures}
     inputs = per_dataset("pvalues", "arrays", "identical_runs", "measures", "provenance")
@@ -398,6 +401,7 @@ def test_significance_scripts_write_the_documented_files(tmp_path):
     assert "BL-popularity-{C,E}" in {*grouped["run_x"], *grouped["run_y"]}
     for stem in ("power", "counts", "contradictions", "collapsed"):
         assert Path(outputs[f"{stem}_tex"]).read_text().count(r"\begin{tabular}") == 1
+        assert Path(outputs[f"{stem}_html"]).read_text().startswith("<!DOCTYPE html>")
     assert Path(curves["pdf"]).read_bytes().startswith(b"%PDF") and Path(curves["png"]).stat().st_size > 1000
 
 

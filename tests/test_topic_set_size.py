@@ -144,7 +144,7 @@ def test_curves_fall_as_the_difference_grows():
 def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
     from tabular_check import check_tabular
 
-    from ordeval.reports.latex.topic_set_size import topic_set_size_caption, topic_set_size_latex
+    from ordeval.reports.latex.topic_set_size import topic_set_size_latex, topic_set_size_note
 
     x = score_matrix(30, 5)
     table = tss.topic_set_size_table({"M_#1&": x, "kappa": x / 2})
@@ -154,9 +154,12 @@ def test_latex_fragment_escapes_names_and_is_a_well_formed_tabular():
     first = fragment.splitlines()[4].removesuffix(r" \\").split(" & ")
     assert first[:3] == [r"M\_\#1\&", f"{tss.residual_variance(x):.3g}", f"{table['mdd'][0]:.4g}"]
     assert first[3:] == [str(table["topics"][i]) for i in (0, 3, 6)]
-    assert "alpha = 0.05" in topic_set_size_caption(table, "Sem16T4C") and "power 0.8" in topic_set_size_caption(table)
-    assert "minD is 5%, 10% and 20% of" in topic_set_size_caption(table)
-    assert "minD is 2.5% and 50% of" in topic_set_size_caption(table, fractions=(0.025, 0.5))  # as configured
+    note = topic_set_size_note(table)  # what the table holds: its alpha and power, under it
+    assert r"$\alpha = 0.05$, power $= 0.8$; minD: 5\%, 10\% and 20\% of" in note
+    assert r"minD: 2.5\% and 50\% of" in topic_set_size_note(table, fractions=(0.025, 0.5))  # as configured
+    with_note = topic_set_size_latex(table, {"kappa": r"$\kappa$"}, note=note)
+    assert check_tabular(with_note) == check_tabular(fragment) + 1  # one row more: the note, after the bottom rule
+    assert with_note.splitlines()[-2] == rf"\multicolumn{{6}}{{l}}{{\footnotesize {note}}} \\"
 
 
 def test_figure_is_byte_reproducible(tmp_path):
@@ -170,7 +173,7 @@ def test_figure_is_byte_reproducible(tmp_path):
     for attempt in range(2):
         figure = topic_set_size_figure(curves, fractions, {"A": "alpha"}, "Topics needed", runs=4)
         pdf, png = tmp_path / f"{attempt}.pdf", tmp_path / f"{attempt}.png"
-        save_figure(figure, pdf, png, {"X": "synthetic"}, "Topics against the minimum detectable difference.")
+        save_figure(figure, pdf, png, {"X": "synthetic"})
         outputs.append((pdf.read_bytes(), png.read_bytes()))
     assert outputs[0] == outputs[1] and outputs[0][0].startswith(b"%PDF")
 

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ordeval.analysis.consistency import beaten_worst, split_heading
 from ordeval.io.table import Table
 
 #: (IV): a measure this close to both clusters (in mean tau) is in A/B.
@@ -143,3 +144,57 @@ def gold_single_class(gold_path, topics: list[str]) -> dict[str, str | None]:
             topic, _, label = line.rstrip("\n").split("\t")
             labels.setdefault(topic, set()).add(label)
     return {topic: next(iter(labels[topic])) if len(labels[topic]) == 1 else None for topic in topics}
+
+
+# --------------------------------------------------------------------------- the inputs of the paper's tables
+
+
+def consistency_table(panels: Mapping[str, Mapping[str, Table]], topics: Mapping[str, int], subset_size: int) -> Table:
+    """The numbers of the paper's Table 3 from each data set's consistency summaries (``panels``: {data set:
+    {condition: summary}}, each sorted by mean tau): per data set, condition and measure, the sizes of the split's
+    two topic sets (:func:`~ordeval.analysis.consistency.split_heading`, from the data set's ``topics`` and
+    ``subset_size``), the mean tau, k = how many of the worst measures it significantly outperforms
+    (:func:`~ordeval.analysis.consistency.beaten_worst`) and VE2."""
+    rows = []
+    for name, summaries in panels.items():
+        for condition, summary in summaries.items():
+            split = split_heading(condition, topics[name], subset_size)
+            for row, k in zip(summary.records(), beaten_worst(summary), strict=True):
+                rows.append((name, condition, split, row["measure"], row["mean_tau"], k, row["ve2"]))
+    columns = ["dataset", "condition", "split", "measure", "mean_tau", "beats_worst", "ve2"]
+    return Table({name: [row[i] for row in rows] for i, name in enumerate(columns)})
+
+
+def mean_consistency(panels: Mapping[str, Mapping[str, Table]], measures: Sequence[str]) -> dict[str, float]:
+    """Each measure's consistency as Table 4's (V) rates it: the mean of its mean tau over every data set and
+    condition of ``panels`` ({data set: {condition: summary}})."""
+    return {
+        measure: float(
+            np.mean(
+                [
+                    summary.column("mean_tau", float)[list(summary["measure"]).index(measure)]
+                    for summaries in panels.values()
+                    for summary in summaries.values()
+                ]
+            )
+        )
+        for measure in measures
+    }
+
+
+def pooled_power(power: Table) -> dict[str, float]:
+    """Each measure's discriminative power pooled over the data sets (the POOLED rows of a discriminative power
+    table: sum S / sum T, in percent), as Table 4's (VI) rates it."""
+    return {row["measure"]: float(row["percent"]) for row in power.records() if row["dataset"] == "POOLED"}
+
+
+def constant_kappa(stack, gold_path, constant_runs: Mapping[str, str], dataset: str) -> Table:
+    """The :func:`constant_kappa_table` of data set ``dataset``: linear weighted kappa (the stack's ``kappa``) of
+    each of its ``constant_runs`` ({run: the class it always returns}) per topic, undefined on the topics whose
+    gold is all in that class (:func:`gold_single_class` of the canonical gold at ``gold_path``)."""
+    single = gold_single_class(gold_path, stack.topics)
+    runs = list(constant_runs)
+    classes = [str(constant_runs[run]) for run in runs]
+    kappa = stack.matrix("kappa")[:, [stack.runs.index(run) for run in runs]]
+    undefined = np.array([[single[topic] == label for label in classes] for topic in stack.topics])
+    return constant_kappa_table(dataset, runs, classes, kappa, undefined)

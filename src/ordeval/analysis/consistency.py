@@ -17,6 +17,8 @@ import numpy as np
 
 from ordeval.io.table import Table, read_csv
 from ordeval.stats.intervals import residual_variance
+from ordeval.stats.seeding import stream
+from ordeval.stats.splits import Splits, condition_splits, split_taus
 
 PAIR_COLUMNS = ["measure_a", "measure_b", "difference", "effect_size", "p_value", "significant"]
 
@@ -106,6 +108,82 @@ def compare_measures(
         trials=complete.shape[0],
         alpha=alpha,
     )
+
+
+@dataclass(frozen=True)
+class ConditionConsistency:
+    """One consistency condition on one data set: its random topic splits, the trials x measures taus (in the
+    order of ``measures``) and the measures compared on them."""
+
+    condition: str
+    measures: list[str]
+    splits: Splits
+    taus: np.ndarray
+    comparison: MeasureComparison
+
+    def taus_table(self) -> Table:
+        """The taus, a column per measure (:func:`taus_table`)."""
+        return taus_table(self.taus, self.measures)
+
+
+def condition_consistency(
+    values: np.ndarray,
+    measures: Sequence[str],
+    condition: str,
+    *,
+    trials: int,
+    subset_size: int,
+    variant: str,
+    hsd_trials: int,
+    alpha: float,
+    seed: int,
+    dataset: str,
+    threads: int | None = None,
+) -> ConditionConsistency:
+    """System ranking consistency of ``measures`` (``values``: their measures x topics x runs scores) on data set
+    ``dataset`` under ``condition`` (Sakai, CIKM 2021; docs/methods.md 4.2):
+
+    1. ``trials`` random splits of the topics into two disjoint sets (``half``: floor(n/2) and ceil(n/2) topics;
+       ``10v10``: two subsets of ``subset_size``; :func:`~ordeval.stats.splits.condition_splits`), drawn from the
+       data set's stream for the condition, ``stream(seed, dataset, "consistency-<condition>")``;
+    2. tau_bm, Kendall's tau-``variant`` between the run rankings by mean score on the two sets of split b, for
+       every measure m (:func:`~ordeval.stats.splits.split_taus`);
+    3. the measures compared on the taus (:func:`compare_measures`: mean tau, the randomised Tukey HSD with
+       ``hsd_trials`` permutations from ``stream(seed, dataset, "consistency-<condition>-hsd")``, VE2).
+
+    Each condition has its own two streams: the same seed gives the same numbers whatever else the job computes,
+    in whatever order."""
+    rng = stream(seed, dataset, f"consistency-{condition}")
+    splits = condition_splits(condition, values.shape[1], trials, subset_size, rng)
+    taus = split_taus(values, splits, variant=variant)
+    rng = stream(seed, dataset, f"consistency-{condition}-hsd")
+    comparison = compare_measures(taus, measures, hsd_trials, alpha, rng, threads)
+    return ConditionConsistency(condition, list(measures), splits, taus, comparison)
+
+
+def beaten_worst(summary: Table) -> list[int]:
+    """Per measure (summary order, best first), k = the number of the worst measures it significantly
+    outperforms: the largest k such that it beats each of the k lowest-ranked measures (the marks of the ACL 2021
+    paper's Table 3)."""
+    order = list(summary["measure"])
+    result = []
+    for row in summary.records():
+        beaten = set(row["outperforms"].split())
+        k = 0
+        for other in reversed(order):
+            if other not in beaten:
+                break
+            k += 1
+        result.append(k)
+    return result
+
+
+def split_heading(condition: str, topics: int, subset_size: int) -> str:
+    """The sizes of a condition's two topic sets: '50 vs. 50' for halves of 100 topics (floor(n/2) vs.
+    ceil(n/2)); '10 vs. 10' for two subsets of ``subset_size``."""
+    if condition == "half":
+        return f"{topics // 2} vs. {topics - topics // 2}"
+    return f"{subset_size} vs. {subset_size}"
 
 
 def taus_table(taus: np.ndarray, measures: Sequence[str]) -> Table:

@@ -12,27 +12,26 @@ a data set with m runs has T = m(m-1)/2 of them.
   following each measure's own direction.
 
 Runs whose score matrices are identical under every measure (the -C/-E copies of the NTCIR baselines)
-stay separate runs, as in the official evaluations; :func:`identical_run_sets` and
-:func:`brace_name` give the collapsed view (``BL-popularity-{C,E}``).
+stay separate runs, as in the official evaluations; :mod:`ordeval.analysis.identical_runs` gives the collapsed
+view (``BL-popularity-{C,E}``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from os.path import commonprefix
 from pathlib import Path
 
 import numpy as np
 
+from ordeval.analysis.identical_runs import collapse_identical_runs, identical_run_sets, identical_set_table
 from ordeval.io.errors import InputError
 from ordeval.io.table import Table
-from ordeval.tasks.stack import ScoreStack, read_measure_table
+from ordeval.stats.seeding import stream
+from ordeval.tasks.stack import ScoreStack, read_measure_table, read_stack
 
 #: Columns of the p-value table of one data set (``significance/<dataset>/pvalues.tsv``).
 PVALUE_COLUMNS = ["measure", "run_a", "run_b", "mean_a", "mean_b", "p"]
-#: Two runs whose scores differ by at most this (relative) on every topic and measure are identical.
-IDENTICAL_TOLERANCE = 1e-12
 
 
 # --------------------------------------------------------------------------- p-values of run pairs
@@ -116,6 +115,28 @@ def pairwise_significance(
         list(stack.lower_is_better),
         trials,
     )
+
+
+def write_significance(
+    stack: str | Path,
+    outputs: Mapping[str, str | Path],
+    *,
+    dataset: str,
+    trials: int,
+    seed: int,
+    threads: int | None = None,
+) -> tuple[PairwiseSignificance, list[list[str]]]:
+    """The p-values of every run pair of data set ``dataset`` (its score stack at ``stack``) under every
+    measure, by :func:`pairwise_significance` with ``trials`` permutations drawn
+    from the data set's stream ``stream(seed, dataset, "significance")``, and its sets of identical runs
+    (:func:`~ordeval.analysis.identical_runs.identical_run_sets`). ``outputs``: ``pvalues`` (the table),
+    ``arrays`` (its binary copy: :func:`write_pvalues`), ``identical_runs`` (every run with its set's name)."""
+    scores = read_stack(stack)
+    significance = pairwise_significance(scores, trials, stream(seed, dataset, "significance"), threads)
+    write_pvalues(significance, outputs["pvalues"], outputs["arrays"])
+    sets = identical_run_sets(scores)
+    identical_set_table(scores.runs, sets).write(outputs["identical_runs"])
+    return significance, sets
 
 
 def _pair_keys(measures: Sequence[str], runs: Sequence[str]) -> dict[str, list[str]]:
@@ -410,59 +431,38 @@ def contradiction_counts(contradictions: Table, datasets: Sequence[str], measure
     return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
 
 
-# --------------------------------------------------------------------------- identical runs
+@dataclass(frozen=True)
+class SignificanceSummary:
+    """The significance tests of a task's data sets summarised: discriminative power (per data set, then
+    POOLED), every contradicting run pair, their counts per pair of measures, and the same pairs with identical
+    runs collapsed."""
+
+    power: Table
+    contradictions: Table
+    counts: Table
+    collapsed: Table
 
 
-def identical_run_sets(stack: ScoreStack, tolerance: float = IDENTICAL_TOLERANCE) -> list[list[str]]:
-    """Runs whose score matrices agree (within ``tolerance``, relative) on every topic and measure,
-    as sets of identical runs in run order; a run identical to no other forms a set of one."""
-    columns = stack.values.transpose(2, 0, 1).reshape(len(stack.runs), -1)
-    scale = np.maximum(1.0, np.abs(columns).max()) if columns.size else 1.0
-    sets: list[list[int]] = []
-    for run, column in enumerate(columns):
-        for members in sets:
-            if np.all(np.abs(columns[members[0]] - column) <= tolerance * scale):
-                members.append(run)
-                break
-        else:
-            sets.append([run])
-    return [[stack.runs[run] for run in members] for members in sets]
-
-
-def brace_name(members: Sequence[str]) -> str:
-    """One name for a set of identical runs: common prefix, the differing parts in braces, common suffix
-    (``BL-popularity-C``, ``BL-popularity-E`` -> ``BL-popularity-{C,E}``); a single run keeps its name."""
-    if len(members) == 1:
-        return members[0]
-    prefix = commonprefix(list(members))
-    rests = [member[len(prefix) :] for member in members]
-    suffix = commonprefix([rest[::-1] for rest in rests])[::-1]
-    middles = [rest[: len(rest) - len(suffix)] for rest in rests]
-    return f"{prefix}{{{','.join(middles)}}}{suffix}"
-
-
-def identical_set_table(runs: Sequence[str], sets: Sequence[Sequence[str]]) -> Table:
-    """``run, identical_set``: every run (in ``runs`` order) with the brace name of its set of identical
-    runs."""
-    name_of = {run: brace_name(members) for members in sets for run in members}
-    return Table({"run": list(runs), "identical_set": [name_of[run] for run in runs]})
-
-
-def read_identical_sets(path) -> dict[str, str]:
-    """``{run: brace name of its set}`` from a table written from :func:`identical_set_table`."""
-    table = Table.read(path)
-    if table.columns != ["run", "identical_set"]:
-        raise InputError(path, "line 1", "expected columns run, identical_set")
-    return dict(zip(table["run"], table["identical_set"], strict=True))
-
-
-def collapse_identical_runs(contradictions: Table, identical_set_of: Mapping[str, Mapping[str, str]]) -> Table:
-    """The contradiction table with identical runs collapsed into the brace name of their set: ``dataset,
-    measure_a, measure_b, run_x, run_y, run_pairs`` (run_pairs = individual pairs in the row)."""
-    counts: dict[tuple, int] = {}
-    for dataset, a, b, x, y in contradictions.rows():
-        key = (dataset, a, b, identical_set_of[dataset][x], identical_set_of[dataset][y])
-        counts[key] = counts.get(key, 0) + 1
-    columns = [*CONTRADICTION_COLUMNS, "run_pairs"]
-    rows = [(*key, count) for key, count in counts.items()]
-    return Table({name: [row[k] for row in rows] for k, name in enumerate(columns)})
+def summarise_significance(
+    significances: Iterable[tuple[str, PairwiseSignificance]],
+    identical: Mapping[str, Mapping[str, str]],
+    alpha: float,
+    measures: Sequence[str],
+) -> SignificanceSummary:
+    """From each data set's p-values (``significances``: (data set, p-values) pairs, taken one at a time, so
+    that memory holds one data set's p-values) and ``identical`` ({data set: {run: the name of its set of
+    identical runs}}): S of T pairs with p < ``alpha`` per measure (:func:`discriminative_power_table`, pooled as
+    sum S / sum T), the contradicting pairs (:func:`contradiction_table`), their number per pair of ``measures``
+    and data set (:func:`contradiction_counts`), and the pairs with identical runs collapsed
+    (:func:`~ordeval.analysis.identical_runs.collapse_identical_runs`)."""
+    powers, contradictions = {}, []
+    for dataset, significance in significances:
+        powers[dataset] = discriminative_power(significance, alpha)
+        contradictions.append(contradiction_table(significance, alpha, dataset))
+    detail = Table.concat(contradictions)
+    return SignificanceSummary(
+        discriminative_power_table(powers),
+        detail,
+        contradiction_counts(detail, list(powers), measures),
+        collapse_identical_runs(detail, identical),
+    )

@@ -183,6 +183,16 @@ def _take(values, index: np.ndarray):
     return [values[i] for i in index]
 
 
+def dataset_rows(tables: Mapping[str, Table], columns: Sequence[str] | None = None) -> Table:
+    """The tables of several data sets (``{data set: table}``) as one, each row's data set in a first column
+    ``dataset``, then ``columns`` (default: every column of the tables, which must have the same)."""
+    stacked = Table.concat([table.with_column("dataset", [name] * len(table)) for name, table in tables.items()])
+    if not stacked.columns:
+        return Table({name: [] for name in ["dataset", *(columns or [])]})
+    kept = columns if columns is not None else [name for name in stacked.columns if name != "dataset"]
+    return Table({name: stacked[name] for name in ["dataset", *kept]})
+
+
 def write_csv(
     table: Table, path: str | Path, origins: Mapping[str, str], row_origins: Sequence[str] | None = None
 ) -> None:

@@ -8,11 +8,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ordeval.analysis.groups import GROUPS_KEY
-from ordeval.analysis.leaderboard import Leaderboards
+from ordeval.analysis.leaderboard import Leaderboards, pipeline_pooled_leaderboards
 from ordeval.analysis.leaderboard import lower_is_better as is_lower
 from ordeval.io.files import write_text
+from ordeval.io.provenance import origin_sentence, read_provenance
 from ordeval.io.table import Table, write_csv
-from ordeval.reports.latex import comment, escape, measure_label, number, tabular, write_latex
+from ordeval.reports.latex import comment, escape, measure_label, number, tabular
+from ordeval.reports.table_page import write_table_page
+from ordeval.tasks.stack import read_stack
 
 
 def _direction(lower_is_better) -> str:
@@ -146,11 +149,53 @@ def leaderboards_latex(boards: Leaderboards) -> str:
 
 def write_leaderboards(boards: Leaderboards, csv: str | Path, tex: str | Path, markdown: str | Path) -> None:
     """The leaderboards as CSV (with a ``data_origin`` column where the origin is known), LaTeX (headed by
-    comments on the setting and origin) and Markdown."""
+    comments on the setting -- the topics or items, the intervals, the test, as the Markdown states it -- and the
+    data origin where known) and Markdown."""
+    comments = [comment(boards.setting)]
     if boards.origins:
         write_csv(boards.table(), csv, boards.origins)
-        write_latex(leaderboards_latex(boards), tex, boards.origins, boards.setting)
+        comments.append(comment(origin_sentence(boards.origins)))
     else:
         boards.table().write(csv, sep=",")
-        write_text(comment(boards.setting) + "\n" + leaderboards_latex(boards), tex)
+    write_text("\n".join(comments) + "\n" + leaderboards_latex(boards), tex)
     write_text(leaderboards_markdown(boards), markdown)
+
+
+# --------------------------------------------------------------------------- the pipeline's official-protocol boards
+
+
+def pooled_items(provenance: Mapping) -> int | None:
+    """How many items a data set's pooled scores pool (its provenance record's summary), where it says."""
+    return provenance.get("summary", {}).get("items")
+
+
+def write_pooled_leaderboards(
+    stack: str | Path,
+    pooled: str | Path,
+    provenance: str | Path,
+    outputs: Mapping[str, str | Path],
+    *,
+    dataset: str,
+    measures: Sequence[str],
+    alpha: float,
+    level: float,
+    tables: Sequence[str | Path] = (),
+) -> Leaderboards:
+    """The leaderboards of ``measures`` on data set ``dataset`` under the official SemEval protocol (every measure
+    on one confusion matrix over all items: ``pooled``, its pooled.tsv): ranks, no significance groups
+    (:func:`~ordeval.analysis.leaderboard.pipeline_pooled_leaderboards`). ``outputs``: ``csv``, ``html`` (its
+    page), ``tex``, ``md``."""
+    scores = read_stack(stack, measures, tables=tables)
+    record = read_provenance(provenance)
+    boards = pipeline_pooled_leaderboards(
+        scores,
+        pooled,
+        dataset=dataset,
+        items=pooled_items(record),
+        alpha=alpha,
+        level=level,
+        origins={dataset: record["origin"]},
+    )
+    write_leaderboards(boards, outputs["csv"], outputs["tex"], outputs["md"])
+    write_table_page(outputs["csv"], outputs["html"])
+    return boards

@@ -222,6 +222,34 @@ def build_report(measure, files: Mapping, properties: Mapping) -> MeasureReport:
     )
 
 
+def write_measure_report(
+    name: str,
+    task: str,
+    files: Mapping,
+    outputs: Mapping,
+    *,
+    plugins=(),
+    property_instances: int = 2000,
+    seed: int = 0,
+) -> MeasureReport:
+    """The report of measure ``name`` of ``task`` (a plugin's too: ``plugins``, the files that register it) from
+    the pipeline's tables (``files``, as :func:`build_report` takes them) and its property checks
+    (:func:`ordeval.properties.check_measure`, ``property_instances`` seeded random instances per property).
+    ``outputs``: ``md``, ``html``, ``tex``."""
+    from ordeval.io.files import write_text
+    from ordeval.properties import check_measure
+    from ordeval.tasks import get_task
+    from ordeval.tasks.plugins import load_plugins
+
+    load_plugins(plugins)
+    measure = get_task(task).registry[name]
+    report = build_report(measure, files, check_measure(measure, trials=property_instances, seed=seed))
+    write_text(markdown(report), outputs["md"])
+    write_text(html(report), outputs["html"])
+    write_text(latex(report), outputs["tex"])
+    return report
+
+
 # --------------------------------------------------------------------------- layouts
 
 

@@ -225,3 +225,22 @@ def output_records(paths) -> list[dict]:
     """``{path, sha256, bytes}`` of every output of ``paths`` (one path or several), sorted by path."""
     listed = [paths] if isinstance(paths, str) else sorted(paths)
     return [{"path": str(path), "sha256": sha256(path), "bytes": Path(path).stat().st_size} for path in listed]
+
+
+def write_manifest(
+    config: dict,
+    input_files: dict[str, list[str]],
+    requirements: str | Path,
+    commit: str,
+    made,
+    path: str | Path,
+    data_root: str | Path = "",
+) -> dict:
+    """The manifest of a run (:func:`build_manifest`) with the SHA-256 of every output the other jobs ``made``
+    (``output_files``: :func:`output_records`), written to ``path`` (JSON, atomically); the manifest."""
+    from ordeval.io.files import write_json
+
+    manifest = build_manifest(config, input_files, requirements, commit, data_root)
+    manifest["output_files"] = output_records(made)
+    write_json(manifest, path)
+    return manifest

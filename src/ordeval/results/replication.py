@@ -350,6 +350,16 @@ def shown(record: Mapping) -> dict[str, str]:
     return texts
 
 
+def dataset_verdicts(
+    reproduced: Reproduced, tolerances: Mapping[str, float], rows: list[Published] | None = None
+) -> tuple[Table, list[str]]:
+    """Every published number of the data set of ``reproduced`` (of ``rows``, default every published number)
+    beside the reproduced one, with its verdict (:func:`verdicts`), and each row's data origin
+    (:meth:`Reproduced.row_origin`: a statistic of the gold alone is real on real gold)."""
+    mine = [row for row in (published_numbers() if rows is None else rows) if row.dataset == reproduced.dataset]
+    return verdicts(mine, reproduced, tolerances), [reproduced.row_origin(row) for row in mine]
+
+
 def other_runs(rows: list[Published], reproduced: Reproduced) -> str:
     """Why the reproduced run set of ``reproduced.dataset`` (the runs of its ``means.tsv``) is not the papers'
     (their names where the published numbers name them: the official results; else their number: from

@@ -9,7 +9,7 @@ superscript M) are typeset. Only the figure jobs import this package (matplotlib
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import matplotlib
@@ -101,10 +101,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 from matplotlib.backends.backend_pdf import FigureCanvasPdf  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from ordeval.io.files import png_description, write_atomically  # noqa: E402
+from ordeval.io.files import write_atomically  # noqa: E402
 from ordeval.io.provenance import figure_note, origin_sentence  # noqa: E402
 
-__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_caption", "smallest_font"]
+__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_names", "smallest_font"]
 
 
 def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figure:
@@ -203,19 +203,19 @@ def _snap_positions(figure: Figure) -> None:
         axis.set_position(snapped, which="both")
 
 
-def save_figure(
-    figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str], description: str
-) -> None:
+def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str]) -> None:
     """Save ``figure`` as PDF and PNG with a data-origin note in its corner.
 
-    ``description`` (what the figure shows, with its parameters) is stored in the files' metadata
-    (PDF Subject, PNG Description), where the report takes its caption from. PDF metadata carry no
+    The data-origin sentence (:func:`~ordeval.io.provenance.origin_sentence`) is stored in the files' metadata
+    (PDF Subject, PNG Description), where the LaTeX report's caption takes it from
+    (:func:`ordeval.reports.latex.report.origin_note`); what the figure shows is said by its caption
+    (``workflow/report/<stage>/<item>.rst``), what its data say by its title and labels. PDF metadata carry no
     date, so the same inputs give the same bytes.
     """
     figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=SMALL, color="0.35")
     _wrap_title(figure)
     _typeset_measure_names(figure)
-    caption = f"{description} {origin_sentence(origins)}".strip()
+    caption = origin_sentence(origins)
     metadata = {
         ".pdf": {"metadata": {"CreationDate": None, "ModDate": None, "Subject": caption, "Creator": "ordeval"}},
         ".png": {"dpi": 150, "metadata": {"Description": caption, "Software": "ordeval"}},
@@ -234,9 +234,13 @@ def save_figure(
     write_atomically(pdf_path, lambda temporary: FigureCanvasPdf(figure).print_pdf(temporary, **metadata[".pdf"]))
 
 
-def figure_caption(png_path: str | Path) -> str:
-    """The description that :func:`save_figure` stored in a PNG."""
-    return png_description(png_path)
+def figure_names(measure_tables: str | Path | Sequence[str | Path]) -> dict[str, str]:
+    """{measure: its display name as the figures draw it (:func:`measure_text`)} from one or several data sets'
+    ``measures.tsv``."""
+    from ordeval.tasks.stack import read_measure_tables
+
+    table = read_measure_tables(measure_tables)
+    return {measure: measure_text(display) for measure, display in zip(table["measure"], table["display"], strict=True)}
 
 
 def smallest_font(figure: Figure) -> float:

@@ -1,14 +1,16 @@
-"""Figure of the ranking agreement analysis: the heatmap of the averaged tau matrix."""
+"""Figure of the ranking agreement analysis: the heatmap of the averaged tau matrix (rule agreement_heatmap)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from ordeval.analysis.agreement import tau_matrix
-from ordeval.io.table import Table
-from ordeval.reports.figures import NAME, PRINT_WIDTH, SMALL, TEXT, Figure, new_figure
+from ordeval.io.provenance import origins_of
+from ordeval.io.table import Table, read_csv
+from ordeval.reports.figures import NAME, PRINT_WIDTH, SMALL, TEXT, Figure, figure_names, new_figure, save_figure
 
 
 def tau_heatmap(pairs: Table, measures: Sequence[str], names: Sequence[str], title: str = "") -> Figure:
@@ -32,3 +34,23 @@ def tau_heatmap(pairs: Table, measures: Sequence[str], names: Sequence[str], tit
     if title:
         axes.set_title(title, fontsize=9)
     return figure
+
+
+def write_heatmap(
+    mean: str | Path,
+    measure_tables: Sequence[str | Path],
+    provenance: Sequence[str | Path],
+    outputs: Mapping[str, str | Path],
+    *,
+    measures: Sequence[str],
+    variant: str,
+) -> None:
+    """The heatmap of the taus between ``measures`` averaged over a task's data sets (``mean``: their mean
+    agreement CSV), titled with the number of data sets. ``outputs``: ``pdf``, ``png``."""
+    origins = origins_of(provenance)
+    pairs = read_csv(mean, numeric=["tau", "ci_low", "ci_high"])
+    names = figure_names(measure_tables)
+    title = f"Kendall's τ-{variant} between run rankings, mean over {len(origins)} data sets"
+    save_figure(
+        tau_heatmap(pairs, measures, [names[m] for m in measures], title), outputs["pdf"], outputs["png"], origins
+    )

@@ -1,14 +1,35 @@
-"""Figures of the Popularity vs Uniform analysis: scatter plots of deltas and example topics."""
+"""Figures of the Popularity vs Uniform analysis: scatter plots of deltas (rule popularity_scatter) and example
+topics (drawn here, written by :mod:`ordeval.reports.figures.examples`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
-from ordeval.analysis.popularity import Deltas, Example, Panel
-from ordeval.reports.figures import NAME, PRINT_HEIGHT, PRINT_WIDTH, SMALL, Figure, new_figure
+from ordeval.analysis.popularity import (
+    Deltas,
+    Example,
+    Panel,
+    compared_origins,
+    compute_deltas,
+    scatter_panels,
+)
+from ordeval.reports.figures import (
+    NAME,
+    PRINT_HEIGHT,
+    PRINT_WIDTH,
+    SMALL,
+    Figure,
+    measure_text,
+    new_figure,
+    save_figure,
+)
+from ordeval.tasks.stack import read_stack
+
+Files = Mapping[str, str | Path]
 
 
 def _annotation(panel: Panel, level: float) -> str:
@@ -94,3 +115,27 @@ def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") 
         axes[0].text(0, 0.5, note, ha="left", va="center", wrap=True, fontsize=9)
     figure.suptitle(title, fontsize=10)
     return figure
+
+
+def write_scatter_figure(
+    stack: str | Path,
+    provenance: str | Path,
+    outputs: Files,
+    *,
+    dataset: str,
+    measures: Sequence[str],
+    runs: Sequence[str],
+    tolerance: float,
+    level: float,
+) -> None:
+    """On data set ``dataset`` (its score stack at ``stack``), the scatter plots of the oriented deltas
+    M(runs[0]) - M(runs[1]) of the pairs of measures compared (:func:`~ordeval.analysis.popularity.
+    scatter_panels`), each with its quadrant counts and Pearson r (``level`` interval). ``outputs``: ``pdf``,
+    ``png``."""
+    scores = read_stack(stack, measures)
+    deltas = compute_deltas(scores, *runs)
+    panels = scatter_panels(deltas, tolerance, level)
+    names = {m: measure_text(d) for m, d in zip(scores.measures, scores.display, strict=True)}
+    title = f"{dataset}: oriented Delta = M({runs[0]}) - M({runs[1]}) per topic (< 0: prefers {runs[0]})"
+    origins = compared_origins({dataset: provenance}, [dataset], runs)
+    save_figure(scatter_figure(title, deltas, panels, names, level), outputs["pdf"], outputs["png"], origins)

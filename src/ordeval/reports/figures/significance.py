@@ -1,13 +1,19 @@
-"""Figures of the significance analysis: discriminative power curves."""
+"""Figures of the significance analysis: discriminative power curves (a data set's:
+:mod:`ordeval.reports.figures.dataset`; a task's data sets: rule significance_curves; the OC paper's Figure 1:
+rule classification_figures)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
-from ordeval.analysis.significance import PairwiseSignificance, dp_curve
-from ordeval.reports.figures import NAME, PRINT_HEIGHT, PRINT_WIDTH, Figure, new_figure
+from ordeval.analysis.significance import PairwiseSignificance, dp_curve, read_significance
+from ordeval.io.provenance import origins_of
+from ordeval.reports.figures import NAME, PRINT_HEIGHT, PRINT_WIDTH, Figure, figure_names, new_figure, save_figure
+
+Files = Mapping[str, str | Path]
 
 
 def draw_dp_curves(
@@ -68,3 +74,54 @@ def dp_curves_grid(
         axis.set_axis_off()
     figure.suptitle(title, fontsize=10)
     return figure
+
+
+def _curve_panels(pvalues: Files, arrays: Files, measure_tables: Files, measures: Sequence[str], trials: int):
+    """Each data set's p-values restricted to ``measures``, and the measures' names as its legend draws them."""
+    panels, names = {}, {}
+    for name, path in pvalues.items():
+        panels[name] = read_significance(path, measure_tables[name], measures, trials, arrays[name])
+        shown = figure_names(measure_tables[name])
+        names[name] = [shown[m] for m in measures]
+    return panels, names
+
+
+def write_dp_curves_grid(
+    pvalues: Files,
+    arrays: Files,
+    measure_tables: Files,
+    provenance: Sequence[str | Path],
+    outputs: Files,
+    *,
+    task: str,
+    measures: Sequence[str],
+    alpha: float,
+    trials: int,
+) -> None:
+    """The discriminative power curves of every data set of ``pvalues`` ({data set: its p-values}, with their
+    binary copies ``arrays`` and ``measure_tables``), a panel each, one legend. ``outputs``: ``pdf``, ``png``."""
+    panels, names = _curve_panels(pvalues, arrays, measure_tables, measures, trials)
+    figure = dp_curves_grid(panels, names, alpha, f"Discriminative power curves ({task})")
+    save_figure(figure, outputs["pdf"], outputs["png"], origins_of(provenance))
+
+
+def write_classification_curves(
+    pvalues: Files,
+    arrays: Files,
+    measure_tables: Files,
+    provenance: Sequence[str | Path],
+    outputs: Files,
+    *,
+    measures: Sequence[str],
+    alpha: float,
+    trials: int,
+) -> None:
+    """The ACL 2021 paper's Figure 1: the discriminative power curves of the ordinal classification data sets
+    of ``pvalues`` (as :func:`write_dp_curves_grid`), each panel's legend giving every measure's number of
+    significant pairs (p < ``alpha``). ``outputs``: ``pdf``, ``png``."""
+    panels, names = _curve_panels(pvalues, arrays, measure_tables, measures, trials)
+    counts = {name: panel.significant(alpha).sum(axis=1).tolist() for name, panel in panels.items()}
+    title = "Discriminative power curves of the ordinal classification measures"
+    save_figure(
+        dp_curves_grid(panels, names, alpha, title, counts), outputs["pdf"], outputs["png"], origins_of(provenance)
+    )

@@ -131,10 +131,13 @@ def tabular(
     align: str,
     *,
     rules_after: Iterable[int] = (),
+    note: str = "",
 ) -> str:
     """A booktabs ``tabular`` (no float): cells are LaTeX already (use :func:`escape` for text).
 
-    ``header`` is one row or several; ``rules_after`` lists body row indices followed by a midrule.
+    ``header`` is one row or several; ``rules_after`` lists body row indices followed by a midrule; ``note``
+    (LaTeX already: what the data say about the table, e.g. the number of runs) is a row after the bottom rule,
+    in small type, across every column.
     """
     header_rows = [header] if header and isinstance(header[0], str) else list(header)
     rules = set(rules_after)
@@ -145,19 +148,33 @@ def tabular(
         lines.append(" & ".join(row) + r" \\")
         if index in rules:
             lines.append(r"\midrule")
-    lines += [r"\bottomrule", r"\end{tabular}", ""]
+    lines.append(r"\bottomrule")
+    if note:
+        lines.append(note_row(note, len(align_columns(align))))
+    lines += [r"\end{tabular}", ""]
     return "\n".join(lines)
 
 
+def align_columns(align: str) -> list[str]:
+    """The columns of a tabular's alignment (``l``, ``c``, ``r``, ``p{...}``)."""
+    return re.findall(r"[lcr]|p\{[^}]*\}", align)
+
+
+def note_row(note: str, columns: int) -> str:
+    """A table's note (LaTeX already) as a row across its ``columns`` columns, in small type: the row that
+    :func:`tabular` writes after the bottom rule."""
+    return rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize {note}}} \\"
+
+
 def upper_triangle_tabular(
-    names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "", escaped: bool = False
+    names: Sequence[str], cells: Sequence[Sequence[str]], *, corner: str = "", escaped: bool = False, note: str = ""
 ) -> str:
     """A booktabs ``tabular`` of the upper triangle of a square matrix over ``names`` (plain text, or
     LaTeX already with ``escaped=True``).
 
     Rows are ``names[:-1]``, columns ``names[1:]``; ``cells[i][j]`` (LaTeX already) fills row i,
     column j for j > i, and the cells on and below the diagonal stay empty. A cell may hold several
-    lines separated by ``\\n``: the row is then written as that many table rows.
+    lines separated by ``\\n``: the row is then written as that many table rows. ``note``: as :func:`tabular`'s.
     """
     label = (lambda name: name) if escaped else escape
     header = [corner] + [label(name) for name in names[1:]]
@@ -168,7 +185,7 @@ def upper_triangle_tabular(
         for line in range(height):
             first = label(name) if line == 0 else ""
             rows.append([first] + [part[line] if line < len(part) else "" for part in parts])
-    return tabular(header, rows, "l" + "c" * (len(names) - 1))
+    return tabular(header, rows, "l" + "c" * (len(names) - 1), note=note)
 
 
 def comment(text: str) -> str:
@@ -176,7 +193,9 @@ def comment(text: str) -> str:
     return f"% {plain(text)}"
 
 
-def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str], description: str = "") -> None:
-    """Write a LaTeX fragment headed by comments saying what it shows and where the data come from."""
-    comments = [comment(line) for line in (description, origin_sentence(origins)) if line]
-    write_text("\n".join(comments) + "\n" + fragment, path)
+def write_latex(fragment: str, path: str | Path, origins: Mapping[str, str]) -> None:
+    """Write a LaTeX fragment headed by a comment saying where the data come from (the LaTeX report's caption
+    takes it from there: :func:`ordeval.reports.latex.report.origin_note`). What the fragment shows is said by
+    its caption (``workflow/report/<stage>/<item>.rst``), and what its data say beyond its cells by its note
+    row (:func:`tabular`'s ``note``)."""
+    write_text(comment(origin_sentence(origins)) + "\n" + fragment, path)

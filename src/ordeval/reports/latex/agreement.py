@@ -17,8 +17,9 @@ def tau_with_ci(tau: float, low: float, high: float, separator: str = " ") -> st
     return f"{number(tau)}{separator}[{number(low)}, {number(high)}]"
 
 
-def tau_matrix_latex(pairs: Table, measures: Sequence[str], labels: Mapping[str, str]) -> str:
-    """Upper triangle of the tau matrix; under each tau its CI (when the table has CIs), 3 decimals."""
+def tau_matrix_latex(pairs: Table, measures: Sequence[str], labels: Mapping[str, str], note: str = "") -> str:
+    """Upper triangle of the tau matrix; under each tau its CI (when the table has CIs), 3 decimals; ``note``
+    (LaTeX) under the table."""
     index = {name: i for i, name in enumerate(measures)}
     cells = [[""] * len(measures) for _ in measures]
     for row in pairs.records():
@@ -28,7 +29,7 @@ def tau_matrix_latex(pairs: Table, measures: Sequence[str], labels: Mapping[str,
             else "\n" + rf"{{\scriptsize [{number(row['ci_low'])}, {number(row['ci_high'])}]}}"
         )
         cells[index[row["measure_a"]]][index[row["measure_b"]]] = number(row["tau"]) + ci
-    return upper_triangle_tabular([labels[name] for name in measures], cells, escaped=True)
+    return upper_triangle_tabular([labels[name] for name in measures], cells, escaped=True, note=note)
 
 
 def similarity_latex(table: Table, labels: Mapping[str, str]) -> str:
@@ -59,10 +60,15 @@ def combination_latex(table: Table, labels: Mapping[str, str]) -> str:
     return tabular(header, rows, "l" + "c" * len(pairs), rules_after=[len(rows) - 2])
 
 
+#: The shading of the ACL 2021 paper's Table 2: (tau at or above, cell colour, its name in the note), darkest first.
+SHADES = ((0.8, "black!25", "dark"), (0.6, "black!10", "light"))
+
+
 def paper_tau_latex(panels: Mapping[str, Table], measures: Sequence[str], labels: Mapping[str, str]) -> str:
     """The ACL 2021 paper's Table 2 layout: per data set an upper triangle of taus (rows ``measures[:-1]``,
-    columns ``measures[1:]``), 3 decimals, each cell shaded by strength: tau >= 0.8 dark, 0.6 <= tau < 0.8
-    light, tau < 0.6 none (``\\cellcolor`` of the xcolor/colortbl packages)."""
+    columns ``measures[1:]``), 3 decimals, each cell shaded by strength (:data:`SHADES`): tau >= 0.8 dark,
+    0.6 <= tau < 0.8 light, tau < 0.6 none (``\\cellcolor`` of the xcolor/colortbl packages); the note under the
+    table says so."""
     header = ["", *(labels[m] for m in measures[1:])]
     rows = []
     for position, (dataset, pairs) in enumerate(panels.items()):
@@ -74,15 +80,26 @@ def paper_tau_latex(panels: Mapping[str, Table], measures: Sequence[str], labels
             for j in range(1, len(measures)):
                 cells.append(_shaded(matrix[i, j]) if j > i else "")
             rows.append(cells)
-    return tabular(header, rows, "l" + "c" * (len(measures) - 1))
+    return tabular(header, rows, "l" + "c" * (len(measures) - 1), note=shading_note())
+
+
+def shading_note() -> str:
+    """What the shades of :func:`paper_tau_latex` mean (LaTeX): 'dark $\\tau \\ge 0.8$, light $0.6 \\le \\tau <
+    0.8$'."""
+    parts, above = [], None
+    for limit, _, name in SHADES:
+        parts.append(
+            rf"{name} ${limit:g} \le \tau < {above:g}$" if above is not None else rf"{name} $\tau \ge {limit:g}$"
+        )
+        above = limit
+    return "Shaded: " + ", ".join(parts) + "."
 
 
 def _shaded(tau: float) -> str:
     text = number(tau)
     if math.isnan(tau):
         return text
-    if tau >= 0.8:
-        return rf"\cellcolor{{black!25}}{text}"
-    if tau >= 0.6:
-        return rf"\cellcolor{{black!10}}{text}"
+    for limit, colour, _ in SHADES:
+        if tau >= limit:
+            return rf"\cellcolor{{{colour}}}{text}"
     return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from ordeval.analysis.consistency import beaten_worst
 from ordeval.io.table import Table
 from ordeval.reports.latex import bold, escape, number, tabular, upper_triangle_tabular
 
@@ -49,26 +50,32 @@ def symbols(measures: Sequence[str]) -> dict[str, str]:
     return {name: SYMBOLS[i] if i < len(SYMBOLS) else f"({i + 1})" for i, name in enumerate(measures)}
 
 
-def comparison_latex(summary: Table, symbol_of: Mapping[str, str], labels: Mapping[str, str]) -> str:
+def consistency_note(splits: int, defined: int, ve2: float) -> str:
+    """A consistency table's note (LaTeX): the random splits drawn, those in which every measure's tau is defined
+    (the trials the comparison uses), and VE2."""
+    return rf"{splits} random splits, {defined} with every $\tau$ defined; VE2 = {_ve2(ve2)}."
+
+
+def comparison_latex(summary: Table, symbol_of: Mapping[str, str], labels: Mapping[str, str], note: str = "") -> str:
     """Measure, its symbol (the legend), mean tau (4 decimals) and the symbols of the measures it
-    significantly outperforms; rows sorted by mean tau (as the summary is)."""
+    significantly outperforms; rows sorted by mean tau (as the summary is); ``note`` (LaTeX) under the table."""
     rows = []
     for row in summary.records():
         beaten = row["outperforms"].split()
         marks = "$" + r"\,".join(symbol_of[other] for other in beaten) + "$" if beaten else ""
         rows.append([labels[row["measure"]], f"${symbol_of[row['measure']]}$", number(row["mean_tau"], 4), marks])
-    return tabular(["Measure", "Symbol", r"Mean $\tau$", "Significantly better than"], rows, "lcrl")
+    return tabular(["Measure", "Symbol", r"Mean $\tau$", "Significantly better than"], rows, "lcrl", note=note)
 
 
-def effect_size_latex(pairs: Table, order: Sequence[str], labels: Mapping[str, str]) -> str:
+def effect_size_latex(pairs: Table, order: Sequence[str], labels: Mapping[str, str], note: str = "") -> str:
     """Upper triangle (measures in ``order``, sorted by mean tau) of effect sizes
-    (mean_a - mean_b)/sqrt(VE2), 3 decimals; significant differences in bold."""
+    (mean_a - mean_b)/sqrt(VE2), 3 decimals; significant differences in bold; ``note`` (LaTeX) under the table."""
     index = {name: i for i, name in enumerate(order)}
     cells = [[""] * len(order) for _ in order]
     for row in pairs.records():
         text = number(row["effect_size"])
         cells[index[row["measure_a"]]][index[row["measure_b"]]] = bold(text) if row["significant"] else text
-    return upper_triangle_tabular([labels[name] for name in order], cells, escaped=True)
+    return upper_triangle_tabular([labels[name] for name in order], cells, escaped=True, note=note)
 
 
 def mean_summary_latex(table: Table, labels: Mapping[str, str]) -> str:
@@ -82,22 +89,6 @@ def mean_summary_latex(table: Table, labels: Mapping[str, str]) -> str:
     ]
     header = ["Measure"] + [escape(column) for column in columns[:-1]] + ["Mean"]
     return tabular(header, rows, "l" + "r" * len(columns))
-
-
-def beaten_worst(summary: Table) -> list[int]:
-    """Per measure (summary order, best first), k = the number of the worst measures it significantly
-    outperforms: the largest k such that it beats each of the k lowest-ranked measures."""
-    order = list(summary["measure"])
-    result = []
-    for row in summary.records():
-        beaten = set(row["outperforms"].split())
-        k = 0
-        for other in reversed(order):
-            if other not in beaten:
-                break
-            k += 1
-        result.append(k)
-    return result
 
 
 def mark(k: int) -> str:
@@ -142,10 +133,3 @@ def _ve2(value: float) -> str:
         return "-"
     mantissa, exponent = f"{value:.2e}".split("e")
     return rf"${mantissa} \times 10^{{{int(exponent)}}}$" if value else "0"
-
-
-def split_heading(condition: str, topics: int, subset_size: int) -> str:
-    """'50 vs. 50' for halves of 100 topics; '10 vs. 10' for the subsets."""
-    if condition == "half":
-        return f"{topics // 2} vs. {topics - topics // 2}"
-    return f"{subset_size} vs. {subset_size}"

@@ -6,11 +6,6 @@ from __future__ import annotations
 from ordeval.io.table import Table
 from ordeval.reports.latex import escape, tabular
 
-DESCRIPTION = (
-    "The data sets: type (OC = ordinal classification, OQ = ordinal quantification), venue, language, "
-    "number of ordinal classes, test topics, items (OC), and the runs used -- read from files (real "
-    "submissions), organiser baselines computed from the gold, or simulated."
-)
 COLUMNS = [
     "dataset",
     "type",

@@ -18,10 +18,24 @@ def _pair(uniform: int, popularity: int) -> list[str]:
     return cells
 
 
-def preference_latex(table: Table, measures: Sequence[str], labels: Mapping[str, str], note: str) -> str:
+def left_out_note(skipped: Mapping[str, str]) -> str:
+    """The data sets left out of a comparison, grouped by why (plain text): 'Left out: A, B: it has no run
+    BL-popularity-C or BL-uniform-C.'; "" when none is."""
+    reasons: dict[str, list[str]] = {}
+    for name, reason in skipped.items():
+        reasons.setdefault(reason, []).append(name)
+    if not reasons:
+        return ""
+    return "Left out: " + "; ".join(f"{', '.join(names)}: {reason}" for reason, names in reasons.items()) + "."
+
+
+def preference_latex(
+    table: Table, measures: Sequence[str], labels: Mapping[str, str], note: str, left_out: str = ""
+) -> str:
     """Data sets as rows, a U(niform) / P(opularity) column pair per measure (a T(ie) column too
     when any topic ties); the larger count of each pair in bold; the TOTAL row(s) last, after a rule.
-    ``note`` fills the body when the table has no rows."""
+    ``note`` fills the body when the table has no rows; ``left_out`` (LaTeX: the data sets left out,
+    :func:`left_out_note`) is the note under a table that has rows."""
     with_ties = any(int(value) > 0 for value in table["ties"]) if len(table) else False
     per_measure = 3 if with_ties else 2
     header = [
@@ -42,7 +56,7 @@ def preference_latex(table: Table, measures: Sequence[str], labels: Mapping[str,
                 row.append(str(int(cell["ties"])))
         rows.append(row)
     totals = sum(1 for name in dict.fromkeys(table["dataset"]) if str(name).startswith(TOTAL))
-    return tabular(header, rows, align, rules_after=[len(rows) - totals - 1])
+    return tabular(header, rows, align, rules_after=[len(rows) - totals - 1], note=left_out)
 
 
 def panels_latex(panels: Sequence[Panel], labels: Mapping[str, str], level: float) -> str:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from ordeval.io.files import png_description
 from ordeval.reports.catalogue import SECTIONS
-from ordeval.reports.latex import escape
+from ordeval.reports.latex import align_columns, escape
 
 TEX_PACKAGES = "texlive-latex-base texlive-latex-recommended texlive-latex-extra latexmk lmodern"
 
@@ -194,12 +194,16 @@ def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
 
 def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
     """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
-    "continued"), in \\small; ``heading`` is kept with its first rows."""
-    match = re.search(r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule", fragment, re.S)
+    "continued"), in \\small, its note (the rows after its bottom rule) ending the last; ``heading`` kept with it."""
+    match = re.search(
+        r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule(.*?)\\end\{tabular\}",
+        fragment,
+        re.S,
+    )
     if match is None:
         raise ValueError("not a booktabs tabular fragment")
-    align, header, body = match.group(1), match.group(2).strip(), match.group(3).strip()
-    columns = len(re.findall(r"[lrcp]", align))
+    align, header, body, note = (match.group(index).strip() for index in range(1, 5))
+    columns = len(align_columns(align))
     return "\n".join(
         [
             r"\ordevalportrait",
@@ -220,6 +224,7 @@ def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
             rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\",
             r"\endfoot",
             r"\bottomrule",
+            *([note] if note else []),
             r"\endlastfoot",
             body,
             r"\end{longtable}",
@@ -335,7 +340,7 @@ ORIGIN_NOTES = ("SYNTHETIC data", "Real data", "Partly synthetic data", "Data or
 
 def origin_note(path: str | Path) -> str:
     """The data-origin note of a table fragment (a leading ``%`` comment that ``latex.write_latex`` wrote) or of a
-    figure (the end of the description that ``figures.save_figure`` stored in the PNG beside its PDF); "" if none."""
+    figure (the note that ``figures.save_figure`` stored as the Description of the PNG beside its PDF); "" if none."""
     path = Path(path)
     if path.suffix == ".tex":
         lines = []
@@ -352,9 +357,9 @@ def origin_note(path: str | Path) -> str:
     return ""
 
 
-def _body_rows(tex_path: str | Path) -> int:
+def _body_rows(tex_path: str | Path) -> int:  # between the first midrule and the bottom rule (not the note)
     text = Path(tex_path).read_text(encoding="utf-8")
-    return text.split(r"\midrule", 1)[-1].count(r"\\")
+    return text.split(r"\midrule", 1)[-1].split(r"\bottomrule", 1)[0].count(r"\\")
 
 
 def sentences(*parts: str) -> str:

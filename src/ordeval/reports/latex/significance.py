@@ -28,7 +28,7 @@ def emphasised(value: float, thresholds: tuple[float, float], decimals: int = 3)
 
 def discriminative_power_latex(table: Table, labels: Mapping[str, str], decimals: int = 3) -> str:
     """Measures x data sets (and POOLED): 'DP% (S)', T under each data set's name; DP >= 50% bold,
-    < 40% underlined."""
+    < 40% underlined (:data:`DP_EMPHASIS`; the note under the table says so)."""
     datasets = list(dict.fromkeys(table["dataset"]))
     measures = list(dict.fromkeys(table["measure"]))
     cells = {(row["dataset"], row["measure"]): row for row in table.records()}
@@ -43,7 +43,12 @@ def discriminative_power_latex(table: Table, labels: Mapping[str, str], decimals
             cell = cells[(dataset, measure)]
             row.append(f"{emphasised(float(cell['percent']), DP_EMPHASIS, decimals)} ({int(cell['significant'])})")
         rows.append(row)
-    return tabular(header, rows, "l" + "r" * len(datasets))
+    bold_from, underlined_below = (f"{value:g}" for value in DP_EMPHASIS)
+    note = (
+        rf"\% of $T$ pairs with $p < \alpha$ ($S$); POOLED $= \sum S / \sum T$; bold $\ge {bold_from}$\%, "
+        rf"underlined $< {underlined_below}$\%."
+    )
+    return tabular(header, rows, "l" + "r" * len(datasets), note=note)
 
 
 def sso_latex(table: Table, measures: Sequence[str], labels: Mapping[str, str], decimals: int = 3) -> str:

@@ -11,10 +11,10 @@ from ordeval.reports.latex import escape, tabular
 DESIGN_HEADINGS = {"paired_t": "paired $t$", "anova": "ANOVA", "ci": "CI"}
 
 
-def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None) -> str:
+def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None, note: str = "") -> str:
     """One row per measure and minimum detectable difference: the residual variance, the difference, and
     the topics each design needs (columns in the order the table has them). ``labels``: trusted LaTeX of
-    the measures (else their escaped names)."""
+    the measures (else their escaped names); ``note`` (LaTeX, :func:`topic_set_size_note`) under the table."""
     labels = labels or {}
     records = table.records()
     designs = list(dict.fromkeys(row["design"] for row in records))
@@ -50,24 +50,20 @@ def topic_set_size_latex(table: Table, labels: Mapping[str, str] | None = None) 
         previous = measure
     if not rows:
         rows = [[rf"\multicolumn{{{len(header)}}}{{l}}{{no measure}}"]]
-    return tabular(header, rows, "lrr" + "r" * len(designs), rules_after=rules)
+    return tabular(header, rows, "lrr" + "r" * len(designs), rules_after=rules, note=note)
 
 
-def topic_set_size_caption(table: Table, dataset: str = "", fractions: Sequence[float] = (0.05, 0.10, 0.20)) -> str:
-    """A plain-text caption (the writer escapes it): what the numbers are, with alpha, power and the
-    ``fractions`` of each measure's score range that minD is (the table's ``mdd_fractions``)."""
+def topic_set_size_note(table: Table, fractions: Sequence[float] = (0.05, 0.10, 0.20)) -> str:
+    """The note under a topic set size table (LaTeX): the alpha and power found in it (power: of the paired t-test
+    and ANOVA rows) and the ``fractions`` of each measure's observed score range that minD is (the table's
+    ``mdd_fractions``)."""
     records = table.records()
     alphas = sorted({float(row["alpha"]) for row in records})
     powers = sorted({float(row["power"]) for row in records if row["design"] != "ci"})
-    where = f" on {dataset}" if dataset else ""
+    shares = _listed([rf"{100 * fraction:g}\%" for fraction in fractions]) if fractions else "-"
     return (
-        f"Topic set size design (Sakai, IRJ 2016){where}: topics needed by a paired t-test and by a one-way ANOVA "
-        f"over m runs to detect a difference (ANOVA: a range of run means) of minD with power "
-        f"{', '.join(f'{p:g}' for p in powers) or '-'} at alpha = {', '.join(f'{a:g}' for a in alphas) or '-'}, and "
-        "for the expected width of the CI of a paired difference to be at most minD; sigma^2 is the residual "
-        "variance of the two-way ANOVA without replication (paired differences: 2 sigma^2); minD is "
-        f"{_listed([f'{100 * fraction:g}%' for fraction in fractions])} of each measure's observed score range "
-        "unless given."
+        rf"$\alpha = {', '.join(f'{a:g}' for a in alphas) or '-'}$, power "
+        rf"$= {', '.join(f'{p:g}' for p in powers) or '-'}$; minD: {shares} of the score range."
     )
 
 

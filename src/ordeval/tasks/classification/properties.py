@@ -19,17 +19,6 @@ from ordeval.tasks.measure_properties import Batch, Properties, Scorer
 #: The properties of the classification measures, in the order they are defined below.
 PROPERTIES = Properties("classification")
 
-#: How the OC properties table (the paper's Table 4) can describe its columns (I)-(III) when they come from
-#: :func:`ordeval.properties.computed_flags`.
-TABLE_4_COLUMNS = (
-    "(I) ordinal: exchanging two misclassified items' system labels farther from their gold classes (margins "
-    "and diagonal kept) always makes the score worse; (II) handles runs that always return one class: on every "
-    "topic with 3 or more classes of distinct non-zero gold counts, the constant runs do not all get the same "
-    "score (kappa gives them all 0); (III) handles class imbalance: not micro-averaged over the items (some two "
-    "topics pooled score other than the item-weighted mean of their scores; Accuracy and MAE_mu never do). "
-    "Computed by ordeval.properties for every measure: the defining cases and seeded random instances."
-)
-
 
 def confusion(gold, system, num_classes: int) -> np.ndarray:
     """One topic's confusion matrix (K, K) from label sequences: c[s, g] counts items with system s, gold g."""
