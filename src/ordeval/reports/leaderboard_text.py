@@ -179,13 +179,12 @@ def write_pooled_leaderboards(
     measures: Sequence[str],
     alpha: float,
     level: float,
-    tables: Sequence[str | Path] = (),
 ) -> Leaderboards:
     """The leaderboards of ``measures`` on data set ``dataset`` under the official SemEval protocol (every measure
     on one confusion matrix over all items: ``pooled``, its pooled.tsv): ranks, no significance groups
     (:func:`~ordeval.analysis.leaderboard.pipeline_pooled_leaderboards`). ``outputs``: ``csv``, ``html`` (its
     page), ``tex``, ``md``."""
-    scores = read_stack(stack, measures, tables=tables)
+    scores = read_stack(stack, measures)
     record = read_provenance(provenance)
     boards = pipeline_pooled_leaderboards(
         scores,
