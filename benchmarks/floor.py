@@ -7,7 +7,7 @@ and no scheduler).
 ``FOLDER`` is a project folder (a copy of the repository, as ``benchmarks/pipeline.py`` makes) with no
 results yet, whose library the ``PYTHONPATH`` makes importable. Snakemake's API builds the DAG of the
 default target there (nothing is run by Snakemake); then every job's script runs in this process
-(:func:`ordeval.workflow.scripting.run_script`) with the input, output, params, wildcards, log and threads Snakemake
+(:func:`ordeval.workflow.offline.run_script`) with the input, output, params, wildcards, log and threads Snakemake
 would give it, one after the other in a topological order. Prints one line per rule (jobs, seconds) and
 writes, with ``--json``, ``{"seconds": total, "planning_seconds": ..., "jobs": n, "rules": {rule: {"jobs",
 "seconds"}}, "job_seconds": {job: seconds}}``.
@@ -71,7 +71,7 @@ def run(folder: Path, configfiles: list[Path]) -> dict:
     start = time.perf_counter()
     jobs = jobs_of(folder, configfiles)
     planned = time.perf_counter() - start
-    from ordeval.workflow.scripting import mock_snakemake, run_script
+    from ordeval.workflow.offline import mock_snakemake, run_script
 
     seconds: dict[str, float] = {}
     rules: dict[str, dict] = {}

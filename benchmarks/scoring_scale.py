@@ -109,7 +109,7 @@ def _canonical(plan, workdir: Path) -> dict[str, str]:
 
 
 def _run_script(script: str, **given) -> dict:
-    from ordeval.workflow.scripting import mock_snakemake, run_script
+    from ordeval.workflow.offline import mock_snakemake, run_script
 
     snakemake = mock_snakemake(script, wildcards={"dataset": NAME}, **given)
     return run_script(Path(__file__).resolve().parent.parent / "scripts" / f"{script}.py", snakemake)

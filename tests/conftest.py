@@ -314,8 +314,8 @@ SCRIPTS = REPO / "scripts"
 def run_rule_script(script: str, rule: str | None = None, **given):
     """Run ``scripts/<script>.py`` in this process as rule ``rule`` (default: the script's name) would, with
     the ``input``, ``output``, ``params``, ``wildcards`` (dicts), ``threads`` and ``log`` given
-    (ordeval.workflow.scripting.mock_snakemake); its globals."""
-    from ordeval.workflow.scripting import mock_snakemake, run_script
+    (ordeval.workflow.offline.mock_snakemake); its globals."""
+    from ordeval.workflow.offline import mock_snakemake, run_script
 
     return run_script(SCRIPTS / f"{script}.py", mock_snakemake(rule or script, **given))
 

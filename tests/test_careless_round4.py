@@ -586,7 +586,8 @@ def test_a_4_gb_sparse_file_under_a_3_gb_address_space_is_refused_not_a_memory_e
 
 def test_out_of_memory_is_one_line_in_a_command_and_in_a_job(tmp_path, monkeypatch, capsys):
     from ordeval.tasks import validation
-    from ordeval.workflow.scripting import job, mock_snakemake
+    from ordeval.workflow.offline import mock_snakemake
+    from ordeval.workflow.scripting import job
 
     def exhausted(*arguments, **options):
         raise MemoryError

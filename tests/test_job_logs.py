@@ -7,7 +7,8 @@ import logging
 import pytest
 
 from ordeval.io.errors import InputError
-from ordeval.workflow.scripting import job, logged, mock_snakemake
+from ordeval.workflow.offline import mock_snakemake
+from ordeval.workflow.scripting import job, logged
 
 
 def _reset_logging():

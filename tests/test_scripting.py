@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from ordeval.workflow.scripting import job, keyed, logged, mock_snakemake
+from ordeval.workflow.offline import mock_snakemake
+from ordeval.workflow.scripting import job, keyed, logged
 
 FULL = "/dev/full"  # every write fails with ENOSPC, as on a full disk
 

@@ -48,7 +48,7 @@ from ordeval.cli import (
 )
 from ordeval.cli.common import Parser, UserError, describe, fail, load_plugin_files, one_line, parse_classes
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.workflow.scripting import damaged_kernel_cache
+from ordeval.stats.threads import damaged_kernel_cache
 
 __all__ = ["main", "build_parser", "parse_classes", "UserError"]
 

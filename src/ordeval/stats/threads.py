@@ -1,9 +1,11 @@
-"""How many threads the compiled kernels use by default, and how a kernel runs on them."""
+"""The compiled kernels' run time: how many threads they use by default, how a kernel runs on them, and what to say
+when numba's cache of them is damaged."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 
@@ -26,3 +28,13 @@ def run_ranges(kernel: Callable[[int, int], object], count: int, threads: int) -
     bounds = np.linspace(0, count, threads + 1).astype(np.int64)
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(lambda i: kernel(bounds[i], bounds[i + 1]), range(threads)))
+
+
+def damaged_kernel_cache() -> str:
+    """What to say when numba's on-disk cache of ordeval's compiled kernels cannot be read (a file cut short by
+    a killed process, or written over): where it is, and that its files may be deleted (they are made again)."""
+    folder = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parent / "__pycache__")
+    return (
+        f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
+        "of ordeval there (they are compiled again, a few seconds)"
+    )

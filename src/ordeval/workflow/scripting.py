@@ -9,12 +9,9 @@ library, and writes exactly ``snakemake.output``. Its work sits in ``with job(sn
   (``ORDEVAL_DEBUG=1`` keeps it);
 * :func:`keyed` -- the files of an ``expand()`` over data sets, each under its data set's name (found in the
   path, not paired by position);
-* :func:`mock_snakemake` and :func:`run_script` -- a script run outside Snakemake on the files you name, with
-  the object Snakemake would give it (tests, debugging)::
+* :func:`one_file` -- the one file of an input that holds one or none.
 
-      from ordeval.workflow.scripting import mock_snakemake, run_script
-      run_script("scripts/replication_dataset.py", mock_snakemake(
-          "replication_dataset", input={...}, output={...}, params={...}, wildcards={"dataset": "Sem16T4E"}))
+A script runs outside Snakemake with :mod:`ordeval.workflow.offline` (tests, debugging).
 """
 
 from __future__ import annotations
@@ -22,14 +19,12 @@ from __future__ import annotations
 import logging
 import os
 import pickle
-import runpy
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
 #: Third-party loggers kept at WARNING in job logs (fontTools.subset writes an INFO line per table and glyph
@@ -115,6 +110,8 @@ def job(snakemake) -> Iterator[logging.Logger]:
     except pickle.UnpicklingError:  # ordeval unpickles nothing (allow_pickle=False): numba's cache of its kernels
         if os.environ.get("ORDEVAL_DEBUG") == "1":
             raise
+        from ordeval.stats.threads import damaged_kernel_cache
+
         print(f"{name} failed: {damaged_kernel_cache()}", file=sys.stderr)
         raise SystemExit(1) from None
     except MemoryError:  # logged by logged(); one line, no traceback
@@ -125,73 +122,6 @@ def job(snakemake) -> Iterator[logging.Logger]:
             file=sys.stderr,
         )
         raise SystemExit(1) from None
-
-
-def damaged_kernel_cache() -> str:
-    """What to say when numba's on-disk cache of ordeval's compiled kernels cannot be read (a file cut short by
-    a killed process, or written over): where it is, and that its files may be deleted (they are made again)."""
-    folder = os.environ.get("NUMBA_CACHE_DIR") or str(Path(__file__).resolve().parents[1] / "stats" / "__pycache__")
-    return (
-        f"numba's cache of ordeval's compiled kernels is damaged ({folder}): delete the *.nbi and *.nbc files "
-        "of ordeval there (they are compiled again, a few seconds)"
-    )
-
-
-class Files(list):
-    """Snakemake's named lists as a script sees them: every item in order (``files[0]``, iteration), and each
-    name as an attribute or key (``files.stack``, ``files["stack"]``: a string, or a list where the rule gave
-    a list)."""
-
-    def __init__(self, named: Mapping[str, Any] | None = None, positional=()):
-        self._names: dict[str, Any] = {}
-        super().__init__(positional)
-        for name, value in (named or {}).items():
-            value = value if isinstance(value, (str, int, float, bool, dict)) or value is None else list(value)
-            self._names[name] = value
-            self.extend(value if isinstance(value, list) else [value])
-
-    def __getattr__(self, name: str):
-        try:
-            return self.__dict__["_names"][name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    def __getitem__(self, key):
-        return self._names[key] if isinstance(key, str) else super().__getitem__(key)
-
-    def items(self):
-        return self._names.items()
-
-    def get(self, name: str, default=None):
-        return self._names.get(name, default)
-
-    def keys(self):
-        return self._names.keys()
-
-
-class MockSnakemake:
-    """The object a ``script:`` is given: rule, input, output, params, wildcards, log, threads, resources."""
-
-    def __init__(
-        self,
-        rule: str,
-        *,
-        input=None,
-        output=None,
-        params=None,
-        wildcards=None,
-        log=(),
-        threads: int = 1,
-        resources=None,
-    ):
-        self.rule = rule
-        self.input = Files(input)
-        self.output = Files(output)
-        self.params = Files(params)
-        self.wildcards = Files(wildcards)
-        self.log = Files(positional=[str(path) for path in ([log] if isinstance(log, (str, Path)) else log)])
-        self.threads = threads
-        self.resources = Files(resources)
 
 
 def one_file(value) -> str | None:
@@ -222,25 +152,3 @@ def keyed(paths, names) -> dict[str, str]:
             if set(found) == set(names):
                 return {name: found[name] for name in names}
     raise ValueError(f"files {', '.join(paths)} do not each hold one of the names {', '.join(names)}")
-
-
-def mock_snakemake(rule: str, **given) -> MockSnakemake:
-    """What Snakemake gives the script of ``rule``, from ``input``, ``output``, ``params``, ``wildcards`` (dicts
-    of a name to a path, a list of paths or a value), ``log`` (a path or paths), ``threads``, ``resources``."""
-    return MockSnakemake(rule, **given)
-
-
-def run_script(path: str | Path, snakemake) -> dict:
-    """Run a rule's script with ``snakemake`` (e.g. :func:`mock_snakemake`'s) as Snakemake would, in this
-    process; its globals. The logging it sets up (:func:`job`) is undone afterwards."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    try:
-        return runpy.run_path(str(path), init_globals={"snakemake": snakemake}, run_name="__main__")
-    finally:
-        for handler in root.handlers:
-            if handler not in handlers:
-                handler.close()
-        root.handlers[:] = handlers
-        root.setLevel(level)
-        logging.captureWarnings(False)
