@@ -30,16 +30,6 @@ from pathlib import Path
 
 from ordeval.io.errors import InputError
 
-#: The data sets the published numbers are about (ordeval's names) and each one's task; ``pooled``: rows
-#: pooled over the OQ data sets (Sakai, CIKM 2021 LQ workshop, Table 3).
-DATASETS = {
-    "Sem16T4C": "classification",
-    "Sem17T4C": "classification",
-    "Sem16T4E": "quantification",
-    "Sem17T4E": "quantification",
-    **{f"{collection}-DQ-{score}": "quantification" for collection in ("STC3", "DialEval1") for score in "AES"},
-    "pooled": "quantification",
-}
 #: The number of runs of the papers' tables where the transcription has neither the runs' names nor a count
 #: of pairs: Sem17T4C, the 20 runs of SemEval-2017 Task 4 subtask C (Sakai, ACL-IJCNLP 2021, Section 4).
 RUN_COUNTS = {"Sem17T4C": 20}
@@ -146,18 +136,19 @@ def _checked_row(path: Path, number: int, fields: list[str]):
             )
     if not row.source:
         raise InputError(path, where, "column source: empty (the publication and table)")
-    if row.dataset not in DATASETS:
+    datasets = published_datasets()
+    if row.dataset not in datasets:
         raise InputError(
             path,
             where,
-            f"column dataset: {quoted(row.dataset)} is not a data set of the replicated papers ({', '.join(DATASETS)})",
+            f"column dataset: {quoted(row.dataset)} is not a data set of the replicated papers ({', '.join(datasets)})",
         )
     if row.statistic not in STATISTICS:
         raise InputError(
             path, where, f"column statistic: unknown statistic {quoted(row.statistic)} ({', '.join(STATISTICS)})"
         )
     expected = _expected_names(row.statistic)
-    task = DATASETS[row.dataset]
+    task = datasets[row.dataset]
     for column, name, kind in zip(("a", "b"), (row.a, row.b), expected, strict=True):
         if kind is None and name:
             raise InputError(path, where, f"column {column}: {row.statistic} has no {column}, found {quoted(name)}")
@@ -181,6 +172,14 @@ def _checked_row(path: Path, number: int, fields: list[str]):
     if row.statistic.startswith(("consistency_ve2_", "official_")) and value < 0:
         raise InputError(path, where, f"column value: {row.value} is negative")
     return row
+
+
+def published_datasets() -> dict[str, str]:
+    """{data set of the published numbers (ordeval's names): its task}, as each task registers them
+    (``Task.published_datasets``)."""
+    from ordeval.tasks import all_tasks
+
+    return {name: task.name for task in all_tasks() for name in task.published_datasets}
 
 
 def _expected_names(statistic: str) -> tuple[str | None, str | None]:

@@ -153,6 +153,9 @@ class Task(ABC):
     known_measures: frozenset[str] = frozenset()
     #: The measures M whose DNKT_M combination the DNKT tables show, where the configuration lists none.
     dnkt_combinations: tuple[str, ...] = ()
+    #: The data sets of the replicated papers that are of this task, as the published numbers name them
+    #: (``ordeval/published/published.tsv``; ``pooled``: numbers pooled over the task's data sets).
+    published_datasets: tuple[str, ...] = ()
 
     def default_measures(self, analysis: str, scored: Sequence[str]) -> list[str]:
         """The measures of ``analysis`` where the configuration names none: its default list

@@ -58,6 +58,7 @@ class ClassificationTask(Task):
     profile_keys, profile_optional = simulate_settings.PROFILE_KEYS, simulate_settings.PROFILE_OPTIONAL
     #: the tables that scoring writes besides the stack (the pipeline: rule official_scores)
     extras = ("conventions", "pooled")
+    published_datasets = ("Sem16T4C", "Sem17T4C")  # Sakai, ACL-IJCNLP 2021
 
     def check_settings(self, name: str, spec: Mapping) -> None:
         """Simulation settings that cannot be met are errors at plan time, naming the key."""

@@ -46,6 +46,12 @@ class QuantificationTask(Task):
     }
     known_measures = frozenset(AGREEMENT_MEASURES) | {"DNKT_JSD", "DNKT_NMD", "DNKT_RNOD"}
     dnkt_combinations = ("JSD", "NMD", "RNOD")  # the measures M of the DNKT_M tables of the RNOD-variants study
+    published_datasets = (
+        "Sem16T4E",
+        "Sem17T4E",
+        *(f"{collection}-DQ-{score}" for collection in ("STC3", "DialEval1") for score in "AES"),
+        "pooled",  # pooled over the eight (Sakai, CIKM 2021 LQ workshop, Table 3)
+    )
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
