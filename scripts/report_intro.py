@@ -14,5 +14,6 @@ with job(snakemake) as log:
         snakemake.output,
         name=params.name,
         seed=params.seed,
+        start=list(zip(params.start, inputs.start, strict=True)),
     )
     log.info("%s: %s", params.name, f"{counts['numbers']} published numbers" if counts else "no replication")

@@ -91,6 +91,7 @@ def test_the_default_report_says_its_data_are_synthetic(pipeline, tmp_path):
     """The tiny synthetic configuration: the first page says the data are simulated; no replication link."""
     from conftest import run_workflow
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     report = tmp_path / "report.html"
     run_workflow(pipeline.workdir, pipeline.config, "--report", str(report))
@@ -101,5 +102,38 @@ def test_the_default_report_says_its_data_are_synthetic(pipeline, tmp_path):
         text = browser.find_element(By.TAG_NAME, "body").text
         assert "Every data set of this configuration is synthetic" in text and "Configuration 'tiny'" in text
         assert not browser.find_elements(By.ID, "replication-page")
+        # what to look at first comes first, above the rule graph, and is one click away
+        start = text.index("Start here")
+        assert start < text.index("ordeval meta-evaluates")
+        links = browser.find_elements(By.CSS_SELECTOR, "a[onclick]")
+        assert [link.text for link in links] == [
+            "Heatmap of the averaged τ between the measures, the ordinal quantification data sets",
+            "Discriminative power, the ordinal quantification data sets",
+        ]
+        top = browser.find_element(By.XPATH, "//*[contains(text(), 'Start here')]").location["y"]
+        graph = browser.find_element(By.ID, "rulegraph").location["y"]
+        assert 0 <= top < graph, (top, graph)
+        browser.execute_script("arguments[0].click()", links[0])  # one click: the figure in the main view
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "img[src^='data:image/png']"))
+        browser.save_screenshot(str(shots / "tiny-first-figure.png"))
+        browser.get(report.as_uri())
+        WebDriverWait(browser, 60).until(lambda b: "Start here" in b.find_element(By.TAG_NAME, "body").text)
+        link = browser.find_elements(By.CSS_SELECTOR, "a[onclick]")[1]
+        browser.execute_script("arguments[0].click()", link)  # one click: the table, as a page of its own
+        frame = WebDriverWait(browser, 30).until(lambda b: b.find_element(By.TAG_NAME, "iframe"))
+        browser.switch_to.frame(frame)
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "td.num"))
+        assert "discriminative_power" in browser.find_element(By.TAG_NAME, "body").text
+        browser.switch_to.default_content()
+        browser.save_screenshot(str(shots / "tiny-first-table.png"))
+        # every output's entry says what it shows (its caption's title), not its path
+        browser.find_element(By.XPATH, "//*[normalize-space(text())='04 Ranking agreement']").click()
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.XPATH, "//*[normalize-space(text())='TinySem']"))
+        browser.find_element(By.XPATH, "//*[normalize-space(text())='TinySem']").click()
+        WebDriverWait(browser, 30).until(
+            lambda b: "Kendall's τ between the measures' run rankings" in b.find_element(By.TAG_NAME, "body").text
+        )
+        assert "results/tiny/tables/agreement" not in browser.find_element(By.TAG_NAME, "body").text
+        assert not [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     finally:
         browser.quit()

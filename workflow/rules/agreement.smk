@@ -11,11 +11,11 @@ rule agreement_dataset:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/agreement/{{dataset}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/agreement/{{dataset}}.html",
-            caption="../report/agreement/dataset.rst",
-            category=category("agreement"),
-            subcategory="{dataset}",
+            "agreement/dataset",
+            "agreement",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/agreement/{{dataset}}.tex",
     log:
@@ -43,19 +43,19 @@ rule agreement_summary:
         provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         mean_csv=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.csv",
-        mean_html=report(
+        mean_html=shown(
             f"{RESULTS}/tables/agreement/mean{{task_suffix}}.html",
-            caption="../report/agreement/mean.rst",
-            category=category("agreement"),
-            subcategory=task_title,
+            "agreement/mean",
+            "agreement",
+            task_title,
         ),
         mean_tex=f"{RESULTS}/tables/agreement/mean{{task_suffix}}.tex",
         similarity_csv=f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.csv",
-        similarity_html=report(
+        similarity_html=shown(
             f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.html",
-            caption="../report/agreement/similarity.rst",
-            category=category("agreement"),
-            subcategory=task_title,
+            "agreement/similarity",
+            "agreement",
+            task_title,
         ),
         similarity_tex=f"{RESULTS}/tables/agreement/similarity{{task_suffix}}.tex",
     log:
@@ -81,11 +81,11 @@ rule agreement_dnkt:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DNKT),
     output:
         csv=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/agreement/dnkt_{{measure}}.html",
-            caption="../report/agreement/dnkt.rst",
-            category=category("agreement"),
-            subcategory="DNKT_{measure}",
+            "agreement/dnkt",
+            "agreement",
+            "DNKT_{measure}",
         ),
         tex=f"{RESULTS}/tables/agreement/dnkt_{{measure}}.tex",
     log:
@@ -115,11 +115,11 @@ rule agreement_heatmap:
         provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         pdf=f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.pdf",
-        png=report(
+        png=shown(
             f"{RESULTS}/figures/agreement/mean_heatmap{{task_suffix}}.png",
-            caption="../report/agreement/heatmap.rst",
-            category=category("agreement"),
-            subcategory=task_title,
+            "agreement/heatmap",
+            "agreement",
+            task_title,
         ),
     log:
         f"{RESULTS}/logs/agreement_heatmap/heatmap{{task_suffix}}.log",

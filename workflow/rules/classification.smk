@@ -25,45 +25,45 @@ rule classification_tables:
         plugins=PLUGINS,
     output:
         agreement_csv=f"{RESULTS}/tables/oc/agreement.csv",
-        agreement_html=report(
+        agreement_html=shown(
             f"{RESULTS}/tables/oc/agreement.html",
-            caption="../report/classification/agreement.rst",
-            category=category("classification"),
+            "classification/agreement",
+            "classification",
         ),
         agreement_tex=f"{RESULTS}/tables/oc/agreement.tex",
         consistency_csv=f"{RESULTS}/tables/oc/consistency.csv",
-        consistency_html=report(
+        consistency_html=shown(
             f"{RESULTS}/tables/oc/consistency.html",
-            caption="../report/classification/consistency.rst",
-            category=category("classification"),
+            "classification/consistency",
+            "classification",
         ),
         consistency_tex=f"{RESULTS}/tables/oc/consistency.tex",
         properties_csv=f"{RESULTS}/tables/oc/properties.csv",
-        properties_html=report(
+        properties_html=shown(
             f"{RESULTS}/tables/oc/properties.html",
-            caption="../report/classification/properties.rst",
-            category=category("classification"),
+            "classification/properties",
+            "classification",
         ),
         properties_tex=f"{RESULTS}/tables/oc/properties.tex",
         kappa_csv=f"{RESULTS}/tables/oc/kappa_constant.csv",
-        kappa_html=report(
+        kappa_html=shown(
             f"{RESULTS}/tables/oc/kappa_constant.html",
-            caption="../report/classification/kappa.rst",
-            category=category("classification"),
+            "classification/kappa",
+            "classification",
         ),
         kappa_tex=f"{RESULTS}/tables/oc/kappa_constant.tex",
         pooled_csv=f"{RESULTS}/tables/oc/pooled.csv",
-        pooled_html=report(
+        pooled_html=shown(
             f"{RESULTS}/tables/oc/pooled.html",
-            caption="../report/classification/pooled.rst",
-            category=category("classification"),
+            "classification/pooled",
+            "classification",
         ),
         pooled_tex=f"{RESULTS}/tables/oc/pooled.tex",
         conventions_csv=f"{RESULTS}/tables/oc/conventions.csv",
-        conventions_html=report(
+        conventions_html=shown(
             f"{RESULTS}/tables/oc/conventions.html",
-            caption="../report/classification/conventions.rst",
-            category=category("classification"),
+            "classification/conventions",
+            "classification",
         ),
         conventions_tex=f"{RESULTS}/tables/oc/conventions.tex",
     log:
@@ -99,10 +99,10 @@ rule classification_figures:
         provenance=expand(rules.prepare_data.output.provenance, dataset=OC),
     output:
         pdf=f"{RESULTS}/figures/oc/dp_curves.pdf",
-        png=report(
+        png=shown(
             f"{RESULTS}/figures/oc/dp_curves.png",
-            caption="../report/classification/figure1.rst",
-            category=category("classification"),
+            "classification/figure1",
+            "classification",
         ),
     log:
         f"{RESULTS}/logs/classification_figures.log",

@@ -12,9 +12,11 @@ from snakemake.logging import logger
 
 from ordeval.io.errors import InputError
 from ordeval.io.names import check_paths
+from ordeval.reports.captions import caption_label
 from ordeval.reports.catalogue import category
 from ordeval.results.manifest import git_commit, report_configuration_problem
 from ordeval.stats.splits import CONDITIONS
+from ordeval.tasks import get_task
 from ordeval.workflow.config import check_config_file
 from ordeval.workflow import summary
 from ordeval.workflow.modules import code_digest
@@ -176,7 +178,22 @@ def _product(values):
 def caption_file(key):
     """The caption of output ``key`` (workflow/report/<key>.rst): the HTML report's (report(caption=...)) and the
     PDF's (rule report_tex)."""
-    return os.path.relpath(os.path.join(workflow.basedir, "workflow", "report", f"{key}.rst"))
+    return os.path.relpath(
+        os.path.join(workflow.basedir, "workflow", "report", f"{key}.rst")
+    )
+
+
+def shown(path, caption, category_key, subcategory=None):
+    """``path``, an output the HTML report shows (Snakemake's report()): with its caption (workflow/report/<caption>.rst,
+    the PDF's too), its category (ordeval.reports.catalogue.CATEGORIES) and subcategory, and as its label in the
+    report's lists the caption's title: what it shows."""
+    return report(
+        path,
+        caption=f"../report/{caption}.rst",
+        category=category(category_key),
+        subcategory=subcategory,
+        labels={"shows": caption_label(caption_file(caption), PLAN.config)},
+    )
 
 
 def printed_items(printed):

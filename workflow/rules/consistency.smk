@@ -13,35 +13,35 @@ rule consistency_taus:
         taus_half=f"{RESULTS}/consistency/{{dataset}}/half.tsv",
         taus_10v10=f"{RESULTS}/consistency/{{dataset}}/10v10.tsv",
         summary_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.csv",
-        summary_html_half=report(
+        summary_html_half=shown(
             f"{RESULTS}/tables/consistency/{{dataset}}_half.html",
-            caption="../report/consistency/summary_half.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/summary_half",
+            "consistency",
+            "{dataset}",
         ),
         summary_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half.tex",
         summary_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.csv",
-        summary_html_10v10=report(
+        summary_html_10v10=shown(
             f"{RESULTS}/tables/consistency/{{dataset}}_10v10.html",
-            caption="../report/consistency/summary_10v10.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/summary_10v10",
+            "consistency",
+            "{dataset}",
         ),
         summary_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10.tex",
         pairs_half=f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.csv",
-        pairs_html_half=report(
+        pairs_html_half=shown(
             f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.html",
-            caption="../report/consistency/pairs_half.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/pairs_half",
+            "consistency",
+            "{dataset}",
         ),
         pairs_tex_half=f"{RESULTS}/tables/consistency/{{dataset}}_half_pairs.tex",
         pairs_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.csv",
-        pairs_html_10v10=report(
+        pairs_html_10v10=shown(
             f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.html",
-            caption="../report/consistency/pairs_10v10.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/pairs_10v10",
+            "consistency",
+            "{dataset}",
         ),
         pairs_tex_10v10=f"{RESULTS}/tables/consistency/{{dataset}}_10v10_pairs.tex",
     log:
@@ -77,19 +77,19 @@ rule consistency_summary:
         provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         mean_half=f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.csv",
-        mean_html_half=report(
+        mean_html_half=shown(
             f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.html",
-            caption="../report/consistency/mean_half.rst",
-            category=category("consistency"),
-            subcategory=task_title,
+            "consistency/mean_half",
+            "consistency",
+            task_title,
         ),
         mean_tex_half=f"{RESULTS}/tables/consistency/mean_half{{task_suffix}}.tex",
         mean_10v10=f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.csv",
-        mean_html_10v10=report(
+        mean_html_10v10=shown(
             f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.html",
-            caption="../report/consistency/mean_10v10.rst",
-            category=category("consistency"),
-            subcategory=task_title,
+            "consistency/mean_10v10",
+            "consistency",
+            task_title,
         ),
         mean_tex_10v10=f"{RESULTS}/tables/consistency/mean_10v10{{task_suffix}}.tex",
     log:

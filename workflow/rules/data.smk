@@ -43,10 +43,10 @@ rule datasets_table:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         csv=f"{RESULTS}/tables/datasets.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/datasets.html",
-            caption="../report/data/table.rst",
-            category=category("data"),
+            "data/table",
+            "data",
         ),
         tex=f"{RESULTS}/tables/datasets.tex",
     log:

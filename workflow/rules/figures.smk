@@ -15,39 +15,39 @@ rule dataset_figures:
         provenance=rules.prepare_data.output.provenance,
     output:
         consistency_pdf_half=f"{RESULTS}/figures/consistency/{{dataset}}_half.pdf",
-        consistency_png_half=report(
+        consistency_png_half=shown(
             f"{RESULTS}/figures/consistency/{{dataset}}_half.png",
-            caption="../report/consistency/figure_half.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/figure_half",
+            "consistency",
+            "{dataset}",
         ),
         consistency_pdf_10v10=f"{RESULTS}/figures/consistency/{{dataset}}_10v10.pdf",
-        consistency_png_10v10=report(
+        consistency_png_10v10=shown(
             f"{RESULTS}/figures/consistency/{{dataset}}_10v10.png",
-            caption="../report/consistency/figure_10v10.rst",
-            category=category("consistency"),
-            subcategory="{dataset}",
+            "consistency/figure_10v10",
+            "consistency",
+            "{dataset}",
         ),
         curves_pdf=f"{RESULTS}/figures/dp_curves/{{dataset}}.pdf",
-        curves_png=report(
+        curves_png=shown(
             f"{RESULTS}/figures/dp_curves/{{dataset}}.png",
-            caption="../report/significance/curves.rst",
-            category=category("power"),
-            subcategory="{dataset}",
+            "significance/curves",
+            "power",
+            "{dataset}",
         ),
         leaderboard_pdf=f"{RESULTS}/figures/leaderboard/{{dataset}}.pdf",
-        leaderboard_png=report(
+        leaderboard_png=shown(
             f"{RESULTS}/figures/leaderboard/{{dataset}}.png",
-            caption="../report/leaderboard/figure.rst",
-            category=category("leaderboard"),
-            subcategory="{dataset}",
+            "leaderboard/figure",
+            "leaderboard",
+            "{dataset}",
         ),
         topic_set_size_pdf=f"{RESULTS}/figures/topic_set_size/{{dataset}}.pdf",
-        topic_set_size_png=report(
+        topic_set_size_png=shown(
             f"{RESULTS}/figures/topic_set_size/{{dataset}}.png",
-            caption="../report/topic_set_size/figure.rst",
-            category=category("topic_set_size"),
-            subcategory="{dataset}",
+            "topic_set_size/figure",
+            "topic_set_size",
+            "{dataset}",
         ),
     log:
         f"{RESULTS}/logs/dataset_figures/{{dataset}}.log",

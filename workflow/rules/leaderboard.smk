@@ -22,11 +22,11 @@ rule leaderboard_tables:
         tex=f"{RESULTS}/tables/leaderboard/{{dataset}}.tex",
         md=f"{RESULTS}/tables/leaderboard/{{dataset}}.md",
         # the results page: every measure's table, sortable, with per-topic scores on demand
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/leaderboard/{{dataset}}.html",
-            caption="../report/leaderboard/table.rst",
-            category=category("leaderboard"),
-            subcategory="{dataset}",
+            "leaderboard/table",
+            "leaderboard",
+            "{dataset}",
         ),
         # for print: every measure side by side, a row per run
         compact=f"{RESULTS}/tables/leaderboard/{{dataset}}_compact.tex",
@@ -56,11 +56,11 @@ rule leaderboard_pooled:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.html",
-            caption="../report/leaderboard/pooled.rst",
-            category=category("leaderboard"),
-            subcategory="{dataset}",
+            "leaderboard/pooled",
+            "leaderboard",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.tex",
         md=f"{RESULTS}/tables/leaderboard/{{dataset}}_pooled.md",

@@ -22,19 +22,19 @@ rule popularity_scatter:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/popularity_scatter/{{dataset}}.html",
-            caption="../report/popularity/scatter_table.rst",
-            category=category("popularity"),
-            subcategory="{dataset}",
+            "popularity/scatter_table",
+            "popularity",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/popularity_scatter/{{dataset}}.tex",
         pdf=f"{RESULTS}/figures/popularity_scatter/{{dataset}}.pdf",
-        png=report(
+        png=shown(
             f"{RESULTS}/figures/popularity_scatter/{{dataset}}.png",
-            caption="../report/popularity/scatter.rst",
-            category=category("popularity"),
-            subcategory="{dataset}",
+            "popularity/scatter",
+            "popularity",
+            "{dataset}",
         ),
     log:
         f"{RESULTS}/logs/popularity_scatter/{{dataset}}.log",
@@ -64,17 +64,17 @@ rule popularity_tables:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         csv=f"{RESULTS}/tables/popularity_vs_uniform.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/popularity_vs_uniform.html",
-            caption="../report/popularity/table.rst",
-            category=category("popularity"),
+            "popularity/table",
+            "popularity",
         ),
         tex=f"{RESULTS}/tables/popularity_vs_uniform.tex",
         deltas=f"{RESULTS}/tables/popularity_deltas.csv",
-        deltas_html=report(
+        deltas_html=shown(
             f"{RESULTS}/tables/popularity_deltas.html",
-            caption="../report/popularity/deltas.rst",
-            category=category("popularity"),
+            "popularity/deltas",
+            "popularity",
         ),
     log:
         f"{RESULTS}/logs/popularity_tables.log",
@@ -108,10 +108,10 @@ rule popularity_examples:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         pdf=f"{RESULTS}/figures/popularity_examples.pdf",
-        png=report(
+        png=shown(
             f"{RESULTS}/figures/popularity_examples.png",
-            caption="../report/popularity/examples.rst",
-            category=category("popularity"),
+            "popularity/examples",
+            "popularity",
         ),
     log:
         f"{RESULTS}/logs/popularity_examples.log",

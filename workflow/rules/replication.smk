@@ -30,11 +30,11 @@ rule replication_dataset:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/replication/{{dataset}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/replication/{{dataset}}.html",
-            caption="../report/replication/dataset.rst",
-            category=category("replication"),
-            subcategory="{dataset}",
+            "replication/dataset",
+            "replication",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/replication/{{dataset}}.tex",
     log:
@@ -62,24 +62,24 @@ rule replication_summary:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
     output:
         csv=f"{RESULTS}/tables/replication/summary.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/replication/summary.html",
-            caption="../report/replication/summary.rst",
-            category=category("replication"),
+            "replication/summary",
+            "replication",
         ),
         tex=f"{RESULTS}/tables/replication/summary.tex",
         pooled_csv=f"{RESULTS}/tables/replication/pooled.csv",
-        pooled_html=report(
+        pooled_html=shown(
             f"{RESULTS}/tables/replication/pooled.html",
-            caption="../report/replication/pooled.rst",
-            category=category("replication"),
+            "replication/pooled",
+            "replication",
         ),
         pooled_tex=f"{RESULTS}/tables/replication/pooled.tex",
         # the page a replicator reads first (linked from the HTML report's first page)
-        page=report(
+        page=shown(
             f"{RESULTS}/tables/replication/published_vs_reproduced.html",
-            caption="../report/replication/page.rst",
-            category=category("replication"),
+            "replication/page",
+            "replication",
         ),
     log:
         f"{RESULTS}/logs/replication_summary.log",

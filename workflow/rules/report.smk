@@ -147,10 +147,10 @@ rule manifest:
         outputs=OUTPUTS,
         requirements=os.path.relpath(os.path.join(workflow.basedir, "requirements.txt")),
     output:
-        manifest=report(
+        manifest=shown(
             f"{RESULTS}/manifest.json",
-            caption="../report/report/manifest.rst",
-            category=category("paper"),
+            "report/manifest",
+            "paper",
         ),
     log:
         f"{RESULTS}/logs/manifest.log",
@@ -170,6 +170,23 @@ rule manifest:
         "../../scripts/manifest.py"
 
 
+# The results the HTML report's first page links to first (what each shows: its caption's title, over which data
+# sets): the first task's averaged ranking agreement and its discriminative power.
+FIRST = f"the {get_task(PLAN.tasks[0]).title} data sets"
+START = [
+    (
+        f"{caption_label(caption_file('agreement/heatmap'), PLAN.config)}, {FIRST}",
+        expand(rules.agreement_heatmap.output.png, task_suffix=SUFFIXES[0])[0],
+    ),
+    (
+        f"{caption_label(caption_file('significance/power'), PLAN.config)}, {FIRST}",
+        expand(rules.significance_summary.output.power_html, task_suffix=SUFFIXES[0])[
+            0
+        ],
+    ),
+]
+
+
 rule report_intro:
     input:
         provenance=expand(rules.prepare_data.output.provenance, dataset=DATASETS),
@@ -184,6 +201,8 @@ rule report_intro:
             if PLAN.config["replication"]["compare"]
             else []
         ),
+        # what the first page links to first, one click each (START)
+        start=[path for _, path in START],
     output:
         rst=f"{RESULTS}/report/intro.rst",
     log:
@@ -197,6 +216,7 @@ rule report_intro:
     params:
         name=PLAN.name,
         seed=SEED,
+        start=[text for text, _ in START],
         code=code("report_intro"),
     script:
         "../../scripts/report_intro.py"
@@ -239,10 +259,10 @@ rule report_pdf:
         tex=rules.report_tex.output.tex,
         printed=[item["path"] for item in ITEMS],
     output:
-        pdf=report(
+        pdf=shown(
             f"{RESULTS}/report/ordeval.pdf",
-            caption="../report/report/pdf.rst",
-            category=category("paper"),
+            "report/pdf",
+            "paper",
         ),
     log:
         f"{RESULTS}/logs/report_pdf.log",

@@ -16,11 +16,11 @@ rule score_runs:
     output:
         scores=f"{RESULTS}/scores/{{dataset}}/scores.npz",
         means=f"{RESULTS}/scores/{{dataset}}/means.tsv",
-        means_html=report(
+        means_html=shown(
             f"{RESULTS}/scores/{{dataset}}/means.html",
-            caption="../report/scores/means.rst",
-            category=category("scores"),
-            subcategory="{dataset}",
+            "scores/means",
+            "scores",
+            "{dataset}",
         ),
         measures=f"{RESULTS}/scores/{{dataset}}/measures.tsv",
     log:
@@ -101,18 +101,18 @@ rule official_scores:
         plugins=PLUGINS,
     output:
         pooled=f"{RESULTS}/scores/{{dataset}}/pooled.tsv",
-        pooled_html=report(
+        pooled_html=shown(
             f"{RESULTS}/scores/{{dataset}}/pooled.html",
-            caption="../report/scores/pooled.rst",
-            category=category("scores"),
-            subcategory="{dataset}",
+            "scores/pooled",
+            "scores",
+            "{dataset}",
         ),
         conventions=f"{RESULTS}/scores/{{dataset}}/conventions.tsv",
-        conventions_html=report(
+        conventions_html=shown(
             f"{RESULTS}/scores/{{dataset}}/conventions.html",
-            caption="../report/scores/conventions.rst",
-            category=category("scores"),
-            subcategory="{dataset}",
+            "scores/conventions",
+            "scores",
+            "{dataset}",
         ),
     log:
         f"{RESULTS}/logs/official_scores/{{dataset}}.log",

@@ -37,11 +37,11 @@ rule significance_overlap:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/sso/{{dataset}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/sso/{{dataset}}.html",
-            caption="../report/significance/sso.rst",
-            category=category("sso"),
-            subcategory="{dataset}",
+            "significance/sso",
+            "sso",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/sso/{{dataset}}.tex",
     log:
@@ -72,36 +72,36 @@ rule significance_summary:
         provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         power_csv=f"{RESULTS}/tables/discriminative_power{{task_suffix}}.csv",
-        power_html=report(
+        power_html=shown(
             f"{RESULTS}/tables/discriminative_power{{task_suffix}}.html",
-            caption="../report/significance/power.rst",
-            category=category("power"),
-            subcategory=task_title,
+            "significance/power",
+            "power",
+            task_title,
         ),
         power_tex=f"{RESULTS}/tables/discriminative_power{{task_suffix}}.tex",
         counts_csv=f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.csv",
-        counts_html=report(
+        counts_html=shown(
             f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.html",
-            caption="../report/significance/counts.rst",
-            category=category("contradictions"),
-            subcategory=task_title,
+            "significance/counts",
+            "contradictions",
+            task_title,
         ),
         counts_tex=f"{RESULTS}/tables/contradiction_counts{{task_suffix}}.tex",
         # every contradicting pair (for the screen; the report prints the grouped list)
         contradictions_csv=f"{RESULTS}/tables/contradictions{{task_suffix}}.csv",
-        contradictions_html=report(
+        contradictions_html=shown(
             f"{RESULTS}/tables/contradictions{{task_suffix}}.html",
-            caption="../report/significance/contradictions.rst",
-            category=category("contradictions"),
-            subcategory=task_title,
+            "significance/contradictions",
+            "contradictions",
+            task_title,
         ),
         contradictions_tex=f"{RESULTS}/tables/contradictions{{task_suffix}}.tex",
         collapsed_csv=f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.csv",
-        collapsed_html=report(
+        collapsed_html=shown(
             f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.html",
-            caption="../report/significance/collapsed.rst",
-            category=category("contradictions"),
-            subcategory=task_title,
+            "significance/collapsed",
+            "contradictions",
+            task_title,
         ),
         collapsed_tex=f"{RESULTS}/tables/contradictions_grouped{{task_suffix}}.tex",
     log:
@@ -130,11 +130,11 @@ rule significance_curves:
         provenance=gathered(rules.prepare_data.output.provenance, task_datasets),
     output:
         pdf=f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.pdf",
-        png=report(
+        png=shown(
             f"{RESULTS}/figures/dp_curves/all{{task_suffix}}.png",
-            caption="../report/significance/curves_all.rst",
-            category=category("power"),
-            subcategory=task_title,
+            "significance/curves_all",
+            "power",
+            task_title,
         ),
     log:
         f"{RESULTS}/logs/significance_curves/curves{{task_suffix}}.log",

@@ -10,11 +10,11 @@ rule topic_set_size_table:
         provenance=rules.prepare_data.output.provenance,
     output:
         csv=f"{RESULTS}/tables/topic_set_size/{{dataset}}.csv",
-        html=report(
+        html=shown(
             f"{RESULTS}/tables/topic_set_size/{{dataset}}.html",
-            caption="../report/topic_set_size/table.rst",
-            category=category("topic_set_size"),
-            subcategory="{dataset}",
+            "topic_set_size/table",
+            "topic_set_size",
+            "{dataset}",
         ),
         tex=f"{RESULTS}/tables/topic_set_size/{{dataset}}.tex",
     log:

@@ -8,7 +8,8 @@ Every output either report shows has one caption, a text file beside the rules (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -49,6 +50,20 @@ def render_caption(path: str | Path, wildcards: Mapping[str, str], config: Mappi
     return Caption(" ".join(lines[0].split()), text)
 
 
+def caption_label(path: str | Path, config: Mapping) -> str:
+    """The title of the caption file at ``path``, as the label of its output in the HTML report's lists: Jinja on
+    ``snakemake.config`` rendered, each ``snakemake.wildcards.<name>`` left as ``{<name>}`` for Snakemake to fill
+    per file (as a ``report()`` label takes them)."""
+    import re
+
+    from jinja2 import Environment, StrictUndefined
+
+    title = Path(path).read_text(encoding="utf-8").split("\n", 1)[0]
+    title = re.sub(r"\{\{\s*snakemake\.wildcards\.(\w+)\s*\}\}", r"{% raw %}{\1}{% endraw %}", title)
+    job = SimpleNamespace(config=config)
+    return " ".join(Environment(undefined=StrictUndefined).from_string(title).render(snakemake=job).split())
+
+
 #: What ordeval is, the first paragraph of the HTML report.
 REPORT_ABOUT = (
     "ordeval meta-evaluates evaluation measures for ordinal classification (OC: one gold class per item, items "
@@ -84,23 +99,63 @@ def origin_paragraph(origins: Mapping[str, str]) -> str:
     return "Data sets " + "; ".join(parts) + "."
 
 
+#: The first page's layout (Snakemake's report centres its main view and puts the rule graph beside the description,
+#: which leaves the top of a long first page out of reach): the description and its "Start here" links across the
+#: top, the rule graph under them.
+INTRO_STYLE = (
+    "<style>div.grow.flex:has(> div.grow.flex > #rulegraph){align-items:flex-start;justify-content:flex-start}"
+    "div.grow.flex:has(> #rulegraph){flex-direction:column}div.grow.flex:has(> #rulegraph) .prose{max-width:64rem}"
+    "</style>"
+)
+
+#: How the report's main view shows a result, by the result's file type (Snakemake's report: ``app.setView``).
+VIEWS = {".html": "html", ".png": "img", ".svg": "img", ".pdf": "pdf"}
+
+
+def view_link(path: str, text: str, ident: str = "") -> str:
+    """An HTML link that opens the report's result ``path`` (its key in the report) in the main view: one click."""
+    key = path.replace("\\", "\\\\").replace("'", "\\'")
+    view = VIEWS[Path(path).suffix]
+    target = f' id="{ident}"' if ident else ""
+    return (
+        f'<a{target} href="#" onclick="app.setView({{content: \'{view}\', contentPath: '
+        f"results['{key}'].data_uri, resultPath: '{key}'}}); return false;\">{html.escape(text)}</a>"
+    )
+
+
 def report_intro(
-    name: str, seed: int, origins: Mapping[str, str], counts: Mapping[str, int] | None = None, page: str = ""
+    name: str,
+    seed: int,
+    origins: Mapping[str, str],
+    counts: Mapping[str, int] | None = None,
+    page: str = "",
+    start: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """The first page of Snakemake's HTML report (reStructuredText, rendered through Jinja): what ordeval is, the
-    configuration and where its data come from; with a replication (``counts`` per verdict), the counts and a
-    link that opens the published-versus-reproduced page (``page``: its path, as the report keys its results)
-    in the main view."""
+    """The first page of Snakemake's HTML report (reStructuredText, rendered through Jinja), what to look at first
+    first: with a replication (``counts`` per verdict), the counts and a link that opens the published-versus-
+    reproduced page (``page``: its path, as the report keys its results) in the main view; links to the first
+    results to look at (``start``: (what it shows, its path)), each one click away; then what ordeval is, the
+    configuration and where its data come from."""
     about = [
         rst_text(REPORT_ABOUT),
         rst_text(
             f"Configuration '{name}', seed {seed}. {origin_paragraph(origins)} "
-            "Each table's data_origin column, each caption and a note on each figure say the same."
+            "Each table's data_origin column, each caption and a note on each figure say the same. Every result is "
+            "under Results, by analysis and data set."
         ),
         "",
     ]
-    lines = []
+    links = []
     if counts:  # a replicator's first question first
+        links.append(
+            view_link(page, "Every published number beside the reproduced one", "replication-page")
+            + f" ({counts['numbers']} published numbers, the counts per verdict below)"
+        )
+    links += [view_link(path, text) + (" (figure)" if Path(path).suffix == ".png" else "") for text, path in start]
+    lines = [rst_text(f"ordeval: configuration '{name}'. Start here:"), ""]
+    items = "".join(f"<li>{link}</li>" for link in links)
+    lines += ["{% raw %}", "", ".. raw:: html", "", f"   {INTRO_STYLE}<ul>{items}</ul>", "", "{% endraw %}", ""]
+    if counts:
         from ordeval.results.replication import VERDICTS
 
         lines += [
@@ -114,11 +169,5 @@ def report_intro(
         ]
         for verdict in VERDICTS:
             lines += [f"   * - {verdict}", f"     - {counts.get(verdict, 0)}"]
-        key = page.replace("\\", "\\\\").replace("'", "\\'")
-        link = (
-            f'<p><a id="replication-page" href="#" onclick="app.setView({{content: \'html\', contentPath: '
-            f"results['{key}'].data_uri, resultPath: '{key}'}}); return false;\">Open every published number "
-            "beside the reproduced one</a> (tables/replication/published_vs_reproduced.html).</p>"
-        )
-        lines += ["", "{% raw %}", "", ".. raw:: html", "", "   " + link, "", "{% endraw %}", ""]
+        lines.append("")
     return "\n".join(lines + about)

@@ -32,13 +32,16 @@ def write_report_intro(
     *,
     name: str,
     seed: int,
+    start: Sequence[tuple[str, str | Path]] = (),
 ) -> dict[str, int] | None:
     """The HTML report's first page (:func:`~ordeval.reports.captions.report_intro`): what ordeval is, where the
     data come from (``provenance``), and, where the configuration compares (``replication``: the replication
     summary CSV; ``page``: the published-versus-reproduced page), the counts per verdict with a link to the
-    page. ``outputs``: ``rst``. The counts per verdict, or None."""
+    page; links to the first results to look at (``start``: what each shows, its path). ``outputs``: ``rst``. The
+    counts per verdict, or None."""
     counts = verdict_counts(replication) if replication else None
-    write_text(report_intro(name, seed, origins_of(provenance), counts, str(page or "")), outputs["rst"])
+    first = [(text, str(path)) for text, path in start]
+    write_text(report_intro(name, seed, origins_of(provenance), counts, str(page or ""), first), outputs["rst"])
     return counts
 
 
