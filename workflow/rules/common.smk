@@ -4,9 +4,13 @@
 # each such path template is also an entry of the catalogue of outputs (ordeval.reports.catalogue: caption,
 # report section; tests/workflow/test_rules.py keeps the two in step). `params` hold settings only.
 import glob
+import logging
 import os
 import re
 import sys
+
+from snakemake.logging import logger as snakemake_logger
+from snakemake.settings.enums import Quietness
 
 from ordeval.workflow import pipeline
 from ordeval.workflow.config import check_config_file
@@ -128,6 +132,29 @@ def cost(kind):
         "mem_mb": lambda wildcards, attempt: _cost(kind, wildcards).mem_mb * attempt,
         "runtime": lambda wildcards, attempt: _cost(kind, wildcards).runtime * attempt,
     }
+
+
+# A failed job's message (its rule, what the executor says, its logs: the rule's and, on a cluster, the scheduler's
+# log of the job), which the workflow profile's `quiet: [rules]` hides along with every job's details: printed here.
+class FailedJobMessage(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.name = "ordeval_failed_job"
+
+    def emit(self, record):
+        if getattr(record, "event", None) != "job_error":
+            return
+        said = f": {record.rule_msg}" if getattr(record, "rule_msg", None) else ""
+        logs = ", ".join(str(path) for path in getattr(record, "log", [])) or "none"
+        error = f"Error in rule {record.rule_name}, jobid {record.jobid}{said}"
+        print(f"{error}\n    log: {logs}", file=sys.stderr)
+
+
+QUIET = workflow.output_settings.quiet if workflow.output_settings else None
+if Quietness.RULES in (QUIET or ()) and not any(
+    handler.name == "ordeval_failed_job" for handler in snakemake_logger.handlers
+):
+    snakemake_logger.addHandler(FailedJobMessage())
 
 
 # Snakemake's job rate limiter (--max-jobs-per-timespan, 100/1s by default) wakes the scheduler once a second

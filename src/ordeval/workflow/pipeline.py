@@ -89,10 +89,13 @@ def data_size(plan: Plan, dataset: str) -> DataSize:
 
 def cost(plan: Plan, kind: str, dataset: str | None = None) -> Resources:
     """threads, mem_mb and runtime (minutes) of a job of ``kind`` (:data:`ordeval.workflow.resources.KINDS`) on
-    ``dataset``, or, for a job that gathers them, over every data set."""
+    ``dataset``, or, for a job that gathers them, over every data set; times the configuration's ``resources``
+    factors."""
     names = [dataset] if dataset is not None else list(plan.datasets)
     sizes = [data_size(plan, name) for name in names]
-    return estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])
+    factors = plan.config["resources"]
+    found = estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])
+    return found.scaled(factors["memory"], factors["runtime"])
 
 
 def final_outputs(plan: Plan) -> list[str]:
