@@ -1,22 +1,21 @@
 """The Slurm profile (profiles/slurm) on a real Slurm cluster: a single node started by .ci/start-slurm (CI does),
-or any cluster whose controller answers here. A small configuration of two data sets goes through
-``--profile profiles/slurm`` and each job is read back from Slurm (``scontrol show job``):
+or any cluster whose controller answers here. The small configuration (two synthetic data sets, 35 jobs) goes
+through ``--profile profiles/slurm``, and every submission is read back from Slurm (``scontrol show job``):
 
-* every job but the local (target) rules is its own sbatch submission, a data set's jobs separate from the
-  other's, each with the CPUs, memory and time limit that its rule computes for its data set
+* in the first run Slurm cancels (``scancel``) a data set's randomised Tukey HSD job while it runs: it is
+  submitted again (the profile's ``retries: 1``) with twice its memory and time, cancelled again, and the run
+  fails naming the job's Slurm log, leaving none of its outputs; the next run submits only the jobs left and
+  completes;
+* over the two runs every job but the target rule ``all`` is its own sbatch submission (a data set's jobs
+  separate from the other's), each with the CPUs, memory and time limit that its rule computes for its data set
   (ordeval.workflow.resources through the rules' ``cost()``), and the results equal a local run's
   (``ordeval diff``: EQUAL);
-* a job cancelled by Slurm (``scancel``) while it runs is submitted again (the profile's ``retries: 1``) with
-  twice its memory and time; cancelled again, the run fails naming the job's Slurm log, leaves none of its
-  outputs, and the next run submits only what is left and completes, with the results of a local run;
-* jobs that exceed their memory are killed by Slurm and submitted again with twice their memory (the attempt
-  multiplier), and the run completes. The configuration's ``resources: {memory: 0.25}`` (a feature: factors on
-  what jobs ask for) brings the first attempt's request below what a job uses: about 156 MB for the Snakemake
-  process of the job alone, measured here; the second asks for 250 MB, and jobs used at most about 190.
+* jobs that exceed their memory (the configuration's ``resources: {memory: 0.2}``, a feature: factors on what
+  jobs ask for) are killed by Slurm and submitted again with twice their memory, and the run completes.
 
 Without a cluster these tests are skipped, saying what is missing; with ORDEVAL_REQUIRE_SLURM=1 (.ci/run) they
-fail instead. The status of jobs is asked every few seconds (``--slurm-init-seconds-before-status-checks``)
-instead of the plugin's 40, as the jobs here last seconds."""
+fail instead. The plugin asks for the jobs' states a second after each change
+(``--slurm-init-seconds-before-status-checks``) instead of its 40 s, as the jobs here last seconds."""
 
 from __future__ import annotations
 
@@ -41,10 +40,12 @@ from ordeval.workflow.plan import plan as make_plan
 
 PROFILE = REPO / "profiles" / "slurm"
 REQUIRE = "ORDEVAL_REQUIRE_SLURM"
-#: The plugin's first status query after a submission (and after a job ends) comes this many seconds later.
-STATUS = ["--slurm-init-seconds-before-status-checks", "5"]
-#: A Snakemake run through the cluster that takes longer fails the test (seconds).
-TIMEOUT = 600
+#: The plugin's first status query after a submission (and after a job ends) comes this many seconds later (its
+#: default, 40, suits jobs of minutes; each query that finds no job ended waits 10 s more, up to 180).
+STATUS = ["--slurm-init-seconds-before-status-checks", "1"]
+#: A Snakemake run through the cluster that takes longer fails the test (seconds); the jobs are read back from
+#: Slurm right after each run (.ci/start-slurm's controller keeps finished jobs for 30 minutes).
+TIMEOUT = 900
 
 
 def slurm_problem() -> str | None:
@@ -245,20 +246,15 @@ class SlurmRuns:
     config: dict
     first_log: str
     first_returncode: int
+    first_jobs: list[SlurmJob]  #: its submissions, as Slurm describes them when it ended
     cancelled: list[str]  #: Slurm job ids
     left: dict[str, list[str]]  #: what the first run left: the cancelled job's outputs, temporary files
-    second_log: str
+    second_jobs: list[SlurmJob]
     seconds: list[float]  #: of each run
 
     @property
     def results(self) -> Path:
         return self.workdir / "results" / self.config["name"]
-
-    def first_jobs(self) -> list[SlurmJob]:
-        return submissions(self.first_log)
-
-    def second_jobs(self) -> list[SlurmJob]:
-        return submissions(self.second_log)
 
 
 @pytest.fixture(scope="module")
@@ -283,6 +279,8 @@ def slurm_runs(cluster, tmp_path_factory) -> SlurmRuns:
                 process.kill()
                 process.wait()
     seconds = [time.monotonic() - started]
+    first_log = output.read_text()
+    first_jobs = submissions(first_log)
     results = workdir / "results" / config["name"]
     outputs = [results / "significance" / "TinySem" / name for name in ("pvalues.tsv", "pvalues.npz")]
     left = {
@@ -293,9 +291,9 @@ def slurm_runs(cluster, tmp_path_factory) -> SlurmRuns:
     started = time.monotonic()
     done = run_workflow(workdir, config, *slurm_arguments(), timeout=TIMEOUT)
     seconds.append(time.monotonic() - started)
-    return SlurmRuns(
-        workdir, config, output.read_text(), returncode, [first, second], left, done.stdout + done.stderr, seconds
-    )
+    second_jobs = submissions(done.stdout + done.stderr)
+    print(f"Slurm runs of the small configuration: {seconds[0]:.0f} s (a job cancelled), {seconds[1]:.0f} s")
+    return SlurmRuns(workdir, config, first_log, returncode, first_jobs, [first, second], left, second_jobs, seconds)
 
 
 def slurm_arguments(*arguments: str) -> list[str]:
@@ -305,14 +303,15 @@ def slurm_arguments(*arguments: str) -> list[str]:
 def test_a_job_cancelled_by_slurm_is_retried_then_fails_the_slurm_run_naming_its_log(slurm_runs):
     log = slurm_runs.first_log
     assert slurm_runs.first_returncode != 0, log[-3000:]
-    first, second = (slurm_job(job_id) for job_id in slurm_runs.cancelled)
+    jobs = {job.id: job for job in slurm_runs.first_jobs}
+    first, second = (jobs[job_id] for job_id in slurm_runs.cancelled)
     assert (first.state, second.state) == ("CANCELLED", "CANCELLED")
     # the profile's retries: 1 submitted it again, with twice the memory and time (attempt 2)
     plan = make_plan(slurm_runs.config, workdir=slurm_runs.workdir)
     assert (second.cpus, second.mem_mb, second.runtime) == expected(plan, second, attempt=2), second
     # the failure names the job and its Slurm log, which says that Slurm cancelled it
     for job in (first, second):
-        assert "Error in rule significance_pvalues, jobid" in log and job.log in log, log[-3000:]
+        assert "Error in rule significance_pvalues:" in log and job.log in log, log[-3000:]
         assert "CANCELLED AT" in Path(job.log).read_text()
     assert "Exiting because a job execution failed" in log
 
@@ -322,8 +321,8 @@ def test_a_failed_slurm_run_leaves_nothing_of_the_cancelled_job(slurm_runs):
 
 
 def test_the_next_slurm_run_submits_only_the_jobs_left_and_completes(slurm_runs):
-    done_before = {(job.rule, job.wildcards) for job in slurm_runs.first_jobs() if job.state == "COMPLETED"}
-    again = slurm_runs.second_jobs()
+    done_before = {(job.rule, job.wildcards) for job in slurm_runs.first_jobs if job.state == "COMPLETED"}
+    again = slurm_runs.second_jobs
     assert again and all(job.state == "COMPLETED" for job in again), again
     assert ("significance_pvalues", "TinySem") in {(job.rule, job.wildcards) for job in again}
     assert not done_before & {(job.rule, job.wildcards) for job in again}  # nothing done twice
@@ -336,7 +335,7 @@ def test_every_job_but_the_local_rules_is_its_own_slurm_submission(slurm_runs):
     stats = job_stats(slurm_runs.first_log)
     local = {rule for rule in stats if rule in local_rules()}
     assert local == {"all"}, stats
-    jobs = slurm_runs.first_jobs() + slurm_runs.second_jobs()
+    jobs = slurm_runs.first_jobs + slurm_runs.second_jobs
     completed = [job for job in jobs if job.state == "COMPLETED"]
     assert len({(job.rule, job.wildcards) for job in completed}) == len(completed) == sum(stats.values()) - 1
     assert Counter(job.rule for job in completed) == Counter({rule: n for rule, n in stats.items() if rule != "all"})
@@ -350,7 +349,7 @@ def test_every_job_but_the_local_rules_is_its_own_slurm_submission(slurm_runs):
 def test_each_slurm_job_asks_for_what_its_rule_computes_for_its_data_set(slurm_runs):
     plan = make_plan(slurm_runs.config, workdir=slurm_runs.workdir)
     asked = {}
-    for job in slurm_runs.first_jobs() + slurm_runs.second_jobs():
+    for job in slurm_runs.first_jobs + slurm_runs.second_jobs:
         attempt = 2 if job.id == slurm_runs.cancelled[1] else 1
         assert (job.cpus, job.mem_mb, job.runtime) == expected(plan, job, attempt), job
         asked[job.rule] = (job.mem_mb, job.runtime)
@@ -367,24 +366,26 @@ def test_the_slurm_results_equal_a_local_run(slurm_runs, local_run):
 
 
 def test_slurm_jobs_killed_for_memory_are_retried_with_twice_their_memory(cluster, tmp_path):
-    """The configuration's resources.memory at 0.25: the data and scoring jobs ask for 125 MB, which the
-    Snakemake process of a job alone exceeds; Slurm kills them, and --retries 1 submits them again with 250 MB."""
+    """The data sets' scores first, then their randomised Tukey HSD jobs with the configuration's
+    resources.memory at 0.2: 160 MB instead of 800, below what such a job uses (about 220 MB: the job step's
+    Snakemake process and the script's, with numba; measured here); Slurm kills them, and --retries 1 submits
+    them again with 320 MB (the rules' attempt multiplier). The memory factor changes no output: the scores are
+    not made again."""
     config = small_config("slurm_memory")
-    config["resources"] = {"memory": 0.25}
-    done = run_workflow(tmp_path, config, *slurm_arguments("--retries", "1", "scores"), timeout=TIMEOUT)
+    run_workflow(tmp_path, config, *slurm_arguments("scores"), timeout=TIMEOUT)
+    config["resources"] = {"memory": 0.2}
+    pvalues = [f"results/slurm_memory/significance/{name}/pvalues.tsv" for name in config["datasets"]]
+    done = run_workflow(tmp_path, config, *slurm_arguments("--retries", "1", *pvalues), timeout=TIMEOUT)
     plan = make_plan(config, workdir=tmp_path)
-    by_job: dict[tuple[str, str], list[SlurmJob]] = {}
+    by_job: dict[str, list[SlurmJob]] = {}
     for job in submissions(done.stdout + done.stderr):
-        by_job.setdefault((job.rule, job.wildcards), []).append(job)
-    assert sorted(by_job) == sorted(
-        (rule, name)
-        for rule in ("prepare_data_quantification", "score_runs_quantification")
-        for name in config["datasets"]
-    )
+        assert job.rule == "significance_pvalues", job
+        by_job.setdefault(job.wildcards, []).append(job)
+    assert sorted(by_job) == sorted(config["datasets"])
     for first, second in by_job.values():
         # killed for its memory on the first attempt, then asked for twice the memory and time, and done
         assert first.state != "COMPLETED" and "exceeded memory limit" in Path(first.log).read_text(), first
-        assert (first.cpus, first.mem_mb, first.runtime) == expected(plan, first, attempt=1), first
+        assert (first.cpus, first.mem_mb, first.runtime) == expected(plan, first, attempt=1) and first.mem_mb == 160
         assert (second.cpus, second.mem_mb, second.runtime) == expected(plan, second, attempt=2), second
         assert second.state == "COMPLETED", second
-    assert (tmp_path / "results" / "slurm_memory" / "scores" / "TinyDQ" / "stack.npz").is_file()
+    assert all((tmp_path / path).is_file() for path in pvalues)

@@ -134,8 +134,9 @@ def cost(kind):
     }
 
 
-# A failed job's message (its rule, what the executor says, its logs: the rule's and, on a cluster, the scheduler's
-# log of the job), which the workflow profile's `quiet: [rules]` hides along with every job's details: printed here.
+# A failed job's message as Snakemake writes it (its rule, what the executor says, its logs: the rule's and, on a
+# cluster, the scheduler's log of the job), which the workflow profile's `quiet: [rules]` hides along with every
+# job's details: printed here (`ordeval run` counts the failed jobs from it).
 class FailedJobMessage(logging.Handler):
     def __init__(self):
         super().__init__()
@@ -144,10 +145,14 @@ class FailedJobMessage(logging.Handler):
     def emit(self, record):
         if getattr(record, "event", None) != "job_error":
             return
-        said = f": {record.rule_msg}" if getattr(record, "rule_msg", None) else ""
-        logs = ", ".join(str(path) for path in getattr(record, "log", [])) or "none"
-        error = f"Error in rule {record.rule_name}, jobid {record.jobid}{said}"
-        print(f"{error}\n    log: {logs}", file=sys.stderr)
+        lines = [f"Error in rule {record.rule_name}:"]
+        if getattr(record, "rule_msg", None):
+            lines.append(f"    message: {record.rule_msg}")
+        lines.append(f"    jobid: {record.jobid}")
+        logs = ", ".join(str(path) for path in getattr(record, "log", []))
+        if logs:
+            lines.append(f"    log: {logs} (check log file(s) for error details)")
+        print("\n".join(lines), file=sys.stderr)
 
 
 QUIET = workflow.output_settings.quiet if workflow.output_settings else None
