@@ -4,7 +4,6 @@
 # each such path template is also an entry of the catalogue of outputs (ordeval.reports.catalogue: caption,
 # report section; tests/workflow/test_rules.py keeps the two in step). `params` hold settings only.
 import glob
-import logging
 import os
 import re
 import sys
@@ -12,7 +11,7 @@ import sys
 from snakemake.logging import logger as snakemake_logger
 from snakemake.settings.enums import Quietness
 
-from ordeval.workflow import pipeline
+from ordeval.workflow import failures, pipeline
 from ordeval.workflow.config import check_config_file
 from ordeval.workflow.modules import date_scripts
 from ordeval.io.errors import InputError
@@ -134,32 +133,10 @@ def cost(kind):
     }
 
 
-# A failed job's message as Snakemake writes it (its rule, what the executor says, its logs: the rule's and, on a
-# cluster, the scheduler's log of the job), which the workflow profile's `quiet: [rules]` hides along with every
-# job's details: printed here (`ordeval run` counts the failed jobs from it).
-class FailedJobMessage(logging.Handler):
-    def __init__(self):
-        super().__init__()
-        self.name = "ordeval_failed_job"
-
-    def emit(self, record):
-        if getattr(record, "event", None) != "job_error":
-            return
-        lines = [f"Error in rule {record.rule_name}:"]
-        if getattr(record, "rule_msg", None):
-            lines.append(f"    message: {record.rule_msg}")
-        lines.append(f"    jobid: {record.jobid}")
-        logs = ", ".join(str(path) for path in getattr(record, "log", []))
-        if logs:
-            lines.append(f"    log: {logs} (check log file(s) for error details)")
-        print("\n".join(lines), file=sys.stderr)
-
-
-QUIET = workflow.output_settings.quiet if workflow.output_settings else None
-if Quietness.RULES in (QUIET or ()) and not any(
-    handler.name == "ordeval_failed_job" for handler in snakemake_logger.handlers
-):
-    snakemake_logger.addHandler(FailedJobMessage())
+# A failed job's message, which the workflow profile's `quiet: [rules]` hides along with every job's details:
+# written by a handler of Snakemake's logger (ordeval.workflow.failures).
+if workflow.output_settings and Quietness.RULES in (workflow.output_settings.quiet or ()):
+    failures.install(snakemake_logger)
 
 
 # Snakemake's job rate limiter (--max-jobs-per-timespan, 100/1s by default) wakes the scheduler once a second
