@@ -164,9 +164,9 @@ def kind_of(rule: str) -> str:
     kinds = rule_kinds()
     if rule in kinds:
         return kinds[rule]
-    [script] = [name for name in kinds if rule.startswith(name + "_")] or [None]
-    assert script is not None, f"rule {rule}: no kind of work declared in workflow/rules"
-    return kinds[script]
+    scripts = [name for name in kinds if rule.startswith(name + "_")]  # prepare_data_<task>: prepare_data
+    assert scripts, f"rule {rule}: no kind of work declared in workflow/rules"
+    return kinds[max(scripts, key=len)]
 
 
 def expected(plan, job: SlurmJob, attempt: int = 1) -> tuple[int, int, int]:
@@ -292,7 +292,11 @@ def slurm_runs(cluster, tmp_path_factory) -> SlurmRuns:
     done = run_workflow(workdir, config, *slurm_arguments(), timeout=TIMEOUT)
     seconds.append(time.monotonic() - started)
     second_jobs = submissions(done.stdout + done.stderr)
-    print(f"Slurm runs of the small configuration: {seconds[0]:.0f} s (a job cancelled), {seconds[1]:.0f} s")
+    asked = Counter(f"{job.cpus} CPU {job.mem_mb} MB {job.runtime} min" for job in first_jobs + second_jobs)
+    print(
+        f"\nSlurm runs of the small configuration: {seconds[0]:.0f} s, {len(first_jobs)} sbatch jobs (a job"
+        f" cancelled twice); {seconds[1]:.0f} s, {len(second_jobs)} sbatch jobs; asked for: {sorted(asked.items())}"
+    )
     return SlurmRuns(workdir, config, first_log, returncode, first_jobs, [first, second], left, second_jobs, seconds)
 
 
