@@ -10,8 +10,9 @@ through ``--profile profiles/slurm``, and every submission is read back from Slu
   separate from the other's), each with the CPUs, memory and time limit that its rule computes for its data set
   (ordeval.workflow.resources through the rules' ``cost()``), and the results equal a local run's
   (``ordeval diff``: EQUAL);
-* jobs that exceed their memory (the configuration's ``resources: {memory: 0.2}``, a feature: factors on what
-  jobs ask for) are killed by Slurm and submitted again with twice their memory, and the run completes.
+* a job given less memory than it uses (the configuration's ``resources: {memory: 0.25}``, a feature: factors
+  on what jobs ask for) is killed by Slurm and submitted again with twice its memory and time, and the run
+  completes.
 
 Without a cluster these tests are skipped, saying what is missing; with ORDEVAL_REQUIRE_SLURM=1 (.ci/run) they
 fail instead. The plugin asks for the jobs' states a second after each change
@@ -369,27 +370,23 @@ def test_the_slurm_results_equal_a_local_run(slurm_runs, local_run):
 # --------------------------------------------------------------------------- jobs out of memory
 
 
-def test_slurm_jobs_killed_for_memory_are_retried_with_twice_their_memory(cluster, tmp_path):
-    """The data sets' scores first, then their randomised Tukey HSD jobs with the configuration's
-    resources.memory at 0.2: 160 MB instead of 800, below what such a job uses (about 220 MB: the job step's
-    Snakemake process and the script's, with numba; measured here); Slurm kills them, and --retries 1 submits
-    them again with 320 MB (the rules' attempt multiplier). The memory factor changes no output: the scores are
-    not made again."""
+def test_a_slurm_job_killed_for_memory_is_retried_with_twice_its_memory(cluster, tmp_path):
+    """The data sets first, then the table that describes them (rule datasets_table, one job over both) with the
+    configuration's resources.memory at 0.25: 100 MB instead of 400, less than the job's own Snakemake process
+    holds (about 115 MB, measured here as Slurm counts it, proportional set sizes); Slurm kills the job, and
+    --retries 1 submits it again with 200 MB (the rules' attempt multiplier), which it does not reach (about 140).
+    The memory factor changes no output: the data are not made again."""
     config = small_config("slurm_memory")
-    run_workflow(tmp_path, config, *slurm_arguments("scores"), timeout=TIMEOUT)
-    config["resources"] = {"memory": 0.2}
-    pvalues = [f"results/slurm_memory/significance/{name}/pvalues.tsv" for name in config["datasets"]]
-    done = run_workflow(tmp_path, config, *slurm_arguments("--retries", "1", *pvalues), timeout=TIMEOUT)
+    data = [f"results/slurm_memory/data/{name}/provenance.json" for name in config["datasets"]]
+    run_workflow(tmp_path, config, *slurm_arguments(*data), timeout=TIMEOUT)
+    config["resources"] = {"memory": 0.25}
+    table = "results/slurm_memory/tables/datasets.csv"
+    done = run_workflow(tmp_path, config, *slurm_arguments("--retries", "1", table), timeout=TIMEOUT)
+    first, second = submissions(done.stdout + done.stderr)
+    assert first.rule == second.rule == "datasets_table", (first, second)
+    # killed for its memory on the first attempt, then asked for twice the memory and time, and done
+    assert first.state != "COMPLETED" and "exceeded memory limit" in Path(first.log).read_text(), first
     plan = make_plan(config, workdir=tmp_path)
-    by_job: dict[str, list[SlurmJob]] = {}
-    for job in submissions(done.stdout + done.stderr):
-        assert job.rule == "significance_pvalues", job
-        by_job.setdefault(job.wildcards, []).append(job)
-    assert sorted(by_job) == sorted(config["datasets"])
-    for first, second in by_job.values():
-        # killed for its memory on the first attempt, then asked for twice the memory and time, and done
-        assert first.state != "COMPLETED" and "exceeded memory limit" in Path(first.log).read_text(), first
-        assert (first.cpus, first.mem_mb, first.runtime) == expected(plan, first, attempt=1) and first.mem_mb == 160
-        assert (second.cpus, second.mem_mb, second.runtime) == expected(plan, second, attempt=2), second
-        assert second.state == "COMPLETED", second
-    assert all((tmp_path / path).is_file() for path in pvalues)
+    assert (first.cpus, first.mem_mb, first.runtime) == expected(plan, first, attempt=1) == (1, 100, 5), first
+    assert (second.cpus, second.mem_mb, second.runtime) == expected(plan, second, attempt=2) == (1, 200, 10), second
+    assert second.state == "COMPLETED" and (tmp_path / table).is_file(), second
