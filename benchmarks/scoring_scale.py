@@ -122,7 +122,7 @@ def _peak_mib() -> float:
 
 
 def child_score(workdir: Path, topics: int, systems: int) -> dict:
-    from ordeval.workflow.pipeline import cost
+    from ordeval.workflow.resources import job_resources as cost
 
     plan = _plan(workdir, topics, systems)
     threads = cost(plan, "score", NAME).threads  # as the rule runs it (threads from the data size)

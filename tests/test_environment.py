@@ -48,3 +48,22 @@ def test_no_sys_path_edits_anywhere():
     files = [REPO / "Snakefile"] + [p for f in folders for p in (REPO / f).rglob("*") if p.suffix in (".py", ".smk")]
     edits = [str(p.relative_to(REPO)) for p in files if re.search(r"sys\.path\.(insert|append)", p.read_text())]
     assert edits == []
+
+
+def test_the_slurm_extra_is_pinned_and_named_where_it_is_needed():
+    """The executor plugin of profiles/slurm: an optional extra of the package (``pip install -e ".[slurm]"``),
+    pinned exactly, the same pins that environment.yml's comment gives; profiles/slurm names the plugin's version,
+    and .ci/run installs the extra (it runs the Slurm tests)."""
+    import tomllib
+
+    extra = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["slurm"]
+    pins = dict(re.fullmatch(r"([a-z0-9-]+)==([0-9.]+)", entry).groups() for entry in extra)
+    assert set(pins) == {"snakemake-executor-plugin-slurm", "snakemake-executor-plugin-slurm-jobstep"}
+    environment = (REPO / "environment.yml").read_text()
+    profile = (REPO / "profiles" / "slurm" / "config.yaml").read_text()
+    for name, version in pins.items():
+        assert f"{name}=={version}" in environment, name
+        assert name not in pins_from_environment() and name not in pins_from_requirements()  # optional
+    assert f"snakemake-executor-plugin-slurm=={pins['snakemake-executor-plugin-slurm']}" in profile
+    assert 'pip install -e ".[slurm]"' in profile and 'pip install -e ".[slurm]"' in environment
+    assert 'pip install -e ".[slurm]"' in (REPO / ".ci" / "run").read_text().splitlines()

@@ -9,6 +9,7 @@ import re
 import sys
 
 from snakemake.logging import logger
+from snakemake.settings.enums import Quietness
 
 from ordeval.io.errors import InputError
 from ordeval.io.names import check_paths
@@ -18,7 +19,7 @@ from ordeval.results.manifest import git_commit, report_configuration_problem
 from ordeval.stats.splits import CONDITIONS
 from ordeval.tasks import get_task
 from ordeval.workflow.config import check_config_file
-from ordeval.workflow import summary
+from ordeval.workflow import failures, summary
 from ordeval.workflow.modules import code_digest
 from ordeval.workflow.plan import plan as make_plan
 from ordeval.workflow.resources import job_resources
@@ -123,10 +124,6 @@ def run_summary(log, failed):
     )
 
 
-def _cost(kind, wildcards):
-    return pipeline.cost(PLAN, kind, wildcards.get("dataset"))
-
-
 def threads(kind):
     """The threads of a job of ``kind`` (ordeval.workflow.resources.KINDS) on its data set (or on every data set):
     the configured threads where the work is large enough, else one."""
@@ -227,3 +224,11 @@ def check_outputs():
         check_paths(owners)
     except ValueError as error:
         sys.exit(f"ordeval: configuration error: {error}")
+
+
+# A failed job's message, which `--quiet rules` (as `ordeval run` gives it) hides along with every job's details:
+# written by a handler of Snakemake's logger (ordeval.workflow.failures).
+if workflow.output_settings and Quietness.RULES in (
+    workflow.output_settings.quiet or ()
+):
+    failures.install(logger)

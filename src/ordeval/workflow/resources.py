@@ -15,8 +15,10 @@ killed for memory or time costs more than an idle core), calibrated on the bench
 * run time grows with the operations a job does (cells scored, permutations x cells of the Tukey HSD,
   splits x measures x runs log runs of the taus), at a conservative rate, plus the start-up.
 
-Retries (``--retries``) multiply the memory and time by the attempt number. Tested in
-``tests/test_resources.py``.
+The configuration's ``resources`` section multiplies every job's memory and time by a factor
+(:meth:`Resources.scaled`); retries (``--retries``) multiply them by the attempt number (the rules' ``mem_mb()``,
+``runtime()``).
+Tested in ``tests/test_resources.py``, and on a Slurm cluster in ``tests/workflow/test_slurm.py``.
 """
 
 from __future__ import annotations
@@ -94,6 +96,16 @@ class Resources:
 
     def as_dict(self) -> dict[str, int]:
         return {"threads": self.threads, "mem_mb": self.mem_mb, "runtime": self.runtime}
+
+    def scaled(self, memory: float = 1.0, runtime: float = 1.0) -> Resources:
+        """These resources with ``mem_mb`` times ``memory`` and ``runtime`` times ``runtime`` (the configuration's
+        ``resources`` factors), rounded up to a whole MB and minute, at least 1."""
+        return Resources(self.threads, _scale(self.mem_mb, memory), _scale(self.runtime, runtime))
+
+
+def _scale(value: int, factor: float) -> int:
+    # rounded to 9 decimals first, so that 800 x 0.1 (80.00000000000001 in floating point) is 80, not 81
+    return max(1, math.ceil(round(value * factor, 9)))
 
 
 def _runtime(ops: float, figures: int = 0, threads: int = 1) -> int:
@@ -174,7 +186,10 @@ def data_size(plan, dataset: str) -> DataSize:
 
 def job_resources(plan, kind: str, dataset: str | None = None) -> Resources:
     """threads, mem_mb and runtime (minutes) of a job of ``kind`` (:data:`KINDS`) on ``dataset`` of ``plan``, or,
-    for a job that gathers them, over every data set: what each rule declares (``workflow/rules/common.smk``)."""
+    for a job that gathers them, over every data set, times the configuration's ``resources`` factors: what each
+    rule declares (``workflow/rules/common.smk``, which multiplies them by the attempt)."""
     names = [dataset] if dataset is not None else list(plan.datasets)
     sizes = [data_size(plan, name) for name in names]
-    return estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])
+    factors = plan.config["resources"]
+    found = estimate(kind, sizes, plan.parameters(), threads=plan.config["threads"])
+    return found.scaled(factors["memory"], factors["runtime"])
