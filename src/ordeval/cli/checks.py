@@ -40,7 +40,9 @@ def existing(path: str, what: str = "file", option: str = "") -> Path:
     if what == "file" and candidate.is_dir():
         raise UserError(f"{path}: is a folder, not a file")
     if what == "file" and not candidate.is_file():
-        raise UserError(f"{path}: not a file")
+        from ordeval.io.files import file_kind
+
+        raise UserError(f"{path}: is {file_kind(candidate.stat().st_mode)}, not a regular file")
     if what == "folder" and not candidate.is_dir():
         raise UserError(f"{path}: not a folder")
     return candidate

@@ -115,7 +115,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
 
     project = project_folder()
     configfile = Path(args.configfile).resolve() if args.configfile else project / "config" / "config.yaml"
-    if not configfile.is_file():
+    if not configfile.exists():  # what is there but is not a regular file: said by the loader
         raise UserError(f"{args.configfile or configfile}: no such configuration file")
     shown = args.configfile or os.path.relpath(configfile)
     try:

@@ -57,44 +57,44 @@ READ_BLOCK = 1 << 22
 def checked_blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
     """The file's bytes in blocks of at most :data:`READ_BLOCK` (a UTF-8 byte-order mark dropped), each with
     the offset of its first byte in the file, checked as they are read: the first byte that is not UTF-8 or is NUL
-    is an InputError naming its physical line and byte offset, and nothing after its block is read."""
+    is an InputError naming its physical line and byte offset, and nothing after its block is read. Only a
+    regular file is read (:func:`ordeval.io.files.open_regular`: a FIFO, a device or a folder is refused)."""
+    from ordeval.io.files import open_regular
+
     path = Path(path)
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
+    with open_regular(path) as handle:
+        yield from checked_stream(handle, path)
+
+
+def checked_stream(handle, path: str | Path) -> Iterator[tuple[bytes, int]]:
+    """:func:`checked_blocks` of an open binary stream (``path`` names it in messages: ``<stdin>``)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = lines = position = 0  # byte-order mark; newlines and bytes (after the mark) before the block
-    with handle:
-        while True:
-            block = handle.read(READ_BLOCK)
-            if position == 0 and offset == 0 and block.startswith(BOM):
-                block, offset = block[len(BOM) :], len(BOM)
-            if not block:
-                break
-            pending = decoder.getstate()[0]
-            if pending or not block.isascii():  # let the codec find the first bad byte
-                try:
-                    decoder.decode(block)
-                except UnicodeDecodeError as error:
-                    _not_utf8(
-                        path, block, lines, position, error.start - len(pending), error.object[error.start], offset
-                    )
-            nul = block.find(b"\0")
-            if nul >= 0:
-                line = lines + block.count(b"\n", 0, nul) + 1
-                where = f"byte offset {position + nul + offset}"
-                raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
-            yield block, position + offset
-            lines += block.count(b"\n")
-            position += len(block)
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError as error:  # the file ends inside a character
-            pending = error.object
-            _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
+    while True:
+        block = handle.read(READ_BLOCK)  # a buffered stream reads up to the size asked, or to the end
+        if position == 0 and offset == 0 and block.startswith(BOM):
+            block, offset = block[len(BOM) :], len(BOM)
+        if not block:
+            break
+        pending = decoder.getstate()[0]
+        if pending or not block.isascii():  # let the codec find the first bad byte
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as error:
+                _not_utf8(path, block, lines, position, error.start - len(pending), error.object[error.start], offset)
+        nul = block.find(b"\0")
+        if nul >= 0:
+            line = lines + block.count(b"\n", 0, nul) + 1
+            where = f"byte offset {position + nul + offset}"
+            raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
+        yield block, position + offset
+        lines += block.count(b"\n")
+        position += len(block)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as error:  # the file ends inside a character
+        pending = error.object
+        _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
 
 
 def _not_utf8(path, block: bytes, lines: int, position: int, start: int, byte: int, offset: int):

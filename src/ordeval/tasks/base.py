@@ -428,6 +428,19 @@ def source_files(name: str, spec: Mapping, data_root: str | Path) -> Iterator[tu
         yield resolve_path(source["path"], data_root), f"datasets.{name}.scores[{index}]"
 
 
+def _not_regular(path: Path) -> str:
+    """`` (a folder)``, `` (a FIFO (named pipe), not a regular file)`` for a path that exists and is not a regular
+    file; "" for a missing one."""
+    from ordeval.io.files import file_kind
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    kind = file_kind(mode)
+    return " (a folder)" if kind == "a folder" else f" ({kind}, not a regular file)"
+
+
 def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) -> None:
     """One line about the input files that are not there: a ``data_root`` that is no folder (when files are
     to be read below it), else the missing files (or folders given as files), the first three with the config
@@ -442,11 +455,7 @@ def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) ->
             f"config key data_root: {str(data_root)!r}: {what}; the configuration reads {files} below "
             f"it (e.g. {below[0].relative_to(root)})"
         )
-    missing = [
-        f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})"
-        for path, entry in listed
-        if not path.is_file()
-    ]
+    missing = [f"{path}{_not_regular(path)} (asked for by {entry})" for path, entry in listed if not path.is_file()]
     if missing:
         more = f"; and {len(missing) - 3} more" if len(missing) > 3 else ""
         files = f"{len(missing)} input file{'s' if len(missing) != 1 else ''}"

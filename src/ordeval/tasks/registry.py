@@ -79,6 +79,11 @@ class Registry(Mapping[str, Measure]):
         """Decorator adding ``function`` to the registry under ``name``; returns ``function`` unchanged."""
         if not MEASURE_NAME.match(name):
             raise ValueError(f"measure name {name!r}: use a letter, then up to 63 letters, digits, '_', '+' or '-'")
+        from ordeval.io.names import name_problem
+
+        problem = name_problem(name, kind="measure name")  # the words outputs use, Windows's device names
+        if problem:
+            raise ValueError(problem)
 
         def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
             if name in self._measures:

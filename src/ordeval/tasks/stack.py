@@ -419,7 +419,11 @@ SUMMARY_FILES = frozenset({"means.tsv", "measures.tsv"})
 def is_score_table(path: str | Path) -> bool:
     """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
     byte-order mark before it is ignored, as the readers do)."""
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+    import io
+
+    from ordeval.io.files import open_regular
+
+    with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig", errors="replace") as handle:  # no FIFO
         return handle.readline(64).split("\t")[0].strip() == "topic"  # not a whole line: it may be a hole
 
 
