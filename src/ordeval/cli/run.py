@@ -428,7 +428,8 @@ def live_snakemake(project: Path) -> list[int] | None:
             continue
         try:
             argv = [part.decode(errors="replace") for part in (entry / "cmdline").read_bytes().split(b"\0") if part]
-            if not _runs_snakemake(argv) or (entry / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
+            state = (entry / "stat").read_text(encoding="utf-8", errors="replace").rpartition(")")[2].split()[0]
+            if not _runs_snakemake(argv) or state == "Z":
                 continue
             where = Path(os.readlink(entry / "cwd"))
             for option, value in zip(argv, [*argv[1:], ""], strict=True):

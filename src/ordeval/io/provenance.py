@@ -44,9 +44,9 @@ def read_provenance(path: str | Path) -> dict:
     """A ``provenance.json`` (strict JSON, read block by block), checked to be an object whose ``origin`` is
     one of :data:`ORIGINS`; an InputError naming the file otherwise."""
     from ordeval.io.errors import InputError
-    from ordeval.io.parsing import load_json
+    from ordeval.io.parsing import RECORD_BYTES, load_json
 
-    record = load_json(path)
+    record = load_json(path, RECORD_BYTES)
     if not isinstance(record, dict):
         raise InputError(path, None, f"not a provenance record: a JSON object, not {type(record).__name__}")
     if "origin" not in record:

@@ -35,16 +35,19 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.errors import InputError
-from ordeval.io.parsing import NUMBER
 from ordeval.results.compare import Tolerance
+from ordeval.results.text_numbers import (
+    DELIMITERS,
+    MARK,
+    Stream,
+    compare_texts,
+    is_number,
+    pieces,
+)
 
-#: The characters that separate the words of a text (spaces, punctuation of CSV, JSON, HTML and LaTeX).
-DELIMITERS = re.compile(r"([\s,;:=<>\"'(){}\[\]|$&\\/%*!?`~^@#]+)")
-# A word that is a number (NUMBER, the readers' grammar): an optional sign, digits with an optional fraction (or a
-# fraction alone) and an optional exponent (``0.125``, ``-3e-05``, ``17``); ``t001``, ``v0.2.0``, ``SIM01``,
-# ``nan`` are text.
-#: What replaces each number in a layout.
-MARK = "\0"
+# A word that is a number (NUMBER, the readers' grammar, at most MAX_NUMBER_LENGTH characters): an optional sign,
+# digits with an optional fraction (or a fraction alone) and an optional exponent (``0.125``, ``-3e-05``, ``17``);
+# ``t001``, ``v0.2.0``, ``SIM01``, ``nan`` are text. DELIMITERS and MARK: ordeval.results.text_numbers.
 #: Arrays named ``<file>_sha256`` hold the SHA-256 of another output (the table they were built from): that
 #: file is compared by value itself, and its digest changes with its last bits, so they are not compared.
 DIGEST_SUFFIX = "_sha256"
@@ -53,8 +56,14 @@ SUMS = 3
 #: Suffixes of files compared by value; the others by SHA-256.
 TEXT_SUFFIXES = (".csv", ".tsv", ".tex", ".html", ".json", ".md", ".txt", ".rst", ".svg", ".yaml")
 ARCHIVE_SUFFIXES = (".npz",)
-#: The slack of a fingerprint check for the rounding of the products w_ki x_i (relative to the magnitudes).
-_PRODUCT_ROUNDING = 1e-15
+#: The slack of a fingerprint check for the rounding of the products w_ki x_i and, for a file summed block by
+#: block (:data:`HELD_NUMBERS`), of the blocks' exact sums (relative to the magnitudes).
+_PRODUCT_ROUNDING = 4e-15
+#: The numbers of a text file held at once to fingerprint it (8 bytes each); a file with more is read again, its
+#: weighted sums made block by block.
+HELD_NUMBERS = 1 << 23
+#: The seed of the weights (PCG64 draws need no floating-point library: the same on every machine).
+_WEIGHT_SEED = 20211101
 
 
 def by_value(name: str) -> bool:
@@ -72,27 +81,48 @@ class Numbers:
     lines: dict[str, np.ndarray]  # part (an array) -> the flat index of each number
 
 
-def read_numbers(path: str | Path, name: str | None = None) -> Numbers:
-    """The layout and numbers of the file ``path`` (its kind from ``name``, default its own name); an
-    InputError naming the file if it cannot be read as such."""
+def fingerprint_file(path: str | Path, name: str | None = None) -> Fingerprint:
+    """The fingerprint of the file ``path`` (its kind from ``name``, default its own name), read block by block
+    when it is text (:mod:`ordeval.results.text_numbers`: the memory of :data:`HELD_NUMBERS` numbers at most, and
+    a file that is not text refused at its first bad block); an InputError naming the file if it cannot be read."""
     path = Path(path)
-    name = name or path.name
+    if (name or path.name).endswith(ARCHIVE_SUFFIXES):
+        return fingerprint(_archive_numbers(path))
+    stream, digest, held = Stream(), hashlib.sha256(b"\0"), []
+    for piece in pieces(path, stream):
+        digest.update(piece.layout.encode("utf-8"))
+        if held is not None:
+            held.append(piece.values)
+            held = held if stream.count <= HELD_NUMBERS else None
+    digest.update((stream.suffix() + "\0").encode("utf-8"))
+    if held is not None:  # as fingerprint() sums them: one exact sum each
+        return Fingerprint(digest.hexdigest(), {"": _sums(np.concatenate(held) if held else np.empty(0))})
+    count, start = stream.count, 0
+    magnitudes, sums = [], [[] for _ in range(SUMS)]
+    for piece in pieces(path):  # each block's sums exact, then their sum
+        values = piece.values
+        for row, weights in zip(sums, _weight_block(start, values.size, count), strict=True):
+            row.append(math.fsum(weights * values))
+        magnitudes.append(math.fsum(np.abs(values)))
+        start += values.size
+    return Fingerprint(digest.hexdigest(), {"": (count, math.fsum(magnitudes), tuple(map(math.fsum, sums)))})
+
+
+def compare_files(old: str | Path, new: str | Path, name: str, tolerance: Tolerance) -> str | None:
+    """None when the files ``old`` and ``new`` (of the kind of ``name``) are equal within ``tolerance``; else what
+    differs, one phrase. Text files are read side by side, block by block (:mod:`ordeval.results.text_numbers`)."""
     if name.endswith(ARCHIVE_SUFFIXES):
-        return _archive_numbers(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(path, None, f"not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot be read ({error.strerror or error})") from None
-    return text_numbers(text)
+        found = compare_numbers(_archive_numbers(Path(old)), _archive_numbers(Path(new)), tolerance)
+        return found.describe() if isinstance(found, ValueDifference) else found
+    found = compare_texts(old, new, tolerance)
+    return ValueDifference("", *found).describe() if isinstance(found, tuple) else found
 
 
 def text_numbers(text: str) -> Numbers:
     """A text as its layout and numbers: the words between :data:`DELIMITERS` that are numbers."""
     parts = DELIMITERS.split(text)
     words = parts[0::2]
-    kinds = {word: NUMBER.fullmatch(word) is not None for word in set(words)}
+    kinds = {word: is_number(word) for word in set(words)}
     numbers = [word for word in words if kinds[word]]
     values = np.array(numbers, dtype=str).astype(float) if numbers else np.empty(0)
     parts[0::2] = [MARK if kinds[word] else word for word in words]
@@ -114,13 +144,17 @@ def number_line(layout: str, index: int) -> int:
 
 
 def _archive_numbers(path: Path) -> Numbers:
+    """An archive's layout and numbers, array by array (:class:`ordeval.io.archives.Archive`: checked from its
+    headers first, so a compressed member that would unpack to gigabytes is refused before it is read)."""
+    from ordeval.io.archives import Archive
+
     layout, values, lines = {}, {}, {}
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            for key in sorted(archive.files):
+        with Archive(path, "an archive of arrays") as archive:
+            for key in sorted(archive.headers):
                 if key.endswith(DIGEST_SUFFIX):
                     continue
-                array = archive[key]
+                array = archive.read(key)
                 if array.dtype.kind in "fc":
                     flat = np.asarray(array, dtype=np.complex128 if array.dtype.kind == "c" else float).ravel()
                     flat = np.concatenate([flat.real, flat.imag]) if flat.dtype.kind == "c" else flat
@@ -133,6 +167,8 @@ def _archive_numbers(path: Path) -> Numbers:
                     digest = hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
                     layout[key] = f"{array.dtype.str} {array.shape} {digest}"
                     values[key], lines[key] = np.empty(0), np.empty(0, dtype=np.int64)
+    except InputError:
+        raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise InputError(path, None, f"not a readable npz archive ({one_line(error)})") from None
     return Numbers(layout, values, lines)
@@ -147,9 +183,28 @@ def one_line(error: BaseException) -> str:
 
 def _weights(count: int) -> np.ndarray:
     """SUMS x count weights, the same on every machine (PCG64 draws need no floating-point library)."""
-    generator = np.random.Generator(np.random.PCG64(20211101))
+    generator = np.random.Generator(np.random.PCG64(_WEIGHT_SEED))
     size, sign = generator.random((SUMS, max(count, 1))), generator.random((SUMS, max(count, 1)))
     return ((1.0 + size) * np.where(sign < 0.5, -1.0, 1.0))[:, :count]
+
+
+def _weight_block(start: int, size: int, count: int) -> np.ndarray:
+    """Columns ``start .. start + size`` of :func:`_weights` ``(count)``, drawn alone: the generator advanced to
+    each row's draws (one 64-bit draw per weight), so that a long file's weights need not be held."""
+    rows = []
+    for row in range(SUMS):
+        draws = []
+        for offset in (row * max(count, 1), (SUMS + row) * max(count, 1)):  # the sizes, then the signs
+            generator = np.random.PCG64(_WEIGHT_SEED)
+            generator.advance(offset + start)
+            draws.append(np.random.Generator(generator).random(size))
+        rows.append((1.0 + draws[0]) * np.where(draws[1] < 0.5, -1.0, 1.0))
+    return np.array(rows).reshape(SUMS, size)
+
+
+def _sums(values: np.ndarray) -> tuple[int, float, tuple[float, ...]]:
+    """(count, magnitude, weighted sums) of numbers, each sum exact (:func:`math.fsum`)."""
+    return int(values.size), math.fsum(np.abs(values)), tuple(math.fsum(row * values) for row in _weights(values.size))
 
 
 @dataclass(frozen=True)
@@ -198,13 +253,7 @@ def fingerprint(numbers: Numbers) -> Fingerprint:
     layout = hashlib.sha256()
     for key in sorted(numbers.layout):
         layout.update(f"{key}\0{numbers.layout[key]}\0".encode())
-    parts = {}
-    for key in sorted(numbers.values):
-        values = numbers.values[key]
-        weights = _weights(values.size)
-        sums = tuple(math.fsum(row * values) for row in weights)
-        parts[key] = (int(values.size), math.fsum(np.abs(values)), sums)
-    return Fingerprint(layout.hexdigest(), parts)
+    return Fingerprint(layout.hexdigest(), {key: _sums(numbers.values[key]) for key in sorted(numbers.values)})
 
 
 def compare_fingerprints(old: Fingerprint, new: Fingerprint, tolerance: Tolerance) -> str | None:

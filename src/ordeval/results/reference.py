@@ -34,17 +34,15 @@ from pathlib import Path
 
 from ordeval.io.errors import InputError
 from ordeval.io.files import sha256, write_text
-from ordeval.io.parsing import load_json
+from ordeval.io.parsing import RECORD_BYTES, load_json
 from ordeval.io.table import Table
 from ordeval.results.compare import PORTABLE, TableDiff, Tolerance, compare_tables
 from ordeval.results.fingerprint import (
     Fingerprint,
-    ValueDifference,
     by_value,
+    compare_files,
     compare_fingerprints,
-    compare_numbers,
-    fingerprint,
-    read_numbers,
+    fingerprint_file,
 )
 
 #: Outputs that differ between two runs of one configuration on two commits or machines (glob patterns,
@@ -59,6 +57,10 @@ VERSIONS = (1, 2)
 KEPT_TEXT = ("tables/*.csv",)
 #: Files compared cell by cell, and their separators.
 TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t"}
+#: A table larger than this (either side) is compared as other number-bearing text, block by block (its layout
+#: and its numbers in order: :mod:`ordeval.results.text_numbers`), not cell by cell: matching rows by key holds
+#: every cell as a Python string (~60 bytes each), so the memory of ``ordeval diff`` stays bounded.
+CELL_BY_CELL_BYTES = 4 * 2**20
 #: The manifest of a complete run, which a results folder holds.
 MANIFEST = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -156,7 +158,7 @@ def _open_results(path: Path) -> Folder:
 def _manifest_environment(manifest: Path) -> dict:
     """What the manifest says of the machine (an older manifest: its platform and versions only)."""
     try:
-        document = json.loads(manifest.read_text(encoding="utf-8"))
+        document = load_json(manifest, RECORD_BYTES)
     except (OSError, ValueError):
         return {}
     return environment_summary(document) if isinstance(document, dict) else {}
@@ -183,7 +185,7 @@ def environment_summary(document: dict) -> dict:
 
 def _open_reference(path: Path) -> Folder:
     index = path / INDEX
-    document = load_json(index)
+    document = load_json(index, RECORD_BYTES)
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
         raise InputError(
             index,
@@ -226,7 +228,7 @@ def owned_files(path: Path) -> set[str] | None:
     """The files a recorded reference in ``path`` wrote (relative paths, ``reference.json`` included), or None
     when ``path`` holds no readable reference."""
     try:
-        document = json.loads((path / INDEX).read_text(encoding="utf-8"))
+        document = load_json(path / INDEX, RECORD_BYTES)
     except (OSError, ValueError):
         return None
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
@@ -316,7 +318,7 @@ def compare_folders(
             result.added.append(name)
         elif old.hashes[name] == new.hashes[name]:
             result.identical += 1
-        elif is_table(name) and name in old.text and name in new.text:
+        elif is_table(name) and name in old.text and name in new.text and _small(old, new, name):
             diff = compare_tables(read_table(old.text[name]), read_table(new.text[name]), tolerance=tolerance)
             result.tables.append(TableChange(name, diff))
         elif by_value(name) and _comparable(old, name) and _comparable(new, name):
@@ -330,17 +332,22 @@ def compare_folders(
     return result
 
 
+def _small(old: Folder, new: Folder, name: str) -> bool:
+    """Whether both sides' text of the table ``name`` is at most :data:`CELL_BY_CELL_BYTES`."""
+    try:
+        return all(folder.text[name].stat().st_size <= CELL_BY_CELL_BYTES for folder in (old, new))
+    except OSError:
+        return True  # the reader says what is wrong
+
+
 def _comparable(folder: Folder, name: str) -> bool:
     return name in folder.text or name in folder.fingerprints
 
 
 def _compare_values(old: Folder, new: Folder, name: str, tolerance: Tolerance) -> str | None:
     if name in old.text and name in new.text:
-        found = compare_numbers(read_numbers(old.text[name], name), read_numbers(new.text[name], name), tolerance)
-        return found.describe() if isinstance(found, ValueDifference) else found
-    prints = [
-        folder.fingerprints.get(name) or fingerprint(read_numbers(folder.text[name], name)) for folder in (old, new)
-    ]
+        return compare_files(old.text[name], new.text[name], name, tolerance)
+    prints = [folder.fingerprints.get(name) or fingerprint_file(folder.text[name], name) for folder in (old, new)]
     return compare_fingerprints(prints[0], prints[1], tolerance)
 
 
@@ -357,7 +364,7 @@ def reference_files(results: str | Path) -> tuple[dict[str, str], dict]:
         raise InputError(
             results, None, f"no {MANIFEST}: not the results folder of a complete pipeline run (run snakemake first)"
         )
-    document = load_json(manifest)
+    document = load_json(manifest, RECORD_BYTES)
     entries = document.get("output_files") if isinstance(document, dict) else None
     if not isinstance(entries, list) or not entries:
         raise InputError(manifest, "key 'output_files'", "missing or empty: run the pipeline again")
@@ -426,7 +433,7 @@ def record_reference(results: str | Path, out: str | Path, tolerance: Tolerance 
     _check_out(results, out)
     files, manifest = reference_files(results)
     numbers = {
-        name: fingerprint(read_numbers(results / name, name)).as_json()
+        name: fingerprint_file(results / name, name).as_json()
         for name in files
         if by_value(name) and not matches(name, KEPT_TEXT)
     }

@@ -214,10 +214,16 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
     file checked to be what :func:`write_stack` writes: a file that is not (empty, not a zip of arrays,
     pickled objects, arrays missing or of another kind or shape, scores that are not finite) is an
     InputError naming it. The tables are not looked at (:func:`read_stack` does)."""
-    from ordeval.io.parsing import load_arrays
+    from ordeval.io.archives import Archive
 
     what = "a score stack"
-    arrays = load_arrays(path, what, STACK_ARRAYS)
+    with Archive(path, what) as archive:  # checked from its headers before any array is read
+        archive.require(STACK_ARRAYS)
+        arrays = {name: archive.read(name) for name in archive.headers if name != "values"}
+        expected = tuple(len(arrays[name]) for name in ("measures", "topics", "runs"))
+        if archive.shape("values") != expected:  # before the scores are read: a shape no label accounts for
+            raise archive.corrupt(f"array 'values' has shape {archive.shape('values')}, its labels say {expected}")
+        arrays["values"] = archive.read("values")
     sources = arrays.get("sources", np.array([], dtype=str))
     digests = arrays.get("sources_sha256", np.array([], dtype=str))
     if (
