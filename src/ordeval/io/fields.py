@@ -358,8 +358,9 @@ class Fields:
         self.check_integers(field, what)
         return self._converted(field, np.int64)
 
-    def floats(self, field: int, what: str | None = None) -> np.ndarray:
-        """Field ``field`` as finite floats, in the strict number grammar (:data:`NUMBER`)."""
+    def floats(self, field: int, what: str | None = None, limit: float | None = None) -> np.ndarray:
+        """Field ``field`` as finite floats, in the strict number grammar (:data:`NUMBER`), of magnitude at most
+        ``limit`` if given."""
         what = what or self.names[field]
         out = np.empty(len(self), dtype=np.float64)
         for part in _pieces(len(self)):
@@ -379,6 +380,9 @@ class Fields:
         if infinite.size:
             record = int(infinite[0])
             raise self.error(record, f"{what} {quoted(self.field(record, field))} is out of range")
+        if limit is not None and (large := np.flatnonzero(np.abs(out) > limit)).size:
+            record = int(large[0])
+            raise self.error(record, f"{what} {quoted(self.field(record, field))} is out of range (at most {limit:g})")
         return out
 
 

@@ -333,6 +333,16 @@ def checked_scores(
             f"({len(bad)} of {values.size} scores not finite); a measure must give a finite number for every run "
             "and topic (with a documented convention where it is 0/0)",
         )
+    from ordeval.stats import MAX_SCORE
+
+    large = np.argwhere(np.abs(values) > MAX_SCORE)
+    if large.size:
+        run, topic = large[0]
+        raise measure_error(
+            measure,
+            f"gave {values[run, topic]} for run {runs[run]!r} on topic {topics[topic]!r} of data set {dataset!r}, "
+            f"beyond {MAX_SCORE:g} in magnitude ({len(large)} of {values.size} scores): the statistics square scores",
+        )
     return values
 
 

@@ -233,8 +233,12 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
         or sources.ndim != 1
     ):
         raise InputError(path, None, f"not {what} as ordeval writes it (its tables and their SHA-256 do not match)")
+    from ordeval.stats import MAX_SCORE
+
     if not np.isfinite(arrays["values"]).all():
         raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
+    if np.abs(arrays["values"]).max(initial=0) > MAX_SCORE:
+        raise InputError(path, None, f"not {what} as ordeval writes it (scores beyond {MAX_SCORE:g} in magnitude)")
     try:
         stack = ScoreStack(
             arrays["measures"].tolist(),
@@ -355,7 +359,9 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
         raise InputError(path, where, f"run {repeated[0]!r} has two columns")
     fields = read_fields(path, header, header=True, layout="topic, then one score per run")
     fields.require_nonempty(0)
-    columns = [fields.floats(k, f"score of run {header[k]!r}") for k in range(1, len(header))]
+    from ordeval.stats import MAX_SCORE  # the statistics square scores: larger ones would overflow
+
+    columns = [fields.floats(k, f"score of run {header[k]!r}", MAX_SCORE) for k in range(1, len(header))]
     topics = fields.column(0)
     if len(set(topics)) < len(topics):
         seen: dict[str, int] = {}
