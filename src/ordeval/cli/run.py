@@ -412,7 +412,29 @@ def _where(
         command = f"{_again(report_run, config and ['--config', *items])} && {command}"
     lines.append(f"HTML report: {command}")
     lines.append(f"full log: {os.path.relpath(log_path)}")
+    lines += _left_behind(results)
     return lines
+
+
+def _left_behind(results: Path) -> list[str]:
+    """A note on the files under ``results`` that this configuration does not make (an earlier configuration of
+    the same name made them: a data set since dropped), which ``ordeval diff`` and ``reference`` leave out."""
+    from ordeval.io.errors import InputError
+    from ordeval.results.reference import MANIFEST, unlisted_files
+
+    if not (results / MANIFEST).is_file():
+        return []
+    try:
+        unlisted = unlisted_files(results)
+    except InputError:
+        return []
+    if not unlisted:
+        return []
+    files = f"{len(unlisted)} file{'s' if len(unlisted) != 1 else ''}"
+    return [
+        f"note: {files} under {os.path.relpath(results)}/ not made by this configuration (e.g. {unlisted[0]}): "
+        "left by an earlier one of the same name; ordeval diff and reference leave them out, and they may be deleted"
+    ]
 
 
 def live_snakemake(project: Path) -> list[int] | None:

@@ -20,7 +20,11 @@ pseudo-random weights |w_ki| in [1, 2) of random sign, each sum computed exactly
 number moved within the tolerance (|x_i' - x_i| <= max(a, r max(|x_i|, |x_i'|))), every weighted sum moved
 by at most 2 (n a + r (A + A')): a fingerprint check never fails on numbers that are equal within the
 tolerance. A change of d in one number moves each S_k by at least d, and is found when d exceeds that
-bound; a change of many numbers, unless the weights happen to cancel it in all three sums.
+bound; a change of many numbers, unless the weights happen to cancel it in all three sums. The magnitude A is
+compared too (|A' - A| <= sum |x_i' - x_i|, within the same bound), so a recorded magnitude cannot widen the
+bound: a reference whose magnitude was edited to 1e300 fails the check instead of passing every file. A recorded
+fingerprint must agree with itself (:func:`inconsistency`: every |S_k| at most 2A, as the weights are below 2),
+and a recorded reference seals its fingerprints and hashes with a SHA-256 (:mod:`ordeval.results.reference`).
 """
 
 from __future__ import annotations
@@ -234,6 +238,7 @@ class Fingerprint:
                 sums = tuple(float(value) for value in part["sums"])
                 if not (
                     isinstance(count, int)
+                    and not isinstance(count, bool)
                     and count >= 0
                     and len(sums) == SUMS
                     and math.isfinite(magnitude)
@@ -246,7 +251,27 @@ class Fingerprint:
                 raise ValueError
         except (KeyError, TypeError, ValueError, AttributeError):
             raise InputError(where[0], where[1], "not a fingerprint of numbers ({layout, numbers})") from None
+        for key, part in parts.items():
+            problem = inconsistency(*part)
+            if problem:
+                shown = f" (array {key!r})" if key else ""
+                raise InputError(
+                    where[0], where[1], f"a fingerprint that does not agree with itself{shown}: {problem} (edited?)"
+                )
         return cls(layout, parts)
+
+
+def inconsistency(count: int, magnitude: float, sums: tuple[float, ...]) -> str | None:
+    """What in a fingerprint's numbers cannot be, or None. Each weight is at most 2 in magnitude, so every
+    weighted sum is at most twice the magnitude A = sum |x_i|, and no numbers have a magnitude and sums of 0."""
+    if magnitude < 0:
+        return f"a magnitude {magnitude!r} below 0"
+    if count == 0 and (magnitude or any(sums)):
+        return "no numbers, and a magnitude or sums other than 0"
+    largest = max((abs(value) for value in sums), default=0.0)
+    if largest > 2 * magnitude * (1 + 1e-12):
+        return f"a weighted sum {largest!r} more than twice the magnitude {magnitude!r}"
+    return None
 
 
 def fingerprint(numbers: Numbers) -> Fingerprint:
@@ -269,6 +294,11 @@ def compare_fingerprints(old: Fingerprint, new: Fingerprint, tolerance: Toleranc
             return f"{count} numbers{where}, now {new_count}"
         bound = 2 * (count * tolerance.absolute + tolerance.relative * (magnitude + new_magnitude))
         bound += _PRODUCT_ROUNDING * (magnitude + new_magnitude)
+        if abs(new_magnitude - magnitude) > bound:  # the magnitude is a sum with weights +-1: it moves as little
+            return (
+                f"numbers{where} changed beyond the tolerance (the sum of their magnitudes moved from "
+                f"{magnitude:.6g} to {new_magnitude:.6g}, more than the {bound:.3g} that the tolerance allows)"
+            )
         moved = max(abs(after - before) for before, after in zip(sums, new_sums, strict=True))
         if moved > bound:
             return (
