@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ordeval.cli.checks import UserError, existing
-from ordeval.io.errors import InputError
+from ordeval.io.errors import InputError, amount
 
 #: Where standard input was saved (the readers take paths) -> how messages name it.
 STDIN_NAMES: dict[str, str] = {}
@@ -73,8 +73,8 @@ def _copy_stdin(path: Path) -> None:
                     raise InputError(
                         STDIN,
                         None,
-                        f"more than {MAX_STDIN_BYTES // 2**20} MiB on standard input (the most that is copied to "
-                        "be read): give the file by its path",
+                        f"more than {amount(MAX_STDIN_BYTES)} on standard input (the most that is copied to be "
+                        "read): give the file by its path",
                     )
         except InputError as error:
             if error.path != STDIN or error.where is None:  # the limit; not a problem of the text at a line

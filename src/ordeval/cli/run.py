@@ -100,6 +100,8 @@ _JOB_ERROR = re.compile(r"(?:ordeval: error: |\bERROR )(.*)$")
 _EXCEPTION_HEADING = re.compile(r"^\w*(?:Error|Exception)(?: in file .*)?:$")
 _LOCKED = re.compile(r"LockException|Directory cannot be locked")
 _INCOMPLETE = re.compile(r"IncompleteFilesException|--rerun-incomplete|incomplete")
+#: Above this many data sets, ``ordeval run`` says that it is planning them (a few seconds per thousand).
+PLANNING_NOTE = 100
 #: Seconds Snakemake and its jobs get to stop after a forwarded SIGINT/SIGTERM before SIGKILL.
 STOP_GRACE = 30.0
 
@@ -123,6 +125,9 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         if not isinstance(data, dict):
             raise ConfigError(f"a configuration is a mapping of keys, not {type(data).__name__}")
         data.update(_config_overrides(extra))
+        many = data.get("datasets")
+        if isinstance(many, dict) and len(many) > PLANNING_NOTE:  # seconds of planning: say what happens
+            print(f"ordeval run: {shown}: checking and planning {len(many):,} data sets ...", file=sys.stderr)
         # every check the Snakefile makes (plugins loaded first: they may add a file format), before Snakemake
         planned = make_plan(data, workdir=project)
     except (ConfigError, InputError) as error:
@@ -143,7 +148,12 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         args.target,
         *extra,
     ]
-    heading = f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
+    from ordeval.workflow.limits import estimate
+
+    heading = (
+        f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores, "
+        f"{_duration(estimate(planned.config).hours)} of work at most (a generous estimate, if every job runs); "
+    )
     started = time.monotonic()
     watch = _Watch(Progress(f"ordeval run {name}", progress_wanted(args)))
     if args.dry_run:  # nothing written: no log, no lock (Snakemake's dry run takes none either)
@@ -177,6 +187,14 @@ def cmd_run(args, extra: Sequence[str]) -> int:
     if stopped_by is not None:
         return 128 + stopped_by
     return status
+
+
+def _duration(hours: float) -> str:
+    """``about 7 min``, ``about 3.2 hours``."""
+    minutes = hours * 60
+    if minutes < 1:
+        return "under a minute"
+    return f"about {minutes:.0f} min" if minutes < 90 else f"about {hours:.1f} hours"
 
 
 def _logged_run(command: list[str], project: Path, log_path: Path, watch: _Watch):
@@ -286,8 +304,9 @@ def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[i
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            text=True,
+            encoding="utf-8",  # the log is UTF-8 whatever the locale: Snakemake and its jobs write UTF-8 to it
             errors="replace",
+            env={**os.environ, "PYTHONIOENCODING": "utf-8:backslashreplace"},
             start_new_session=True,
         )
     except OSError as error:
@@ -392,6 +411,9 @@ def _where(
     report = results / "report" / "ordeval.pdf"
     if report.is_file():
         lines.append(f"report: {os.path.relpath(report)}")
+    elif not planned.pdf_wanted() and (results / "report" / "ordeval.tex").is_file():  # the stage has run
+        why = "report: {pdf: false}" if planned.config["report"]["pdf"] is False else "no TeX engine (pdflatex) here"
+        lines.append(f"report: {os.path.relpath(results / 'report' / 'ordeval.tex')} (no PDF: {why})")
     else:
         lines.append(f"report: {os.path.relpath(results / 'report')}/ once the 'report' stage has run")
     items = list(_config_items(extra).values())
@@ -487,10 +509,37 @@ def snakemake_locks(project: Path) -> list[Path]:
     return sorted(folder.glob("*.lock")) if folder.is_dir() else []
 
 
+def snakemake_incomplete(project: Path) -> list[Path]:
+    """The markers Snakemake keeps in ``project/.snakemake/incomplete`` for outputs whose jobs did not finish (a run
+    stopped midway leaves them: the next run refuses those outputs until told ``--rerun-incomplete``)."""
+    folder = project / ".snakemake" / "incomplete"
+    return sorted(path for path in folder.iterdir() if path.is_file()) if folder.is_dir() else []
+
+
+def _after_stop(project: Path, args, extra: Sequence[str]) -> list[str]:
+    """How to continue after this call stopped Snakemake and its jobs (and waited for them): the same command,
+    with ``--rerun-incomplete`` where the stopped jobs left outputs marked incomplete (Snakemake refuses them
+    otherwise), after ``--unlock`` where it left its locks; only once no Snakemake runs here."""
+    live = live_snakemake(project)
+    if live:
+        processes = f"process{'es' if len(live) > 1 else ''} {', '.join(map(str, live))}"
+        return [
+            f"hint: a Snakemake is still running in {project} ({processes}): wait for it to end, then run the same "
+            "command again (do not --unlock or --rerun-incomplete while it runs)"
+        ]
+    locks, incomplete = snakemake_locks(project), snakemake_incomplete(project)
+    steps = [_again(args, [], "--unlock")] if locks else []
+    steps.append(_again(args, extra, "--rerun-incomplete") if incomplete else _again(args, extra))
+    left = [what for what, found in (("its locks", locks), ("outputs marked incomplete", incomplete)) if found]
+    lead = f"the stopped run left {' and '.join(left)}; " if left else ""
+    caveat = "" if live is not None else " (if no other Snakemake runs in this folder)"
+    return [f"hint: {lead}to continue{caveat}: {' && '.join(steps)}"]
+
+
 def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra: Sequence[str]) -> list[str]:
     """The one-line errors, and only the hints that apply (a Snakemake running now is named as such)."""
     if stopped_by is not None:  # the jobs' errors are those of the stop itself
-        return [f"hint: run the same command again to continue: {_again(args, extra)}"]
+        return _after_stop(project, args, extra)
     found = watch.errors or watch.other[:3] or ["(see the full log)"]
     lines = ["error:" if len(found) == 1 else "errors:"] + [f"  {line}" for line in found]
     if not (watch.locked or watch.incomplete):

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from ordeval.io.errors import InputError
+from ordeval.io.errors import InputError, amount
 
 BOM = b"\xef\xbb\xbf"
 TAB, NEWLINE, CARRIAGE_RETURN, NUL = 9, 10, 13, 0
@@ -128,7 +128,7 @@ def read_bytes(path: str | Path, limit: int | None = None, max_line: int | None 
             lines += block.count(b"\n")
         raw += block
         if limit is not None and len(raw) > limit:
-            raise InputError(path, None, f"more than {limit // 2**20} MiB: too large for a file of its kind")
+            raise InputError(path, None, f"more than {amount(limit)}: too large for a file of its kind")
     return raw, offset or 0
 
 

@@ -32,8 +32,10 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import sys
 import zipfile
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -60,12 +62,10 @@ SUMS = 3
 #: Suffixes of files compared by value; the others by SHA-256.
 TEXT_SUFFIXES = (".csv", ".tsv", ".tex", ".html", ".json", ".md", ".txt", ".rst", ".svg", ".yaml")
 ARCHIVE_SUFFIXES = (".npz",)
-#: The slack of a fingerprint check for the rounding of the products w_ki x_i and, for a file summed block by
-#: block (:data:`HELD_NUMBERS`), of the blocks' exact sums (relative to the magnitudes).
-_PRODUCT_ROUNDING = 4e-15
-#: The numbers of a text file held at once to fingerprint it (8 bytes each); a file with more is read again, its
-#: weighted sums made block by block.
-HELD_NUMBERS = 1 << 23
+#: The slack of a fingerprint check for the rounding of the products w_ki x_i (relative to the magnitudes).
+_PRODUCT_ROUNDING = 1e-15
+#: The numbers of a text file held at once to fingerprint it (8 bytes each); a file with more is read twice.
+HELD_NUMBERS = 1 << 22
 #: The seed of the weights (PCG64 draws need no floating-point library: the same on every machine).
 _WEIGHT_SEED = 20211101
 
@@ -86,9 +86,11 @@ class Numbers:
 
 
 def fingerprint_file(path: str | Path, name: str | None = None) -> Fingerprint:
-    """The fingerprint of the file ``path`` (its kind from ``name``, default its own name), read block by block
-    when it is text (:mod:`ordeval.results.text_numbers`: the memory of :data:`HELD_NUMBERS` numbers at most, and
-    a file that is not text refused at its first bad block); an InputError naming the file if it cannot be read."""
+    """The fingerprint of the file ``path`` (its kind from ``name``, default its own name); a text file read block
+    by block (:mod:`ordeval.results.text_numbers`: a file that is not text is refused at its first bad block), its
+    sums made exactly block by block (:class:`ExactSum`, the same numbers as :func:`fingerprint` gives): the
+    memory of :data:`HELD_NUMBERS` numbers at most (a file with more is read twice: the weights of a number depend
+    on how many there are). An InputError names a file that cannot be read."""
     path = Path(path)
     if (name or path.name).endswith(ARCHIVE_SUFFIXES):
         return fingerprint(_archive_numbers(path))
@@ -99,17 +101,55 @@ def fingerprint_file(path: str | Path, name: str | None = None) -> Fingerprint:
             held.append(piece.values)
             held = held if stream.count <= HELD_NUMBERS else None
     digest.update((stream.suffix() + "\0").encode("utf-8"))
-    if held is not None:  # as fingerprint() sums them: one exact sum each
-        return Fingerprint(digest.hexdigest(), {"": _sums(np.concatenate(held) if held else np.empty(0))})
     count, start = stream.count, 0
-    magnitudes, sums = [], [[] for _ in range(SUMS)]
-    for piece in pieces(path):  # each block's sums exact, then their sum
-        values = piece.values
-        for row, weights in zip(sums, _weight_block(start, values.size, count), strict=True):
-            row.append(math.fsum(weights * values))
-        magnitudes.append(math.fsum(np.abs(values)))
+    magnitude, sums = ExactSum(), [ExactSum() for _ in range(SUMS)]
+    for values in held if held is not None else (piece.values for piece in pieces(path)):
+        magnitude.add(np.abs(values))
+        for total, weights in zip(sums, _weight_block(start, values.size, count), strict=True):
+            total.add(weights * values)
         start += values.size
-    return Fingerprint(digest.hexdigest(), {"": (count, math.fsum(magnitudes), tuple(map(math.fsum, sums)))})
+    return Fingerprint(digest.hexdigest(), {"": (count, magnitude.value(), tuple(total.value() for total in sums))})
+
+
+class ExactSum:
+    """The exact sum of float64 numbers added array by array, rounded once at the end: what :func:`math.fsum` gives
+    for them all at once (both correctly rounded), without holding them. Each number is an integer mantissa times a
+    power of two (:func:`numpy.frexp`); mantissas of one exponent are summed in int64 (split in two halves, so
+    that no sum overflows), and the sums shifted to a common power of two in Python's exact integers."""
+
+    #: Every finite float64 is an integer multiple of 2**BASE (a subnormal's 53-bit mantissa times 2**-1074).
+    BASE = -1127
+
+    def __init__(self):
+        self.total = 0
+
+    def add(self, values: np.ndarray) -> None:
+        values = np.asarray(values, dtype=np.float64)
+        values = values[values != 0]
+        if not values.size:
+            return
+        mantissas, exponents = np.frexp(values)
+        integers = (mantissas * 2.0**53).astype(np.int64)  # exact: |mantissa| < 1 has 53 bits
+        order = np.argsort(exponents, kind="stable")
+        exponents, integers = exponents[order], integers[order]
+        starts = np.flatnonzero(np.diff(exponents, prepend=exponents[0] - 1))
+        high, low = integers >> 26, integers & ((1 << 26) - 1)
+        for exponent, upper, lower in zip(
+            exponents[starts].tolist(),
+            np.add.reduceat(high, starts).tolist(),
+            np.add.reduceat(low, starts).tolist(),
+            strict=True,
+        ):
+            self.total += ((upper << 26) + lower) << (exponent - 53 - self.BASE)
+
+    def value(self) -> float:
+        """The sum, correctly rounded (the largest float of its sign beyond the range of floats)."""
+        if not self.total:
+            return 0.0
+        try:
+            return float(Fraction(self.total, 2 ** (-self.BASE)))
+        except OverflowError:
+            return math.copysign(sys.float_info.max, self.total)
 
 
 def compare_files(old: str | Path, new: str | Path, name: str, tolerance: Tolerance) -> str | None:
