@@ -47,6 +47,14 @@ def open_regular(path: str | Path):
         raise InputError(path, None, "file not found") from None
     except IsADirectoryError:
         raise InputError(path, None, "is a directory, not a file") from None
+    except OSError:  # a socket cannot be opened at all (ENXIO): say what it is
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise InputError(path, None, f"is {file_kind(mode)}, not a regular file") from None
+        raise
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
