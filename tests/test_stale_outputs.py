@@ -83,7 +83,7 @@ def test_two_score_calls_into_one_folder_at_once(tmp_path, capsys):
 def test_a_failed_score_call_leaves_no_folder_it_made(tmp_path, capsys):
     out = tmp_path / "new" / "out"
     assert main(["score", "--task", "quantification", "--gold", str(tmp_path / "no.tsv"), "--out", str(out)]) == 2
-    assert not out.exists()
+    assert not (tmp_path / "new").exists()
 
 
 def test_two_leaderboards_into_one_folder_at_once(tmp_path, capsys):

@@ -215,14 +215,14 @@ def out_folder(path: str | Path) -> list[Path]:
 def exclusive_folder(path: str | Path, option: str, command: str) -> Iterator[Path]:
     """Hold an exclusive lock (``flock``) on the output folder ``path`` while the block runs, so that a second call
     writing into the same folder at the same time is refused in one line instead of both mixing their files (each
-    then saying it wrote them). The folder is created if it is missing, and removed again if the block fails
-    while it is still empty; nothing is written into it for the lock."""
+    then saying it wrote them). The folder (and its missing parents) is created if it is missing, and removed
+    again if the block fails while it is still empty; nothing is written into it for the lock."""
     import fcntl
 
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise UserError(f"{option} {path}: not a folder")
-    created = not folder.exists()
+    created = [parent for parent in (folder, *folder.parents) if not parent.exists()]  # innermost first
     try:
         folder.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
@@ -239,9 +239,9 @@ def exclusive_folder(path: str | Path, option: str, command: str) -> Iterator[Pa
         try:
             yield folder
         except BaseException:
-            if created:
-                with suppress(OSError):
-                    folder.rmdir()  # only while it is empty
+            with suppress(OSError):
+                for made in created:
+                    made.rmdir()  # only while it is empty
             raise
     finally:
         os.close(descriptor)

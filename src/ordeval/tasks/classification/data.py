@@ -34,8 +34,7 @@ import numpy as np
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.files import write_atomically, write_json
-from ordeval.io.parsing import RECORD_BYTES, load_json
-from ordeval.io.provenance import dataset_origin
+from ordeval.io.provenance import dataset_origin, read_provenance
 from ordeval.stats.seeding import stream
 from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
 from ordeval.tasks.classification import readers, simulate
@@ -277,7 +276,7 @@ def read_canonical(name: str, spec: Mapping, gold_path, runs_path, provenance_pa
     classes = readers.class_labels(spec["classes"])
     gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))
     run_names, runs = readers.read_canonical_runs_paired(runs_path, classes, gold)
-    provenance = load_json(provenance_path, RECORD_BYTES) if provenance_path and Path(provenance_path).is_file() else {}
+    provenance = read_provenance(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
     return ClassificationData(
         name,
         classes,

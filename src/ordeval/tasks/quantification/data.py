@@ -18,8 +18,7 @@ import numpy as np
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_atomically, write_json
-from ordeval.io.parsing import RECORD_BYTES, load_json
-from ordeval.io.provenance import dataset_origin
+from ordeval.io.provenance import dataset_origin, read_provenance
 from ordeval.io.table import Table
 from ordeval.stats.seeding import stream
 from ordeval.tasks.base import TaskData, build_runs, check_files_exist, file_record, resolve_path
@@ -261,7 +260,7 @@ def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | Non
 def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None, arrays_path=None) -> Dataset:
     """A data set from its canonical tables (the output of :func:`write_canonical`): from the arrays
     beside them when they mirror the tables (:func:`read_arrays`: no parsing), else parsed and checked."""
-    provenance = load_json(provenance_path, RECORD_BYTES) if provenance_path else {}
+    provenance = read_provenance(provenance_path) if provenance_path else {}  # its origin checked
     stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
     if stored is not None:
         topics, run_names, gold_values, estimates = stored
