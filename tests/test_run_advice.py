@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO, tiny_config
 
-from ordeval.cli import run
+from ordeval.cli import run, run_advice
 from ordeval.workflow.config import load
 from ordeval.workflow.limits import estimate
 from ordeval.workflow.plan import plan
@@ -53,13 +53,13 @@ def _project(tmp_path: Path, incomplete: bool, locks: bool) -> Path:
     ],
 )
 def test_the_hint_after_a_stop_gives_a_command_that_continues(tmp_path, monkeypatch, incomplete, locks, expected):
-    monkeypatch.setattr(run, "live_snakemake", lambda project: [])
-    assert run._after_stop(_project(tmp_path, incomplete, locks), ARGS, []) == [expected]
+    monkeypatch.setattr(run_advice, "live_snakemake", lambda project: [])
+    assert run_advice.after_stop(_project(tmp_path, incomplete, locks), ARGS, []) == [expected]
 
 
 def test_no_rerun_advice_while_a_snakemake_runs_there(tmp_path, monkeypatch):
-    monkeypatch.setattr(run, "live_snakemake", lambda project: [4242])
-    (hint,) = run._after_stop(_project(tmp_path, True, True), ARGS, [])
+    monkeypatch.setattr(run_advice, "live_snakemake", lambda project: [4242])
+    (hint,) = run_advice.after_stop(_project(tmp_path, True, True), ARGS, [])
     assert "a Snakemake is still running" in hint and "(process 4242)" in hint and "do not --unlock" in hint
 
 

@@ -45,12 +45,12 @@ def test_files_the_manifest_does_not_list_are_left_out_by_reference_and_diff(tmp
 
 
 def test_ordeval_run_notes_what_an_earlier_configuration_left(tmp_path):
-    from ordeval.cli.run import _left_behind
+    from ordeval.cli.run_advice import left_behind
 
     results = _results(tmp_path / "results" / "demo")
-    assert _left_behind(results) == []
+    assert left_behind(results) == []
     _write(results, "tables/agreement/Dropped.csv", "x\n")
-    (note,) = _left_behind(results)
+    (note,) = left_behind(results)
     assert "1 file under" in note and "not made by this configuration (e.g. tables/agreement/Dropped.csv)" in note
 
 
