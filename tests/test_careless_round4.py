@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_helpers import one_error_line
+from cli_helpers import one_error_line, peak, sparse
 from conftest import REPO, built, shared_file, tiny_config
 
 from ordeval.cli import main
@@ -322,7 +322,7 @@ def test_topics_reads_the_stack_only_while_it_mirrors_the_tables(tmp_path, capsy
         (b"", "empty"),
         (b"random bytes" * 400, "not an .npz archive: it starts with b'rand'"),
         (b"\x93NUMPY\x01\x00{'descr': '|O'}", "not an .npz archive: it starts with b'\\x93NUM'"),
-        (None, "Object arrays cannot be loaded when allow_pickle=False"),
+        (None, "array 'values' holds Python objects (never loaded)"),
         ("no values", "no array 'values'"),
         ("truncated", ""),
     ],
@@ -397,7 +397,10 @@ def test_corrupt_arrays_beside_the_canonical_tables_are_one_line_stale_ones_are_
     for change, problem in [
         (lambda: arrays.write_bytes(b""), "empty"),
         (lambda: arrays.write_bytes(b"\x93NUMPY random bytes" * 9), "not an .npz archive"),
-        (lambda: np.savez(arrays, **{**stored, "runs": np.array([object()], dtype=object)}), "Object arrays cannot"),
+        (
+            lambda: np.savez(arrays, **{**stored, "runs": np.array([object()], dtype=object)}),
+            "array 'runs' holds Python",
+        ),
         (lambda: np.savez(arrays, **{**stored, "runs": stored["runs"][0]}), "array 'runs' is 2-D float64, not 3-D"),
         (lambda: np.savez(arrays, **{**stored, "gold": stored["gold"][:-1]}), "gold (13, 5) and runs"),
         (lambda: np.savez(arrays, **{**stored, "gold": stored["gold"] * np.nan}), "probabilities that are negative"),
@@ -503,39 +506,6 @@ def test_the_configuration_schema_is_read_again_when_it_changes(tmp_path, monkey
 
 
 # =========================================================================== 3: memory of the records, not the file
-
-
-def sparse(path: Path, text: str, size: int = 1 << 30) -> Path:
-    """``text`` then a hole up to ``size`` bytes (``truncate -s 1G``: NUL bytes on disk only by name)."""
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.truncate(size)
-    return path
-
-
-def peak(arguments: list[str], limit: int | None = None, folder: Path | None = None) -> tuple[int, str, int]:
-    """(exit status, stderr, peak resident memory in MiB) of ``ordeval ARGUMENTS`` in a process of its own
-    (its own children's peak: ``getrusage(RUSAGE_CHILDREN)`` of a wrapper that runs only it); ``limit``: its
-    address space in bytes (``ulimit -v``); ``folder``: where it runs."""
-    code = (
-        "import resource, subprocess, sys\n"
-        "limit = int(sys.argv[1])\n"
-        "def cap():\n"
-        "    if limit: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))\n"
-        "done = subprocess.run([sys.executable, '-m', 'ordeval', *sys.argv[2:]], preexec_fn=cap, capture_output=True,"
-        " text=True)\n"
-        "sys.stderr.write(done.stdout + done.stderr)\n"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-        "sys.exit(done.returncode)\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code, str(limit or 0), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=folder,
-    )
-    return done.returncode, done.stderr, int(done.stdout.split()[-1]) // 1024
 
 
 THREE_TOPICS = "".join(f"t{i}\t0.1\t0.2\t0.3\t0.2\t0.2\n" for i in range(3))

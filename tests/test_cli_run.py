@@ -175,7 +175,7 @@ def test_a_signal_to_ordeval_run_stops_snakemake_and_its_jobs(project, monkeypat
         time.sleep(0.05)
     assert not _alive(job) and not _alive(snakemake)
     err = capsys.readouterr().err
-    assert f"stopped by {signal.Signals(number).name}" in err and "run the same command again" in err
+    assert f"stopped by {signal.Signals(number).name}" in err and "hint: to continue: ordeval run --configfile" in err
 
 
 def test_a_second_run_of_the_same_name_is_refused_before_touching_the_first_ones_log(project, monkeypatch, capsys):

@@ -348,7 +348,10 @@ def _rename(config, old, new):
         (lambda c: _rename(c, "TinySem", ".."), "datasets...: data set '..' is a relative path"),
         (lambda c: _rename(c, "TinySem", "all"), "datasets.all: data set 'all' is a reserved word"),
         (lambda c: _rename(c, "TinySem", "mean_half"), "datasets.mean_half: data set 'mean_half' starts like"),
-        (lambda c: _rename(c, "TinySem", "Tiny\nSem"), "config key datasets: 'Tiny\\nSem' does not match"),
+        (
+            lambda c: _rename(c, "TinySem", "Tiny\nSem"),
+            "config key datasets.Tiny\\nSem: 'Tiny\\nSem' contains the control",
+        ),
         (
             lambda c: c["datasets"]["TinySem"]["runs"][0].update(name="BL\npositive"),
             "config key datasets.TinySem.runs[0].name: 'BL\\npositive' contains the control character '\\n'",

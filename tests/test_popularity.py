@@ -260,7 +260,8 @@ def _write_scores(directory, dataset: str, stack: ScoreStack, gold_source="simul
     paths = write_scores(stack, score_files(stack, directory / dataset))
     provenance = str(directory / dataset / "provenance.json")
     runs = {run: {"source": "baseline"} for run in stack.runs}
-    write_json({"dataset": dataset, "origin": "synthetic", "gold": {"source": gold_source}, "runs": runs}, provenance)
+    origin = "synthetic" if gold_source == "simulated" else "real"  # as the record's own sources make it
+    write_json({"dataset": dataset, "origin": origin, "gold": {"source": gold_source}, "runs": runs}, provenance)
     return str(paths["stack"]), provenance
 
 

@@ -109,6 +109,8 @@ class UndefinedMean(ValueError):
 def check_means(scores: np.ndarray, runs: list[str], measure: str) -> np.ndarray:
     """The means over topics of ``scores`` (topics x runs); an :class:`UndefinedMean` for the first run whose
     mean is not finite."""
+    from ordeval.stats import MAX_SCORE
+
     scores = np.asarray(scores, dtype=float)
     with np.errstate(over="ignore", invalid="ignore"):
         means = scores.mean(axis=0)
@@ -117,6 +119,12 @@ def check_means(scores: np.ndarray, runs: list[str], measure: str) -> np.ndarray
         run = int(bad[0])
         raise UndefinedMean(
             measure, runs[run], float(means[run]), scores.shape[0], bool(np.isfinite(scores[:, run]).all())
+        )
+    large = np.flatnonzero((np.abs(scores) > MAX_SCORE).any(axis=0))
+    if large.size:  # the interval squares the scores
+        raise ValueError(
+            f"measure {measure!r}: run {runs[int(large[0])]!r} has a score beyond {MAX_SCORE:g} in magnitude; "
+            "an interval squares the scores (they would overflow)"
         )
     return means
 

@@ -216,20 +216,24 @@ def _read_arrays(path, arrays) -> tuple | None:
     SHA-256); None otherwise (missing, or the TSV changed since), and the TSV is parsed. A file that is not
     such arrays (empty, random bytes, pickled objects, shapes that do not fit, p-values outside [0, 1]) is
     an InputError naming it."""
+    from ordeval.io.archives import Archive
     from ordeval.io.files import sha256
-    from ordeval.io.parsing import load_arrays
 
     if not Path(arrays).is_file():
         return None
-    stored = load_arrays(arrays, "the p-values", PVALUE_ARRAYS)
-    if str(stored["tsv_sha256"]) != sha256(path):
-        return None
-    measures, runs, means, p_values = stored["measures"], stored["runs"], stored["means"], stored["p_values"]
-    pairs = len(runs) * (len(runs) - 1) // 2
+    with Archive(arrays, "the p-values") as archive:  # checked from its headers before any array is read
+        archive.require(PVALUE_ARRAYS)
+        if str(archive.read("tsv_sha256")) != sha256(path):
+            return None  # stale: the p-values are not read
+        measures, runs = archive.read("measures"), archive.read("runs")
+        pairs = len(runs) * (len(runs) - 1) // 2
+        shapes = archive.shape("means"), archive.shape("p_values")
+        if shapes != ((len(measures), len(runs)), (len(measures), pairs)):
+            problem = f"means {shapes[0]} and p-values {shapes[1]} for {len(measures)} measures x {len(runs)} runs"
+            raise InputError(arrays, None, f"not the p-values as ordeval writes them ({problem})")
+        means, p_values = archive.read("means"), archive.read("p_values")
     problem = None
-    if means.shape != (len(measures), len(runs)) or p_values.shape != (len(measures), pairs):
-        problem = f"means {means.shape} and p-values {p_values.shape} for {len(measures)} measures x {len(runs)} runs"
-    elif not np.isfinite(means).all() or not ((p_values >= 0) & (p_values <= 1)).all():
+    if not np.isfinite(means).all() or not ((p_values >= 0) & (p_values <= 1)).all():
         problem = "means that are not finite or p-values outside [0, 1]"
     if problem:
         raise InputError(arrays, None, f"not the p-values as ordeval writes them ({problem})")

@@ -42,6 +42,7 @@ from ordeval.cli import (
     reference,
     run,
     score,
+    stopping,
     streams,
     topics,
     validate,
@@ -83,14 +84,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``ordeval`` command; returns the exit status, the documented one also when standard output is a
     closed pipe or closed (:mod:`ordeval.cli.streams`)."""
     try:
-        with streams.guarded():
+        with streams.guarded(), stopping.stoppable():
             return _main(list(sys.argv[1:] if argv is None else argv))
+    except stopping.Stopped as stop:  # before or after a command's own handling: the cleanup has run
+        _say_stopped(stop)
+        return 128 + stop.number
     except streams.OutputError as error:  # a full disk behind '> file': say where, on what is left
         try:
             print(f"ordeval: error: {error.strerror}", file=sys.stderr)
         except (OSError, ValueError, AttributeError):
             pass
         return 2
+
+
+def _say_stopped(stop: stopping.Stopped) -> None:
+    try:
+        print(f"ordeval: stopped by {stop.name}", file=sys.stderr)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _main(argv: list[str]) -> int:
@@ -146,6 +157,9 @@ def _main(argv: list[str]) -> int:
         if os.environ.get("ORDEVAL_DEBUG"):
             raise
         return fail(f"out of memory: 'ordeval {args.command}' needs more memory than this process may use")
+    except stopping.Stopped as stop:
+        _say_stopped(stop)
+        return 128 + stop.number
     except KeyboardInterrupt:
         print("ordeval: interrupted", file=sys.stderr)
         return 130

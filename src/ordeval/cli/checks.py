@@ -13,7 +13,8 @@
   in ``<out>/.ordeval-files`` before it writes them (so a call stopped midway, by a full disk or a kill,
   leaves a folder the next call may write again); a later call into the same folder removes those files
   (and only those) before writing; a non-empty folder without that record, or with files it does not
-  list, is refused.
+  list, is refused; and one call writes into a folder at a time (:func:`exclusive_folder`: ``ordeval score``,
+  ``ordeval leaderboard``; a second call at once is refused in one line).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 
@@ -40,7 +42,9 @@ def existing(path: str, what: str = "file", option: str = "") -> Path:
     if what == "file" and candidate.is_dir():
         raise UserError(f"{path}: is a folder, not a file")
     if what == "file" and not candidate.is_file():
-        raise UserError(f"{path}: not a file")
+        from ordeval.io.files import file_kind
+
+        raise UserError(f"{path}: is {file_kind(candidate.stat().st_mode)}, not a regular file")
     if what == "folder" and not candidate.is_dir():
         raise UserError(f"{path}: not a folder")
     return candidate
@@ -205,6 +209,42 @@ def out_folder(path: str | Path) -> list[Path]:
             "'ordeval score' call did not write; give a new or empty folder"
         )
     return [folder / name for name in present if name != RECORD]
+
+
+@contextmanager
+def exclusive_folder(path: str | Path, option: str, command: str) -> Iterator[Path]:
+    """Hold an exclusive lock (``flock``) on the output folder ``path`` while the block runs, so that a second call
+    writing into the same folder at the same time is refused in one line instead of both mixing their files (each
+    then saying it wrote them). The folder (and its missing parents) is created if it is missing, and removed
+    again if the block fails while it is still empty; nothing is written into it for the lock."""
+    import fcntl
+
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UserError(f"{option} {path}: not a folder")
+    created = [parent for parent in (folder, *folder.parents) if not parent.exists()]  # innermost first
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as error:
+        raise UserError(f"{option} {path}: {error.strerror or error}") from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UserError(
+                f"{option} {path}: another '{command}' is writing into this folder now; wait for it to end, or give "
+                "another folder"
+            ) from None
+        try:
+            yield folder
+        except BaseException:
+            with suppress(OSError):
+                for made in created:
+                    made.rmdir()  # only while it is empty
+            raise
+    finally:
+        os.close(descriptor)
 
 
 def _temporary_of(name: str, listed: set[str]) -> bool:

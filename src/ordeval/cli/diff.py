@@ -94,6 +94,12 @@ def _counts(result) -> str:
         tail.append(f"{within} of them equal within the tolerance with other bytes")
     if result.new.left_out or result.old.left_out:
         tail.append(f"{max(result.new.left_out, result.old.left_out)} volatile files left out")
+    unlisted = result.old.unlisted + result.new.unlisted
+    if unlisted:
+        tail.append(
+            f"{_plural(unlisted, 'file')} that no manifest lists left out (outputs of an earlier configuration, "
+            "temporary files)"
+        )
     if result.ignored:
         tail.append(f"{result.ignored} ignored (--ignore)")
     return f"{', '.join(parts)}; {', '.join(tail)}"
@@ -332,6 +338,7 @@ def document(result) -> dict:
         },
         "ignored": result.ignored,
         "left_out": {"old": result.old.left_out, "new": result.new.left_out},
+        "unlisted": {"old": result.old.unlisted, "new": result.new.unlisted},
     }
 
 

@@ -53,11 +53,11 @@ def cmd_evaluate(args, extra) -> int:
     from ordeval.workflow.config import load_yaml
 
     plugin = Path(args.plugin).resolve()
-    if not plugin.is_file():
+    if not plugin.exists():  # what is there but is not a regular file: said when it is loaded
         raise UserError(f"{args.plugin}: no such plugin file")
     project = run.project_folder()
     configfile = Path(args.configfile).resolve() if args.configfile else project / "config" / "config.yaml"
-    if not configfile.is_file():
+    if not configfile.exists():  # what is there but is not a regular file: said by the loader
         raise UserError(f"{args.configfile or configfile}: no such configuration file")
     base = load_yaml(configfile)
     base.update(run._config_overrides(extra))

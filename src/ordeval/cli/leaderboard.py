@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ordeval.analysis.leaderboard import PROTOCOLS
+from ordeval.cli import checks
 from ordeval.cli.checks import check_hsd_memory
 from ordeval.cli.common import Progress, UserError, add_hsd_options, existing, measure_list, progress_wanted
 from ordeval.io.errors import InputError
@@ -240,7 +241,8 @@ def cmd_leaderboard(args) -> int:
     except UndefinedMean as error:
         scores = folder / ("pooled.tsv" if args.protocol == "pooled" else f"{error.measure}.tsv")
         raise InputError(scores, None, str(error)) from None
-    write_leaderboard(boards, out, stack)
+    with checks.exclusive_folder(out, "--out", "ordeval leaderboard"):  # its files are one leaderboard's
+        write_leaderboard(boards, out, stack)
     print_leaderboard(boards, args.json)
     print(f"leaderboard: {out}/leaderboard.csv, .md, .tex, .html", file=sys.stderr)
     return 0

@@ -8,7 +8,8 @@ import sys
 
 def cmd_reference(args) -> int:
     from ordeval.results.fingerprint import by_value
-    from ordeval.results.reference import KEPT_TEXT, matches, record_reference
+    from ordeval.results.recording import record_reference
+    from ordeval.results.reference import KEPT_TEXT, matches
 
     files = record_reference(args.results, args.out)
     kept = sum(matches(name, KEPT_TEXT) for name in files)

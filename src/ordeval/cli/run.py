@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ordeval.cli import checks
 from ordeval.cli.common import Progress, UserError, describe, progress_wanted
+from ordeval.cli.run_advice import _runs_snakemake, again, diagnosis, left_behind, live_snakemake  # noqa: F401 (imported from here too)
 from ordeval.io.errors import ConfigError, InputError
 
 
@@ -100,6 +101,8 @@ _JOB_ERROR = re.compile(r"(?:ordeval: error: |\bERROR )(.*)$")
 _EXCEPTION_HEADING = re.compile(r"^\w*(?:Error|Exception)(?: in file .*)?:$")
 _LOCKED = re.compile(r"LockException|Directory cannot be locked")
 _INCOMPLETE = re.compile(r"IncompleteFilesException|--rerun-incomplete|incomplete")
+#: Above this many data sets, ``ordeval run`` says that it is planning them (a few seconds per thousand).
+PLANNING_NOTE = 100
 #: Seconds Snakemake and its jobs get to stop after a forwarded SIGINT/SIGTERM before SIGKILL.
 STOP_GRACE = 30.0
 
@@ -137,7 +140,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
 
     project = project_folder()
     configfile = Path(args.configfile).resolve() if args.configfile else project / "config" / "config.yaml"
-    if not configfile.is_file():
+    if not configfile.exists():  # what is there but is not a regular file: said by the loader
         raise UserError(f"{args.configfile or configfile}: no such configuration file")
     shown = args.configfile or os.path.relpath(configfile)
     try:
@@ -145,6 +148,9 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         if not isinstance(data, dict):
             raise ConfigError(f"a configuration is a mapping of keys, not {type(data).__name__}")
         data.update(_config_overrides(extra))
+        many = data.get("datasets")
+        if isinstance(many, dict) and len(many) > PLANNING_NOTE:  # seconds of planning: say what happens
+            print(f"ordeval run: {shown}: checking and planning {len(many):,} data sets ...", file=sys.stderr)
         # every check the Snakefile makes (plugins loaded first: they may add a file format), before Snakemake
         planned = make_plan(data, workdir=project)
     except (ConfigError, InputError) as error:
@@ -166,7 +172,12 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         args.target,
         *extra,
     ]
-    heading = f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores; "
+    from ordeval.workflow.limits import estimate
+
+    heading = (
+        f"ordeval run: configuration {shown} (name {name}), target {args.target}, {args.cores} cores, "
+        f"{_duration(estimate(planned.config).hours)} of work at most (a generous estimate, if every job runs); "
+    )
     started = time.monotonic()
     watch = _Watch(Progress(f"ordeval run {name}", progress_wanted(args)))
     if args.dry_run:  # nothing written: no log, no lock (Snakemake's dry run takes none either)
@@ -185,7 +196,7 @@ def cmd_run(args, extra: Sequence[str]) -> int:
         )
         raise UserError(
             f"{os.path.relpath(log_path)}: cannot write the log ({failure.strerror or failure}); {ran}; "
-            f"once there is room: {_again(args, extra)}"
+            f"once there is room: {again(args, extra)}"
         )
     lines = _summary(args, watch, status, stopped_by, time.monotonic() - started)
     if not args.dry_run:
@@ -195,11 +206,19 @@ def cmd_run(args, extra: Sequence[str]) -> int:
             f"warning: {os.path.relpath(log_path)}: the log's end is missing ({unfinished.strerror or unfinished})"
         )
     if status != 0:
-        lines += _diagnosis(watch, stopped_by, project, args, extra)
+        lines += diagnosis(watch, stopped_by, project, args, extra)
     print("\n".join(lines), file=sys.stderr if status else sys.stdout)
     if stopped_by is not None:
         return 128 + stopped_by
     return status
+
+
+def _duration(hours: float) -> str:
+    """``about 7 min``, ``about 3.2 hours``."""
+    minutes = hours * 60
+    if minutes < 1:
+        return "under a minute"
+    return f"about {minutes:.0f} min" if minutes < 90 else f"about {hours:.1f} hours"
 
 
 def _logged_run(command: list[str], project: Path, log_path: Path, watch: _Watch):
@@ -312,8 +331,9 @@ def _snakemake(command: list[str], project: Path, log, watch: _Watch) -> tuple[i
             cwd=project,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            text=True,
+            encoding="utf-8",  # the log is UTF-8 whatever the locale: Snakemake and its jobs write UTF-8 to it
             errors="replace",
+            env={**os.environ, "PYTHONIOENCODING": "utf-8:backslashreplace"},
             start_new_session=True,
         )
     except OSError as error:
@@ -393,19 +413,6 @@ def _summary(args, watch: _Watch, status: int, stopped_by: int | None, seconds: 
     return lines
 
 
-def _again(args, extra: Sequence[str], *more: str) -> str:
-    """The ``ordeval run`` command of this call (``more`` added to its Snakemake arguments), quoted for a shell."""
-    words = ["ordeval", "run"]
-    if args.configfile:
-        words += ["--configfile", args.configfile]
-    if args.target != "all":
-        words += ["--target", args.target]
-    if args.cores != "all":
-        words += ["--cores", str(args.cores)]
-    passed = [*extra, *more]
-    return shlex.join(words + (["--", *passed] if passed else []))
-
-
 def _where(
     project: Path, results: Path, configfile: Path, shown: str, log_path: Path, planned, extra, args, watch, status
 ) -> list[str]:
@@ -432,7 +439,7 @@ def _where(
     command = shlex.join(html)
     if report_configuration_problem(planned.config, project / planned.results / "manifest.json"):
         report_run = argparse.Namespace(configfile=args.configfile, target="report", cores=args.cores)
-        command = f"{_again(report_run, config and ['--config', *items])} && {command}"
+        command = f"{again(report_run, config and ['--config', *items])} && {command}"
     lines = run_summary(
         planned.config,
         failed=status != 0,
@@ -442,90 +449,7 @@ def _where(
         heading=False,
     )
     lines.append(f"full log: {os.path.relpath(log_path)}")
-    return lines
-
-
-def live_snakemake(project: Path) -> list[int] | None:
-    """The process ids of the Snakemake processes now running in ``project`` (``--directory`` or their
-    working folder), other than this process; None where processes cannot be listed (no ``/proc``)."""
-    proc = Path("/proc")
-    if not (proc / "self" / "cmdline").is_file():
-        return None
-    target = project.resolve()
-    found = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            argv = [part.decode(errors="replace") for part in (entry / "cmdline").read_bytes().split(b"\0") if part]
-            if not _runs_snakemake(argv) or (entry / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
-                continue
-            where = Path(os.readlink(entry / "cwd"))
-            for option, value in zip(argv, [*argv[1:], ""], strict=True):
-                if option in ("--directory", "-d"):
-                    where = where / value
-                elif option.startswith("--directory="):
-                    where = where / option.partition("=")[2]
-            if where.resolve() == target:
-                found.append(int(entry.name))
-        except (OSError, IndexError):  # ended meanwhile, or another user's
-            continue
-    return sorted(found)
-
-
-def _runs_snakemake(argv: list[str]) -> bool:
-    """Whether a command line runs Snakemake: ``snakemake ...``, ``python -m snakemake ...``, or the interpreter
-    running the ``snakemake`` script, as a console script started by hand runs (``/usr/bin/python3
-    /usr/local/bin/snakemake ...``)."""
-    if not argv:
-        return False
-    if Path(argv[0]).name == "snakemake":
-        return True
-    if any(first == "-m" and second == "snakemake" for first, second in zip(argv, argv[1:], strict=False)):
-        return True
-    script = next((argument for argument in argv[1:] if not argument.startswith("-")), "")  # after its options
-    return Path(script).name == "snakemake"
-
-
-def snakemake_locks(project: Path) -> list[Path]:
-    """The lock files Snakemake keeps in ``project/.snakemake/locks`` while it runs there (and leaves behind
-    when it is killed)."""
-    folder = project / ".snakemake" / "locks"
-    return sorted(folder.glob("*.lock")) if folder.is_dir() else []
-
-
-def _diagnosis(watch: _Watch, stopped_by: int | None, project: Path, args, extra: Sequence[str]) -> list[str]:
-    """The one-line errors, and only the hints that apply (a Snakemake running now is named as such)."""
-    if stopped_by is not None:  # the jobs' errors are those of the stop itself
-        return [f"hint: run the same command again to continue: {_again(args, extra)}"]
-    found = watch.errors or watch.other[:3] or ["(see the full log)"]
-    lines = ["error:" if len(found) == 1 else "errors:"] + [f"  {line}" for line in found]
-    if not (watch.locked or watch.incomplete):
-        return lines
-    live = live_snakemake(project)
-    if live:
-        processes = f"process{'es' if len(live) > 1 else ''} {', '.join(map(str, live))}"
-        lines.append(
-            f"hint: a Snakemake is running in {project} now ({processes}): wait for it to finish, then run "
-            f"the same command again (do not --unlock or --rerun-incomplete while it runs)"
-        )
-        return lines
-    unknown = (
-        f"if no other Snakemake runs in {project}: "
-        if live is None  # processes cannot be listed here
-        else "if no Snakemake on another machine uses this folder: "
-    )
-    if watch.locked or snakemake_locks(project):  # a lock: never --rerun-incomplete, which would clobber its jobs
-        state = (
-            "the folder is locked by a Snakemake that was interrupted (none runs on this machine now)"
-            if live is not None
-            else "the folder is locked by another Snakemake or an interrupted one"
-        )
-        lines.append(f"hint: {state}; {unknown}{_again(args, [], '--unlock')}")
-    else:
-        lines.append(
-            f"hint: outputs of an interrupted run are incomplete; {unknown}{_again(args, extra, '--rerun-incomplete')}"
-        )
+    lines += left_behind(results)
     return lines
 
 

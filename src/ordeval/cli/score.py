@@ -218,6 +218,11 @@ def per_topic_lines(stack) -> list[str]:
 
 
 def cmd_score(args) -> int:
+    with checks.exclusive_folder(args.out, "--out", "ordeval score"):  # from its check to its last file
+        return _score(args)
+
+
+def _score(args) -> int:
     from ordeval.tasks import get_task
     from ordeval.tasks.stack import score_files, write_scores
 

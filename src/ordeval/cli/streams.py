@@ -6,10 +6,19 @@ it documents (``diff``: 1 when the folders differ), with no traceback: what it w
 as ``head`` asked. A descriptor that is closed when ordeval starts gets ``/dev/null``, so that no file the
 command opens takes its number (and a child process, Snakemake, writes nowhere instead of into that file).
 Any other failure to write (a full disk behind ``> file``) is one line naming where the output went, exit 2.
+
+Output never depends on whether the locale can encode it: ``LC_ALL=C`` (ASCII) or an ISO-8859-1 terminal gets
+every line, in the locale's encoding, with each character it cannot encode written as its Python escape
+(``α_ORD`` -> ``\\u03b1_ORD``; the :data:`ERRORS` handler, also on standard error). Escapes keep the output in
+the one encoding the terminal (or the file behind ``>``) declared, and every character recoverable; writing
+UTF-8 bytes into a stream declared ASCII or Latin-1 would mix two encodings in one stream and show mojibake. A
+file name that was not valid in the locale (held as lone surrogates by Python) is written back as its bytes.
+Machine-readable output (``--json``) is ASCII already.
 """
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import sys
@@ -18,6 +27,35 @@ from contextlib import contextmanager
 
 #: Errors that mean the reader is gone (a closed pipe) or the stream was closed.
 _GONE = (errno.EPIPE, errno.EBADF, errno.EINVAL)
+
+
+#: The encoding error handler of standard output and error (:func:`escape`).
+ERRORS = "ordeval.escape"
+
+
+def escape(error: UnicodeEncodeError) -> tuple[str | bytes, int]:
+    """An encoding error handler: a character the stream's encoding cannot encode becomes its Python escape
+    (``backslashreplace``), a lone surrogate that stands for an undecodable byte (``surrogateescape``, as Python
+    decodes file names and arguments) that byte again. One character at a time."""
+    character = error.object[error.start]
+    if 0xDC80 <= ord(character) <= 0xDCFF:
+        return bytes([ord(character) - 0xDC00]), error.start + 1
+    replaced, _ = codecs.backslashreplace_errors(
+        UnicodeEncodeError(error.encoding, error.object, error.start, error.start + 1, error.reason)
+    )
+    return replaced, error.start + 1
+
+
+codecs.register_error(ERRORS, escape)
+
+
+def encodable(text: str, encoding: str | None) -> str:
+    """``text`` with what ``encoding`` cannot encode escaped as :func:`escape` does (for a stream whose errors
+    handler cannot be set)."""
+    try:
+        return text.encode(encoding or "ascii", ERRORS).decode(encoding or "ascii", "surrogateescape")
+    except LookupError:
+        return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
 class OutputError(OSError):
@@ -56,6 +94,10 @@ class Guarded:
             return None
         try:
             return getattr(self._stream, method)(*arguments)
+        except UnicodeEncodeError:  # a stream whose errors handler could not be set: escape, never drop
+            if method != "write":
+                raise
+            return self._call(method, encodable(arguments[0], getattr(self._stream, "encoding", None)))
         except ValueError:  # "I/O operation on closed file"
             self._gone()
         except OSError as error:
@@ -96,11 +138,25 @@ def _reopen_closed(descriptor: int) -> bool:
     return True
 
 
+def _set_errors(stream, errors: str | None) -> str | None:
+    """Set the encoding error handler of a text stream (its previous one; None where it has none to set)."""
+    previous = getattr(stream, "errors", None)
+    if errors is None or previous is None or not hasattr(stream, "reconfigure"):
+        return None
+    try:
+        stream.reconfigure(errors=errors)
+    except (OSError, ValueError, AttributeError):  # closed, or a stream that cannot change it
+        return None
+    return previous
+
+
 @contextmanager
 def guarded() -> Iterator[None]:
-    """Run a command with :class:`Guarded` standard output and error (restored afterwards)."""
+    """Run a command with :class:`Guarded` standard output and error, which escape what their encoding cannot
+    encode (:data:`ERRORS`; both restored afterwards)."""
     closed = {descriptor: _reopen_closed(descriptor) for descriptor in (0, 1, 2)}
     saved = sys.stdout, sys.stderr
+    handlers = [(stream, _set_errors(stream, ERRORS)) for stream in saved if stream is not None]
     sys.stdout = Guarded(None if closed[1] else sys.stdout, 1)
     sys.stderr = Guarded(None if closed[2] else sys.stderr, 2)
     try:
@@ -109,3 +165,5 @@ def guarded() -> Iterator[None]:
         sys.stderr.flush()
     finally:
         sys.stdout, sys.stderr = saved
+        for stream, previous in handlers:
+            _set_errors(stream, previous)

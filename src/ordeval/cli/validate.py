@@ -84,25 +84,30 @@ def _finish(args, checked_files, found: int) -> None:
             "role": checked.role,
             "format": checked.fmt,
             "ok": checked.ok,
-            "summary": checked.summary() if checked.ok else "",
+            "summary": shown(checked.summary()) if checked.ok else "",
             "problems": [{"line": problem.line, "problem": shown(problem.problem)} for problem in checked.problems],
             "truncated": checked.truncated,
-            "notes": list(checked.notes),
+            "notes": [shown(note) for note in checked.notes],
         }
         for checked in checked_files
     ]
     print(json.dumps({"problems": found, "files": files}, indent=1))
 
 
+def _say(text: str) -> None:
+    """A line of the report, standard input's copy named ``<stdin>``."""
+    print(shown(text))
+
+
 def _report(checked) -> int:
     for problem in checked.problems:
-        print(problem)
+        _say(str(problem))
     if checked.truncated:
-        print(f"{checked.path}: (stopped after {len(checked.problems)} problems)")
+        _say(f"{checked.path}: (stopped after {len(checked.problems)} problems)")
     for note in checked.notes:
-        print(f"{checked.path}: note: {note}")
+        _say(f"{checked.path}: note: {note}")
     if checked.ok:
-        print(
+        _say(
             f"{checked.path}: OK ({checked.role}: {checked.summary().removeprefix('ok: ').removeprefix('ok')})".replace(
                 ": )", ")"
             )

@@ -28,6 +28,11 @@ def shorten_repr(value: object, limit: int = MAX_VALUE) -> str:
     return f"{text[: limit - 40]}... ({len(value) if isinstance(value, str) else len(text)} characters)"
 
 
+def amount(size: int) -> str:
+    """A size in bytes for a message: ``64 MiB`` when it is a whole number of MiB, else ``1,000 bytes``."""
+    return f"{size // 2**20:,} MiB" if size >= 2**20 and size % 2**20 == 0 else f"{size:,} bytes"
+
+
 def _cut_lines(message: str) -> str:
     if len(message) <= MAX_LINE:
         return message

@@ -20,6 +20,7 @@ from ordeval.io.parsing import (
     CARRIAGE_RETURN,
     INTEGER,
     MAX_INTEGER_DIGITS,
+    MAX_LINE_BYTES,
     MAX_NUMBER_LENGTH,
     NEWLINE,
     TAB,
@@ -165,6 +166,14 @@ _NUMBER_FLAT = np.concatenate(
 #: would otherwise cost more than the arithmetic).
 CHUNK_BYTES = 1 << 22
 CHUNK_RECORDS = 1 << 18
+#: The longest field of a table (bytes): names, labels and numbers are far shorter, and a longer one is refused at
+#: its line (a column's fields are padded to its longest one). Lines: at most MAX_LINE_BYTES.
+MAX_FIELD_BYTES = 1024
+
+
+def _records(width: int) -> int:
+    """Records handled at once where each is padded to ``width`` bytes: :data:`CHUNK_BYTES` of them at most."""
+    return max(1, min(CHUNK_RECORDS, CHUNK_BYTES // max(width, 1)))
 
 
 def _pieces(count: int, size: int = CHUNK_RECORDS) -> list[slice]:
@@ -276,7 +285,7 @@ class Fields:
             table = np.array(encoded, dtype=f"S{width}")
         order = np.argsort(table, kind="stable")
         ordered = table[order]
-        for part in _pieces(len(self)):
+        for part in _pieces(len(self), _records(width)):
             values, lengths = self._values(part, field, width)
             position = np.minimum(np.searchsorted(ordered, values), ordered.size - 1)
             found = (ordered[position] == values) & (lengths <= width)
@@ -290,7 +299,7 @@ class Fields:
         lengths = self.lengths(field)
         width = int(lengths.max()) if lengths.size else 0
         starts, blocks = [], []
-        for part in _pieces(len(self)):
+        for part in _pieces(len(self), _records(width)):
             values, _ = self._values(part, field, width)
             first = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
             starts.append(first + part.start)
@@ -349,8 +358,9 @@ class Fields:
         self.check_integers(field, what)
         return self._converted(field, np.int64)
 
-    def floats(self, field: int, what: str | None = None) -> np.ndarray:
-        """Field ``field`` as finite floats, in the strict number grammar (:data:`NUMBER`)."""
+    def floats(self, field: int, what: str | None = None, limit: float | None = None) -> np.ndarray:
+        """Field ``field`` as finite floats, in the strict number grammar (:data:`NUMBER`), of magnitude at most
+        ``limit`` if given."""
         what = what or self.names[field]
         out = np.empty(len(self), dtype=np.float64)
         for part in _pieces(len(self)):
@@ -370,6 +380,9 @@ class Fields:
         if infinite.size:
             record = int(infinite[0])
             raise self.error(record, f"{what} {quoted(self.field(record, field))} is out of range")
+        if limit is not None and (large := np.flatnonzero(np.abs(out) > limit)).size:
+            record = int(large[0])
+            raise self.error(record, f"{what} {quoted(self.field(record, field))} is out of range (at most {limit:g})")
         return out
 
 
@@ -383,7 +396,7 @@ def iter_fields(
     names = tuple(names)
     count = len(names)
     layout = layout or ", ".join(names)
-    raw, _ = read_bytes(path)
+    raw, _ = read_bytes(path, max_line=MAX_LINE_BYTES)
     if not raw or raw.isspace():
         raise InputError(path, None, "file is empty")
     if not raw.endswith(b"\n"):
@@ -402,6 +415,7 @@ def iter_fields(
                 f"line {lines_before + piece_bounds + 1}",
                 f"expected {count} tab-separated field{'s' if count != 1 else ''} ({layout}), found {piece_lines}",
             )
+        _check_widths(path, piece_bounds, piece_lines + lines_before + 1, names)
         piece_bounds += position
         records += piece_bounds.shape[0]
         yield Fields(path, data, piece_bounds, piece_lines + (lines_before + 1), names)
@@ -409,6 +423,21 @@ def iter_fields(
         position = end
     if not records:
         raise InputError(path, None, "file holds a header but no rows" if header else "file is empty")
+
+
+def _check_widths(path: Path, bounds: np.ndarray, numbers: np.ndarray, names: tuple[str, ...]) -> None:
+    """An InputError at the first record with a field longer than :data:`MAX_FIELD_BYTES`."""
+    lengths = np.diff(bounds, axis=1) - 1
+    long = np.flatnonzero((lengths > MAX_FIELD_BYTES).any(axis=1))
+    if long.size:
+        record = int(long[0])
+        field = int(np.flatnonzero(lengths[record] > MAX_FIELD_BYTES)[0])
+        raise InputError(
+            path,
+            f"line {int(numbers[record])}",
+            f"{names[field]} field of {int(lengths[record, field]):,} bytes (a field may have at most "
+            f"{MAX_FIELD_BYTES:,}: a name, a label or a number)",
+        )
 
 
 def read_fields(

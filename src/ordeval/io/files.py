@@ -1,4 +1,5 @@
-"""Atomic file writing and hashing: a failed job leaves no partial output."""
+"""Atomic file writing, hashing, and opening input files: a failed job leaves no partial output, and a path that
+is not a regular file (a FIFO, a device, a socket) is refused before it is read."""
 
 from __future__ import annotations
 
@@ -14,6 +15,58 @@ from pathlib import Path
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
+
+#: What a path that is not a regular file is, by its ``stat`` type (for messages).
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is (``a regular file``, ``a FIFO (named pipe)``, ...)."""
+    if stat.S_ISREG(mode):
+        return "a regular file"
+    return next((kind for test, kind in _KINDS if test(mode)), "not a regular file")
+
+
+def open_regular(path: str | Path):
+    """``path`` opened for reading (binary), only if it is a regular file. It is opened without blocking and
+    checked on the open descriptor (``fstat``): a FIFO with no writer, which a plain ``open`` waits for forever,
+    a device such as ``/dev/zero`` or ``/dev/stdin`` that never ends, a socket or a folder is an
+    :class:`~ordeval.io.errors.InputError` naming the path and what it is, before any byte is read (and no race
+    between a check and the open). A missing file is "file not found"; other errors are raised as they are."""
+    from ordeval.io.errors import InputError
+
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError(path, None, "file not found") from None
+    except IsADirectoryError:
+        raise InputError(path, None, "is a directory, not a file") from None
+    except OSError:  # a socket cannot be opened at all (ENXIO): say what it is
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = stat.S_IFREG
+        if not stat.S_ISREG(mode):
+            raise InputError(path, None, f"is {file_kind(mode)}, not a regular file") from None
+        raise
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = file_kind(mode)
+            raise InputError(
+                path, None, "is a directory, not a file" if kind == "a folder" else f"is {kind}, not a regular file"
+            )
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def write_atomically(path: str | Path, write: Callable[[str], None]) -> None:
@@ -90,8 +143,9 @@ def write_text(text: str, path: str | Path) -> None:
 
 
 def sha256(path: str | Path) -> str:
+    """The SHA-256 of a regular file (:func:`open_regular`), read in blocks of 1 MiB."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

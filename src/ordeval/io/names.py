@@ -3,9 +3,12 @@
 Names become folder and file names, CSV cells, LaTeX text and figure labels, so they are checked
 when the configuration is loaded (and when a file brings run names): letters, digits and ``_ . + -``,
 starting with a letter or digit, at most 64 characters; no path separators, no ``.``/``..``, no
-whitespace or control characters; and none of the words the outputs use for themselves (``all``,
+whitespace or control characters; none of the words the outputs use for themselves (``all``,
 ``mean``, ``TOTAL``, ``POOLED``, column names such as ``topic``), in any case, alone or as a prefix
-before ``_`` for the summary names (``mean_half``, ``all_oc``, ``dnkt_NMD``).
+before ``_`` for the summary names (``mean_half``, ``all_oc``, ``dnkt_NMD``); and nothing Windows cannot
+name a file: its device names (``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM0``-``COM9``, ``LPT0``-``LPT9``, in any
+case, also before an extension: ``nul.x``) and a name ending in ``.`` (Windows drops it: ``TinyOC.`` would be
+the file of ``TinyOC``).
 """
 
 from __future__ import annotations
@@ -33,11 +36,11 @@ RESERVED = frozenset(
         "dataset",
         "data_origin",
         "group",
-        "con",
-        "nul",
-        "aux",
-        "prn",
     }
+)
+#: Windows's device names: no file or folder may be named so, with or without an extension.
+DEVICES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{digit}" for digit in range(10)), *(f"lpt{digit}" for digit in range(10))}
 )
 #: Summary outputs are named ``<word>_<something>``: a data set may not start like that.
 RESERVED_PREFIXES = ("all_", "mean_", "similarity_", "dnkt_")
@@ -60,6 +63,13 @@ def name_problem(name: object, *, kind: str = "name") -> str | None:
             "at most 64 characters)"
         )
     lowered = name.lower()
+    if lowered.split(".")[0] in DEVICES:
+        return (
+            f"{kind} {shown} is a device name on Windows (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9, also before an "
+            "extension): no file may be named so there"
+        )
+    if name.endswith("."):
+        return f"{kind} {shown} ends with '.', which Windows drops from file names (it would name another's file)"
     if lowered in RESERVED:
         return f"{kind} {shown} is a reserved word ({', '.join(sorted(RESERVED))})"
     if kind == "data set" and lowered.startswith(RESERVED_PREFIXES):

@@ -27,12 +27,10 @@ import codecs
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
-
-from ordeval.io.errors import InputError
+from ordeval.io.errors import InputError, amount
 
 BOM = b"\xef\xbb\xbf"
 TAB, NEWLINE, CARRIAGE_RETURN, NUL = 9, 10, 13, 0
@@ -54,47 +52,48 @@ MAX_INTEGER_DIGITS = 18
 READ_BLOCK = 1 << 22
 
 
-def checked_blocks(path: str | Path) -> Iterator[tuple[bytes, int]]:
+def checked_blocks(path: str | Path, size: int | None = None) -> Iterator[tuple[bytes, int]]:
     """The file's bytes in blocks of at most :data:`READ_BLOCK` (a UTF-8 byte-order mark dropped), each with
     the offset of its first byte in the file, checked as they are read: the first byte that is not UTF-8 or is NUL
-    is an InputError naming its physical line and byte offset, and nothing after its block is read."""
+    is an InputError naming its physical line and byte offset, and nothing after its block is read. Only a
+    regular file is read (:func:`ordeval.io.files.open_regular`: a FIFO, a device or a folder is refused).
+    ``size``: the bytes of a block (default :data:`READ_BLOCK`)."""
+    from ordeval.io.files import open_regular
+
     path = Path(path)
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    except IsADirectoryError:
-        raise InputError(path, None, "is a directory, not a file") from None
+    with open_regular(path) as handle:
+        yield from checked_stream(handle, path, size)
+
+
+def checked_stream(handle, path: str | Path, size: int | None = None) -> Iterator[tuple[bytes, int]]:
+    """:func:`checked_blocks` of an open binary stream (``path`` names it in messages: ``<stdin>``)."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     offset = lines = position = 0  # byte-order mark; newlines and bytes (after the mark) before the block
-    with handle:
-        while True:
-            block = handle.read(READ_BLOCK)
-            if position == 0 and offset == 0 and block.startswith(BOM):
-                block, offset = block[len(BOM) :], len(BOM)
-            if not block:
-                break
-            pending = decoder.getstate()[0]
-            if pending or not block.isascii():  # let the codec find the first bad byte
-                try:
-                    decoder.decode(block)
-                except UnicodeDecodeError as error:
-                    _not_utf8(
-                        path, block, lines, position, error.start - len(pending), error.object[error.start], offset
-                    )
-            nul = block.find(b"\0")
-            if nul >= 0:
-                line = lines + block.count(b"\n", 0, nul) + 1
-                where = f"byte offset {position + nul + offset}"
-                raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
-            yield block, position + offset
-            lines += block.count(b"\n")
-            position += len(block)
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError as error:  # the file ends inside a character
-            pending = error.object
-            _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
+    while True:
+        block = handle.read(size or READ_BLOCK)  # a buffered stream reads up to the size asked, or to the end
+        if position == 0 and offset == 0 and block.startswith(BOM):
+            block, offset = block[len(BOM) :], len(BOM)
+        if not block:
+            break
+        pending = decoder.getstate()[0]
+        if pending or not block.isascii():  # let the codec find the first bad byte
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as error:
+                _not_utf8(path, block, lines, position, error.start - len(pending), error.object[error.start], offset)
+        nul = block.find(b"\0")
+        if nul >= 0:
+            line = lines + block.count(b"\n", 0, nul) + 1
+            where = f"byte offset {position + nul + offset}"
+            raise InputError(path, f"line {line}", f"NUL byte at line {line} ({where}): not a text file")
+        yield block, position + offset
+        lines += block.count(b"\n")
+        position += len(block)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as error:  # the file ends inside a character
+        pending = error.object
+        _not_utf8(path, b"", lines, position, error.start - len(pending), pending[error.start], offset)
 
 
 def _not_utf8(path, block: bytes, lines: int, position: int, start: int, byte: int, offset: int):
@@ -105,21 +104,57 @@ def _not_utf8(path, block: bytes, lines: int, position: int, start: int, byte: i
     raise InputError(path, f"line {line}", f"not UTF-8: byte 0x{byte:02x} at line {line} ({where})") from None
 
 
-def read_bytes(path: str | Path) -> tuple[bytearray, int]:
+#: The longest line of a line-based file (a table): names, labels and numbers make far shorter lines, and a longer
+#: one is refused at its line as it is read, before it is held.
+MAX_LINE_BYTES = 1 << 24
+#: The largest record ordeval writes and reads back (``reference.json``, ``manifest.json``, ``provenance.json``):
+#: a larger one is refused before it is parsed (the default reference's is about 1 MB).
+RECORD_BYTES = 64 * 2**20
+
+
+def read_bytes(path: str | Path, limit: int | None = None, max_line: int | None = None) -> tuple[bytearray, int]:
     """The file's bytes without a UTF-8 byte-order mark, and the offset of the first kept byte (3 or 0),
     checked to be UTF-8 text without NUL bytes as it is read (:func:`checked_blocks`: a file that is not
-    text costs the memory of its blocks up to the first bad one, not of the whole file)."""
+    text costs the memory of its blocks up to the first bad one, not of the whole file); with ``limit``, a file
+    of more bytes is an InputError once that many are read; with ``max_line``, a line of more bytes is an
+    InputError naming it once that many of it are read (a table's line: a huge line costs no more memory)."""
     raw = bytearray()
     offset = None
+    lines = current = 0  # newlines before the block; bytes of the line going on at its start
     for block, start in checked_blocks(path):
         offset = start if offset is None else offset
+        if max_line is not None:
+            current = _check_lines(path, block, lines, current, max_line)
+            lines += block.count(b"\n")
         raw += block
+        if limit is not None and len(raw) > limit:
+            raise InputError(path, None, f"more than {amount(limit)}: too large for a file of its kind")
     return raw, offset or 0
 
 
-def read_text(path: str | Path) -> str:
-    """The file as text: UTF-8 (see :func:`checked_blocks`), byte-order mark dropped, not blank."""
-    raw, _ = read_bytes(path)
+def _check_lines(path, block: bytes, lines: int, current: int, max_line: int) -> int:
+    """Raise at the first line longer than ``max_line`` bytes that ``block`` ends or holds (``current``: bytes of
+    the line going on at its start, ``lines`` newlines before it); the bytes of the line going on at its end."""
+    import numpy as np
+
+    ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == NEWLINE)
+    lengths = np.diff(ends, prepend=-1) - 1
+    if lengths.size:
+        lengths[0] += current
+    tail = current + len(block) if not ends.size else len(block) - int(ends[-1]) - 1
+    long = np.flatnonzero(lengths > max_line)
+    if long.size or tail > max_line:
+        number = lines + (int(long[0]) if long.size else ends.size) + 1
+        raise InputError(
+            path, f"line {number}", f"line {number} is longer than {max_line:,} bytes: not a line of a table"
+        )
+    return tail
+
+
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """The file as text: UTF-8 (see :func:`checked_blocks`), byte-order mark dropped, not blank; at most ``limit``
+    bytes (:func:`read_bytes`)."""
+    raw, _ = read_bytes(path, limit)
     if not raw or raw.isspace():
         raise InputError(path, None, "file is empty")
     return raw.decode("utf-8")
@@ -127,12 +162,15 @@ def read_text(path: str | Path) -> str:
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, str]]:
     """(physical line number, line) of every line of the file, as :func:`physical_lines` splits them, read
-    block by block (:func:`checked_blocks`): the memory of one block and one line, and reading stops at
-    the first byte that is not text. A file without a non-empty line is an InputError ("file is empty")."""
+    block by block (:func:`checked_blocks`): the memory of one block and one line (at most
+    :data:`MAX_LINE_BYTES`: a longer one is an InputError at its line), and reading stops at the first byte that is
+    not text. A file without a non-empty line is an InputError ("file is empty")."""
     pending: list[bytes] = []  # the start of a line that goes on in the next block
     number = 0
     blank = True
+    held = 0  # the bytes of the line going on
     for block, _ in checked_blocks(path):
+        held = _check_lines(path, block, number, held, MAX_LINE_BYTES)
         start = 0
         while (end := block.find(b"\n", start)) >= 0:
             line = block[start:end]
@@ -248,10 +286,11 @@ def _describe_place(place: list) -> str:
     return text + "".join(f"[{step!r}]" for step in rest)
 
 
-def load_json(path: str | Path):
+def load_json(path: str | Path, limit: int | None = None):
     """A JSON file: UTF-8 (reported as :func:`read_text` does), no repeated key in any object (an error
-    naming the record -- 1-based position in a top-level list -- and the key), no NaN / Infinity."""
-    text = read_text(path)
+    naming the record -- 1-based position in a top-level list -- and the key), no NaN / Infinity; at most
+    ``limit`` bytes (:data:`RECORD_BYTES` for the records ordeval writes)."""
+    text = read_text(path, limit)
     try:
         value = json.loads(text, object_pairs_hook=_pairs, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
@@ -265,45 +304,3 @@ def load_json(path: str | Path):
         place, key = found
         raise InputError(path, _describe_place(place), f"duplicate key {key!r} in one JSON object")
     return value
-
-
-# --------------------------------------------------------------------------- arrays
-
-
-def load_arrays(path: str | Path, what: str, kinds: Mapping[str, tuple[str, int]]) -> dict[str, np.ndarray]:
-    """The arrays of an ``.npz`` file that ordeval wrote (``what`` it is, for messages), each of ``kinds``
-    (name -> numpy kind ``f`` float, ``U`` text, ``b`` bool, ``i`` integer, and dimensions) present with that
-    kind and number of dimensions (others are returned too). A file that is not such a file (empty, not a zip
-    of arrays, pickled objects, an array missing or of another kind) is an InputError naming it; no pickled
-    object is ever loaded."""
-    import zipfile
-
-    def corrupt(problem: str) -> InputError:
-        return InputError(path, None, f"not {what} as ordeval writes it ({problem})")
-
-    path = Path(path)
-    try:
-        with open(path, "rb") as handle:
-            start = handle.read(4)
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    except OSError as error:
-        raise corrupt(error.strerror or str(error)) from None
-    if not start.startswith(b"PK"):  # numpy would take any other bytes for a pickle
-        raise corrupt("empty" if not start else f"not an .npz archive: it starts with {start!r}")
-    try:  # numpy given the open file: closed also when the archive is damaged
-        with open(path, "rb") as handle, np.load(handle, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files} if hasattr(data, "files") else None
-    except FileNotFoundError:
-        raise InputError(path, None, "file not found") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as error:
-        raise corrupt(str(error).split(". ")[0][:120]) from None
-    if arrays is None:
-        raise corrupt("one array, not an .npz archive")
-    for name, (kind, dimensions) in kinds.items():
-        array = arrays.get(name)
-        if array is None:
-            raise corrupt(f"no array {name!r}")
-        if array.dtype.kind != kind or array.ndim != dimensions:
-            raise corrupt(f"array {name!r} is {array.ndim}-D {array.dtype}, not {dimensions}-D of kind {kind!r}")
-    return arrays

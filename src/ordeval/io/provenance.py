@@ -44,9 +44,9 @@ def read_provenance(path: str | Path) -> dict:
     """A ``provenance.json`` (strict JSON, read block by block), checked to be an object whose ``origin`` is
     one of :data:`ORIGINS`; an InputError naming the file otherwise."""
     from ordeval.io.errors import InputError
-    from ordeval.io.parsing import load_json
+    from ordeval.io.parsing import RECORD_BYTES, load_json
 
-    record = load_json(path)
+    record = load_json(path, RECORD_BYTES)
     if not isinstance(record, dict):
         raise InputError(path, None, f"not a provenance record: a JSON object, not {type(record).__name__}")
     if "origin" not in record:
@@ -54,7 +54,21 @@ def read_provenance(path: str | Path) -> dict:
     if record["origin"] not in ORIGINS:
         shown = repr(record["origin"])[:60]
         raise InputError(path, "key 'origin'", f"{shown} is not a data origin ({', '.join(ORIGINS)})")
+    gold, runs = record.get("gold"), record.get("runs")
+    if _sourced(gold) and isinstance(runs, Mapping) and all(_sourced(run) for run in runs.values()):
+        expected = dataset_origin(gold["source"], runs)
+        if record["origin"] != expected:  # the label every table and figure of the data set carries
+            raise InputError(
+                path,
+                "key 'origin'",
+                f"{record['origin']!r} does not agree with the record's own gold and runs (their sources make it "
+                f"{expected!r}): edited by hand? delete it and run the pipeline again",
+            )
     return record
+
+
+def _sourced(entry) -> bool:
+    return isinstance(entry, Mapping) and isinstance(entry.get("source"), str)
 
 
 def read_origins(provenance_paths: Mapping[str, str | Path]) -> dict[str, str]:

@@ -135,9 +135,10 @@ class Table:
     def read(cls, path: str | Path, sep: str = "\t", numeric: Sequence[str] = (), integer: Sequence[str] = ()) -> Table:
         """Read a table written by :meth:`write`; ``numeric`` columns become float arrays (empty = NaN),
         ``integer`` columns int arrays, the others stay strings."""
-        from ordeval.io.parsing import read_bytes
+        from ordeval.io.parsing import MAX_LINE_BYTES, read_bytes
 
-        raw, _ = read_bytes(path)  # UTF-8 checked (the line of a bad byte named), a byte-order mark dropped
+        # UTF-8 checked (the line of a bad byte named), a byte-order mark dropped, no line of more than 16 MiB
+        raw, _ = read_bytes(path, max_line=MAX_LINE_BYTES)
         reader = csv.reader(io.StringIO(raw.decode("utf-8"), newline=""), delimiter=sep)
         try:
             header = next(reader)

@@ -20,7 +20,11 @@ pseudo-random weights |w_ki| in [1, 2) of random sign, each sum computed exactly
 number moved within the tolerance (|x_i' - x_i| <= max(a, r max(|x_i|, |x_i'|))), every weighted sum moved
 by at most 2 (n a + r (A + A')): a fingerprint check never fails on numbers that are equal within the
 tolerance. A change of d in one number moves each S_k by at least d, and is found when d exceeds that
-bound; a change of many numbers, unless the weights happen to cancel it in all three sums.
+bound; a change of many numbers, unless the weights happen to cancel it in all three sums. The magnitude A is
+compared too (|A' - A| <= sum |x_i' - x_i|, within the same bound), so a recorded magnitude cannot widen the
+bound: a reference whose magnitude was edited to 1e300 fails the check instead of passing every file. A recorded
+fingerprint must agree with itself (:func:`inconsistency`: every |S_k| at most 2A, as the weights are below 2),
+and a recorded reference seals its fingerprints and hashes with a SHA-256 (:mod:`ordeval.results.reference`).
 """
 
 from __future__ import annotations
@@ -28,23 +32,28 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import sys
 import zipfile
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
 from ordeval.io.errors import InputError
-from ordeval.io.parsing import NUMBER
 from ordeval.results.compare import Tolerance
+from ordeval.results.text_numbers import (
+    DELIMITERS,
+    MARK,
+    Stream,
+    compare_texts,
+    is_number,
+    pieces,
+)
 
-#: The characters that separate the words of a text (spaces, punctuation of CSV, JSON, HTML and LaTeX).
-DELIMITERS = re.compile(r"([\s,;:=<>\"'(){}\[\]|$&\\/%*!?`~^@#]+)")
-# A word that is a number (NUMBER, the readers' grammar): an optional sign, digits with an optional fraction (or a
-# fraction alone) and an optional exponent (``0.125``, ``-3e-05``, ``17``); ``t001``, ``v0.2.0``, ``SIM01``,
-# ``nan`` are text.
-#: What replaces each number in a layout.
-MARK = "\0"
+# A word that is a number (NUMBER, the readers' grammar, at most MAX_NUMBER_LENGTH characters): an optional sign,
+# digits with an optional fraction (or a fraction alone) and an optional exponent (``0.125``, ``-3e-05``, ``17``);
+# ``t001``, ``v0.2.0``, ``SIM01``, ``nan`` are text. DELIMITERS and MARK: ordeval.results.text_numbers.
 #: Arrays named ``<file>_sha256`` hold the SHA-256 of another output (the table they were built from): that
 #: file is compared by value itself, and its digest changes with its last bits, so they are not compared.
 DIGEST_SUFFIX = "_sha256"
@@ -55,6 +64,10 @@ TEXT_SUFFIXES = (".csv", ".tsv", ".tex", ".html", ".json", ".md", ".txt", ".rst"
 ARCHIVE_SUFFIXES = (".npz",)
 #: The slack of a fingerprint check for the rounding of the products w_ki x_i (relative to the magnitudes).
 _PRODUCT_ROUNDING = 1e-15
+#: The numbers of a text file held at once to fingerprint it (8 bytes each); a file with more is read twice.
+HELD_NUMBERS = 1 << 22
+#: The seed of the weights (PCG64 draws need no floating-point library: the same on every machine).
+_WEIGHT_SEED = 20211101
 
 
 def by_value(name: str) -> bool:
@@ -72,27 +85,88 @@ class Numbers:
     lines: dict[str, np.ndarray]  # part (an array) -> the flat index of each number
 
 
-def read_numbers(path: str | Path, name: str | None = None) -> Numbers:
-    """The layout and numbers of the file ``path`` (its kind from ``name``, default its own name); an
-    InputError naming the file if it cannot be read as such."""
+def fingerprint_file(path: str | Path, name: str | None = None) -> Fingerprint:
+    """The fingerprint of the file ``path`` (its kind from ``name``, default its own name); a text file read block
+    by block (:mod:`ordeval.results.text_numbers`: a file that is not text is refused at its first bad block), its
+    sums made exactly block by block (:class:`ExactSum`, the same numbers as :func:`fingerprint` gives): the
+    memory of :data:`HELD_NUMBERS` numbers at most (a file with more is read twice: the weights of a number depend
+    on how many there are). An InputError names a file that cannot be read."""
     path = Path(path)
-    name = name or path.name
+    if (name or path.name).endswith(ARCHIVE_SUFFIXES):
+        return fingerprint(_archive_numbers(path))
+    stream, digest, held = Stream(), hashlib.sha256(b"\0"), []
+    for piece in pieces(path, stream):
+        digest.update(piece.layout.encode("utf-8"))
+        if held is not None:
+            held.append(piece.values)
+            held = held if stream.count <= HELD_NUMBERS else None
+    digest.update((stream.suffix() + "\0").encode("utf-8"))
+    count, start = stream.count, 0
+    magnitude, sums = ExactSum(), [ExactSum() for _ in range(SUMS)]
+    for values in held if held is not None else (piece.values for piece in pieces(path)):
+        magnitude.add(np.abs(values))
+        for total, weights in zip(sums, _weight_block(start, values.size, count), strict=True):
+            total.add(weights * values)
+        start += values.size
+    return Fingerprint(digest.hexdigest(), {"": (count, magnitude.value(), tuple(total.value() for total in sums))})
+
+
+class ExactSum:
+    """The exact sum of float64 numbers added array by array, rounded once at the end: what :func:`math.fsum` gives
+    for them all at once (both correctly rounded), without holding them. Each number is an integer mantissa times a
+    power of two (:func:`numpy.frexp`); mantissas of one exponent are summed in int64 (split in two halves, so
+    that no sum overflows), and the sums shifted to a common power of two in Python's exact integers."""
+
+    #: Every finite float64 is an integer multiple of 2**BASE (a subnormal's 53-bit mantissa times 2**-1074).
+    BASE = -1127
+
+    def __init__(self):
+        self.total = 0
+
+    def add(self, values: np.ndarray) -> None:
+        values = np.asarray(values, dtype=np.float64)
+        values = values[values != 0]
+        if not values.size:
+            return
+        mantissas, exponents = np.frexp(values)
+        integers = (mantissas * 2.0**53).astype(np.int64)  # exact: |mantissa| < 1 has 53 bits
+        order = np.argsort(exponents, kind="stable")
+        exponents, integers = exponents[order], integers[order]
+        starts = np.flatnonzero(np.diff(exponents, prepend=exponents[0] - 1))
+        high, low = integers >> 26, integers & ((1 << 26) - 1)
+        for exponent, upper, lower in zip(
+            exponents[starts].tolist(),
+            np.add.reduceat(high, starts).tolist(),
+            np.add.reduceat(low, starts).tolist(),
+            strict=True,
+        ):
+            self.total += ((upper << 26) + lower) << (exponent - 53 - self.BASE)
+
+    def value(self) -> float:
+        """The sum, correctly rounded (the largest float of its sign beyond the range of floats)."""
+        if not self.total:
+            return 0.0
+        try:
+            return float(Fraction(self.total, 2 ** (-self.BASE)))
+        except OverflowError:
+            return math.copysign(sys.float_info.max, self.total)
+
+
+def compare_files(old: str | Path, new: str | Path, name: str, tolerance: Tolerance) -> str | None:
+    """None when the files ``old`` and ``new`` (of the kind of ``name``) are equal within ``tolerance``; else what
+    differs, one phrase. Text files are read side by side, block by block (:mod:`ordeval.results.text_numbers`)."""
     if name.endswith(ARCHIVE_SUFFIXES):
-        return _archive_numbers(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(path, None, f"not UTF-8 text (byte {error.start})") from None
-    except OSError as error:
-        raise InputError(path, None, f"cannot be read ({error.strerror or error})") from None
-    return text_numbers(text)
+        found = compare_numbers(_archive_numbers(Path(old)), _archive_numbers(Path(new)), tolerance)
+        return found.describe() if isinstance(found, ValueDifference) else found
+    found = compare_texts(old, new, tolerance)
+    return ValueDifference("", *found).describe() if isinstance(found, tuple) else found
 
 
 def text_numbers(text: str) -> Numbers:
     """A text as its layout and numbers: the words between :data:`DELIMITERS` that are numbers."""
     parts = DELIMITERS.split(text)
     words = parts[0::2]
-    kinds = {word: NUMBER.fullmatch(word) is not None for word in set(words)}
+    kinds = {word: is_number(word) for word in set(words)}
     numbers = [word for word in words if kinds[word]]
     values = np.array(numbers, dtype=str).astype(float) if numbers else np.empty(0)
     parts[0::2] = [MARK if kinds[word] else word for word in words]
@@ -114,13 +188,17 @@ def number_line(layout: str, index: int) -> int:
 
 
 def _archive_numbers(path: Path) -> Numbers:
+    """An archive's layout and numbers, array by array (:class:`ordeval.io.archives.Archive`: checked from its
+    headers first, so a compressed member that would unpack to gigabytes is refused before it is read)."""
+    from ordeval.io.archives import Archive
+
     layout, values, lines = {}, {}, {}
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            for key in sorted(archive.files):
+        with Archive(path, "an archive of arrays") as archive:
+            for key in sorted(archive.headers):
                 if key.endswith(DIGEST_SUFFIX):
                     continue
-                array = archive[key]
+                array = archive.read(key)
                 if array.dtype.kind in "fc":
                     flat = np.asarray(array, dtype=np.complex128 if array.dtype.kind == "c" else float).ravel()
                     flat = np.concatenate([flat.real, flat.imag]) if flat.dtype.kind == "c" else flat
@@ -133,6 +211,8 @@ def _archive_numbers(path: Path) -> Numbers:
                     digest = hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
                     layout[key] = f"{array.dtype.str} {array.shape} {digest}"
                     values[key], lines[key] = np.empty(0), np.empty(0, dtype=np.int64)
+    except InputError:
+        raise
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise InputError(path, None, f"not a readable npz archive ({one_line(error)})") from None
     return Numbers(layout, values, lines)
@@ -147,9 +227,28 @@ def one_line(error: BaseException) -> str:
 
 def _weights(count: int) -> np.ndarray:
     """SUMS x count weights, the same on every machine (PCG64 draws need no floating-point library)."""
-    generator = np.random.Generator(np.random.PCG64(20211101))
+    generator = np.random.Generator(np.random.PCG64(_WEIGHT_SEED))
     size, sign = generator.random((SUMS, max(count, 1))), generator.random((SUMS, max(count, 1)))
     return ((1.0 + size) * np.where(sign < 0.5, -1.0, 1.0))[:, :count]
+
+
+def _weight_block(start: int, size: int, count: int) -> np.ndarray:
+    """Columns ``start .. start + size`` of :func:`_weights` ``(count)``, drawn alone: the generator advanced to
+    each row's draws (one 64-bit draw per weight), so that a long file's weights need not be held."""
+    rows = []
+    for row in range(SUMS):
+        draws = []
+        for offset in (row * max(count, 1), (SUMS + row) * max(count, 1)):  # the sizes, then the signs
+            generator = np.random.PCG64(_WEIGHT_SEED)
+            generator.advance(offset + start)
+            draws.append(np.random.Generator(generator).random(size))
+        rows.append((1.0 + draws[0]) * np.where(draws[1] < 0.5, -1.0, 1.0))
+    return np.array(rows).reshape(SUMS, size)
+
+
+def _sums(values: np.ndarray) -> tuple[int, float, tuple[float, ...]]:
+    """(count, magnitude, weighted sums) of numbers, each sum exact (:func:`math.fsum`)."""
+    return int(values.size), math.fsum(np.abs(values)), tuple(math.fsum(row * values) for row in _weights(values.size))
 
 
 @dataclass(frozen=True)
@@ -179,6 +278,7 @@ class Fingerprint:
                 sums = tuple(float(value) for value in part["sums"])
                 if not (
                     isinstance(count, int)
+                    and not isinstance(count, bool)
                     and count >= 0
                     and len(sums) == SUMS
                     and math.isfinite(magnitude)
@@ -191,20 +291,34 @@ class Fingerprint:
                 raise ValueError
         except (KeyError, TypeError, ValueError, AttributeError):
             raise InputError(where[0], where[1], "not a fingerprint of numbers ({layout, numbers})") from None
+        for key, part in parts.items():
+            problem = inconsistency(*part)
+            if problem:
+                shown = f" (array {key!r})" if key else ""
+                raise InputError(
+                    where[0], where[1], f"a fingerprint that does not agree with itself{shown}: {problem} (edited?)"
+                )
         return cls(layout, parts)
+
+
+def inconsistency(count: int, magnitude: float, sums: tuple[float, ...]) -> str | None:
+    """What in a fingerprint's numbers cannot be, or None. Each weight is at most 2 in magnitude, so every
+    weighted sum is at most twice the magnitude A = sum |x_i|, and no numbers have a magnitude and sums of 0."""
+    if magnitude < 0:
+        return f"a magnitude {magnitude!r} below 0"
+    if count == 0 and (magnitude or any(sums)):
+        return "no numbers, and a magnitude or sums other than 0"
+    largest = max((abs(value) for value in sums), default=0.0)
+    if largest > 2 * magnitude * (1 + 1e-12):
+        return f"a weighted sum {largest!r} more than twice the magnitude {magnitude!r}"
+    return None
 
 
 def fingerprint(numbers: Numbers) -> Fingerprint:
     layout = hashlib.sha256()
     for key in sorted(numbers.layout):
         layout.update(f"{key}\0{numbers.layout[key]}\0".encode())
-    parts = {}
-    for key in sorted(numbers.values):
-        values = numbers.values[key]
-        weights = _weights(values.size)
-        sums = tuple(math.fsum(row * values) for row in weights)
-        parts[key] = (int(values.size), math.fsum(np.abs(values)), sums)
-    return Fingerprint(layout.hexdigest(), parts)
+    return Fingerprint(layout.hexdigest(), {key: _sums(numbers.values[key]) for key in sorted(numbers.values)})
 
 
 def compare_fingerprints(old: Fingerprint, new: Fingerprint, tolerance: Tolerance) -> str | None:
@@ -220,6 +334,11 @@ def compare_fingerprints(old: Fingerprint, new: Fingerprint, tolerance: Toleranc
             return f"{count} numbers{where}, now {new_count}"
         bound = 2 * (count * tolerance.absolute + tolerance.relative * (magnitude + new_magnitude))
         bound += _PRODUCT_ROUNDING * (magnitude + new_magnitude)
+        if abs(new_magnitude - magnitude) > bound:  # the magnitude is a sum with weights +-1: it moves as little
+            return (
+                f"numbers{where} changed beyond the tolerance (the sum of their magnitudes moved from "
+                f"{magnitude:.6g} to {new_magnitude:.6g}, more than the {bound:.3g} that the tolerance allows)"
+            )
         moved = max(abs(after - before) for before, after in zip(sums, new_sums, strict=True))
         if moved > bound:
             return (

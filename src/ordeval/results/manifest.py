@@ -16,7 +16,7 @@ from ordeval.io.files import sha256
 def pinned_packages(requirements: str | Path) -> list[str]:
     """Package names listed in a requirements file (``name==version`` lines)."""
     names = []
-    for line in Path(requirements).read_text().splitlines():
+    for line in Path(requirements).read_text(encoding="utf-8").splitlines():
         match = re.match(r"\s*([A-Za-z0-9_.-]+)", line.split("#")[0])
         if match:
             names.append(match[1])
@@ -93,7 +93,7 @@ def environment() -> dict:
 
 def _cpu_model() -> str:
     try:
-        for line in Path("/proc/cpuinfo").read_text(errors="replace").splitlines():
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").splitlines():
             key, _, value = line.partition(":")
             if key.strip() in ("model name", "Model", "cpu model", "Hardware"):
                 return value.strip()
@@ -117,7 +117,7 @@ def _openblas_core() -> str:
     import ctypes
 
     try:
-        maps = Path("/proc/self/maps").read_text(errors="replace")
+        maps = Path("/proc/self/maps").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
     for library in sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", maps))):
@@ -209,8 +209,10 @@ def report_configuration_problem(config: dict, manifest_path: str | Path) -> str
             f"no results of configuration {config.get('name')!r} ({path} is missing): run the pipeline "
             f"first, or {advice}"
         )
+    from ordeval.io.parsing import RECORD_BYTES, load_json
+
     try:
-        made = json.loads(path.read_text(encoding="utf-8"))["configuration"]
+        made = load_json(path, RECORD_BYTES)["configuration"]
     except (OSError, ValueError, KeyError, TypeError) as error:
         return f"{path}: not a readable manifest ({error}); run the pipeline again"
     asked = json.loads(json.dumps(config, default=str))

@@ -5,13 +5,14 @@ below it, except the :data:`VOLATILE` ones: the manifest (it records the git com
 versions), the LaTeX report and its PDF and TeX log (the report prints the commit), the job logs (times)
 and Snakemake's HTML report. These are exactly the files the manifest does not hash (``output_files``).
 
-A **recorded reference** (:func:`record_reference`, ``ordeval reference``) is a folder holding
+A **recorded reference** (:func:`ordeval.results.recording.record_reference`, ``ordeval reference``) is a folder holding
 ``reference.json`` and a copy of every CSV table (``tables/**/*.csv``: the published numbers, as text)
 under the same paths as in the results folder. ``reference.json`` records, for every output the manifest
 hashes, its SHA-256 and, for a number-bearing file whose text it does not keep (score matrices, simulated
 runs, arrays, LaTeX and HTML), the fingerprint of its numbers (:mod:`ordeval.results.fingerprint`); the
-environment that made it (Python, numpy, BLAS, CPU features: :func:`ordeval.results.manifest.environment`); and the
-files it wrote (``written``), the only files :func:`record_reference` ever replaces.
+environment that made it (Python, numpy, BLAS, CPU features: :func:`ordeval.results.manifest.environment`); the
+files it wrote (``written``), the only files :func:`record_reference` ever replaces; and its ``seal``, the
+SHA-256 of all the rest (:func:`seal`), so that an edited fingerprint or hash is refused when it is opened.
 
 :func:`compare_folders` compares two of these, either kind on either side (docs/methods.md, section 8):
 identical bytes are equal; a table both sides hold as text is compared cell by cell
@@ -24,27 +25,22 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
 import re
-import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ordeval.io.errors import InputError
-from ordeval.io.files import sha256, write_text
-from ordeval.io.parsing import load_json
+from ordeval.io.files import sha256
+from ordeval.io.parsing import RECORD_BYTES, load_json
 from ordeval.io.table import Table
 from ordeval.results.compare import PORTABLE, TableDiff, Tolerance, compare_tables
 from ordeval.results.fingerprint import (
     Fingerprint,
-    ValueDifference,
     by_value,
+    compare_files,
     compare_fingerprints,
-    compare_numbers,
-    fingerprint,
-    read_numbers,
+    fingerprint_file,
 )
 
 #: Outputs that differ between two runs of one configuration on two commits or machines (glob patterns,
@@ -59,9 +55,17 @@ VERSIONS = (1, 2)
 KEPT_TEXT = ("tables/*.csv",)
 #: Files compared cell by cell, and their separators.
 TABLE_SEPARATORS = {".csv": ",", ".tsv": "\t"}
+#: A table larger than this (either side) is compared as other number-bearing text, block by block (its layout
+#: and its numbers in order: :mod:`ordeval.results.text_numbers`), not cell by cell: matching rows by key holds
+#: every cell as a Python string (~60 bytes each), so the memory of ``ordeval diff`` stays bounded.
+CELL_BY_CELL_BYTES = 4 * 2**20
 #: The manifest of a complete run, which a results folder holds.
 MANIFEST = "manifest.json"
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+#: The key of reference.json that holds the SHA-256 of the rest of the record (:func:`seal`): an edit by hand is
+#: found when the reference is opened, as the kept tables' hashes find an edited table. (A reference written
+#: before the seal is read without it: its fingerprints are still checked for agreeing with themselves.)
+SEAL = "seal"
 
 
 def matches(path: str, patterns: Sequence[str]) -> bool:
@@ -69,7 +73,7 @@ def matches(path: str, patterns: Sequence[str]) -> bool:
     return any(fnmatch.fnmatchcase(path, pattern) for pattern in patterns)
 
 
-def _relative(name: str) -> bool:
+def inside(name: str) -> bool:
     """``name`` is a relative ``/``-separated path that stays inside its folder."""
     parts = name.split("/")
     return bool(name) and not name.startswith("/") and "\\" not in name and not {"", ".", ".."} & set(parts)
@@ -84,7 +88,7 @@ def read_table(path: str | Path) -> Table:
     return Table.read(path, sep=TABLE_SEPARATORS[Path(path).suffix])
 
 
-def _hash(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     try:
         return sha256(path)
     except OSError as error:
@@ -105,6 +109,7 @@ class Folder:
     hashes: dict[str, str]
     text: dict[str, Path]
     left_out: int = 0  # volatile files not offered
+    unlisted: int = 0  # files of a results folder its manifest does not list (not offered)
     fingerprints: dict[str, Fingerprint] = field(default_factory=dict)
     environment: dict = field(default_factory=dict)
 
@@ -142,24 +147,55 @@ def _open_results(path: Path) -> Folder:
             None,
             f"no {MANIFEST}: neither the results folder of a complete pipeline run nor a recorded reference ({INDEX})",
         )
-    hashes, text, left_out = {}, {}, 0
+    try:
+        document = load_json(path / MANIFEST, RECORD_BYTES)
+    except (OSError, ValueError):
+        document = {}
+    document = document if isinstance(document, dict) else {}
+    listed = manifest_outputs(document)
+    hashes, text, left_out, unlisted = {}, {}, 0, 0
     for file in files:
         name = file.relative_to(path).as_posix()
         if matches(name, VOLATILE):
             left_out += 1
-            continue
-        hashes[name] = _hash(file)
-        text[name] = file
-    return Folder(path, "results", hashes, text, left_out, environment=_manifest_environment(path / MANIFEST))
+        elif listed is not None and name not in listed:  # not an output of the run the manifest records
+            unlisted += 1
+        else:
+            hashes[name] = file_sha256(file)
+            text[name] = file
+    return Folder(path, "results", hashes, text, left_out, unlisted, environment=environment_summary(document))
 
 
-def _manifest_environment(manifest: Path) -> dict:
-    """What the manifest says of the machine (an older manifest: its platform and versions only)."""
+def unlisted_files(results: str | Path) -> list[str]:
+    """The files of a results folder (relative paths, sorted) that its manifest does not list and that are not
+    volatile: outputs of an earlier configuration of the same name, or left there otherwise; [] where it has no
+    readable manifest."""
+    results = Path(results)
     try:
-        document = json.loads(manifest.read_text(encoding="utf-8"))
+        document = load_json(results / MANIFEST, RECORD_BYTES)
     except (OSError, ValueError):
-        return {}
-    return environment_summary(document) if isinstance(document, dict) else {}
+        return []
+    listed = manifest_outputs(document) if isinstance(document, dict) else None
+    if listed is None:
+        return []
+    names = (file.relative_to(results).as_posix() for file in _files(results))
+    return [name for name in names if name not in listed and not matches(name, VOLATILE)]
+
+
+def manifest_outputs(document: dict) -> set[str] | None:
+    """The outputs a results folder's manifest lists (relative to the folder), None where it lists none (an older
+    or damaged manifest: every file is then offered). The files a results folder offers, and so what a reference
+    of it records: a file the configuration no longer makes (a data set since dropped), a job's temporary file
+    or anything put there by hand is not an output of the run."""
+    entries = document.get("output_files")
+    if not isinstance(entries, list) or not entries:
+        return None
+    prefix = f"results/{document.get('name')}/"
+    return {
+        entry["path"][len(prefix) :]
+        for entry in entries
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry["path"].startswith(prefix)
+    }
 
 
 def environment_summary(document: dict) -> dict:
@@ -181,9 +217,19 @@ def environment_summary(document: dict) -> dict:
     return summary
 
 
+def seal(document: dict) -> str:
+    """The SHA-256 of a reference's record without its ``seal``: its keys sorted, compact, ASCII (the same text
+    for the same record, whatever wrote it)."""
+    import hashlib
+
+    content = {key: value for key, value in document.items() if key != SEAL}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 def _open_reference(path: Path) -> Folder:
     index = path / INDEX
-    document = load_json(index)
+    document = load_json(index, RECORD_BYTES)
     if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
         raise InputError(
             index,
@@ -191,18 +237,25 @@ def _open_reference(path: Path) -> Folder:
             f'not a reference of this ordeval version ("format": "{FORMAT}", "version": '
             f"{' or '.join(map(str, VERSIONS))})",
         )
+    if SEAL in document and document[SEAL] != seal(document):
+        raise InputError(
+            index,
+            f"key {SEAL!r}",
+            "the record does not agree with its seal (its SHA-256): edited after 'ordeval reference' wrote it; "
+            "record the reference again",
+        )
     files = document.get("files")
     if not isinstance(files, dict):
         raise InputError(index, "key 'files'", "not an object of path: SHA-256")
     text = {}
     for name, digest in files.items():
-        if not _relative(name) or name == INDEX:
+        if not inside(name) or name == INDEX:
             raise InputError(index, f"key 'files'[{name[:80]!r}]", "not a relative path inside the folder")
         if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
             raise InputError(index, f"key 'files'[{name[:80]!r}]", "not a SHA-256 (64 lowercase hex digits)")
         copy = path / name
         if copy.is_file():
-            if _hash(copy) != digest:
+            if file_sha256(copy) != digest:
                 raise InputError(
                     copy,
                     None,
@@ -220,25 +273,6 @@ def _open_reference(path: Path) -> Folder:
         fingerprints[name] = Fingerprint.from_json(entry, (index, f"key 'numbers'[{name[:80]!r}]"))
     environment = environment_summary(document)
     return Folder(path, "reference", dict(files), text, fingerprints=fingerprints, environment=environment)
-
-
-def owned_files(path: Path) -> set[str] | None:
-    """The files a recorded reference in ``path`` wrote (relative paths, ``reference.json`` included), or None
-    when ``path`` holds no readable reference."""
-    try:
-        document = json.loads((path / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
-        return None
-    if document.get("version") == 1:  # version 1 wrote the kept tables of its files
-        files = document.get("files") if isinstance(document.get("files"), dict) else {}
-        written = [name for name in files if isinstance(name, str) and matches(name, KEPT_TEXT)]
-    else:
-        written = document.get("written")
-        if not isinstance(written, list) or not all(isinstance(name, str) for name in written):
-            return None
-    return {INDEX, *(name for name in written if _relative(name))}
 
 
 # --------------------------------------------------------------------------- comparing two folders
@@ -316,7 +350,7 @@ def compare_folders(
             result.added.append(name)
         elif old.hashes[name] == new.hashes[name]:
             result.identical += 1
-        elif is_table(name) and name in old.text and name in new.text:
+        elif is_table(name) and name in old.text and name in new.text and _small(old, new, name):
             diff = compare_tables(read_table(old.text[name]), read_table(new.text[name]), tolerance=tolerance)
             result.tables.append(TableChange(name, diff))
         elif by_value(name) and _comparable(old, name) and _comparable(new, name):
@@ -330,153 +364,20 @@ def compare_folders(
     return result
 
 
+def _small(old: Folder, new: Folder, name: str) -> bool:
+    """Whether both sides' text of the table ``name`` is at most :data:`CELL_BY_CELL_BYTES`."""
+    try:
+        return all(folder.text[name].stat().st_size <= CELL_BY_CELL_BYTES for folder in (old, new))
+    except OSError:
+        return True  # the reader says what is wrong
+
+
 def _comparable(folder: Folder, name: str) -> bool:
     return name in folder.text or name in folder.fingerprints
 
 
 def _compare_values(old: Folder, new: Folder, name: str, tolerance: Tolerance) -> str | None:
     if name in old.text and name in new.text:
-        found = compare_numbers(read_numbers(old.text[name], name), read_numbers(new.text[name], name), tolerance)
-        return found.describe() if isinstance(found, ValueDifference) else found
-    prints = [
-        folder.fingerprints.get(name) or fingerprint(read_numbers(folder.text[name], name)) for folder in (old, new)
-    ]
+        return compare_files(old.text[name], new.text[name], name, tolerance)
+    prints = [folder.fingerprints.get(name) or fingerprint_file(folder.text[name], name) for folder in (old, new)]
     return compare_fingerprints(prints[0], prints[1], tolerance)
-
-
-# --------------------------------------------------------------------------- recording a reference
-
-
-def reference_files(results: str | Path) -> tuple[dict[str, str], dict]:
-    """The outputs a reference of ``results`` records, with their SHA-256: the manifest's ``output_files``
-    (every output but the volatile ones), checked against the files (an InputError for a missing or
-    changed file: an incomplete run, or a file edited after it); and the manifest."""
-    results = Path(results)
-    manifest = results / MANIFEST
-    if not manifest.is_file():
-        raise InputError(
-            results, None, f"no {MANIFEST}: not the results folder of a complete pipeline run (run snakemake first)"
-        )
-    document = load_json(manifest)
-    entries = document.get("output_files") if isinstance(document, dict) else None
-    if not isinstance(entries, list) or not entries:
-        raise InputError(manifest, "key 'output_files'", "missing or empty: run the pipeline again")
-    prefix = f"results/{document.get('name')}/"  # the manifest's paths: relative to the run's working folder
-    files = {}
-    for number, entry in enumerate(entries, start=1):
-        path = entry.get("path") if isinstance(entry, dict) else None
-        digest = entry.get("sha256") if isinstance(entry, dict) else None
-        where = f"key 'output_files' record {number}"
-        if not isinstance(path, str) or not isinstance(digest, str):
-            raise InputError(manifest, where, "no 'path' and 'sha256'")
-        if not path.startswith(prefix):
-            raise InputError(manifest, where, f"{path} is not below {prefix}")
-        name = path[len(prefix) :]
-        if not _relative(name) or name == INDEX:
-            raise InputError(manifest, where, f"{path} is not a path inside {results}")
-        file = results / name
-        if not file.is_file():
-            raise InputError(file, None, f"listed in {MANIFEST} but missing: run the pipeline again")
-        if _hash(file) != digest:
-            raise InputError(
-                file,
-                None,
-                "changed since the pipeline wrote it (its SHA-256 is not the manifest's): run the pipeline again",
-            )
-        files[name] = digest
-    return dict(sorted(files.items())), document
-
-
-def _check_out(results: Path, out: Path) -> None:
-    """Refuse an ``out`` that would overwrite or mix with anything but an earlier reference."""
-    real_results, real_out = results.resolve(), out.resolve()
-    if real_out == real_results or real_out.is_relative_to(real_results):
-        raise InputError(out, None, f"lies inside the results folder {results}: give a folder outside it")
-    if real_results.is_relative_to(real_out):
-        raise InputError(out, None, f"contains the results folder {results}: give a folder outside it")
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise InputError(out, None, "exists and is not a folder: give a new folder")
-    if not out.exists() or not any(out.iterdir()):
-        return
-    owned = owned_files(out)
-    if owned is None:
-        raise InputError(
-            out, None, f"exists and is not a recorded reference (no readable {INDEX}): give a new or empty folder"
-        )
-    for entry in sorted(out.rglob("*")):
-        name = entry.relative_to(out).as_posix()
-        if entry.is_symlink() or (not entry.is_dir() and name not in owned):
-            raise InputError(
-                entry,
-                None,
-                f"not written by 'ordeval reference' (not in {out / INDEX}): the reference "
-                f"would replace it; give a new folder, or move it away",
-            )
-
-
-def record_reference(results: str | Path, out: str | Path, tolerance: Tolerance = PORTABLE) -> dict[str, str]:
-    """Write the reference of ``results`` into ``out``: ``reference.json`` and the kept tables' text
-    (:data:`KEPT_TEXT`). ``out`` must be a new or empty folder or an earlier reference holding only the
-    files it wrote; it is replaced once the new reference is complete (a table no longer made leaves it).
-    ``tolerance`` is recorded as the one the reference is meant to be compared with. Returns the recorded
-    files."""
-    results, out = Path(results), Path(out)
-    if not results.is_dir():
-        raise InputError(results, None, "no such results folder")
-    _check_out(results, out)
-    files, manifest = reference_files(results)
-    numbers = {
-        name: fingerprint(read_numbers(results / name, name)).as_json()
-        for name in files
-        if by_value(name) and not matches(name, KEPT_TEXT)
-    }
-    kept = [name for name in files if matches(name, KEPT_TEXT)]
-    staging = None
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-        umask = os.umask(0)
-        os.umask(umask)
-        staging.chmod(0o777 & ~umask)  # mkdtemp makes a private folder
-        document = {
-            "format": FORMAT,
-            "version": 2,
-            "results": results.name,
-            "made_by": "ordeval reference",
-            "tolerance": tolerance.as_dict(),
-            "text_of": list(KEPT_TEXT),
-            "left_out": list(VOLATILE),
-            "python": manifest.get("python"),
-            "platform": manifest.get("platform"),
-            "dependencies": manifest.get("dependencies"),
-            "environment": manifest.get("environment"),
-            "written": [INDEX, *kept],
-            "files": files,
-            "numbers": numbers,
-        }
-        write_text(json.dumps(document, indent=1) + "\n", staging / INDEX)
-        for name in kept:
-            (staging / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(results / name, staging / name)
-        if out.exists():
-            retired = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=out.parent))
-            out.rename(retired / out.name)
-            staging.rename(out)
-            shutil.rmtree(retired)
-        else:
-            staging.rename(out)
-    except OSError as error:
-        where = _destination(error, staging, out)
-        raise InputError(where, None, f"cannot be written ({error.strerror or error}); {out} is unchanged") from None
-    finally:
-        if staging is not None and staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
-    return files
-
-
-def _destination(error: OSError, staging: Path | None, out: Path) -> Path:
-    """The file of ``out`` that a failed write was making (the staging copy's name under ``out``)."""
-    for name in (error.filename2, error.filename):
-        if name and staging is not None and Path(name).is_relative_to(staging):
-            return out / Path(name).relative_to(staging)
-    return out

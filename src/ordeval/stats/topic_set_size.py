@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - a scipy that keeps them elsewhere
     noncentral_t_sf, noncentral_f_sf = stats.nct.sf, stats.ncf.sf
 
 from ordeval.io.table import Table
-from ordeval.stats import portable
+from ordeval.stats import MAX_SCORE, portable
 from ordeval.stats.intervals import residual_variance as stats_residual_variance
 
 DESIGNS = ("paired_t", "anova", "ci")
@@ -80,6 +80,10 @@ def residual_variance(scores) -> float:
         raise ValueError(f"a topics x runs score matrix of at least 2 x 2 is needed, got shape {x.shape}")
     if not np.isfinite(x).all():
         raise ValueError("the score matrix holds a value that is not a finite number")
+    if np.abs(x).max() > MAX_SCORE:
+        raise ValueError(
+            f"the score matrix holds a score beyond {MAX_SCORE:g} in magnitude (its square would overflow)"
+        )
     return stats_residual_variance(x)
 
 
@@ -101,7 +105,10 @@ def paired_t_power(topics, mdd: float, variance: float, alpha: float = ALPHA):
         return np.ones_like(n)[()]
     df = n - 1
     critical = _t_isf(alpha / 2, df)
-    shift = np.sqrt(n) * mdd / np.sqrt(2 * variance)
+    with np.errstate(over="ignore"):
+        shift = np.sqrt(n) * (np.asarray(mdd, dtype=float) / np.sqrt(2 * variance))
+    if not np.isfinite(shift).all():  # a difference too large for a float effect: the test always detects it
+        shift = np.where(np.isfinite(shift), shift, np.finfo(float).max)
     return (_nct_sf(critical, df, shift) + _nct_sf(critical, df, -shift))[()]
 
 
@@ -129,8 +136,23 @@ def anova_power(topics, mdd: float, variance: float, runs: int, alpha: float = A
     if variance == 0:
         return np.ones_like(n)[()]
     numerator, denominator = runs - 1, runs * (n - 1)
-    critical = special.fdtri(numerator, denominator, 1.0 - alpha)  # F's upper alpha quantile
-    return np.asarray(noncentral_f_sf(critical, numerator, denominator, n * mdd**2 / (2 * variance)))[()]
+    critical = _f_isf(alpha, numerator, denominator)
+    with np.errstate(over="ignore"):  # a difference so large that its noncentrality is no float: power 1
+        noncentrality = n * (np.asarray(mdd, dtype=float) / np.sqrt(2 * variance)) ** 2
+        power = np.asarray(noncentral_f_sf(critical, numerator, denominator, noncentrality), dtype=float)
+    return np.where(np.isnan(power) & (noncentrality > 1e10), 1.0, power)[()]
+
+
+def _f_isf(alpha: float, numerator, denominator):
+    """F's upper ``alpha`` quantile F_{1 - alpha; numerator, denominator}: scipy's inverse of the distribution
+    function at 1 - alpha, or below 1e-6, where 1 - alpha keeps too few of alpha's digits (1 - 1e-250 is 1), from
+    the inverse of the incomplete beta function at alpha itself: with y = I^-1_alpha(denominator / 2,
+    numerator / 2), F = denominator (1 - y) / (numerator y)."""
+    if alpha >= 1e-6:
+        return special.fdtri(numerator, denominator, 1.0 - alpha)
+    y = special.betaincinv(np.asarray(denominator, dtype=float) / 2, numerator / 2, alpha)
+    with np.errstate(divide="ignore"):
+        return denominator * (1 - y) / (numerator * y)
 
 
 def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
@@ -143,8 +165,15 @@ def ci_expected_width(topics, variance: float, alpha: float = ALPHA):
 
 
 def _t_isf(q, df):
-    """Student's t upper quantile t_{1 - q; df} (scipy.stats.t.isf)."""
-    return -special.stdtrit(df, q)
+    """Student's t upper quantile t_{1 - q; df} (scipy.stats.t.isf); below ``q`` = 1e-6, where scipy's inverse
+    fails for some degrees of freedom (infinite at 1e-250 with 3), from the inverse of the incomplete beta
+    function: P(T > t) = I_x(df / 2, 1 / 2) / 2 with x = df / (df + t^2), so t = sqrt(df (1 - x) / x)."""
+    if q >= 1e-6:
+        return -special.stdtrit(df, q)
+    df = np.asarray(df, dtype=float)
+    x = special.betaincinv(df / 2, 0.5, 2 * q)
+    with np.errstate(divide="ignore", over="ignore"):
+        return np.sqrt(df * (1 - x) / x)
 
 
 def smallest_topics_each(reached: Callable[[np.ndarray], np.ndarray], count: int, start: int = 2) -> np.ndarray:

@@ -458,11 +458,20 @@ def check_source_files(name: str, spec: Mapping, files: Mapping[str, str | Path]
 def missing_files(listed: Sequence[tuple[Path, str]]) -> list[str]:
     """The files of ``listed`` ((path, config entry)) that are not there (or are folders), each with the config
     entry that asked for it."""
-    return [
-        f"{path}{' (a folder)' if path.is_dir() else ''} (asked for by {entry})"
-        for path, entry in listed
-        if not path.is_file()
-    ]
+    return [f"{path}{_not_regular(path)} (asked for by {entry})" for path, entry in listed if not path.is_file()]
+
+
+def _not_regular(path: Path) -> str:
+    """`` (a folder)``, `` (a FIFO (named pipe), not a regular file)`` for a path that exists and is not a regular
+    file; "" for a missing one."""
+    from ordeval.io.files import file_kind
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    kind = file_kind(mode)
+    return " (a folder)" if kind == "a folder" else f" ({kind}, not a regular file)"
 
 
 def _first_three(missing: list[str]) -> str:
@@ -472,6 +481,19 @@ def _first_three(missing: list[str]) -> str:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'s' if number != 1 else ''}"
+
+
+def _not_regular(path: Path) -> str:
+    """`` (a folder)``, `` (a FIFO (named pipe), not a regular file)`` for a path that exists and is not a regular
+    file; "" for a missing one."""
+    from ordeval.io.files import file_kind
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return ""
+    kind = file_kind(mode)
+    return " (a folder)" if kind == "a folder" else f" ({kind}, not a regular file)"
 
 
 def check_files_exist(datasets: Mapping[str, Mapping], data_root: str | Path) -> None:

@@ -65,7 +65,10 @@ def load_plugins(plugins: Iterable[str], base: str | Path = ".", key: str = "plu
                     "a Python file or an importable module)"
                 )
             if not path.is_file():
-                raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} does not exist")
+                from ordeval.io.files import file_kind
+
+                what = f"is {file_kind(path.stat().st_mode)}, not a file" if path.exists() else "does not exist"
+                raise ConfigError(f"config key {key}[{index}]: plugin file {plugin!r} {what}")
             digest = hashlib.sha1(str(path).encode()).hexdigest()[:12]
             name = f"ordeval_plugin_{path.stem}_{digest}"
             spec = importlib.util.spec_from_file_location(name, path)

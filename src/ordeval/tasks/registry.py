@@ -85,6 +85,11 @@ class Registry(Mapping[str, Measure]):
         """Decorator adding ``function`` to the registry under ``name``; returns ``function`` unchanged."""
         if not MEASURE_NAME.match(name):
             raise ValueError(f"measure name {name!r}: use a letter, then up to 63 letters, digits, '_', '+' or '-'")
+        from ordeval.io.names import name_problem
+
+        problem = name_problem(name, kind="measure name")  # the words outputs use, Windows's device names
+        if problem:
+            raise ValueError(problem)
 
         def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
             if name in self._measures:
@@ -179,6 +184,16 @@ def checked_scores(
             f"gave {values[run, topic]} for run {runs[run]!r} on topic {topics[topic]!r} of data set {dataset!r} "
             f"({len(bad)} of {values.size} scores not finite); a measure must give a finite number for every run "
             "and topic (with a documented convention where it is 0/0)",
+        )
+    from ordeval.stats import MAX_SCORE
+
+    large = np.argwhere(np.abs(values) > MAX_SCORE)
+    if large.size:
+        run, topic = large[0]
+        raise measure_error(
+            measure,
+            f"gave {values[run, topic]} for run {runs[run]!r} on topic {topics[topic]!r} of data set {dataset!r}, "
+            f"beyond {MAX_SCORE:g} in magnitude ({len(large)} of {values.size} scores): the statistics square scores",
         )
     return values
 

@@ -207,35 +207,58 @@ def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
     file checked to be what :func:`write_stack` writes: a file that is not (empty, not a zip of arrays,
     pickled objects, arrays missing or of another kind or shape, scores that are not finite) is an
     InputError naming it. The tables are not looked at (:func:`read_stack` does)."""
-    from ordeval.io.parsing import load_arrays
+    stack, recorded, _ = _load(path)
+    return stack, recorded
+
+
+def _load(path: str | Path, trusted=None) -> tuple[ScoreStack | None, dict[str, str], str]:
+    """(stack, recorded tables, task) of :func:`load_stack`; with ``trusted`` (recorded tables -> whether the stack
+    may be used), the scores are read only where it says so (else the stack is None: a stale stack's scores are
+    never read)."""
+    from ordeval.io.archives import Archive
+    from ordeval.stats import MAX_SCORE
 
     what = "a score stack"
-    arrays = load_arrays(path, what, STACK_ARRAYS)
-    sources = arrays.get("sources", np.array([], dtype=str))
-    digests = arrays.get("sources_sha256", np.array([], dtype=str))
-    if (
-        sources.dtype.kind not in "U"
-        or digests.dtype.kind not in "U"
-        or sources.shape != digests.shape
-        or sources.ndim != 1
-    ):
-        raise InputError(path, None, f"not {what} as ordeval writes it (its tables and their SHA-256 do not match)")
-    if not np.isfinite(arrays["values"]).all():
+    with Archive(path, what) as archive:  # checked from its headers before any array is read
+        archive.require(STACK_ARRAYS)
+        arrays = {name: archive.read(name) for name in archive.headers if name != "values"}
+        sources = arrays.get("sources", np.array([], dtype=str))
+        digests = arrays.get("sources_sha256", np.array([], dtype=str))
+        if (
+            sources.dtype.kind != "U"
+            or digests.dtype.kind != "U"
+            or sources.shape != digests.shape
+            or sources.ndim != 1
+        ):
+            raise archive.corrupt("its tables and their SHA-256 do not match")
+        if any("/" in name or name in (".", "..") for name in sources.tolist()):  # beside it, nowhere else
+            raise archive.corrupt("a table it mirrors is not a file beside it")
+        recorded = dict(zip(sources.tolist(), digests.tolist(), strict=True))
+        task = str(arrays["task"])
+        if trusted is not None and not trusted(recorded):
+            return None, recorded, task
+        expected = tuple(len(arrays[name]) for name in ("measures", "topics", "runs"))
+        if archive.shape("values") != expected:  # before the scores are read: a shape no label accounts for
+            raise archive.corrupt(f"array 'values' has shape {archive.shape('values')}, its labels say {expected}")
+        values = archive.read("values")
+    if not np.isfinite(values).all():
         raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
+    if np.abs(values).max(initial=0) > MAX_SCORE:
+        raise InputError(path, None, f"not {what} as ordeval writes it (scores beyond {MAX_SCORE:g} in magnitude)")
     try:
         stack = ScoreStack(
             arrays["measures"].tolist(),
             arrays["topics"].tolist(),
             arrays["runs"].tolist(),
-            arrays["values"],
+            values,
             arrays["lower_is_better"].tolist(),
             arrays["display"].tolist(),
-            str(arrays["task"]),
+            task,
             arrays["latex"].tolist(),
         )
     except ValueError as error:
         raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
-    return stack, dict(zip(sources.tolist(), digests.tolist(), strict=True))
+    return stack, recorded, task
 
 
 def stale_tables(path: str | Path, recorded: Mapping[str, str], measures: Sequence[str] | None = None) -> list[str]:
@@ -260,8 +283,8 @@ def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> Score
     the stack is stale and the tables are read instead (the tables, not the stack, are what a user edits and
     sees); a table it mirrors that is gone is an InputError naming it. A stack that records no tables (the scores
     as computed, a data set's precomputed scores) is its own source."""
-    stack, recorded = load_stack(path)
-    if recorded and stale_tables(path, recorded, measures):
+    stack, recorded, task = _load(path, lambda recorded: not (recorded and stale_tables(path, recorded, measures)))
+    if stack is None:  # stale: its scores were not read
         folder = Path(path).parent
         missing = [name for name in recorded if not (folder / name).is_file()]
         if missing:
@@ -273,7 +296,7 @@ def read_stack(path: str | Path, measures: Sequence[str] | None = None) -> Score
         tables = {Path(name).stem: folder / name for name in recorded if Path(name).name != "measures.tsv"}
         if measures is not None:
             tables = {name: tables[name] for name in measures if name in tables}
-        stack = read_score_tables(tables, folder / "measures.tsv", stack.task)
+        stack = read_score_tables(tables, folder / "measures.tsv", task)
     return stack.subset(measures) if measures is not None else stack
 
 
@@ -345,7 +368,9 @@ def read_score_matrix(path: str | Path) -> tuple[list[str], list[str], np.ndarra
         raise InputError(path, where, f"run {repeated[0]!r} has two columns")
     fields = read_fields(path, header, header=True, layout="topic, then one score per run")
     fields.require_nonempty(0)
-    columns = [fields.floats(k, f"score of run {header[k]!r}") for k in range(1, len(header))]
+    from ordeval.stats import MAX_SCORE  # the statistics square scores: larger ones would overflow
+
+    columns = [fields.floats(k, f"score of run {header[k]!r}", MAX_SCORE) for k in range(1, len(header))]
     topics = fields.column(0)
     if len(set(topics)) < len(topics):
         seen: dict[str, int] = {}
@@ -415,7 +440,11 @@ SUMMARY_FILES = frozenset({"means.tsv", "measures.tsv"})
 def is_score_table(path: str | Path) -> bool:
     """Whether ``path`` looks like a score table: its first line starts with a ``topic`` column (a UTF-8
     byte-order mark before it is ignored, as the readers do)."""
-    with open(path, encoding="utf-8-sig", errors="replace") as handle:
+    import io
+
+    from ordeval.io.files import open_regular
+
+    with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig", errors="replace") as handle:  # no FIFO
         return handle.readline(64).split("\t")[0].strip() == "topic"  # not a whole line: it may be a hole
 
 

@@ -56,10 +56,11 @@ _TOPIC_RUN = re.compile(r"\(topic '(?P<topic>[^']*)'(?:, run '(?P<run>[^']*)')?\
 #: Problems after which the rest of a file cannot be checked: a run that names no gold item at all, a run
 #: paired by position with another number of lines than the gold has items, or whose topics stop agreeing
 #: with the gold's at a line (blanking that line would shift the later ones and miscount the lines); a NUL
-#: byte (not a text file: the reader stops at its block, and so does the check, whatever the file's size).
+#: byte (not a text file: the reader stops at its block, and so does the check, whatever the file's size); a
+#: line too long for a table (the reader stops there without holding it; blanking it would hold the whole file).
 _HIDES_THE_REST = re.compile(
     r"none of the \d+ lines|with align: position (?:line i|the topics must agree)"
-    r"|NUL byte at line \d+ .*not a text file"
+    r"|NUL byte at line \d+ .*not a text file|line \d+ is longer than [\d,]+ bytes"
 )
 #: Problems of a file whose reported lines were taken out and nothing was left: they follow from those lines.
 _FOLLOWS = re.compile(r"^(?:file is empty|file holds a header but no rows)$")

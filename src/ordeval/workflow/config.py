@@ -19,6 +19,7 @@ has loaded with a lenient YAML loader: duplicate keys, limits.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -92,17 +93,22 @@ def load_yaml(path: str | Path) -> Any:
     """A YAML file, strictly: duplicate keys and non-UTF-8 bytes are errors naming the file and line; a
     file over :data:`MAX_BYTES`, more than :data:`MAX_ALIASES` aliases or :data:`MAX_MERGED_KEYS` merged
     entries are refused (the expanded size: :func:`check_size`, by :func:`check_config_file`)."""
+    from ordeval.io.errors import InputError
+    from ordeval.io.files import open_regular
+
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise ConfigError(f"{path}: {size} bytes; a configuration file may have at most {MAX_BYTES}")
-        raw = path.read_bytes()
+        with open_regular(path) as handle:  # a FIFO or a device is refused before it is read
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_BYTES:
+                raise ConfigError(f"{path}: {size} bytes; a configuration file may have at most {MAX_BYTES}")
+            raw = handle.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:  # grew since it was measured
+            raise ConfigError(f"{path}: more than {MAX_BYTES} bytes; a configuration file may have at most {MAX_BYTES}")
         text = raw.decode("utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such configuration file") from None
-    except IsADirectoryError:
-        raise ConfigError(f"{path}: is a directory, not a configuration file") from None
+    except InputError as error:
+        problem = "no such configuration file" if error.problem == "file not found" else error.problem
+        raise ConfigError(f"{path}: {problem.replace('not a file', 'not a configuration file')}") from None
     except UnicodeDecodeError as error:
         line = raw[: error.start].count(b"\n") + 1
         raise ConfigError(f"{path}, line {line}: not UTF-8 (byte 0x{error.object[error.start]:02x})") from None
@@ -282,6 +288,13 @@ def _format_clause(task, fmt, role: str) -> dict:
     }
 
 
+def _strict_integer(checker, instance) -> bool:  # noqa: ARG001 - jsonschema's signature
+    """JSON schema's ``integer``, strictly: a Python int (not a bool), never a float. JSON Schema counts a number
+    with a zero fraction (``6.0``) as an integer, but YAML reads ``6.0`` as a float, which the code that counts
+    systems, topics or trials with it cannot use (``range(6.0)``): refused here, naming the key."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
 def _validator_class():
     from jsonschema import Draft202012Validator, validators
 
@@ -292,7 +305,8 @@ def _validator_class():
                     instance[name] = copy.deepcopy(subschema["default"])
         yield from Draft202012Validator.VALIDATORS["properties"](validator, properties, instance, schema)
 
-    return validators.extend(Draft202012Validator, {"properties": set_defaults})
+    checker = Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer)
+    return validators.extend(Draft202012Validator, {"properties": set_defaults}, type_checker=checker)
 
 
 def key_path(path) -> str:

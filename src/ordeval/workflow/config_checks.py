@@ -14,8 +14,9 @@
   ``weak_teams`` at most the number of teams, an annotator simulation's ``score`` among its ``scores``
   and a ``latent_correlation`` that gives a valid correlation matrix for that many scores.
 
-Names (data sets, runs, measures) follow :mod:`ordeval.io.names`, checked by the planner; the run names
-of the Popularity vs Uniform comparison here.
+Names follow :mod:`ordeval.io.names`: the configuration's and the data sets' here (the schema takes any
+string, so that a bad name gets the policy's message, not a regular expression), as are the run names of the
+Popularity vs Uniform comparison; run and measure names by the planner.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def check_values(config: Mapping) -> None:
     """Raise a ConfigError for the first value of ``config`` that cannot work (see the module doc)."""
     for key, value in _leaves(config, ""):
         _check_leaf(key, value)
+    check_name(config["name"], kind="configuration name", key="config key name")
+    for name in config.get("datasets", {}):
+        check_name(name, kind="data set", key=f"config key datasets.{printable(shorten(str(name)))}")
     for key in ("popularity_run", "uniform_run"):  # the schema has filled in the defaults
         check_name(config["popularity"][key], kind="run", key=f"config key popularity.{key}")
     for name, spec in config.get("datasets", {}).items():

@@ -169,14 +169,14 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     config = validate(config)
     check_limits(config)  # sizes first: nothing below lists a million runs
     workdir = Path(workdir)
-    check_name(config["name"], kind="configuration name", key="name")
     plugin_files = load_plugins(config["plugins"], base=workdir)
     data_root = resolve_path(config.get("data_root", "resources/"), workdir)
 
     datasets = {}
-    for name, spec in config["datasets"].items():
-        check_name(name, kind="data set", key=f"datasets.{name}")
-        datasets[name] = _dataset_plan(name, spec, config, data_root)
+    known = set(_all_measures(config))  # once: a set per data set made planning quadratic in data sets
+    for name, spec in config["datasets"].items():  # their names checked with the configuration
+        datasets[name] = _dataset_plan(name, spec, config, data_root, known)
+    _check_braces(workdir, datasets, data_root, plugin_files)
     if check_files:  # every input file there, the registered public ones unchanged (ordeval.workflow.source_check)
         check_data_files({name: d.spec for name, d in datasets.items()}, data_root, workdir)
 
@@ -196,13 +196,42 @@ def plan(config: Mapping, *, workdir: str | Path = ".", check_files: bool = True
     return result
 
 
-def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path) -> DatasetPlan:
+def _check_braces(workdir: Path, datasets: Mapping, data_root: Path, plugin_files: list) -> None:
+    """A ConfigError for a path Snakemake would take for a pattern of wildcards: the project folder (where it
+    runs and the rules' inputs lie), an input file or a plugin file whose path holds ``{`` or ``}``. Snakemake
+    reads braces in an input path as a wildcard, escaped (``{{``) or not, and stops in a WildcardError."""
+
+    def braces(path) -> bool:
+        return "{" in str(path) or "}" in str(path)
+
+    folder = Path(workdir).resolve()
+    if braces(folder):
+        raise ConfigError(
+            f"the project folder {folder} has '{{' or '}}' in its path, which Snakemake reads as a wildcard in "
+            "every input path below it: move the project to a folder without braces"
+        )
+    for name, dataset in datasets.items():
+        for path, entry in source_files(name, dataset.spec, data_root):
+            if braces(path):
+                raise ConfigError(
+                    f"config key {entry}.path: {path}: '{{' or '}}' in the path of an input file, which Snakemake "
+                    "reads as a wildcard (it cannot read such a file): rename the file or its folder"
+                )
+    for index, path in enumerate(plugin_files):
+        if braces(path):
+            raise ConfigError(
+                f"config key plugins[{index}]: {path}: '{{' or '}}' in the path of a plugin file, which Snakemake "
+                "reads as a wildcard: rename the file or its folder"
+            )
+
+
+def _dataset_plan(name: str, spec: dict, config: dict, data_root: Path, known: set[str]) -> DatasetPlan:
     task = get_task(spec["task"])
     registered = task.registry.names()
     listed = config.get("measures")
     own = task.dataset_measures(spec)
     if listed:
-        unknown = [measure for measure in listed if measure not in set(_all_measures(config))]
+        unknown = [measure for measure in listed if measure not in known]
         if unknown:
             raise ConfigError(f"config key measures: unknown measure(s) {', '.join(unknown)}")
     if own is not None:

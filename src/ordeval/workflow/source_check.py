@@ -118,5 +118,5 @@ def _built_from_these(plan, name: str, files: list[str]) -> bool:
             recorded[str(resolve_path(entry["path"], plan.data_root))] = entry["sha256"]
     try:
         return all(recorded.get(str(Path(file))) == sha256(file) for file in files)
-    except OSError:
+    except (OSError, InputError):  # the readers say what is wrong with the file
         return False

@@ -307,7 +307,8 @@ def compile_pdf(tex_path: str | Path) -> Path:
                 os.replace(log, tex_path.with_suffix(".log"))
             if result.returncode != 0:
                 log = tex_path.with_suffix(".log")
-                detail = log.read_text(errors="replace")[-3000:] if log.exists() else result.stdout[-3000:]
+                text = log.read_text(encoding="utf-8", errors="replace") if log.exists() else result.stdout
+                detail = text[-3000:]
                 raise ReportError(f"LaTeX failed on {tex_path} (exit {result.returncode}):\n{detail}")
         pdf = tex_path.with_suffix(".pdf")
         try:
@@ -321,7 +322,7 @@ def compile_pdf(tex_path: str | Path) -> Path:
 
 def page_count(tex_path: str | Path) -> int:
     """Pages of the compiled PDF, as the TeX log reports them."""
-    log = Path(tex_path).with_suffix(".log").read_text(errors="replace")
+    log = Path(tex_path).with_suffix(".log").read_text(encoding="utf-8", errors="replace")
     match = re.findall(r"Output written on .*?\((\d+) pages?", log, flags=re.S)
     if not match:
         raise ReportError(f"{tex_path}: the TeX log reports no output")

@@ -34,7 +34,7 @@ import numpy as np
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_atomically, write_json
-from ordeval.io.parsing import load_json
+from ordeval.io.provenance import read_provenance
 from ordeval.tasks.base import TaskData
 from ordeval.tasks.classification import readers, simulate
 from ordeval.tasks.classification.formats import FORMATS
@@ -261,27 +261,32 @@ ARRAYS = {
 def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> dict | None:
     """The labels that :func:`write_canonical` stored beside the tables, when they mirror the tables as they are
     now (same SHA-256, same classes); None otherwise (the file is missing, or a table or the classes changed
-    since), and the tables are parsed instead. A file that is not such arrays (empty, random bytes, pickled
-    objects, shapes that do not fit, labels or topics out of range) is an InputError naming it."""
-    from ordeval.io.parsing import load_arrays
+    since), and the tables are parsed instead: the labels of a stale file are not read. A file that is not such
+    arrays (checked from its headers first: empty, random bytes, pickled objects, shapes that do not fit; then
+    labels or topics out of range) is an InputError naming it."""
+    from ordeval.io.archives import Archive
 
     if not Path(arrays_path).is_file():
         return None
-    stored = load_arrays(arrays_path, "the arrays of a data set", ARRAYS)
-    if (
-        stored["classes"].tolist() != list(classes)
-        or str(stored["gold_sha256"]) != sha256(gold_path)
-        or str(stored["runs_sha256"]) != sha256(runs_path)
-    ):
-        return None
+    labels = ("gold", "runs", "item_topic")
+    with Archive(arrays_path, "the arrays of a data set") as archive:  # checked from its headers first
+        archive.require(ARRAYS)
+        stored = {name: archive.read(name) for name in ARRAYS if name not in labels}
+        if (
+            stored["classes"].tolist() != list(classes)
+            or str(stored["gold_sha256"]) != sha256(gold_path)
+            or str(stored["runs_sha256"]) != sha256(runs_path)
+        ):
+            return None  # stale: the labels are not read
+        items, topics, names = len(stored["items"]), len(stored["topics"]), len(stored["run_names"])
+        shapes = [archive.shape(name) for name in labels]
+        if shapes != [(items,), (names, items), (items,)]:
+            problem = f"gold {shapes[0]}, runs {shapes[1]} and topics {shapes[2]} for {names} runs x {items} items"
+            raise InputError(arrays_path, None, f"not the arrays of a data set as ordeval writes them ({problem})")
+        stored.update({name: archive.read(name) for name in labels})
     gold, runs, item_topic = stored["gold"], stored["runs"], stored["item_topic"]
-    items, topics, names = len(stored["items"]), len(stored["topics"]), len(stored["run_names"])
     problem = None
-    if gold.shape != (items,) or item_topic.shape != (items,) or runs.shape != (names, items):
-        problem = f"gold {gold.shape}, runs {runs.shape} and topics {item_topic.shape} for {names} runs x {items} items"
-    elif gold.size and (
-        min(gold.min(), runs.min(initial=0)) < 0 or max(gold.max(), runs.max(initial=0)) >= len(classes)
-    ):
+    if gold.size and (min(gold.min(), runs.min(initial=0)) < 0 or max(gold.max(), runs.max(initial=0)) >= len(classes)):
         problem = f"labels outside the {len(classes)} classes"
     elif item_topic.size and (item_topic.min() < 0 or item_topic.max() >= topics):
         problem = f"items of topics outside the {topics} topics"
@@ -304,7 +309,7 @@ def read_canonical(
     """A data set from its canonical files (the output of :func:`write_canonical`): from the arrays beside the
     tables when they mirror them (:func:`read_arrays`: no parsing), else parsed and checked."""
     classes = readers.class_labels(spec["classes"])
-    provenance = load_json(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
+    provenance = read_provenance(provenance_path) if provenance_path and Path(provenance_path).is_file() else {}
     stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
     if stored is None:
         gold = readers.gold_items(readers.read_canonical_gold(gold_path, classes))

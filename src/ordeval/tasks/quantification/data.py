@@ -11,7 +11,6 @@ classes, its ``gold`` source and its ``runs`` sources. A source has a ``type``:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import numpy as np
 
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_atomically, write_json
+from ordeval.io.provenance import read_provenance
 from ordeval.io.table import Table
 from ordeval.tasks.base import TaskData
 from ordeval.tasks.quantification import baselines, readers, simulate
@@ -190,25 +190,27 @@ def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | Non
     missing, or a table or the classes changed since), and the tables are parsed instead. A file that is
     not such arrays (empty, random bytes, pickled objects, shapes that do not fit, values that are not
     distributions) is an InputError naming it."""
-    from ordeval.io.parsing import load_arrays
+    from ordeval.io.archives import Archive
 
     if not Path(arrays_path).is_file():
         return None
-    stored = load_arrays(arrays_path, "the arrays of a data set", ARRAYS)
-    if (
-        stored["classes"].tolist() != readers.class_labels(classes)
-        or str(stored["gold_sha256"]) != sha256(gold_path)
-        or str(stored["runs_sha256"]) != sha256(runs_path)
-    ):
-        return None
-    gold, runs = stored["gold"], stored["runs"]
-    topics, names, count = len(stored["topics"]), len(stored["run_names"]), len(stored["classes"])
+    with Archive(arrays_path, "the arrays of a data set") as archive:  # checked from its headers first
+        archive.require(ARRAYS)
+        stored = {name: archive.read(name) for name in ARRAYS if name not in ("gold", "runs")}
+        if (
+            stored["classes"].tolist() != readers.class_labels(classes)
+            or str(stored["gold_sha256"]) != sha256(gold_path)
+            or str(stored["runs_sha256"]) != sha256(runs_path)
+        ):
+            return None  # stale: the distributions are not read
+        topics, names, count = len(stored["topics"]), len(stored["run_names"]), len(stored["classes"])
+        shapes = archive.shape("gold"), archive.shape("runs")
+        if shapes != ((topics, count), (names, topics, count)):
+            problem = f"gold {shapes[0]} and runs {shapes[1]} for {names} runs x {topics} topics x {count} classes"
+            raise InputError(arrays_path, None, f"not the arrays of a data set as ordeval writes them ({problem})")
+        gold, runs = archive.read("gold"), archive.read("runs")
     problem = None
-    if gold.shape != (topics, count) or runs.shape != (names, topics, count):
-        problem = f"gold {gold.shape} and runs {runs.shape} for {names} runs x {topics} topics x {count} classes"
-    elif (
-        not (np.isfinite(gold).all() and np.isfinite(runs).all()) or gold.min(initial=0) < 0 or runs.min(initial=0) < 0
-    ):
+    if not (np.isfinite(gold).all() and np.isfinite(runs).all()) or gold.min(initial=0) < 0 or runs.min(initial=0) < 0:
         problem = "probabilities that are negative or not finite"
     elif np.abs(gold.sum(axis=-1) - 1).max(initial=0) > 1e-9 or np.abs(runs.sum(axis=-1) - 1).max(initial=0) > 1e-9:
         problem = "distributions that do not sum to 1"
@@ -220,7 +222,7 @@ def read_arrays(arrays_path, classes: list, gold_path, runs_path) -> tuple | Non
 def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_path=None, arrays_path=None) -> Dataset:
     """A data set from its canonical tables (the output of :func:`write_canonical`): from the arrays
     beside them when they mirror the tables (:func:`read_arrays`: no parsing), else parsed and checked."""
-    provenance = json.loads(Path(provenance_path).read_text(encoding="utf-8")) if provenance_path else {}
+    provenance = read_provenance(provenance_path) if provenance_path else {}  # its origin checked
     stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path is not None else None
     if stored is not None:
         topics, run_names, gold_values, estimates = stored
