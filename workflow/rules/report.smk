@@ -141,35 +141,6 @@ PRINTED = [
 ITEMS = printed_items(PRINTED)
 
 
-rule manifest:
-    input:
-        sources=PLAN.input_files(),
-        outputs=OUTPUTS,
-        requirements=os.path.relpath(os.path.join(workflow.basedir, "requirements.txt")),
-    output:
-        manifest=shown(
-            f"{RESULTS}/manifest.json",
-            "report/manifest",
-            "paper",
-        ),
-    log:
-        f"{RESULTS}/logs/manifest.log",
-    conda:
-        ENV
-    threads: threads("light")
-    resources:
-        mem_mb=mem_mb("light"),
-        runtime=runtime("light"),
-    params:
-        config=PLAN.config,
-        input_files={name: list(PLAN.source_paths(name).values()) for name in DATASETS},
-        data_root=PLAN.config["data_root"],
-        commit=git_commit(workflow.basedir),
-        code=code("manifest"),
-    script:
-        "../../scripts/manifest.py"
-
-
 # The results the HTML report's first page links to first (what each shows: its caption's title, over which data
 # sets): the first task's averaged ranking agreement and its discriminative power.
 FIRST = f"the {get_task(PLAN.tasks[0]).title} data sets"
@@ -220,6 +191,35 @@ rule report_intro:
         code=code("report_intro"),
     script:
         "../../scripts/report_intro.py"
+
+
+rule manifest:
+    input:
+        sources=PLAN.input_files(),
+        outputs=[OUTPUTS, rules.report_intro.output],
+        requirements=os.path.relpath(os.path.join(workflow.basedir, "requirements.txt")),
+    output:
+        manifest=shown(
+            f"{RESULTS}/manifest.json",
+            "report/manifest",
+            "paper",
+        ),
+    log:
+        f"{RESULTS}/logs/manifest.log",
+    conda:
+        ENV
+    threads: threads("light")
+    resources:
+        mem_mb=mem_mb("light"),
+        runtime=runtime("light"),
+    params:
+        config=PLAN.config,
+        input_files={name: list(PLAN.source_paths(name).values()) for name in DATASETS},
+        data_root=PLAN.config["data_root"],
+        commit=git_commit(workflow.basedir),
+        code=code("manifest"),
+    script:
+        "../../scripts/manifest.py"
 
 
 rule report_tex:
