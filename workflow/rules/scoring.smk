@@ -74,6 +74,7 @@ rule score_stack:
             measure=PLAN.datasets[wildcards.dataset].measures,
         ),
         measures=rules.score_runs.output.measures,
+        scores=rules.score_runs.output.scores,
     output:
         stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
     log:
@@ -87,7 +88,7 @@ rule score_stack:
     run:
         from ordeval.tasks.stack import stack_of_tables
 
-        stack = stack_of_tables(input.tables, input.measures, output.stack)
+        stack = stack_of_tables(input.tables, input.measures, output.stack, input.scores)
         with open(log[0], "w", encoding="utf-8") as handle:
             handle.write(f"{output.stack}: {len(stack.measures)} score tables\n")
 
