@@ -87,7 +87,16 @@ def pytest_report_header(config) -> str:
 
 
 #: What a project folder holds besides the library: the Snakefile and what it reads.
-PROJECT_FILES = ("Snakefile", "workflow", "scripts", "config", "profiles", "environment.yml", "requirements.txt", "examples")
+PROJECT_FILES = (
+    "Snakefile",
+    "workflow",
+    "scripts",
+    "config",
+    "profiles",
+    "environment.yml",
+    "requirements.txt",
+    "examples",
+)
 
 
 def project_copy(folder: Path, data: bool = False) -> Path:
