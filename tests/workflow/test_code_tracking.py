@@ -36,7 +36,7 @@ def planned_jobs(done: subprocess.CompletedProcess) -> set[str]:
 def project_with_package(folder: Path) -> tuple[Path, dict]:
     """A project folder of its own with a copy of the package (edited here), run with that copy."""
     folder.mkdir(parents=True)
-    for name in (*PROJECT_FILES, "requirements.txt"):
+    for name in PROJECT_FILES:
         (folder / name).symlink_to(REPO / name)
     shutil.copytree(REPO / "src", folder / "src", ignore=shutil.ignore_patterns("*.pyc", "*.nbi", "*.nbc"))
     config = tiny_config("tracked", report={"pdf": False})

@@ -1,7 +1,7 @@
-"""A job that fails is named with its logs, although the workflow profile's ``quiet: [rules]`` hides Snakemake's
-own "Error in rule" message with every job's details (workflow/rules/common.smk prints it again, in Snakemake's
-words), and ``ordeval run`` counts it among the jobs failed. On a cluster the message names the scheduler's log
-of the job too (tests/workflow/test_slurm.py)."""
+"""A job that fails is named with its logs: by the workflow profile's logger, and under ``--quiet rules`` (as
+``ordeval run`` runs Snakemake), which hides Snakemake's own "Error in rule" message with every job's details
+(workflow/rules/common.smk prints it again, in Snakemake's words), and ``ordeval run`` counts it among the jobs
+failed. On a cluster the message names the scheduler's log of the job too (tests/workflow/test_slurm.py)."""
 
 import subprocess
 import sys
@@ -27,17 +27,26 @@ def failing_config() -> dict:
     return config
 
 
-def test_a_failed_job_is_named_with_its_log_under_the_quiet_workflow_profile(tmp_path):
+def test_a_failed_job_is_named_with_its_log_under_the_workflow_profile_and_under_quiet_rules(tmp_path):
     (tmp_path / "broken_measure.py").write_text(FAILING)
     config = failing_config()
+    log = "results/failing/logs/score_runs/TinySem.log"
+    # the workflow profile (its rich logger): the failed job with its log, and the run's summary naming both
     result = run_workflow(tmp_path, config, "scores", check=False)
     assert result.returncode != 0
-    assert "profiles/default" in result.stderr  # the workflow profile, with its quiet: [rules], was used
-    assert "Error in rule score_runs:\n    jobid: " in result.stderr, result.stderr[-3000:]
-    assert "    log: results/failing/logs/score_runs/TinySem.log (check log" in result.stderr, result.stderr[-3000:]
-    assert result.stderr.count("Error in rule score_runs") == 1  # once, not also Snakemake's own
+    assert "profiles/default" in result.stderr, result.stderr[-3000:]
+    assert "Failed score_runs" in result.stderr and f"Log file: {log}" in result.stderr, result.stderr[-3000:]
+    assert f"failed: rule score_runs, log {log}" in result.stderr, result.stderr[-3000:]
+    # Snakemake's plain text with --quiet rules (as ordeval run gives it), which hides Snakemake's own "Error in
+    # rule" message: printed again by the handler of workflow/rules/common.smk, once
+    plain = ("--workflow-profile", "none")
+    quiet = run_workflow(tmp_path, config, "scores", *plain, "--quiet", "rules", check=False)
+    assert quiet.returncode != 0
+    assert "Error in rule score_runs:\n    jobid: " in quiet.stderr, quiet.stderr[-3000:]
+    assert f"    log: {log} (check log" in quiet.stderr, quiet.stderr[-3000:]
+    assert quiet.stderr.count("Error in rule score_runs") == 1
     # with Snakemake's own message shown (--quiet host instead of rules), it is not printed twice
-    again = run_workflow(tmp_path, config, "scores", "--quiet", "host", check=False)
+    again = run_workflow(tmp_path, config, "scores", *plain, "--quiet", "host", check=False)
     assert again.returncode != 0 and again.stderr.count("Error in rule score_runs") == 1
 
 

@@ -33,7 +33,12 @@ def test_profile_options_exist_in_the_installed_snakemake(name):
         assert profile["rerun-incomplete"] is True and profile["latency-wait"] >= 30
         assert profile["slurm-status-command"] == "squeue"  # no accounting database needed
     if name == "default":  # the workflow profile: only what every run of this Snakefile needs
-        assert profile == {"max-checksum-file-size": 0, "logger": ["rich"], "scheduler": "greedy"}
+        assert profile == {
+            "max-checksum-file-size": 0,
+            "logger": ["rich"],
+            "scheduler": "greedy",
+            "force-use-threads": True,
+        }
 
 
 def _small_config(name: str) -> dict:

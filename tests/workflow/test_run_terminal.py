@@ -120,6 +120,7 @@ def test_ordeval_run_reads_snakemake_s_plain_text_with_the_workflow_profile_s_ot
         "0",
         "--scheduler",
         "greedy",
+        "--force-use-threads",
     ]
     options = {option for action in get_argument_parser()._actions for option in action.option_strings}
     assert {argument for argument in arguments if argument.startswith("--")} <= options
