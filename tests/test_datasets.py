@@ -9,10 +9,10 @@ import yaml
 from conftest import REPO, built, canonical_files, run_rule_script, tiny_config
 
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
 from ordeval.tasks.quantification.data import read_arrays, read_canonical, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.tasks.sources import check_files_exist
 from ordeval.workflow.plan import plan as make_plan
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())

@@ -27,6 +27,7 @@ def _discover() -> dict[str, Task]:
 _NOT_TASKS = frozenset(
     {
         "base",
+        "sources",
         "formats",
         "registry",
         "plugins",
