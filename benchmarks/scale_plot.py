@@ -42,7 +42,8 @@ def plot_scale(results: list[dict], path: Path) -> Path:
             axis.plot(sizes, values, marker="o", label=result["analysis"])
             for size, value in zip(sizes, values, strict=True):
                 axis.annotate(f"{value:.3g}", (size, value), textcoords="offset points", xytext=(4, 4), fontsize=8)
-            for size, limit in result.get("targets", {}).get(key, {}).items():
+            targets = result.get("targets", {}).get(key, {})  # by size; a single limit (runs_scale) is not drawn
+            for size, limit in targets.items() if isinstance(targets, dict) else ():
                 axis.plot([float(size)], [limit], marker="_", markersize=18, color="tab:red", linestyle="none")
                 axis.annotate(
                     f"target {limit:.0f}",

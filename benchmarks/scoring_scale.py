@@ -14,11 +14,12 @@ and Uniform baselines and ``--systems`` simulated systems: 20 runs) built by the
 Measured, each in a fresh process (peak RSS = ``VmHWM`` of that process, see ``_common.peak_mib``, with
 the interpreter and numpy, about 60-100 MiB before any data):
 
-* ``score_runs``: the pipeline's ``scripts/score_runs.py`` (run as rule score_runs_quantification runs it, with
-  the threads it asks for: 2 configured; ``ordeval.workflow.resources`` gives them to large data sets only): read the
-  canonical data (``arrays.npz``, checked against the SHA-256 of the tables it mirrors, else the tables
-  parsed and checked), score every registered OQ measure, write the text matrices (in parallel
-  processes when it has 2 threads), means and stack;
+* ``score_runs``: what the pipeline does from the canonical data to the stack the analyses read: the pipeline's
+  ``scripts/score_runs.py`` (run as rule score_runs runs it, with the threads it asks for: 2 configured;
+  ``ordeval.workflow.resources`` gives them to large data sets only: read the canonical data, ``arrays.npz``
+  checked against the SHA-256 of the tables it mirrors, else the tables parsed and checked; score every
+  registered OQ measure; write the scores, means and measures), then what rules score_table (a text table per
+  measure) and score_stack (the stack from the tables) run, in this process;
 * a vectorised numpy baseline of the same work with no checks: the tables split in bulk into arrays
   (assuming their rows are complete and sorted), the same measure functions, ``np.savetxt`` and
   ``np.savez`` for the outputs;
@@ -78,14 +79,30 @@ def _plan(workdir: Path, topics: int, systems: int):
     return make_plan(copy.deepcopy(config_for(topics, systems)), workdir=workdir)
 
 
-def _paths(plan, workdir: Path, key: str) -> list[str]:
-    """Absolute paths of catalogue entry ``key`` for the benchmark's data set."""
-    return [str(workdir / path) for path in plan.paths(key, dataset=NAME)]
+#: The files of the benchmark's data set, as rules prepare_data and score_runs name them (workflow/rules/data.smk,
+#: scoring.smk), under results/<name>/.
+CANONICAL = {
+    "gold": "data/{}/gold.tsv",
+    "runs": "data/{}/runs.tsv",
+    "arrays": "data/{}/arrays.npz",
+    "provenance": "data/{}/provenance.json",
+}
+SCORED = {
+    "scores": "scores/{}/scores.npz",
+    "means": "scores/{}/means.tsv",
+    "means_html": "scores/{}/means.html",
+    "measures": "scores/{}/measures.tsv",
+}
+
+
+def _files(plan, workdir: Path, templates: dict[str, str]) -> dict[str, str]:
+    """Absolute paths of ``templates`` (relative to the results folder) for the benchmark's data set."""
+    return {key: str(workdir / plan.results / template.format(NAME)) for key, template in templates.items()}
 
 
 def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
     """Build the synthetic data set of ``topics`` topics under ``workdir`` with the pipeline's
-    scripts/prepare_data.py (as rule prepare_data_quantification runs it, workflow/rules/data.smk); returns the
+    scripts/prepare_data.py (as rule prepare_data runs it, workflow/rules/data.smk); returns the
     canonical file paths."""
     workdir.mkdir(parents=True, exist_ok=True)
     plan = _plan(workdir, topics, systems)
@@ -103,9 +120,7 @@ def generate(workdir: Path, topics: int, systems: int = 18) -> dict:
 
 
 def _canonical(plan, workdir: Path) -> dict[str, str]:
-    return {
-        key: str(workdir / path.format(dataset=NAME)) for key, path in plan.canonical_paths("quantification").items()
-    }
+    return _files(plan, workdir, CANONICAL)
 
 
 def _run_script(script: str, **given) -> dict:
@@ -126,14 +141,17 @@ def child_score(workdir: Path, topics: int, systems: int) -> dict:
 
     plan = _plan(workdir, topics, systems)
     threads = cost(plan, "score", NAME).threads  # as the rule runs it (threads from the data size)
-    group = plan.scoring_groups()[0]
-    outputs = {key: str(workdir / path.format(dataset=NAME)) for key, path in plan.score_paths(group).items()}
+    from ordeval.tasks.stack import stack_of_tables, write_score_table
+
+    outputs = _files(plan, workdir, SCORED)
     data = plan.datasets[NAME]
-    params = {"task": data.task, "spec": data.spec, "measures": group.measures, "plugins": []}
+    params = {"task": data.task, "spec": data.spec, "measures": data.measures, "plugins": []}
+    tables = [str(Path(outputs["scores"]).with_name(f"{measure}.tsv")) for measure in data.measures]
     start = time.perf_counter()
-    stack = _run_script("score_runs", input=_canonical(plan, workdir), output=outputs, params=params, threads=threads)[
-        "stack"
-    ]
+    _run_script("score_runs", input=_canonical(plan, workdir), output=outputs, params=params, threads=threads)
+    for measure, table in zip(data.measures, tables, strict=True):  # rule score_table, a job per measure
+        write_score_table(outputs["scores"], measure, table)
+    stack = stack_of_tables(tables, outputs["measures"], Path(outputs["scores"]).with_name("stack.npz"))
     seconds = time.perf_counter() - start
     return {
         "seconds": seconds,
@@ -152,7 +170,7 @@ def child_numpy(workdir: Path, topics: int, systems: int) -> dict:
 
     plan = _plan(workdir, topics, systems)
     measures = plan.datasets[NAME].measures
-    folder = Path(_paths(plan, workdir, "data/gold")[0]).parent
+    folder = Path(_canonical(plan, workdir)["gold"]).parent
     out = Path(tempfile.mkdtemp(dir=workdir))
     start = time.perf_counter()
     gold_tokens = (folder / "gold.tsv").read_text().split("\n", 1)[1].split()  # topic class prob
@@ -187,10 +205,11 @@ def child_examples(workdir: Path, topics: int, systems: int) -> dict:
     from ordeval.tasks.stack import read_stack
 
     plan = _plan(workdir, topics, systems)
-    files = {key: _paths(plan, workdir, f"data/{key}")[0] for key in ("gold", "runs", "arrays")}
+    files = _canonical(plan, workdir)
     runs = [plan.config["popularity"]["popularity_run"], plan.config["popularity"]["uniform_run"]]
     start = time.perf_counter()
-    stack = read_stack(_paths(plan, workdir, "scores/stack")[0], plan.measures("popularity", "quantification"))
+    stack_path = Path(_files(plan, workdir, SCORED)["scores"]).with_name("stack.npz")
+    stack = read_stack(stack_path, plan.measures("popularity", "quantification"))
     picked = most_negative_d(compute_deltas(stack, *runs))
     topics_picked = [example.topic for example in picked]
     gold, _ = read_selection(

@@ -1,6 +1,6 @@
-"""Rule score_runs: every run of one data set scored on every topic with every measure it scores: the score stack
-the analyses read (recording the SHA-256 of the score tables that rule score_table writes from it), the means (and
-their page for the HTML report) and the measures' directions."""
+"""Rule score_runs: every run of one data set scored on every topic with every measure it scores: the scores as
+computed (``scores.npz``, from which rule score_table writes a table per measure and rule score_stack the stack the
+analyses read), the means (and their page for the HTML report) and the measures' directions."""
 
 from ordeval.reports.table_page import write_table_page
 from ordeval.tasks.jobs import score_dataset

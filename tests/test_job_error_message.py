@@ -28,8 +28,8 @@ def test_a_failed_jobs_record_gives_snakemakes_message():
         "    log: results/x/logs/significance_pvalues/A.log, .snakemake/slurm_logs/rule_significance_pvalues/A/66.log"
         " (check log file(s) for error details)"
     )
-    local = record(event="job_error", rule_name="score_runs_quantification", rule_msg=None, jobid=1, log=[])
-    assert job_error_message(local) == "Error in rule score_runs_quantification:\n    jobid: 1"
+    local = record(event="job_error", rule_name="score_runs", rule_msg=None, jobid=1, log=[])
+    assert job_error_message(local) == "Error in rule score_runs:\n    jobid: 1"
 
 
 def test_other_records_are_not_written():

@@ -131,7 +131,7 @@ def test_a_nan_names_the_run_and_topic(bad_plugin, files, tmp_path, capsys):
 
 @pytest.mark.parametrize("name", ["NANM", "SCALARM", "EXITM"])
 def test_the_pipelines_scoring_job_names_the_measure_in_one_logged_line(bad_plugin, tmp_path, monkeypatch, name):
-    """Script score_runs (as rule score_runs_quantification runs it) ends with one logged line naming the
+    """Script score_runs (as rule score_runs runs it) ends with one logged line naming the
     measure, exit status 1 and no traceback; a NaN names the run and topic."""
     from conftest import CANONICAL, SCORED
 

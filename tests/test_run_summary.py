@@ -26,12 +26,12 @@ localrule agreement_heatmap:
     input: results/demo/tables/agreement/mean.csv
     log: results/demo/logs/agreement_heatmap/heatmap.log
 [Sat Nov 28 22:16:32 2026]
-Error in rule score_runs_quantification:
+Error in rule score_runs:
     message: None
     jobid: 5
     input: results/demo/data/TinySem/gold.tsv
     output: results/demo/scores/TinySem/NMD.tsv
-    log: results/demo/logs/score_runs_quantification/TinySem.log (check log file(s) for error details)
+    log: results/demo/logs/score_runs/TinySem.log (check log file(s) for error details)
     wildcards: dataset=TinySem
 Shutting down, this might take some time.
 """
@@ -100,19 +100,18 @@ def test_a_failed_run_names_the_failed_job_its_log_and_its_error(tmp_path):
     log = tmp_path / ".snakemake" / "log" / "2026-11-28T221626.596184.snakemake.log"
     log.parent.mkdir(parents=True)
     log.write_text(SNAKEMAKE_LOG)
-    job_log = results / "logs" / "score_runs_quantification" / "TinySem.log"
+    job_log = results / "logs" / "score_runs" / "TinySem.log"
     job_log.parent.mkdir(parents=True)
     job_log.write_text(
-        "2026-11-28 22:16:31,001 score_runs_quantification[TinySem] INFO reading\n"
-        "2026-11-28 22:16:32,002 score_runs_quantification[TinySem] ERROR score_runs_quantification[TinySem] "
+        "2026-11-28 22:16:31,001 score_runs[TinySem] INFO reading\n"
+        "2026-11-28 22:16:32,002 score_runs[TinySem] ERROR score_runs[TinySem] "
         "failed: gold.txt, line 3: negative probability -0.2\n"
     )
     lines = run_summary(CONFIG, failed=True, snakemake_logs=[str(log)], workdir=tmp_path, here=tmp_path)
     assert lines[:3] == [
         "ordeval: configuration 'demo' FAILED: results in results/demo/",
-        "failed: rule score_runs_quantification (dataset=TinySem), log "
-        "results/demo/logs/score_runs_quantification/TinySem.log",
-        "  score_runs_quantification[TinySem] failed: gold.txt, line 3: negative probability -0.2",
+        "failed: rule score_runs (dataset=TinySem), log results/demo/logs/score_runs/TinySem.log",
+        "  score_runs[TinySem] failed: gold.txt, line 3: negative probability -0.2",
     ]
     assert lines[-1] == "Snakemake's log: .snakemake/log/2026-11-28T221626.596184.snakemake.log"
 

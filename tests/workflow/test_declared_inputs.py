@@ -64,7 +64,7 @@ def test_edited_published_numbers_and_score_tables_re_run_the_jobs_that_read_the
     later = time.time() + 2
     os.utime(package / "published" / "published.tsv", (later, later))
     rerun = planned_jobs(snakemake(project, environment, "-n", "replication"))
-    assert {"replication_dataset", "replication_summary"} <= rerun and "score_runs_quantification" not in rerun
+    assert {"replication_dataset", "replication_summary"} <= rerun and "score_runs" not in rerun
     snakemake(project, environment, "replication")
     # NMD's scores times 10, written after the stack: the jobs that read the stack run again and read the table
     results = project / "results" / "declared"
@@ -74,7 +74,7 @@ def test_edited_published_numbers_and_score_tables_re_run_the_jobs_that_read_the
     time.sleep(1)
     table.write_text("".join("\t".join(row) + "\n" for row in rows))
     rerun = planned_jobs(snakemake(project, environment, "-n", "topic_set_size"))
-    assert "topic_set_size_table" in rerun and "score_runs_quantification" not in rerun
+    assert "topic_set_size_table" in rerun and "score_runs" not in rerun
     sizes = results / "tables" / "topic_set_size" / "Sem16T4E.csv"
 
     def nmd_variance() -> float:

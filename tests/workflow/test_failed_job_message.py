@@ -9,7 +9,7 @@ import sys
 import yaml
 from conftest import project_copy, run_workflow, tiny_config
 
-#: A plugin measure that fails when a data set is scored (the job score_runs_quantification of each data set).
+#: A plugin measure that fails when a data set is scored (the job score_runs of each data set).
 FAILING = """
 from ordeval.tasks.quantification import register
 
@@ -33,12 +33,12 @@ def test_a_failed_job_is_named_with_its_log_under_the_quiet_workflow_profile(tmp
     result = run_workflow(tmp_path, config, "scores", check=False)
     assert result.returncode != 0
     assert "profiles/default" in result.stderr  # the workflow profile, with its quiet: [rules], was used
-    assert "Error in rule score_runs_quantification:\n    jobid: " in result.stderr, result.stderr[-3000:]
+    assert "Error in rule score_runs:\n    jobid: " in result.stderr, result.stderr[-3000:]
     assert "    log: results/failing/logs/score_runs/TinySem.log (check log" in result.stderr, result.stderr[-3000:]
-    assert result.stderr.count("Error in rule score_runs_quantification") == 1  # once, not also Snakemake's own
+    assert result.stderr.count("Error in rule score_runs") == 1  # once, not also Snakemake's own
     # with Snakemake's own message shown (--quiet host instead of rules), it is not printed twice
     again = run_workflow(tmp_path, config, "scores", "--quiet", "host", check=False)
-    assert again.returncode != 0 and again.stderr.count("Error in rule score_runs_quantification") == 1
+    assert again.returncode != 0 and again.stderr.count("Error in rule score_runs") == 1
 
 
 def test_ordeval_run_counts_the_failed_job(tmp_path):
@@ -48,4 +48,4 @@ def test_ordeval_run_counts_the_failed_job(tmp_path):
     command = [sys.executable, "-m", "ordeval", "run", "--configfile", "failing.yaml", "--target", "scores"]
     done = subprocess.run([*command, "--cores", "2"], cwd=project, capture_output=True, text=True, timeout=600)
     assert done.returncode != 0
-    assert "jobs failed: 1 (score_runs_quantification)" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert "jobs failed: 1 (score_runs)" in done.stdout + done.stderr, done.stdout + done.stderr

@@ -54,7 +54,7 @@ def test_a_small_configuration_runs_through_the_local_profile(tmp_path):
     [snakemake_log] = (tmp_path / ".snakemake" / "log").glob("*.snakemake.log")
     log = snakemake_log.read_text() + result.stdout + result.stderr
     jobs = re.findall(r"rule (\w+):", log)
-    for rule in ("prepare_data_quantification", "score_runs_quantification", "consistency_taus"):
+    for rule in ("prepare_data", "score_runs", "consistency_taus"):
         assert rule in jobs, rule
     assert len(re.findall(r"resources: .*mem_mb=\d+.*runtime=\d+|resources: .*runtime=\d+.*mem_mb=\d+", log)) >= 3
     # the workflow profile applies too: Snakemake recorded no input checksums (outputs x inputs hashes)

@@ -82,7 +82,7 @@ def test_a_run_on_a_terminal_draws_a_progress_bar_in_place_and_ends_with_the_sum
     text = log.read_text()
     jobs = int(re.search(r"(\d+) of (\d+) steps \(100%\) done", text).group(2))
     assert len(re.findall(r"^Finished jobid: \d+", text, re.M)) == jobs
-    assert "rule score_runs_quantification:" in text and "ordeval: configuration 'terminal' done" in text
+    assert "rule score_runs:" in text and "ordeval: configuration 'terminal' done" in text
 
 
 def test_a_failed_run_names_the_failed_job_and_its_log(tmp_path):

@@ -1,14 +1,16 @@
 """The Slurm profile (profiles/slurm) on a real Slurm cluster: a single node started by .ci/start-slurm (CI does),
-or any cluster whose controller answers here. The small configuration (two synthetic data sets, 35 jobs) goes
+or any cluster whose controller answers here. The small configuration (two synthetic data sets) goes
 through ``--profile profiles/slurm``, and every submission is read back from Slurm (``scontrol show job``):
 
 * in the first run Slurm cancels (``scancel``) a data set's randomised Tukey HSD job while it runs: it is
   submitted again (the profile's ``retries: 1``) with twice its memory and time, cancelled again, and the run
   fails naming the job's Slurm log, leaving none of its outputs; the next run submits only the jobs left and
   completes;
-* over the two runs every job but the target rule ``all`` is its own sbatch submission (a data set's jobs
-  separate from the other's), each with the CPUs, memory and time limit that its rule computes for its data set
-  (ordeval.workflow.resources through the rules' ``cost()``), and the results equal a local run's
+* over the two runs every job but those of the local rules (the target rule ``all``; the score tables and the
+  stack, run: blocks in the Snakemake process) is its own sbatch submission (a data set's jobs separate from the
+  other's), each with the CPUs, memory and time limit that its rule computes for its data set
+  (ordeval.workflow.resources.job_resources through the rules' ``threads()``, ``mem_mb()``, ``runtime()``), and
+  the results equal a local run's
   (``ordeval diff``: EQUAL);
 * a job given less memory than it uses (the configuration's ``resources: {memory: 0.25}``, a feature: factors
   on what jobs ask for) is killed by Slurm and submitted again with twice its memory and time, and the run
@@ -143,36 +145,28 @@ def submissions(log: str) -> list[SlurmJob]:
 
 
 def rule_kinds() -> dict[str, str]:
-    """{rule or script name: its kind of work (ordeval.workflow.resources.KINDS)}, as the rule files declare them
-    (``threads: threads("<kind>")`` beside ``**cost("<kind>")``): by the name of a ``rule <name>:``, and by the
-    script a rule runs (scripts/<rule>.py; the rules made per task or group of data sets, prepare_data_<task> and
-    score_runs_<task>, run scripts/prepare_data.py and scripts/score_runs.py)."""
+    """{rule name: its kind of work (ordeval.workflow.resources.KINDS)}, as the rule files declare it
+    (``threads: threads("<kind>")`` beside ``mem_mb("<kind>")`` and ``runtime("<kind>")``)."""
     kinds = {}
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         for block in re.split(r"\n\s*rule\b", path.read_text(encoding="utf-8"))[1:]:
             kind = re.search(r'threads: threads\("(\w+)"\)', block)
             if kind is None:
                 continue
-            named = re.match(r"\s*(\w+):", block)
-            script = re.search(r'scripts/(\w+)\.py"', block)
-            for name in (named and named.group(1), script and script.group(1)):
-                if name:
-                    kinds.setdefault(name, kind.group(1))
+            kinds[re.match(r"\s*(\w+):", block).group(1)] = kind.group(1)
     return kinds
 
 
 def kind_of(rule: str) -> str:
     kinds = rule_kinds()
-    if rule in kinds:
-        return kinds[rule]
-    scripts = [name for name in kinds if rule.startswith(name + "_")]  # prepare_data_<task>: prepare_data
-    assert scripts, f"rule {rule}: no kind of work declared in workflow/rules"
-    return kinds[max(scripts, key=len)]
+    assert rule in kinds, f"rule {rule}: no kind of work declared in workflow/rules"
+    return kinds[rule]
 
 
 def expected(plan, job: SlurmJob, attempt: int = 1) -> tuple[int, int, int]:
-    """(CPUs, mem_mb, runtime) that the rule of ``job`` computes for its data set at ``attempt`` (the rules' cost():
-    a job over a data set costs what that data set's size needs, any other what every data set's does)."""
+    """(CPUs, mem_mb, runtime) that the rule of ``job`` computes for its data set at ``attempt`` (the rules'
+    threads(), mem_mb(), runtime(): a job over a data set costs what that data set's size needs, any other what
+    every data set's does)."""
     dataset = job.wildcards if job.wildcards in plan.datasets else None
     found = cost(plan, kind_of(job.rule), dataset)
     return found.threads, found.mem_mb * attempt, found.runtime * attempt
@@ -199,8 +193,8 @@ def ordeval_diff(old: Path, new: Path) -> subprocess.CompletedProcess:
 
 
 def small_config(name: str = "slurm") -> dict:
-    """Two synthetic data sets (12 and 14 topics), few trials, no compiled PDF: 35 jobs, all but one (the target
-    rule ``all``) submitted to Slurm."""
+    """Two synthetic data sets (12 and 14 topics), few trials, no compiled PDF: every job but those of the local
+    rules submitted to Slurm."""
     config = tiny_config(name)
     config["report"] = {"pdf": False}
     return config
@@ -335,19 +329,21 @@ def test_the_next_slurm_run_submits_only_the_jobs_left_and_completes(slurm_runs)
 
 
 def test_every_job_but_the_local_rules_is_its_own_slurm_submission(slurm_runs):
-    """Over both runs: each job of the run (Snakemake's job stats) once an sbatch job that completed, the target
-    rule ``all`` none; the per-data-set jobs are separate submissions; all of them in the project's folder."""
+    """Over both runs: each job of the run (Snakemake's job stats) once an sbatch job that completed, the local
+    rules' (the target ``all``, the score tables and stacks) none; the per-data-set jobs are separate submissions;
+    all of them in the project's folder."""
     stats = job_stats(slurm_runs.first_log)
     local = {rule for rule in stats if rule in local_rules()}
-    assert local == {"all"}, stats
+    assert local == {"all", "score_table", "score_stack"}, stats
+    submitted = {rule: n for rule, n in stats.items() if rule not in local}
     jobs = slurm_runs.first_jobs + slurm_runs.second_jobs
     completed = [job for job in jobs if job.state == "COMPLETED"]
-    assert len({(job.rule, job.wildcards) for job in completed}) == len(completed) == sum(stats.values()) - 1
-    assert Counter(job.rule for job in completed) == Counter({rule: n for rule, n in stats.items() if rule != "all"})
+    assert len({(job.rule, job.wildcards) for job in completed}) == len(completed) == sum(submitted.values())
+    assert Counter(job.rule for job in completed) == Counter(submitted)
     assert len({job.id for job in jobs}) == len(jobs) == len(completed) + 2  # and the two cancelled
     assert all(Path(job.workdir) == slurm_runs.workdir for job in jobs), jobs
     datasets = sorted(slurm_runs.config["datasets"])
-    for rule in ("prepare_data_quantification", "score_runs_quantification", "significance_pvalues"):
+    for rule in ("prepare_data", "score_runs", "significance_pvalues"):
         assert sorted(job.wildcards for job in completed if job.rule == rule) == datasets, rule
 
 

@@ -1,9 +1,10 @@
 """What each job asks a scheduler for (``threads``, ``mem_mb``, ``runtime`` in minutes), from the size of
 its data: topics x runs x measures x classes of each data set, and the trials of the analysis.
 
-Each rule declares the kind of work its jobs do (:data:`KINDS`: ``resources: **cost("hsd")``, ``threads:
-threads("hsd")`` in its ``.smk`` file); the cost of a kind grows with the data set of the job (a rule over
-``{dataset}``) or with every data set (a rule that gathers them). A simple model, generous on purpose (a job
+Each rule declares the kind of work its jobs do (:data:`KINDS`: ``threads: threads("hsd")``, ``resources:
+mem_mb=mem_mb("hsd"), runtime=runtime("hsd")`` in its ``.smk`` file, through :func:`job_resources`); the
+cost of a kind grows with the data set of the job (a rule over ``{dataset}``) or with every data set (a rule
+that gathers them). A simple model, generous on purpose (a job
 killed for memory or time costs more than an idle core), calibrated on the benchmarks in ``benchmarks/`` on a
 2-core machine:
 
