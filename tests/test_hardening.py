@@ -24,7 +24,7 @@ from ordeval.io.provenance import ORIGINS, Origin, combined_origin
 from ordeval.io.table import Table, write_csv
 from ordeval.reports.latex import comment, escape, tabular, write_latex
 from ordeval.tasks.classification import readers as oc_readers
-from ordeval.tasks.quantification import readers
+from ordeval.tasks.quantification import canonical_tables, readers
 from ordeval.tasks.stack import read_score_matrix
 from ordeval.workflow.plan import plan as make_plan
 
@@ -296,7 +296,7 @@ def test_non_utf8_tsv_names_the_line(tmp_path):
     [
         lambda p: readers.read_semeval_dist(p, CLASSES),
         lambda p: oc_readers.read_semeval_labels(p, CLASSES),
-        lambda p: readers.read_canonical_runs(p, CLASSES),
+        lambda p: canonical_tables.read_canonical_runs(p, CLASSES),
     ],
 )
 def test_tsv_errors_carry_the_line_number(tmp_path, reader):
@@ -525,8 +525,8 @@ READERS = {
     "semeval_labels": lambda p: readers.read_semeval_labels(p, CLASSES),
     "ntcir_annotations": lambda p: readers.read_ntcir_annotations(p, CLASSES, "A"),
     "ntcir_submission": lambda p: readers.read_ntcir_submission(p, CLASSES, "A"),
-    "canonical_gold": lambda p: readers.read_canonical_gold(p, CLASSES),
-    "canonical_runs": lambda p: readers.read_canonical_runs(p, CLASSES),
+    "canonical_gold": lambda p: canonical_tables.read_canonical_gold(p, CLASSES),
+    "canonical_runs": lambda p: canonical_tables.read_canonical_runs(p, CLASSES),
     "score_matrix": read_score_matrix,
     "oc_semeval_labels": lambda p: oc_readers.read_semeval_labels(p, CLASSES),
     "oc_canonical_gold": lambda p: oc_readers.read_canonical_gold(p, CLASSES),
