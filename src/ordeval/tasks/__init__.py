@@ -33,6 +33,7 @@ _NOT_TASKS = frozenset(
         "plugins",
         "stack",
         "validation",
+        "rereading",
         "latent",
         "topic_model",
         "measure_properties",
