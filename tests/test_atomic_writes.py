@@ -20,15 +20,6 @@ from ordeval.io.table import Table, write_csv
 from ordeval.reports.latex import report, write_latex
 
 
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8", newline="")
-    return path
-
-
 def _failing(partial: bytes):
     def write(temporary):
         Path(temporary).write_bytes(partial)

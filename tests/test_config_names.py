@@ -9,23 +9,13 @@ import pytest
 from conftest import tiny_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from input_helpers import attempt
 
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import name_problem
 from ordeval.workflow.plan import plan as make_plan
 
 INJECTION = "R1\n\\input{/etc/passwd}"
-
-
-def attempt(change) -> str:
-    """The one-line ConfigError of planning the tiny configuration after ``change``."""
-    config = copy.deepcopy(tiny_config())
-    change(config)
-    with pytest.raises(ConfigError) as error:
-        make_plan(config, check_files=False)
-    message = str(error.value)
-    assert "\n" not in message and "\r" not in message, message
-    return message
 
 
 def rename_dataset(config: dict, old: str, new: str) -> None:

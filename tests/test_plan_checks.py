@@ -12,32 +12,13 @@ from pathlib import Path
 import pytest
 from cli_helpers import one_error_line, sparse
 from conftest import REPO, shared_file, tiny_config
+from input_helpers import attempt, write
 
 from ordeval.cli import main
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.workflow.plan import plan as make_plan
 
 CLASSES = [-2, -1, 0, 1, 2]
-
-
-def attempt(change) -> str:
-    """The one-line ConfigError of planning the tiny configuration after ``change``."""
-    config = copy.deepcopy(tiny_config())
-    change(config)
-    with pytest.raises(ConfigError) as error:
-        make_plan(config, check_files=False)
-    message = str(error.value)
-    assert "\n" not in message and "\r" not in message, message
-    return message
-
-
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8", newline="")
-    return path
 
 
 @pytest.mark.parametrize(

@@ -7,13 +7,13 @@ property test)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 from conftest import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from input_helpers import write
 
 from ordeval.io.errors import InputError
 from ordeval.io.table import Table
@@ -25,15 +25,6 @@ from ordeval.tasks.stack import (
 )
 
 CLASSES = [-2, -1, 0, 1, 2]
-
-
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(content, bytes):
-        path.write_bytes(content)
-    else:
-        path.write_text(content, encoding="utf-8", newline="")
-    return path
 
 
 def test_a_run_name_carrying_latex_in_a_score_file_header_is_rejected(tmp_path):
