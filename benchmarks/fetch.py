@@ -10,7 +10,7 @@
 - the second fetch (every file present: stat and SHA-256 each, download nothing) and ``ordeval fetch --check``;
 - planning the replication (``config/replication.yaml``, 29 registered files, 8.6 MB): the check planning makes
   of its input files (``workflow.source_check.check_data_files``: present, and the registered ones of the
-  registered size and SHA-256) against the check it made before (``tasks.base.check_files_exist``: present), and
+  registered size and SHA-256) against the check it made before (``tasks.sources.check_files_exist``: present), and
   the whole ``plan()`` with it; per start, in ms.
 
 DIR is a folder of the public data (default: the tests' copy, ``../shared/data/raw`` or ``resources/``). Wall
@@ -89,7 +89,7 @@ def main() -> None:
 
     from ordeval.data.fetch import fetch
     from ordeval.data.registry import load
-    from ordeval.tasks.base import check_files_exist
+    from ordeval.tasks.sources import check_files_exist
     from ordeval.workflow.config import load_yaml
     from ordeval.workflow.plan import plan
     from ordeval.workflow.source_check import check_data_files

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ordeval.tasks import get_task
-from ordeval.tasks.base import source_paths
+from ordeval.tasks.sources import source_paths
 from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -48,9 +48,9 @@ from ordeval.analysis.significance import discriminative_power, pairwise_signifi
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import condition_splits, split_taus
 from ordeval.tasks import get_task
-from ordeval.tasks.base import source_paths
 from ordeval.tasks.classification.measures import REGISTRY as OC_MEASURES
 from ordeval.tasks.classification.measures import confusion_matrices
+from ordeval.tasks.sources import source_paths
 from ordeval.workflow import config as configuration
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -33,7 +33,7 @@ from ordeval.analysis.significance import discriminative_power, pairwise_signifi
 from ordeval.stats.seeding import stream
 from ordeval.stats.splits import CONDITIONS, condition_splits, split_taus
 from ordeval.tasks import get_task
-from ordeval.tasks.base import source_paths
+from ordeval.tasks.sources import source_paths
 from ordeval.workflow.config import load
 from ordeval.workflow.plan import plan as make_plan
 

@@ -337,8 +337,8 @@ SCORED = {"scores": "scores.npz", "means": "means.tsv", "means_html": "means.htm
 
 def built(task, name: str, spec: dict, data_root, seed: int):
     """``task``'s data set ``name`` of configuration ``spec``, its files below ``data_root``, built as rule
-    prepare_data builds it (every file it reads by its source entry: ordeval.tasks.base.source_paths)."""
-    from ordeval.tasks.base import source_paths
+    prepare_data builds it (every file it reads by its source entry: ordeval.tasks.sources.source_paths)."""
+    from ordeval.tasks.sources import source_paths
 
     return task.build(name, spec, source_paths(name, spec, data_root), seed)
 

@@ -20,7 +20,7 @@ from ordeval.cli import main
 from ordeval.data import docs
 from ordeval.data.registry import REGISTRY_FILE, check_base_url, fetch_command, load, registered_among
 from ordeval.io.errors import ConfigError
-from ordeval.tasks.base import source_files
+from ordeval.tasks.sources import source_files
 from ordeval.workflow.config import load_yaml
 from ordeval.workflow.plan import plan as make_plan
 

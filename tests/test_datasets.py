@@ -9,10 +9,10 @@ import yaml
 from conftest import REPO, built, canonical_files, run_rule_script, tiny_config
 
 from ordeval.io.errors import ConfigError, InputError
-from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, baselines
 from ordeval.tasks.quantification.data import read_arrays, read_canonical, write_canonical
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.tasks.sources import check_files_exist
 from ordeval.workflow.plan import plan as make_plan
 
 DEFAULT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
@@ -116,7 +116,7 @@ def test_canonical_round_trip(tmp_path):
 def test_scoring_reads_the_arrays_only_while_they_mirror_the_tables(tmp_path):
     """arrays.npz beside the canonical tables spares scoring the parsing; a table edited since (or a missing
     arrays file) is parsed instead, so the tables stay the truth; a damaged arrays file is an error naming it
-    (tests/test_careless_round4.py)."""
+    (tests/test_derived_files_checks.py)."""
     spec = tiny_config()["datasets"]["TinyDQ"]
     dataset = built(TASK, "TinyDQ", spec, tmp_path, 1)
     files = canonical_files(tmp_path / "data")

@@ -7,7 +7,7 @@ import pytest
 from conftest import shared_file
 
 from ordeval.io.errors import InputError
-from ordeval.tasks.quantification import readers
+from ordeval.tasks.quantification import canonical_tables, readers
 from ordeval.tasks.quantification.measures import get_measure
 
 CLASSES = [-2, -1, 0, 1, 2]
@@ -60,11 +60,11 @@ def test_ntcir_submission_missing_class_key_means_zero(tmp_path):
 
 def test_canonical_tables(tmp_path):
     gold = write(tmp_path, "gold.tsv", "topic\tclass\tprob\nt1\t-2\t0.5\nt1\t2\t0.5\nt2\t0\t1\n")
-    result = readers.read_canonical_gold(gold, CLASSES)
+    result = canonical_tables.read_canonical_gold(gold, CLASSES)
     assert result.topics == ["t1", "t2"]
     np.testing.assert_allclose(result.values, [[0.5, 0, 0, 0, 0.5], [0, 0, 1, 0, 0]])
     runs = write(tmp_path, "runs.tsv", "topic\trun\tclass\tprob\nt1\tA\t0\t1\nt1\tB\t1\t1\nt2\tA\t0\t1\nt2\tB\t1\t1\n")
-    result = readers.read_canonical_runs(runs, CLASSES)
+    result = canonical_tables.read_canonical_runs(runs, CLASSES)
     assert list(result) == ["A", "B"]
     np.testing.assert_allclose(result["B"].values, [[0, 0, 0, 1, 0], [0, 0, 0, 1, 0]])
 
@@ -146,15 +146,15 @@ def test_ntcir_errors_name_record(tmp_path):
 def test_canonical_table_errors(tmp_path):
     header = "topic\trun\tclass\tprob\n"
     with pytest.raises(InputError, match=r"line 1: header must be"):
-        readers.read_canonical_runs(write(tmp_path, "a.tsv", "topic\tclass\tprob\nt\t0\t1\n"), CLASSES)
+        canonical_tables.read_canonical_runs(write(tmp_path, "a.tsv", "topic\tclass\tprob\nt\t0\t1\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 3: duplicate topic 't': run 'A', class 0 already given at line 2"):
-        readers.read_canonical_runs(write(tmp_path, "b.tsv", header + "t\tA\t0\t0.5\nt\tA\t0\t0.5\n"), CLASSES)
+        canonical_tables.read_canonical_runs(write(tmp_path, "b.tsv", header + "t\tA\t0\t0.5\nt\tA\t0\t0.5\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 2: expected 4 tab-separated fields \(topic, run, class, prob\)"):
-        readers.read_canonical_runs(write(tmp_path, "c.tsv", header + "t\tA\t0\n"), CLASSES)
+        canonical_tables.read_canonical_runs(write(tmp_path, "c.tsv", header + "t\tA\t0\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 2 \(topic 't', run 'A'\): probabilities sum to 0.5"):
-        readers.read_canonical_runs(write(tmp_path, "d.tsv", header + "t\tA\t0\t0.5\n"), CLASSES)
+        canonical_tables.read_canonical_runs(write(tmp_path, "d.tsv", header + "t\tA\t0\t0.5\n"), CLASSES)
     with pytest.raises(InputError, match=r"line 2: unknown class label '7'"):
-        readers.read_canonical_gold(write(tmp_path, "e.tsv", "topic\tclass\tprob\nt\t7\t1\n"), CLASSES)
+        canonical_tables.read_canonical_gold(write(tmp_path, "e.tsv", "topic\tclass\tprob\nt\t7\t1\n"), CLASSES)
 
 
 def test_run_with_missing_or_extra_topics_is_an_error(tmp_path):
@@ -181,7 +181,7 @@ def test_the_organisers_quirks_are_read_as_their_scorers_read_them(tmp_path):
     with pytest.raises(InputError, match="line 1: expected 6 tab-separated fields"):
         readers.read_semeval_dist(write(tmp_path, "bad.txt", "a\t0.2\t\t0.2\t0.2\t0.2\t0.2\n"), CLASSES)
     with pytest.raises(InputError, match="line 2: expected 3 tab-separated fields"):  # ours stay strict
-        readers.read_canonical_gold(write(tmp_path, "gold.tsv", "topic\tclass\tprob\na\t-2\t1\t\n"), CLASSES)
+        canonical_tables.read_canonical_gold(write(tmp_path, "gold.tsv", "topic\tclass\tprob\na\t-2\t1\t\n"), CLASSES)
 
 
 # --------------------------------------------------------------------------- the real files in ../shared

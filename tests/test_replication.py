@@ -12,9 +12,9 @@ from conftest import REPO, SHARED_RAW, build_and_score, built, run_rule_script, 
 from ordeval.io.errors import ConfigError
 from ordeval.io.provenance import ORIGINS
 from ordeval.io.table import Table
-from ordeval.tasks.base import check_files_exist
 from ordeval.tasks.quantification import TASK, readers
 from ordeval.tasks.quantification.measures import get_measure
+from ordeval.tasks.sources import check_files_exist
 from ordeval.workflow.config import load as load_config
 from ordeval.workflow.plan import plan as make_plan
 

@@ -1,5 +1,5 @@
 """Building a data set (ordeval.tasks.base.Task.build): one template for every task, which reads exactly the files
-it is given by source entry (``files``: gold, runs_<i>, scores_<i>; ordeval.tasks.base.source_paths) and records
+it is given by source entry (``files``: gold, runs_<i>, scores_<i>; ordeval.tasks.sources.source_paths) and records
 each as the configuration names it."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from conftest import built
 from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256
 from ordeval.tasks import get_task
-from ordeval.tasks.base import file_key, source_paths
+from ordeval.tasks.sources import file_key, source_paths
 
 
 def quantification_spec() -> dict:

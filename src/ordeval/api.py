@@ -22,7 +22,7 @@ import numpy as np
 from ordeval.io.files import write_atomically
 from ordeval.stats.seeding import stream
 from ordeval.tasks import default_task, get_task, scoring_tasks
-from ordeval.tasks.base import source_paths
+from ordeval.tasks.sources import source_paths
 from ordeval.tasks.stack import ScoreStack
 
 DEFAULT_CLASSES = (-2, -1, 0, 1, 2)

@@ -16,6 +16,21 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.errors import InputError
+from ordeval.io.field_bytes import (
+    INTEGER_ACCEPT,
+    INTEGER_TABLE,
+    NUMBER_ACCEPT,
+    NUMBER_FLAT,
+    PADDED_CLASS,
+    PADDED_CLASSES,
+    accepts,
+    byte_columns,
+    gather,
+    pack,
+    packed,
+    to_floats,
+    unpack,
+)
 from ordeval.io.parsing import (
     CARRIAGE_RETURN,
     INTEGER,
@@ -27,137 +42,6 @@ from ordeval.io.parsing import (
     quoted,
     read_bytes,
 )
-
-# --------------------------------------------------------------------------- automata for columns
-
-# character classes: 0 other, 1 digit, 2 sign, 3 dot, 4 e/E
-_CHAR_CLASS = np.zeros(256, dtype=np.int8)
-_CHAR_CLASS[ord("0") : ord("9") + 1] = 1
-_CHAR_CLASS[[ord("+"), ord("-")]] = 2
-_CHAR_CLASS[ord(".")] = 3
-_CHAR_CLASS[[ord("e"), ord("E")]] = 4
-
-
-def _automaton(transitions: dict[int, dict[int, int]], states: int) -> np.ndarray:
-    """Transition table states x classes; the last state is the dead state."""
-    table = np.full((states + 1, 5), states, dtype=np.int8)
-    for state, moves in transitions.items():
-        for char_class, target in moves.items():
-            table[state, char_class] = target
-    return table
-
-
-# states: 0 start, 1 sign, 2 digits, 3 digits + dot, 4 fraction digits, 5 dot without digits before,
-# 6 exponent mark, 7 exponent sign, 8 exponent digits
-_NUMBER_TABLE = _automaton(
-    {
-        0: {2: 1, 1: 2, 3: 5},
-        1: {1: 2, 3: 5},
-        2: {1: 2, 3: 3, 4: 6},
-        3: {1: 4, 4: 6},
-        4: {1: 4, 4: 6},
-        5: {1: 4},
-        6: {2: 7, 1: 8},
-        7: {1: 8},
-        8: {1: 8},
-    },
-    9,
-)
-_NUMBER_ACCEPT = np.zeros(10, dtype=bool)
-_NUMBER_ACCEPT[[2, 3, 4, 8]] = True
-_INTEGER_TABLE = _automaton({0: {2: 1, 1: 2}, 1: {1: 2}, 2: {1: 2}}, 3)
-_INTEGER_ACCEPT = np.array([False, False, True, False])
-
-
-def _accepts(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, table, accept, limit: int) -> np.ndarray:
-    """Which fields (byte ranges) the automaton accepts; fields longer than ``limit`` are rejected."""
-    state = np.zeros(starts.size, dtype=np.int8)
-    ok_length = (lengths > 0) & (lengths <= limit)
-    width = int(lengths[ok_length].max()) if ok_length.any() else 0
-    for position in range(width):
-        active = np.flatnonzero(lengths > position)
-        char_class = _CHAR_CLASS[data[starts[active] + position]]
-        state[active] = table[state[active], char_class]
-    return accept[state] & ok_length
-
-
-def _offsets(data: np.ndarray, starts: np.ndarray, width: int):
-    """(position, the byte offsets ``starts + position``) for each position below ``width``, clipped to the
-    data (bytes past a field's end are masked by the callers)."""
-    clip = bool(starts.size) and int(starts.max()) + width > data.size
-    for position in range(width):
-        index = starts + position
-        if clip:
-            np.minimum(index, data.size - 1, out=index)
-        yield position, index
-
-
-def _byte_matrix(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
-    """Fields as rows of a records x ``width`` uint8 matrix, zero-padded; fields must fit in ``width``."""
-    matrix = np.zeros((starts.size, max(width, 1)), dtype=np.uint8)
-    for position, index in _offsets(data, starts, width):
-        column = data[index]
-        column[lengths <= position] = 0
-        matrix[:, position] = column
-    return matrix
-
-
-def _pack(value: bytes) -> int:
-    """A field of at most 7 bytes as :func:`_packed` codes it."""
-    return int(np.frombuffer(value.ljust(7, b"\0") + bytes([len(value)]), dtype=np.uint64)[0])
-
-
-def _unpack(code) -> bytes:
-    """The field bytes of a :func:`_packed` code."""
-    raw = np.asarray(code, dtype=np.uint64).tobytes()
-    return raw[: raw[7]]
-
-
-def _gather(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
-    """Fields as a fixed-width bytes array (``S<width>``); fields must be at most ``width`` long."""
-    return _byte_matrix(data, starts, lengths, width).view(f"S{max(width, 1)}").ravel()
-
-
-def _packed(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int = 7) -> np.ndarray:
-    """Fields as one integer each, their first ``width`` (at most 7) bytes and their length (at most 255)
-    packed: fields of at most ``width`` bytes are equal iff their codes are."""
-    matrix = np.zeros((starts.size, 8), dtype=np.uint8)
-    matrix[:, :width] = _byte_matrix(data, starts, np.minimum(lengths, width), width)
-    matrix[:, 7] = np.minimum(lengths, 255)
-    return matrix.view(np.uint64).ravel()
-
-
-def _byte_columns(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int) -> np.ndarray:
-    """Fields as the columns of a ``width`` x records uint8 matrix (row ``i``: byte ``i`` of every field),
-    zero-padded; fields must fit in ``width``. The transpose of :func:`_byte_matrix`, built row by row."""
-    columns = np.zeros((max(width, 1), starts.size), dtype=np.uint8)
-    for position, index in _offsets(data, starts, width):
-        row = columns[position]
-        np.take(data, index, out=row)
-        row[lengths <= position] = 0
-    return columns
-
-
-def _to_floats(joined: np.ndarray, columns: np.ndarray, width: int) -> np.ndarray:
-    """Numbers checked by the automaton as floats: from their text, one per line (``joined``), which
-    numpy's text parser reads fastest (correctly rounded, locale-independent); from the byte columns
-    should it ever read another count."""
-    count = columns.shape[1]
-    values = np.fromstring(joined.tobytes(), dtype=np.float64, sep="\n") if count else np.zeros(0)
-    if values.size != count:
-        values = np.ascontiguousarray(columns.T).view(f"S{width}").ravel().astype(np.float64)
-    return values
-
-
-# The number automaton over zero-padded fields: class 5 (the padding byte 0, never in a field: NUL bytes
-# are rejected when the file is read) leaves the state as it is.
-_CLASSES = 6
-_PADDED_CLASS = _CHAR_CLASS.astype(np.uint8)
-_PADDED_CLASS[0] = 5
-_NUMBER_FLAT = np.concatenate(
-    [_NUMBER_TABLE.astype(np.uint8), np.arange(_NUMBER_TABLE.shape[0], dtype=np.uint8)[:, None]], axis=1
-).ravel()
-
 
 # --------------------------------------------------------------------------- tables
 
@@ -269,8 +153,8 @@ class Fields:
         if width is None:
             width = int(lengths.max()) if lengths.size else 0
         if width <= 7:
-            return _packed(self.data, starts, lengths, width), lengths
-        return _gather(self.data, starts, np.minimum(lengths, width), width), lengths
+            return packed(self.data, starts, lengths, width), lengths
+        return gather(self.data, starts, np.minimum(lengths, width), width), lengths
 
     def lookup(self, field: int, categories: Sequence[str]) -> np.ndarray:
         """Index of each record's field ``field`` in ``categories`` (exact bytes), -1 where absent."""
@@ -280,7 +164,7 @@ class Fields:
             return codes
         width = max(len(value) for value in encoded)
         if width <= 7:
-            table = np.array([_pack(value) for value in encoded], dtype=np.uint64)
+            table = np.array([pack(value) for value in encoded], dtype=np.uint64)
         else:
             table = np.array(encoded, dtype=f"S{width}")
         order = np.argsort(table, kind="stable")
@@ -316,7 +200,7 @@ class Fields:
         order = np.argsort(first, kind="stable")  # number the values in order of first appearance
         rank = np.empty(order.size, dtype=np.int64)
         rank[order] = np.arange(order.size)
-        names = [(_unpack(value) if blocks.dtype == np.uint64 else bytes(value)) for value in distinct[order]]
+        names = [(unpack(value) if blocks.dtype == np.uint64 else bytes(value)) for value in distinct[order]]
         codes = np.repeat(rank[inverse.ravel()], counts)
         return [name.decode("utf-8") for name in names], codes
 
@@ -324,7 +208,7 @@ class Fields:
     def _first_rejected(self, field: int, table, accept, limit: int) -> int | None:
         for part in _pieces(len(self)):
             starts, lengths = self._span(part, field, field)
-            bad = np.flatnonzero(~_accepts(self.data, starts, lengths, table, accept, limit))
+            bad = np.flatnonzero(~accepts(self.data, starts, lengths, table, accept, limit))
             if bad.size:
                 return part.start + int(bad[0])
         return None
@@ -333,13 +217,13 @@ class Fields:
         out = np.empty(len(self), dtype=dtype)
         for part in _pieces(len(self)):
             starts, lengths = self._span(part, field, field)
-            out[part] = _gather(self.data, starts, lengths, int(lengths.max())).astype(dtype)
+            out[part] = gather(self.data, starts, lengths, int(lengths.max())).astype(dtype)
         return out
 
     def check_integers(self, field: int, what: str | None = None) -> None:
         """Raise at the first record whose field ``field`` is not an integer ``[+-]?digits`` of at most
         18 digits."""
-        record = self._first_rejected(field, _INTEGER_TABLE, _INTEGER_ACCEPT, MAX_INTEGER_DIGITS + 1)
+        record = self._first_rejected(field, INTEGER_TABLE, INTEGER_ACCEPT, MAX_INTEGER_DIGITS + 1)
         if record is None:
             for part in _pieces(len(self)):
                 starts, lengths = self._span(part, field, field)
@@ -367,15 +251,15 @@ class Fields:
             starts, lengths = self._span(part, field, field)
             ok = (lengths > 0) & (lengths <= MAX_NUMBER_LENGTH)
             width = int(lengths[ok].max()) if ok.any() else 1
-            columns = _byte_columns(self.data, starts, np.minimum(lengths, width), width)
+            columns = byte_columns(self.data, starts, np.minimum(lengths, width), width)
             state = np.zeros(starts.size, dtype=np.uint8)
             for position in range(width):  # the automaton, one byte position of every field at a time
-                state = _NUMBER_FLAT[state * _CLASSES + _PADDED_CLASS[columns[position]]]
-            bad = np.flatnonzero(~(_NUMBER_ACCEPT[state] & ok))
+                state = NUMBER_FLAT[state * PADDED_CLASSES + PADDED_CLASS[columns[position]]]
+            bad = np.flatnonzero(~(NUMBER_ACCEPT[state] & ok))
             if bad.size:
                 record = part.start + int(bad[0])
                 raise self.error(record, f"{what} {quoted(self.field(record, field))} is not a number")
-            out[part] = _to_floats(self.take(part).joined(field), columns, width)
+            out[part] = to_floats(self.take(part).joined(field), columns, width)
         infinite = np.flatnonzero(~np.isfinite(out))
         if infinite.size:
             record = int(infinite[0])

@@ -27,11 +27,13 @@ def _discover() -> dict[str, Task]:
 _NOT_TASKS = frozenset(
     {
         "base",
+        "sources",
         "formats",
         "registry",
         "plugins",
         "stack",
         "validation",
+        "rereading",
         "latent",
         "topic_model",
         "measure_properties",

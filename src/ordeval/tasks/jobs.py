@@ -23,7 +23,7 @@ def prepare_dataset(
     plugins: Sequence[str] = (),
 ) -> TaskData:
     """Read, compute or simulate data set ``name`` of ``task`` (its configuration ``spec``; ``files``: the files
-    it reads, by configuration entry, :func:`~ordeval.tasks.base.source_paths`), validate it, and write its
+    it reads, by configuration entry, :func:`~ordeval.tasks.sources.source_paths`), validate it, and write its
     canonical files (``outputs``: gold, runs, arrays, provenance), each atomically; the data set."""
     load_plugins(plugins)  # a plugin's file format or task
     owner = get_task(task)

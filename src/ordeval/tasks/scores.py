@@ -29,8 +29,9 @@ from ordeval.io.errors import ConfigError, InputError
 from ordeval.io.files import sha256, write_json, write_text
 from ordeval.io.parsing import iter_lines
 from ordeval.io.provenance import ORIGINS, read_provenance
-from ordeval.tasks.base import Scored, Task, TaskData, check_source_files, resolve_path
+from ordeval.tasks.base import Scored, Task, TaskData
 from ordeval.tasks.registry import Registry
+from ordeval.tasks.sources import check_source_files, resolve_path
 from ordeval.tasks.stack import ScoreStack, read_score_matrix, read_stack, score_matrix_header, write_stack
 
 

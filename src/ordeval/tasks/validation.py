@@ -3,7 +3,7 @@
 The readers of the tasks (:mod:`ordeval.tasks.quantification.readers`,
 :mod:`ordeval.tasks.classification.readers`) stop at the first problem of a file. To list all of them
 with exactly the readers' rules, :func:`check_file` reads the file, and after each problem re-reads it
-with the offending part taken out:
+with the offending part taken out (:mod:`ordeval.tasks.rereading`):
 
 * line-based formats (``semeval_dist``, ``semeval_labels``, ``tsv``): the offending line is blanked
   (empty lines are skipped but keep their numbers, so later line numbers stay right); where a problem
@@ -22,17 +22,16 @@ run misses or that the gold lacks are listed one by one, with the gold's line fo
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
 from ordeval.io.errors import InputError
 from ordeval.io.names import distinct, normalisation_hint
+from ordeval.tasks.rereading import FileCopy, Problem, json_loop, line_loop
 
 
 def _formats(task: str):
@@ -47,37 +46,6 @@ MAX_PROBLEMS = 200
 #: A distribution's sum further than this from 1 is reported (floating-point sums of exact fractions
 #: are within ~1e-15); up to the reader's tolerance it is renormalised.
 SUM_REPORTED = 1e-9
-
-_LINE = re.compile(r"^line (\d+)\b\s*(.*)$", re.S)
-_RECORD = re.compile(r"^record (\d+)\b")
-_BYTE = re.compile(r"^byte (\d+)$")
-_RECORD_NUMBER = re.compile(r"\brecord (\d+)\b")
-_TOPIC_RUN = re.compile(r"\(topic '(?P<topic>[^']*)'(?:, run '(?P<run>[^']*)')?\)")
-#: Problems after which the rest of a file cannot be checked: a run that names no gold item at all, a run
-#: paired by position with another number of lines than the gold has items, or whose topics stop agreeing
-#: with the gold's at a line (blanking that line would shift the later ones and miscount the lines); a NUL
-#: byte (not a text file: the reader stops at its block, and so does the check, whatever the file's size); a
-#: line too long for a table (the reader stops there without holding it; blanking it would hold the whole file).
-_HIDES_THE_REST = re.compile(
-    r"none of the \d+ lines|with align: position (?:line i|the topics must agree)"
-    r"|NUL byte at line \d+ .*not a text file|line \d+ is longer than [\d,]+ bytes"
-)
-#: Problems of a file whose reported lines were taken out and nothing was left: they follow from those lines.
-_FOLLOWS = re.compile(r"^(?:file is empty|file holds a header but no rows)$")
-#: Problems of a whole distribution (a long table reports them at the topic's first line).
-_DISTRIBUTION = re.compile(r"probabilit(?:y|ies) .*(?:sum to|outside|NaN)")
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem: ``file:line: problem`` (``file: problem`` where no line applies)."""
-
-    path: str
-    line: int | None
-    problem: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.problem}" if self.line else f"{self.path}: {self.problem}"
 
 
 @dataclass
@@ -173,199 +141,6 @@ def _reader(
     return get_task(task).checked_reader(read, role, name, gold, align)
 
 
-# --------------------------------------------------------------------------- the re-reading loops
-
-
-class _Copy:
-    """A file and a working copy of it with some lines blanked (or JSON records left out)."""
-
-    def __init__(self, path: Path, folder: Path):
-        self.path = path
-        self.blanked: set[int] = set()  # physical line numbers
-        self.copy = folder / path.name
-
-    @cached_property
-    def raw(self) -> bytes:
-        """The file's bytes: read only once a problem is to be taken out (a file that reads, or whose first
-        problem hides the rest, is read by the reader alone, block by block)."""
-        return self.path.read_bytes()
-
-    @cached_property
-    def lines(self) -> list[bytes]:
-        return self.raw.split(b"\n")
-
-    def current(self) -> Path:
-        if not self.blanked:
-            return self.path
-        lines = [b"" if number + 1 in self.blanked else line for number, line in enumerate(self.lines)]
-        self.copy.write_bytes(b"\n".join(lines))  # not an output: a scratch copy in a temporary folder
-        return self.copy
-
-    def fields(self, number: int) -> list[str]:
-        line = self.lines[number - 1] if 0 < number <= len(self.lines) else b""
-        return line.removeprefix(b"\xef\xbb\xbf").rstrip(b"\r").decode("utf-8", errors="replace").split("\t")
-
-    def first_nonempty(self) -> int:
-        for number, line in enumerate(self.lines, start=1):
-            if line.strip():
-                return number
-        return 0
-
-    def text(self, message: str) -> str:
-        return message.replace(str(self.copy), str(self.path))
-
-
-def _located(error: InputError, copy: _Copy) -> tuple[int | None, str]:
-    """(line, message) of a reader's error, the message without the line and with the real path."""
-    where, problem = error.where or "", copy.text(error.problem)
-    match = _LINE.match(where)
-    if match:
-        rest = match.group(2).strip()
-        if rest:
-            problem = f"{problem} {rest}" if rest.startswith("(") else f"{rest}: {problem}"
-        return int(match.group(1)), problem
-    match = _BYTE.match(where)
-    if match:
-        offset = int(match.group(1))
-        return copy.raw[:offset].count(b"\n") + 1, problem
-    return None, f"{where}: {problem}" if where else problem
-
-
-def _line_loop(copy: _Copy, read, fmt: str, limit: int) -> tuple[list[Problem], dict | None, bool]:
-    """Read ``copy``, blanking each reported line, until it reads or a problem hides the rest."""
-    problems: list[Problem] = []
-    reported_groups: set[tuple[str, ...]] = set()
-    while True:
-        try:
-            return problems, read(copy.current()), False
-        except InputError as error:
-            line, text = _located(error, copy)
-            problem = Problem(str(copy.path), line, text)
-            if problems and line is None and _FOLLOWS.search(text):  # the lines reported were all there was
-                return problems, None, False
-            if (
-                line is None
-                or line in copy.blanked
-                or _HIDES_THE_REST.search(text)
-                or (
-                    fmt == "tsv" and line == copy.first_nonempty()  # the header
-                )
-            ):
-                problems.append(problem)
-                return problems, None, False
-            group = _group(copy, line, fmt, error.where or "")
-            whole = group is not None and _DISTRIBUTION.search(error.problem) is not None
-            if whole and group in reported_groups:  # follows from a line of it already reported
-                copy.blanked |= _group_lines(copy, group, fmt)
-                continue
-            problems.append(problem)
-            if len(problems) >= limit:
-                return problems, None, True
-            copy.blanked |= _group_lines(copy, group, fmt) if whole else {line}
-            if group is not None:
-                reported_groups.add(group)
-
-
-def _group(copy: _Copy, line: int, fmt: str, where: str) -> tuple[str, ...] | None:
-    """The (topic[, run]) of a line of a quantification long table (None for other formats)."""
-    if fmt != "tsv":
-        return None
-    match = _TOPIC_RUN.search(where)
-    if match:
-        return tuple(value for value in (match.group("topic"), match.group("run")) if value is not None)
-    fields = copy.fields(line)
-    header = copy.fields(copy.first_nonempty())
-    width = 2 if "run" in header and header.index("run") == 1 else 1
-    return tuple(value.strip() for value in fields[:width])
-
-
-def _group_lines(copy: _Copy, group: tuple[str, ...] | None, fmt: str) -> set[int]:
-    if group is None:
-        return set()
-    header = copy.first_nonempty()
-    return {
-        number
-        for number in range(header + 1, len(copy.lines) + 1)
-        if tuple(value.strip() for value in copy.fields(number)[: len(group)]) == group
-    }
-
-
-def _record_spans(text: str) -> list[tuple[int, int]] | None:
-    """(start, end) offsets of each record of a top-level JSON list, None if it is not one."""
-    decoder = json.JSONDecoder()
-    position = len(text) - len(text.lstrip())
-    if not text.startswith("[", position):
-        return None
-    position += 1
-    spans = []
-    while True:
-        while position < len(text) and text[position] in " \t\r\n,":
-            position += 1
-        if position >= len(text) or text[position] == "]":
-            return spans
-        try:
-            _, end = decoder.raw_decode(text, position)
-        except (ValueError, RecursionError):
-            return None
-        spans.append((position, end))
-        position = end
-
-
-def _json_loop(copy: _Copy, read, limit: int) -> tuple[list[Problem], dict | None, bool, set[str]]:
-    """Read a JSON list file, leaving out each reported record, until it reads or a problem hides the rest.
-    Also returns the ids of the records left out."""
-    try:
-        return [], read(copy.path), False, set()
-    except InputError as first:
-        error = first
-    text = copy.raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
-    spans = _record_spans(text) if _RECORD.match(error.where or "") else None
-    if spans is None:  # syntax, encoding, not a list: nothing after it can be checked
-        line, message = _located(error, copy)
-        return [Problem(str(copy.path), line, message)], None, False, set()
-    active = list(range(len(spans)))
-    problems: list[Problem] = []
-    left_out: set[str] = set()
-    while True:
-        where = error.where or ""
-        match = _RECORD.match(where)
-        if not match or not active:
-            if active:
-                problems.append(Problem(str(copy.path), None, _renumber(f"{where}: {error.problem}", active)))
-            return problems, None, False, left_out
-        original = active[int(match.group(1)) - 1]
-        line = text.count("\n", 0, spans[original][0]) + 1
-        problems.append(Problem(str(copy.path), line, _renumber(f"{where}: {copy.text(error.problem)}", active)))
-        if len(problems) >= limit:
-            return problems, None, True, left_out
-        left_out.add(_record_id(text[slice(*spans[original])]))
-        active.remove(original)
-        remaining = "[" + ",\n".join(text[slice(*spans[index])] for index in active) + "]"
-        copy.copy.write_text(remaining, encoding="utf-8")  # not an output: a scratch copy in a temporary folder
-        try:
-            return problems, read(copy.copy), False, left_out
-        except InputError as again:
-            error = again
-
-
-def _renumber(message: str, active: list[int]) -> str:
-    """Record numbers of the working copy as those of the file."""
-
-    def original(match: re.Match) -> str:
-        number = int(match.group(1))
-        return f"record {active[number - 1] + 1}" if 0 < number <= len(active) else match.group(0)
-
-    return _RECORD_NUMBER.sub(original, message)
-
-
-def _record_id(text: str) -> str:
-    try:
-        record = json.loads(text)
-    except (ValueError, RecursionError):
-        return ""
-    return str(record.get("id", "")) if isinstance(record, dict) else ""
-
-
 # --------------------------------------------------------------------------- checking a file
 
 
@@ -423,11 +198,11 @@ def _check_file(
     # First the file by itself (a run to be paired with a gold: its lines only), then the pairing.
     read = _reader(task, fmt, role, classes, score, name, None, "position" if paired else align)
     with tempfile.TemporaryDirectory(prefix="ordeval-validate-") as folder:
-        copy = _Copy(path, Path(folder))
+        copy = FileCopy(path, Path(folder))
         if _formats(task)[fmt].json:
-            problems, parsed, truncated, left_out = _json_loop(copy, read, limit)
+            problems, parsed, truncated, left_out = json_loop(copy, read, limit)
         else:
-            problems, parsed, truncated = _line_loop(copy, read, fmt, limit)
+            problems, parsed, truncated = line_loop(copy, read, fmt, limit)
             left_out = set()
         problems.sort(key=lambda problem: problem.line or 0 if problem.line else float("inf"))
         checked.problems, checked.parsed, checked.truncated = problems, parsed, truncated
@@ -441,7 +216,7 @@ def _check_file(
             checked.notes.append("the pairing with the gold is checked once the problems above are fixed")
         else:
             pair = _reader(task, fmt, role, classes, score, name, gold_data, align)
-            more, checked.parsed, checked.truncated = _line_loop(copy, pair, fmt, limit - len(problems))
+            more, checked.parsed, checked.truncated = line_loop(copy, pair, fmt, limit - len(problems))
             if more and _misses(more[-1]):  # "misses N items, e.g. ...": list every missing item instead
                 more[-1:] = _missing_items(
                     path, read(copy.current()), gold_data, copy, limit - len(problems) - len(more) + 1
@@ -495,7 +270,7 @@ def _misses(problem: Problem) -> bool:
     return problem.line is None and " misses " in problem.problem
 
 
-def _blanked_topics(copy: _Copy, task: str, fmt: str) -> set[str]:
+def _blanked_topics(copy: FileCopy, task: str, fmt: str) -> set[str]:
     """The topics of the lines blanked in ``copy`` (a run's topics left out of the pairing with its gold)."""
     from ordeval.tasks import get_task
 
@@ -540,7 +315,7 @@ def _topic_pairing(path: Path, runs: dict, gold: Checked, left_out: set[str]) ->
     return problems
 
 
-def _missing_items(path: Path, tables: dict, gold, copy: _Copy, limit: int) -> list[Problem]:
+def _missing_items(path: Path, tables: dict, gold, copy: FileCopy, limit: int) -> list[Problem]:
     """Classification: every gold item a run does not name (items of lines already reported aside)."""
     problems = []
     for run, table in tables.items():

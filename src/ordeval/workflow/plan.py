@@ -18,8 +18,8 @@ from pathlib import Path
 from ordeval.io.errors import ConfigError
 from ordeval.io.names import check_name
 from ordeval.tasks import all_tasks, get_task
-from ordeval.tasks.base import resolve_path, source_files, source_paths
 from ordeval.tasks.plugins import load_plugins
+from ordeval.tasks.sources import resolve_path, source_files, source_paths
 from ordeval.workflow.config import parameters as config_parameters
 from ordeval.workflow.config import validate
 from ordeval.workflow.limits import check_limits
@@ -141,7 +141,7 @@ class Plan:
 
     def source_paths(self, dataset: str) -> dict[str, str]:
         """The files data set ``dataset`` reads, by the entry of its configuration that reads each (``gold``,
-        ``runs_0``, ``scores_1``...: :func:`ordeval.tasks.base.source_paths`), each below the ``data_root`` as the
+        ``runs_0``, ``scores_1``...: :func:`ordeval.tasks.sources.source_paths`), each below the ``data_root`` as the
         configuration writes it (unless absolute): paths relative to the project folder wherever the configuration's
         are, so that the rules' inputs stay the same when the project moves."""
         root = str(self.config.get("data_root", "resources/"))

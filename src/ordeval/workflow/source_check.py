@@ -28,12 +28,12 @@ PROVENANCE = "data/{dataset}/provenance.json"
 
 
 def check_data_files(datasets: Mapping[str, Mapping], data_root: Path, workdir: Path) -> None:
-    """The input files of ``datasets`` (name -> spec) are there (:func:`ordeval.tasks.base.check_files_exist`: one
+    """The input files of ``datasets`` (name -> spec) are there (:func:`ordeval.tasks.sources.check_files_exist`: one
     line naming the missing ones, here with the command that fetches those that are registered public files), and
     every registered file among them is the registered one: one line naming the first that is not, with its size or
     SHA-256 and the registered one."""
     from ordeval.data.registry import fetch_command, load, problem, registered_among
-    from ordeval.tasks.base import check_files_exist, source_files
+    from ordeval.tasks.sources import check_files_exist, source_files
 
     listed = [(path, entry) for name, spec in datasets.items() for path, entry in source_files(name, spec, data_root)]
     registered = registered_among(listed, data_root, load()) if listed else []
@@ -67,7 +67,7 @@ def check_contents(plan) -> None:
     would, except the data sets built from them already; the first problem is raised (an InputError naming
     the file and line, or a ConfigError naming the configuration key)."""
     from ordeval.tasks import get_task
-    from ordeval.tasks.base import source_paths
+    from ordeval.tasks.sources import source_paths
 
     for name, dataset in plan.datasets.items():
         if not dataset.files or _built_from_these(plan, name, dataset.files):
@@ -103,7 +103,7 @@ def _built_from_these(plan, name: str, files: list[str]) -> bool:
     ``files`` with its SHA-256 as it is now."""
     from ordeval.io.files import sha256
     from ordeval.io.provenance import read_provenance
-    from ordeval.tasks.base import resolve_path
+    from ordeval.tasks.sources import resolve_path
 
     path = Path(plan.workdir) / plan.results / PROVENANCE.format(dataset=name)
     if not path.is_file():

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.tasks.base import Scored, Task
-from ordeval.tasks.quantification import data, formats, readers, simulate
+from ordeval.tasks.quantification import canonical_tables, data, formats, readers, simulate
 from ordeval.tasks.registry import checked_scores, registry_on_first_use
 
 __all__ = ["TASK", "REGISTRY", "register", "register_format", "QuantificationTask"]
@@ -55,7 +55,7 @@ class QuantificationTask(Task):
     gold_topic_column = {"semeval_dist": 0, "semeval_labels": 1, "tsv": 0}
     formats = formats.FORMATS
     schema_file = Path(__file__).with_name("schema.yaml")
-    canonical_columns = {"gold": readers.GOLD_COLUMNS, "run": readers.RUN_COLUMNS}
+    canonical_columns = {"gold": canonical_tables.GOLD_COLUMNS, "run": canonical_tables.RUN_COLUMNS}
     schema_sources = {"gold": "gold_source", "run": "run_source"}
     baseline_types = data.BASELINE_SOURCES
     profile_keys, profile_optional = simulate.PROFILE_KEYS, simulate.PROFILE_OPTIONAL
@@ -127,7 +127,7 @@ class QuantificationTask(Task):
         return data.simulated_run_names(source)
 
     def tsv_run_names(self, path: Path) -> list[str]:
-        return readers.tsv_run_names(path)
+        return canonical_tables.tsv_run_names(path)
 
     def score(self, dataset: data.Dataset, measures: Sequence[str]) -> Scored:
         """Score every run on every topic: measure(estimate, gold) over runs x topics x K."""

@@ -22,7 +22,7 @@ from ordeval.io.files import sha256, write_atomically, write_json
 from ordeval.io.provenance import read_provenance
 from ordeval.io.table import Table
 from ordeval.tasks.base import TaskData
-from ordeval.tasks.quantification import baselines, readers, simulate
+from ordeval.tasks.quantification import baselines, canonical_tables, readers, simulate
 from ordeval.tasks.quantification.formats import FORMATS
 
 BASELINE_SOURCES = frozenset({"uniform", "popularity", "constant_class"})
@@ -227,8 +227,8 @@ def read_canonical(name: str, classes: list, gold_path, runs_path, provenance_pa
     if stored is not None:
         topics, run_names, gold_values, estimates = stored
         return Dataset(name, readers.class_labels(classes), topics, run_names, provenance, gold_values, estimates)
-    gold = readers.read_canonical_gold(gold_path, classes)
-    runs = readers.read_canonical_runs(runs_path, classes)
+    gold = canonical_tables.read_canonical_gold(gold_path, classes)
+    runs = canonical_tables.read_canonical_runs(runs_path, classes)
     estimates = np.stack([readers.align_to_gold(run, gold.topics, run_name) for run_name, run in runs.items()])
     return Dataset(name, readers.class_labels(classes), gold.topics, list(runs), provenance, gold.values, estimates)
 
@@ -257,7 +257,7 @@ def read_selection(gold_path, runs_path, arrays_path, classes: list, topics: lis
     the tables."""
     stored = read_arrays(arrays_path, classes, gold_path, runs_path) if arrays_path else None
     if stored is None:
-        return readers.read_canonical_selection(gold_path, runs_path, classes, topics, runs)
+        return canonical_tables.read_canonical_selection(gold_path, runs_path, classes, topics, runs)
     all_topics, run_names, gold, estimates = stored
     row = {topic: index for index, topic in enumerate(all_topics)}
     column = {run: index for index, run in enumerate(run_names)}

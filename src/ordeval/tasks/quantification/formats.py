@@ -4,7 +4,7 @@ one more ``@FORMATS.register(...)`` here or in a plugin (``ordeval.tasks.quantif
 from __future__ import annotations
 
 from ordeval.tasks.formats import FileFormats
-from ordeval.tasks.quantification import readers
+from ordeval.tasks.quantification import canonical_tables, readers
 
 FORMATS = FileFormats()
 register_format = FORMATS.register
@@ -56,5 +56,5 @@ def _ntcir_submission(path, classes, source):
 )
 def _tsv(path, classes, source):
     if source.get("role") == "gold":
-        return {"": readers.read_canonical_gold(path, classes)}
-    return readers.read_canonical_runs(path, classes)
+        return {"": canonical_tables.read_canonical_gold(path, classes)}
+    return canonical_tables.read_canonical_runs(path, classes)

@@ -1,15 +1,15 @@
-"""Readers for the native data formats (docs/methods.md, section 1) and the project's canonical tables.
+"""Readers of the native data formats of quantification (docs/methods.md, section 1), and what every reader of the
+task returns and checks.
 
-Every reader returns validated distributions over the data set's classes (renormalised to sum
-to 1) and raises :class:`~ordeval.io.errors.InputError` naming the file, the physical line or JSON
-record, and the problem for anything listed under "Validation" in docs/methods.md. Text files are
-split by :mod:`ordeval.io.parsing` (UTF-8 checked, physical lines, strict numbers, vectorised): a
-canonical runs table of millions of lines reads in about a second.
+Every reader returns validated distributions over the data set's classes (a :class:`TopicDistributions`,
+renormalised to sum to 1: :func:`checked_distributions`) and raises :class:`~ordeval.io.errors.InputError` naming
+the file, the physical line or JSON record, and the problem for anything listed under "Validation" in
+docs/methods.md. Text files are split by :mod:`ordeval.io.parsing` (UTF-8 checked, physical lines, strict numbers,
+vectorised). :func:`align_to_gold` pairs a run with its gold, topic by topic. The project's canonical long tables
+(the ``tsv`` format) are read by :mod:`ordeval.tasks.quantification.canonical_tables` with the same checks.
 
 Duplicates are errors naming both places: a topic given twice (``semeval_dist``, the NTCIR JSON
-files), a tweet given twice in one topic (``semeval_labels``), a (topic, class) or (topic, run,
-class) cell given twice (canonical tables), a JSON object repeating a key. Run names read from a
-canonical runs table follow the name policy (:mod:`ordeval.io.names`).
+files), a tweet given twice in one topic (``semeval_labels``), a JSON object repeating a key.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from ordeval.io.errors import InputError
-from ordeval.io.fields import Fields, iter_fields, read_fields
-from ordeval.io.names import distinct, name_problem, normalisation_hint, normalisation_hints
-from ordeval.io.parsing import load_json, quoted, read_text
+from ordeval.io.fields import Fields, read_fields
+from ordeval.io.names import distinct, normalisation_hint, normalisation_hints
+from ordeval.io.parsing import load_json, quoted
 
 #: A probability may stray this far outside [0, 1] (rounding in official files) before it is an error.
 PROBABILITY_TOLERANCE = 1e-4
@@ -35,8 +35,6 @@ SUM_TOLERANCE = 0.01
 #: 1 - (0.5 + 0.49) is 0.010000000000000009): a sum off by exactly the tolerance is within it.
 ROUNDING = 1e-12
 
-GOLD_COLUMNS = ("topic", "class", "prob")
-RUN_COLUMNS = ("topic", "run", "class", "prob")
 SEMEVAL_LABEL_FIELDS = ("tweet id", "topic", "label")
 
 #: Characters a topic read from JSON may not hold (they cannot be written to a canonical table).
@@ -100,7 +98,7 @@ def class_labels(classes: Sequence) -> list[str]:
 # --------------------------------------------------------------------------- checks
 
 
-def _first_row(mask: np.ndarray, order: np.ndarray | None = None) -> int | None:
+def first_row(mask: np.ndarray, order: np.ndarray | None = None) -> int | None:
     """The first row where ``mask`` holds (``order``: the rows' positions in the file), or None."""
     rows = np.flatnonzero(mask)
     if not rows.size:
@@ -118,25 +116,25 @@ def checked_distributions(
     array = np.asarray(values, dtype=float)
     if not array.size:
         return array
-    row = _first_row(np.isnan(array).any(axis=1), order)
+    row = first_row(np.isnan(array).any(axis=1), order)
     if row is not None:
         raise InputError(path, where(row), "probability is NaN")
     outside = (array < -PROBABILITY_TOLERANCE - ROUNDING) | (array > 1 + PROBABILITY_TOLERANCE + ROUNDING)
-    row = _first_row(outside.any(axis=1), order)
+    row = first_row(outside.any(axis=1), order)
     if row is not None:
         raise InputError(path, where(row), f"probability {float(array[row][outside[row]][0])!r} is outside [0, 1]")
     array = np.clip(array, 0.0, None)
     totals = array.sum(axis=1)
-    row = _first_row(np.abs(totals - 1) > SUM_TOLERANCE + ROUNDING, order)
+    row = first_row(np.abs(totals - 1) > SUM_TOLERANCE + ROUNDING, order)
     if row is not None:
         raise InputError(path, where(row), f"probabilities sum to {totals[row]:.6g}, not 1 (tolerance {SUM_TOLERANCE})")
     return array / totals[:, None]
 
 
-def _labels(fields: Fields, column: int, labels: list[str]) -> np.ndarray:
+def label_codes(fields: Fields, column: int, labels: list[str]) -> np.ndarray:
     """Class index of every record's label; the first unknown label is an error."""
     codes = fields.lookup(column, labels)
-    record = _first_row(codes < 0)
+    record = first_row(codes < 0)
     if record is not None:
         text = fields.field(record, column)
         raise fields.error(record, f"unknown class label {quoted(text)}; classes are {', '.join(labels)}")
@@ -147,7 +145,7 @@ def _line(fields: Fields, record: int) -> str:
     return fields.where(record)
 
 
-class _FirstError:
+class FirstError:
     """Run several column checks and raise the error of the earliest line (a file's first bad line
     is the one reported, whichever check finds it)."""
 
@@ -171,26 +169,6 @@ class _FirstError:
             raise min(self.errors, key=line)
 
 
-def _duplicate_keys(keys: np.ndarray) -> tuple[int, int] | None:
-    """(record, earlier record) of the first record whose key (integers) repeats an earlier one."""
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    earlier = first[inverse.ravel()]
-    repeated = np.flatnonzero(earlier != np.arange(keys.size))
-    if not repeated.size:
-        return None
-    record = int(repeated[0])
-    return record, int(earlier[record])
-
-
-def _check_run_names(fields: Fields, names: list[str], codes: np.ndarray) -> None:
-    """Run names read from a file follow the name policy; the error names the line of first use."""
-    for code, name in enumerate(names):
-        problem = name_problem(name, kind="run")
-        if problem:
-            record = int(np.argmax(codes == code))
-            raise fields.error(record, f"{problem} (run names from files follow the configuration's name policy)")
-
-
 # --------------------------------------------------------------------------- SemEval formats
 
 
@@ -200,7 +178,7 @@ def read_semeval_dist(path: str | Path, classes: Sequence) -> TopicDistributions
     layout = "topic then one probability per class " + " ".join(labels)
     names = ("topic", *(f"probability of class {label}" for label in labels))
     fields = read_fields(path, names, layout=layout, trailing_tabs=True)
-    first = _FirstError()
+    first = FirstError()
     first(lambda: fields.require_nonempty(0))
     columns = [first(lambda k=k: fields.floats(k, "probability")) for k in range(1, len(labels) + 1)]
     first.raise_first()
@@ -228,10 +206,10 @@ def read_semeval_labels(path: str | Path, classes: Sequence) -> TopicDistributio
     in one topic."""
     labels = class_labels(classes)
     fields = read_fields(path, SEMEVAL_LABEL_FIELDS, layout="tweet id, topic, label", trailing_tabs=True)
-    first = _FirstError()
+    first = FirstError()
     first(lambda: fields.require_nonempty(0))
     first(lambda: fields.require_nonempty(1))
-    codes = first(lambda: _labels(fields, 2, labels))
+    codes = first(lambda: label_codes(fields, 2, labels))
     first.raise_first()
     keys = fields.joined(0, 1).tobytes().decode("utf-8").split("\n")[:-1]
     if len(set(keys)) < len(keys):
@@ -376,112 +354,7 @@ def read_ntcir_submission(path: str | Path, classes: Sequence, score: str) -> To
     return collected.result(len(labels))
 
 
-# --------------------------------------------------------------------------- canonical long tables
-
-
-def _read_long_table(
-    path: str | Path, classes: Sequence, columns: tuple[str, ...], wanted: Sequence[str] | None = None
-) -> dict[str, TopicDistributions]:
-    """A long table with a header; one TopicDistributions per run ('' for gold tables), each with its
-    topics in order of first appearance. Vectorised: no Python work per line."""
-    labels = class_labels(classes)
-    num_classes = len(labels)
-    has_run = "run" in columns
-    fields = read_fields(path, columns, header=True)
-    first = _FirstError()
-    first(lambda: fields.require_nonempty(0))
-    if has_run:
-        first(lambda: fields.require_nonempty(1))
-    class_codes = first(lambda: _labels(fields, len(columns) - 2, labels))
-    probabilities = first(lambda: fields.floats(len(columns) - 1, "probability"))
-    first.raise_first()
-    outside = (probabilities < -PROBABILITY_TOLERANCE - ROUNDING) | (
-        probabilities > 1 + PROBABILITY_TOLERANCE + ROUNDING
-    )
-    record = _first_row(outside)
-    if record is not None:
-        raise fields.error(record, f"probability {float(probabilities[record])!r} is outside [0, 1]")
-
-    topic_names, topic_codes = fields.categories(0)
-    if has_run:
-        run_names, run_codes = fields.categories(1)
-        _check_run_names(fields, run_names, run_codes)
-    else:
-        run_names, run_codes = [""], np.zeros(len(fields), dtype=np.int64)
-    num_topics, num_runs, count = len(topic_names), len(run_names), len(fields)
-    cells = run_codes * num_topics + topic_codes  # (run, topic)
-    keys = cells * num_classes + class_codes  # (run, topic, class)
-    if np.bincount(keys, minlength=num_runs * num_topics * num_classes).max() > 1:
-        record, earlier = _duplicate_keys(keys)
-        topic = topic_names[topic_codes[record]]
-        what = f"run {run_names[run_codes[record]]!r}, " if has_run else ""
-        raise fields.error(
-            record,
-            f"duplicate topic {distinct(topic)}: {what}class {labels[class_codes[record]]} already given at "
-            f"{_line(fields, earlier)}",
-        )
-    values = np.zeros(num_runs * num_topics * num_classes)
-    values[keys] = probabilities
-    values = values.reshape(num_runs * num_topics, num_classes)
-    first_record = np.full(num_runs * num_topics, count, dtype=np.int64)
-    np.minimum.at(first_record, cells, np.arange(count, dtype=np.int64))
-    present = first_record < count
-    values = np.clip(values, 0.0, None)
-    totals = values.sum(axis=1)
-    bad = present & (np.abs(totals - 1) > SUM_TOLERANCE + ROUNDING)
-    if bad.any():
-        cell = _first_row(bad, first_record)
-        record = int(first_record[cell])
-        topic, run = topic_names[topic_codes[record]], run_names[run_codes[record]]
-        place = f"{_line(fields, record)} (topic {distinct(topic)}{f', run {run!r}' if run else ''})"
-        problem = f"probabilities sum to {totals[cell]:.6g}, not 1 (tolerance {SUM_TOLERANCE})"
-        raise InputError(fields.path, place, problem)
-    values[present] /= totals[present, None]
-
-    if wanted:
-        unknown = [run for run in wanted if run not in run_names]
-        if unknown:
-            raise InputError(path, None, f"has no run(s) {', '.join(unknown)}; it holds {', '.join(run_names)}")
-        chosen = [run_names.index(run) for run in wanted]
-    else:
-        chosen = range(num_runs)
-    result = {}
-    topic_array = np.array(topic_names, dtype=object)
-    for code in chosen:
-        block = slice(code * num_topics, (code + 1) * num_topics)
-        mine = np.flatnonzero(present[block])
-        mine = mine[np.argsort(first_record[block][mine], kind="stable")]
-        topics = topic_array[mine].tolist()
-        run = run_names[code]
-        locations = Locations(fields.numbers[first_record[block][mine]], topics, run)
-        sums = totals[block][mine]
-        result[run] = TopicDistributions(str(fields.path), topics, values[block][mine], locations, sums)
-    return result
-
-
-def read_canonical_gold(path: str | Path, classes: Sequence) -> TopicDistributions:
-    """The canonical gold table: columns ``topic, class, prob``; a class a topic omits has probability 0."""
-    return _read_long_table(path, classes, GOLD_COLUMNS)[""]
-
-
-def read_canonical_runs(
-    path: str | Path, classes: Sequence, wanted: Sequence[str] | None = None
-) -> dict[str, TopicDistributions]:
-    """The canonical run table: columns ``topic, run, class, prob``; one entry per run, in file order
-    (or in the order of ``wanted``, which must all be in the file)."""
-    return _read_long_table(path, classes, RUN_COLUMNS, wanted)
-
-
-def tsv_run_names(path: str | Path) -> list[str]:
-    """The distinct values of the ``run`` column of a canonical runs table, in file order; none
-    where the file cannot be read (building the data set then reports the problem)."""
-    names: dict[str, None] = {}
-    try:
-        for piece in iter_fields(path, RUN_COLUMNS, header=True):
-            names.update(dict.fromkeys(piece.categories(1)[0]))
-    except (InputError, OSError):
-        return []
-    return list(names)
+# --------------------------------------------------------------------------- pairing a run with the gold
 
 
 def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name: str) -> np.ndarray:
@@ -509,25 +382,3 @@ def align_to_gold(run: TopicDistributions, gold_topics: Sequence[str], run_name:
                     + normalisation_hint(topic, gold_topics, "in the gold"),
                 )
     return run.values[rows]
-
-
-def read_canonical_selection(
-    gold_path: str | Path, runs_path: str | Path, classes: Sequence, topics: Sequence[str], runs: Sequence[str]
-) -> tuple[dict[str, np.ndarray], dict[tuple[str, str], np.ndarray]]:
-    """The gold distributions of ``topics`` and the distributions of ``runs`` on them, from canonical
-    tables written by the pipeline, without parsing the rest of the files (a regular-expression scan:
-    fast on runs tables of millions of lines). Returns ``({topic: p*}, {(run, topic): p})``."""
-    labels = class_labels(classes)
-    index = {label: i for i, label in enumerate(labels)}
-    topic_pattern = "|".join(re.escape(topic) for topic in topics)
-    run_pattern = "|".join(re.escape(run) for run in runs)
-    gold = {topic: np.zeros(len(labels)) for topic in topics}
-    text = read_text(gold_path)
-    for topic, label, probability in re.findall(rf"^({topic_pattern})\t([^\t\n]*)\t([^\t\n]*)$", text, re.M):
-        gold[topic][index[label]] = float(probability)
-    chosen = {(run, topic): np.zeros(len(labels)) for run in runs for topic in topics}
-    text = read_text(runs_path)
-    pattern = rf"^({topic_pattern})\t({run_pattern})\t([^\t\n]*)\t([^\t\n]*)$"
-    for topic, run, label, probability in re.findall(pattern, text, re.M):
-        chosen[(run, topic)][index[label]] = float(probability)
-    return gold, chosen
