@@ -227,6 +227,7 @@ def test_classification_outputs(pipeline):
 def test_report_inputs_every_table_and_includes_every_figure(pipeline):
     results = pipeline.results
     document = (results / "report" / "ordeval.tex").read_text()
+
     # printed once: the contradictions grouped (the plain list holds the same pairs), the leaderboards side by
     # side (tables/leaderboard/<dataset>_compact.tex; the per-measure tables, the figures and the results pages
     # are for the screen)
