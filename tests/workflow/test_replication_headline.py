@@ -26,8 +26,7 @@ def replication(tmp_path_factory):
     if not (SHARED_RAW / "Sem16T4CE").is_dir():
         pytest.skip(no_shared_data(SHARED_RAW / "Sem16T4CE"))
     base = tmp_path_factory.mktemp("replication")
-    project = project_copy(base / "project")
-    (base / "shared").symlink_to(SHARED_RAW.parents[1])  # ../shared/data/raw, as beside a clone
+    project = project_copy(base / "project", data=True)  # resources/: the real data, as after `ordeval fetch`
     done = subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "2", "--configfile", "config/replication.yaml"],
         cwd=project,

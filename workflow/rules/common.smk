@@ -115,12 +115,6 @@ def measure_task_suffix(wildcards):
     return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
 
 
-def logged(log, line):
-    """Write ``line`` as the log of a ``run:`` block's job (its ``log:`` file)."""
-    with open(log[0], "w", encoding="utf-8") as handle:
-        print(line, file=handle)
-
-
 def task_title(wildcards):
     """The HTML report's subcategory of an output over a task's data sets: the task's name."""
     return PLAN.suffix_task(wildcards.task_suffix)

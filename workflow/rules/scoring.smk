@@ -4,6 +4,7 @@
 # then read, as Snakemake re-runs what depends on it); for the ordinal classification data sets also the official
 # SemEval protocol (one confusion matrix over all items) and the counts of the measures' 0/0 conventions.
 from ordeval.tasks.stack import stack_of_tables, write_score_table
+from ordeval.workflow.scripting import in_process
 
 OC = PLAN.task_datasets("classification")
 
@@ -59,10 +60,17 @@ rule score_table:
         mem_mb=mem_mb("light"),
         runtime=runtime("light"),
     params:
-        code=code(modules=["ordeval.tasks.stack"]),
+        code=code(modules=["ordeval.tasks.stack", "ordeval.workflow.scripting"]),
     run:
-        write_score_table(input.scores, wildcards.measure, output.table)
-        logged(log, f"{output.table}: written from {input.scores}")
+        in_process(
+            log,
+            rule,
+            wildcards,
+            write_score_table,
+            input.scores,
+            wildcards.measure,
+            output.table,
+        )
 
 
 rule score_stack:
@@ -83,7 +91,7 @@ rule score_stack:
         mem_mb=mem_mb("light"),
         runtime=runtime("light"),
     params:
-        code=code(modules=["ordeval.tasks.stack"]),
+        code=code(modules=["ordeval.tasks.stack", "ordeval.workflow.scripting"]),
     run:
         stack = stack_of_tables(
             input.tables, input.measures, output.stack, input.scores

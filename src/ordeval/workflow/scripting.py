@@ -9,7 +9,9 @@ library, and writes exactly ``snakemake.output``. Its work sits in ``with job(sn
   (``ORDEVAL_DEBUG=1`` keeps it);
 * :func:`keyed` -- the files of an ``expand()`` over data sets, each under its data set's name (found in the
   path, not paired by position);
-* :func:`one_file` -- the one file of an input that holds one or none.
+* :func:`one_file` -- the one file of an input that holds one or none;
+* :func:`in_process` -- the same for the few ``run:`` blocks, which run in the Snakemake process (their log
+  written, an error recorded in it and named on the terminal in one line, Snakemake's own logging untouched).
 
 A script runs outside Snakemake with :mod:`ordeval.workflow.offline` (tests, debugging).
 """
@@ -22,7 +24,7 @@ import pickle
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -122,6 +124,31 @@ def job(snakemake) -> Iterator[logging.Logger]:
             file=sys.stderr,
         )
         raise SystemExit(1) from None
+
+
+def in_process(log: Sequence[str], rule: str, wildcards, action: Callable[..., object], *arguments) -> object:
+    """A ``run:`` block's work, ``action(*arguments)``, which runs in the Snakemake process (so logging is not
+    reconfigured): its log (``log[0]``) says what it did and how long it took; an error is the log's last line and
+    one line on the terminal, ``<rule>[<wildcards>] failed: <error>`` (an OSError names its file: a full disk, say),
+    then raised again for Snakemake. A log that cannot be written (the same full disk) leaves the terminal's line
+    as the record. Returns what ``action`` returns."""
+    name = rule + "".join(f"[{value}]" for value in dict(wildcards.items()).values())
+    lines = [f"{name}: {action.__module__}.{action.__name__}({', '.join(map(str, arguments))})"]
+    start = time.perf_counter()
+    try:
+        result = action(*arguments)
+        lines.append(f"{name} done in {time.perf_counter() - start:.2f} s")
+        return result
+    except Exception as error:
+        lines.append(f"{name} failed: {'out of memory' if isinstance(error, MemoryError) else error}")
+        print(lines[-1], file=sys.stderr)
+        raise
+    finally:
+        try:
+            Path(log[0]).parent.mkdir(parents=True, exist_ok=True)
+            Path(log[0]).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        except OSError as failure:
+            print(f"{name}: {log[0]}: cannot write the log ({failure.strerror or failure})", file=sys.stderr)
 
 
 def one_file(value) -> str | None:
