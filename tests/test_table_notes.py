@@ -9,7 +9,8 @@ from tabular_check import check_tabular
 from ordeval.io.files import png_description
 from ordeval.io.provenance import origin_sentence
 from ordeval.reports.latex import align_columns, note_row, tabular, upper_triangle_tabular, write_latex
-from ordeval.reports.latex.report import LONG_ROWS, _body_rows, long_table, origin_note
+from ordeval.reports.latex.layout import LONG_ROWS, long_table
+from ordeval.reports.latex.report import _body_rows, origin_note
 
 ORIGINS = {"D1": "synthetic"}
 
