@@ -14,7 +14,9 @@ the end of a section (``tests/workflow/test_report_print.py`` measures each page
   that landscape page after it stay there.
 - Two consecutive tables (or figures) of one subsection, each at most about half the text width, are set side by
   side, each with its caption.
-- Tables of more than :data:`LONG_ROWS` rows are longtables that break across pages, their header repeated.
+- Tables of more than :data:`LONG_ROWS` rows are longtables that break across pages, their header repeated; so are
+  narrow listings (at most :data:`LISTING_COLUMNS` columns) of more than :data:`LISTING_ROWS` rows, which would
+  otherwise leave a third of a page empty before them (:func:`breaks_across_pages`).
 - Figures are included at the size they are drawn (:data:`ordeval.reports.figures.PRINT_WIDTH`), the log records
   each printed width.
 """
@@ -28,6 +30,34 @@ from ordeval.reports.latex import align_columns
 
 #: Tables with more body rows than this become longtables.
 LONG_ROWS = 40
+#: Narrow tables (at most LISTING_COLUMNS columns, one booktabs tabular) with more body rows than this too.
+LISTING_ROWS = 30
+LISTING_COLUMNS = 6
+
+_BOOKTABS = re.compile(
+    r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule(.*?)\\end\{tabular\}", re.S
+)
+
+
+def body_rows(fragment: str) -> int:
+    """A table fragment's body rows: between the first midrule and the bottom rule (not its note)."""
+    return fragment.split(r"\midrule", 1)[-1].split(r"\bottomrule", 1)[0].count(r"\\")
+
+
+def breaks_across_pages(fragment: str) -> bool:
+    """Whether a table fragment is set as a longtable (:func:`long_table`): more than :data:`LONG_ROWS` body rows,
+    or a narrow listing of more than :data:`LISTING_ROWS`."""
+    rows = body_rows(fragment)
+    if rows > LONG_ROWS:
+        return True
+    match = _BOOKTABS.search(fragment)
+    return (
+        rows > LISTING_ROWS
+        and match is not None
+        and fragment.count(r"\begin{tabular}") == 1
+        and len(align_columns(match.group(1))) <= LISTING_COLUMNS
+    )
+
 
 PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
 \usepackage[margin=2cm]{geometry}
@@ -222,11 +252,7 @@ def pairable(first: Placed, second: Placed, half_width: float) -> bool:
 def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
     """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
     "continued"), in \\small, its note (the rows after its bottom rule) ending the last; ``heading`` kept with it."""
-    match = re.search(
-        r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule(.*?)\\end\{tabular\}",
-        fragment,
-        re.S,
-    )
+    match = _BOOKTABS.search(fragment)
     if match is None:
         raise ValueError("not a booktabs tabular fragment")
     align, header, body, note = (match.group(index).strip() for index in range(1, 5))

@@ -34,7 +34,15 @@ from pathlib import Path
 from ordeval.io.files import png_description
 from ordeval.reports.catalogue import SECTIONS
 from ordeval.reports.latex import escape, typeset
-from ordeval.reports.latex.layout import LONG_ROWS, PREAMBLE, Placed, item_source, pair_source, pairable
+from ordeval.reports.latex.layout import (
+    PREAMBLE,
+    Placed,
+    body_rows,
+    breaks_across_pages,
+    item_source,
+    pair_source,
+    pairable,
+)
 
 TEX_PACKAGES = "texlive-latex-base texlive-latex-recommended texlive-latex-extra latexmk lmodern"
 
@@ -113,7 +121,7 @@ def latex_document(
     ]
     if opening:
         lines += [opening, ""]
-    lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}", r"\clearpage"]
+    lines += [r"\tableofcontents", r"{\footnotesize\listoftables\listoffigures}", r"\clearpage"]
     appendix = False
     for section in sections:
         if section.appendix and not appendix:
@@ -301,9 +309,8 @@ def origin_note(path: str | Path) -> str:
     return ""
 
 
-def _body_rows(tex_path: str | Path) -> int:  # between the first midrule and the bottom rule (not the note)
-    text = Path(tex_path).read_text(encoding="utf-8")
-    return text.split(r"\midrule", 1)[-1].split(r"\bottomrule", 1)[0].count(r"\\")
+def _body_rows(tex_path: str | Path) -> int:
+    return body_rows(Path(tex_path).read_text(encoding="utf-8"))
 
 
 def sentences(*parts: str) -> str:
@@ -334,7 +341,7 @@ def report_sections(items: Iterable[Mapping], seed: int) -> list[ReportSection]:
         short = f"{caption.title}: {item['scope']}" if item.get("scope") else caption.title
         dataset = item.get("dataset", "")
         if path.endswith(".tex"):
-            long = _body_rows(path) > LONG_ROWS
+            long = breaks_across_pages(Path(path).read_text(encoding="utf-8"))
             sections[item["section"]].items.append(ReportItem("table", path, text, long, dataset, short))
         else:
             sections[item["section"]].items.append(ReportItem("figure", path, text, dataset=dataset, short=short))
