@@ -13,7 +13,15 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from ordeval.analysis.popularity import Deltas, Example, scatter_panels
 from ordeval.analysis.significance import PairwiseSignificance
 from ordeval.io.table import Table
-from ordeval.reports.figures import PRINT_HEIGHT, PRINT_WIDTH, legend_overlaps, measure_text, new_figure, save_figure
+from ordeval.reports.figures import (
+    PRINT_HEIGHT,
+    PRINT_WIDTH,
+    legend_overlaps,
+    measure_text,
+    new_figure,
+    save_figure,
+    smallest_font,
+)
 from ordeval.reports.figures.agreement import tau_heatmap
 from ordeval.reports.figures.consistency import tau_distribution_figure
 from ordeval.reports.figures.leaderboard import leaderboard_figure
@@ -124,6 +132,9 @@ FIGURES = {
     ),
     "leaderboards, 22 runs": lambda: leaderboard_figure(boards(22, 6), {m: m for m in OQ}, "D1: leaderboards"),
     "leaderboards, 200 runs": lambda: leaderboard_figure(boards(200, 9), {m: m for m in OQ}, "D1: leaderboards"),
+    "leaderboards, classification names": lambda: leaderboard_figure(
+        boards(22, 9), dict(zip(OQ, names(OC), strict=False)), "D1: leaderboards"
+    ),
     "heatmap": lambda: heatmap(OQ),
     "scatter plots": lambda: scatter(OQ[:6], 80),
     "example topics": lambda: examples(12, tall=False),
@@ -145,6 +156,7 @@ def test_no_legend_covers_the_note_another_legend_a_text_or_the_data(kind, tmp_p
     figure = FIGURES[kind]()
     covered = save_figure(figure, tmp_path / "f.pdf", tmp_path / "f.png", ORIGINS)
     assert covered == [], covered
+    assert smallest_font(figure) >= 7.0 - 1e-9  # a measure name's script too (0.7 of its text's size)
     width, height = figure.get_size_inches()  # drawn at most the printed size
     assert width <= PRINT_WIDTH + 1e-9 and height <= PRINT_HEIGHT + 1e-9
 

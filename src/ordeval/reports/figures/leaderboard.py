@@ -22,7 +22,7 @@ from matplotlib.transforms import offset_copy
 from ordeval.analysis.groups import parse_groups
 from ordeval.analysis.leaderboard import lower_is_better
 from ordeval.io.table import Table
-from ordeval.reports.figures import PRINT_WIDTH, Figure, new_figure, row_labels
+from ordeval.reports.figures import NAME, PRINT_WIDTH, Figure, new_figure, row_labels
 
 #: The largest figure height in inches: with its caption, the data set's leaderboard table fits on its page.
 MAX_HEIGHT = 4.4
@@ -33,7 +33,7 @@ LABEL_SPACING = 8.0
 #: The longest group cell written beside an interval; longer cells give way to colour.
 GROUP_CHARS = 12
 #: Inches of a panel outside its plot (title of two lines, x axis), for estimating the room of each row.
-PANEL_FRAME = 1.05
+PANEL_FRAME = 1.1
 BEST_GROUP, OTHERS = "C1", "C0"
 
 
@@ -107,7 +107,7 @@ def _panel(
         axis.set_xlabel(f"{count} runs{every}", fontsize=7)
     first = board.records()[0]
     direction = "lower" if lower_is_better(first["lower_is_better"]) else "higher"
-    axis.set_title(f"{names[first['measure']]}\n({direction} is better)", fontsize=8)
+    axis.set_title(f"{names[first['measure']]}\n({direction} is better)", fontsize=NAME)  # scripts 7 pt
     axis.set_ylim(-0.7, count - 0.3)
     axis.grid(axis="x", alpha=0.3)
     axis.margins(x=0.15 if show_groups else 0.05)

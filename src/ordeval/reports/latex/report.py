@@ -105,7 +105,7 @@ def latex_document(
     ``opening`` (what the first page says before the contents: the verdict counts of a replication) are LaTeX
     already (escape their parts).
 
-    The first section and the appendix start a page, the other sections where the previous ends (the layout:
+    The appendix starts a page, the sections where the lists or the previous section end (the layout:
     :mod:`ordeval.reports.latex.layout`); an item about one data set comes under the data set's subsection (the
     items over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
     folder = Path(tex_path).parent
@@ -121,7 +121,7 @@ def latex_document(
     ]
     if opening:
         lines += [opening, ""]
-    lines += [r"\tableofcontents", r"{\footnotesize\listoftables\listoffigures}", r"\clearpage"]
+    lines += [r"\tableofcontents", r"{\footnotesize\listoftables\listoffigures}"]
     appendix = False
     for section in sections:
         if section.appendix and not appendix:
