@@ -87,7 +87,16 @@ def pytest_report_header(config) -> str:
 
 
 #: What a project folder holds besides the library: the Snakefile and what it reads.
-PROJECT_FILES = ("Snakefile", "workflow", "scripts", "config", "profiles", "environment.yml", "examples")
+PROJECT_FILES = (
+    "Snakefile",
+    "workflow",
+    "scripts",
+    "config",
+    "profiles",
+    "environment.yml",
+    "requirements.txt",
+    "examples",
+)
 
 
 def project_copy(folder: Path, data: bool = False) -> Path:
@@ -352,7 +361,7 @@ def build_and_score(plan) -> None:
         tables = [f"{plan.results}/scores/{name}/{measure}.tsv" for measure in data.measures]
         for measure, table in zip(data.measures, tables, strict=True):
             write_score_table(outputs["scores"], measure, table)
-        stack_of_tables(tables, outputs["measures"], f"{plan.results}/scores/{name}/stack.npz")
+        stack_of_tables(tables, outputs["measures"], f"{plan.results}/scores/{name}/stack.npz", outputs["scores"])
 
 
 def canonical_files(folder) -> dict[str, str]:

@@ -31,13 +31,14 @@ LOADER = """
 import json, os, sys
 from pathlib import Path
 from snakemake.api import SnakemakeApi
+from snakemake.settings.enums import Quietness
 from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
 extra = dict(item.split("=", 1) for item in sys.argv[2:])
 def caption(flag):
     if not flag or flag.caption is None:
         return None
     return os.path.relpath(str(flag.caption.get_path_or_uri(secret_free=True)))
-with SnakemakeApi(OutputSettings(quiet=True)) as api:
+with SnakemakeApi(OutputSettings(quiet={Quietness.ALL})) as api:
     workflow = api.workflow(
         resource_settings=ResourceSettings(cores=1),
         config_settings=ConfigSettings(configfiles=[Path(sys.argv[1])], config=extra),

@@ -98,6 +98,29 @@ def dataset_measures(analysis):
     return lambda wildcards: PLAN.dataset_measures(analysis, wildcards.dataset)
 
 
+def dataset_files(wildcards):
+    """The files the data set's configuration reads, named by the entry that reads each (gold, runs_0, scores_1...;
+    none for simulated data): rule prepare_data's inputs, which its script gives the task as they are named.
+    """
+    return PLAN.source_paths(wildcards.dataset)
+
+
+def measure_datasets(wildcards):
+    """The data sets of the reported measure's task."""
+    return PLAN.task_datasets(PLAN.measure_reports[wildcards.measure])
+
+
+def measure_task_suffix(wildcards):
+    """The suffix of the summaries of the reported measure's task."""
+    return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
+
+
+def logged(log, line):
+    """Write ``line`` as the log of a ``run:`` block's job (its ``log:`` file)."""
+    with open(log[0], "w", encoding="utf-8") as handle:
+        print(line, file=handle)
+
+
 def task_title(wildcards):
     """The HTML report's subcategory of an output over a task's data sets: the task's name."""
     return PLAN.suffix_task(wildcards.task_suffix)
@@ -151,7 +174,7 @@ def runtime(kind):
     )
 
 
-# What each stage makes, rule by rule: {rule name: [wildcard values of each job]} (filled by made()).
+# What each stage makes (filled by made()), for each rule's name the wildcard values of each of its jobs.
 MADE = {}
 
 

@@ -3,13 +3,6 @@
 # provenance); then the table of the data sets.
 
 
-def dataset_files(wildcards):
-    """The files the data set's configuration reads, named by the entry that reads each (gold, runs_0, scores_1...;
-    none for simulated data): rule prepare_data's inputs, which its script gives the task as they are named.
-    """
-    return PLAN.source_paths(wildcards.dataset)
-
-
 rule prepare_data:
     input:
         unpack(dataset_files),

@@ -3,16 +3,6 @@
 # measure (results/<name>/measures/<measure>/report.{md,html,tex}), and its PDF where a TeX engine is wanted.
 
 
-def measure_datasets(wildcards):
-    """The data sets of the reported measure's task."""
-    return PLAN.task_datasets(PLAN.measure_reports[wildcards.measure])
-
-
-def measure_task_suffix(wildcards):
-    """The suffix of the summaries of the reported measure's task."""
-    return PLAN.suffix(PLAN.measure_reports[wildcards.measure])
-
-
 rule measure_report:
     input:
         consistency_half=gathered(

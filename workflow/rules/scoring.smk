@@ -3,6 +3,8 @@
 # and the stack the analyses read made from the tables (stack.npz: a table edited by hand is what the analyses
 # then read, as Snakemake re-runs what depends on it); for the ordinal classification data sets also the official
 # SemEval protocol (one confusion matrix over all items) and the counts of the measures' 0/0 conventions.
+from ordeval.tasks.stack import stack_of_tables, write_score_table
+
 OC = PLAN.task_datasets("classification")
 
 
@@ -59,11 +61,8 @@ rule score_table:
     params:
         code=code(modules=["ordeval.tasks.stack"]),
     run:
-        from ordeval.tasks.stack import write_score_table
-
         write_score_table(input.scores, wildcards.measure, output.table)
-        with open(log[0], "w", encoding="utf-8") as handle:
-            handle.write(f"{output.table}: written from {input.scores}\n")
+        logged(log, f"{output.table}: written from {input.scores}")
 
 
 rule score_stack:
@@ -74,6 +73,7 @@ rule score_stack:
             measure=PLAN.datasets[wildcards.dataset].measures,
         ),
         measures=rules.score_runs.output.measures,
+        scores=rules.score_runs.output.scores,
     output:
         stack=f"{RESULTS}/scores/{{dataset}}/stack.npz",
     log:
@@ -85,11 +85,10 @@ rule score_stack:
     params:
         code=code(modules=["ordeval.tasks.stack"]),
     run:
-        from ordeval.tasks.stack import stack_of_tables
-
-        stack = stack_of_tables(input.tables, input.measures, output.stack)
-        with open(log[0], "w", encoding="utf-8") as handle:
-            handle.write(f"{output.stack}: {len(stack.measures)} score tables\n")
+        stack = stack_of_tables(
+            input.tables, input.measures, output.stack, input.scores
+        )
+        logged(log, f"{output.stack}: {len(stack.measures)} score tables")
 
 
 rule official_scores:

@@ -1,0 +1,74 @@
+"""The stack the analyses read is made from the score tables (rule score_stack): a table that is exactly the text
+of the scores as computed is taken from them without parsing, a table changed since is parsed and checked, and
+either way the stack is the one that parsing every table gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ordeval.io.errors import InputError
+from ordeval.tasks.stack import ScoreStack, load_stack, stack_of_tables, write_score_table, write_scored
+
+
+def scored(tmp_path, topics=5, runs=4):
+    rng = np.random.default_rng(7)
+    stack = ScoreStack(
+        ["NMD", "RNOD", "JSD"],
+        [f"t{i}" for i in range(topics)],
+        [f"run{i}" for i in range(runs)],
+        rng.random((3, topics, runs)) / 3,
+        [True, True, True],
+        ["NMD", "RNOD", "JSD"],
+        "quantification",
+    )
+    paths = {"means": tmp_path / "means.tsv", "measures": tmp_path / "measures.tsv", "scores": tmp_path / "scores.npz"}
+    write_scored(stack, paths)
+    tables = [tmp_path / f"{name}.tsv" for name in stack.measures]
+    for name, table in zip(stack.measures, tables, strict=True):
+        write_score_table(paths["scores"], name, table)
+    return stack, paths, tables
+
+
+def test_unchanged_tables_give_the_scores_and_the_parsed_stack(tmp_path):
+    stack, paths, tables = scored(tmp_path)
+    fast = stack_of_tables(tables, paths["measures"], tmp_path / "stack.npz", paths["scores"])
+    parsed = stack_of_tables(tables, paths["measures"], tmp_path / "parsed.npz")
+    assert np.array_equal(fast.values, stack.values)
+    assert np.array_equal(parsed.values, stack.values)
+    assert (fast.topics, fast.runs, fast.lower_is_better) == (parsed.topics, parsed.runs, parsed.lower_is_better)
+    # the stack records the tables it mirrors either way
+    assert (tmp_path / "stack.npz").read_bytes() == (tmp_path / "parsed.npz").read_bytes()
+
+
+def test_a_table_changed_by_hand_is_parsed(tmp_path):
+    stack, paths, tables = scored(tmp_path)
+    lines = tables[1].read_text().splitlines()
+    fields = lines[2].split("\t")
+    fields[3] = "0.5"
+    lines[2] = "\t".join(fields)
+    tables[1].write_text("\n".join(lines) + "\n")
+    made = stack_of_tables(tables, paths["measures"], tmp_path / "stack.npz", paths["scores"])
+    assert made.values[1, 1, 2] == 0.5
+    expected = stack.values.copy()
+    expected[1, 1, 2] = 0.5
+    assert np.array_equal(made.values, expected)
+    assert np.array_equal(load_stack(tmp_path / "stack.npz")[0].values, expected)
+
+
+def test_a_changed_table_with_other_topics_is_refused_naming_it(tmp_path):
+    _, paths, tables = scored(tmp_path)
+    text = tables[2].read_text().replace("\nt3\t", "\nt9\t")
+    tables[2].write_text(text)
+    with pytest.raises(InputError, match=r"JSD\.tsv.*line 1.*topics or runs differ"):
+        stack_of_tables(tables, paths["measures"], tmp_path / "stack.npz", paths["scores"])
+    assert not (tmp_path / "stack.npz").exists()
+
+
+def test_a_changed_table_with_a_bad_number_is_refused_naming_its_line(tmp_path):
+    _, paths, tables = scored(tmp_path)
+    lines = tables[0].read_text().splitlines()
+    lines[4] = lines[4].rsplit("\t", 1)[0] + "\tnan"
+    tables[0].write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"NMD\.tsv.*line 5.*not a number"):
+        stack_of_tables(tables, paths["measures"], tmp_path / "stack.npz", paths["scores"])
