@@ -185,12 +185,12 @@ def test_leaderboard_figures_are_bounded_and_reproducible(tmp_path, runs):
     if runs == 12:  # every run labelled, its group cell beside its interval
         assert set(boards[0]["run"]) <= set(texts) and set(boards[0]["group"]) <= set(texts)
     else:  # a label every k-th run ("rank. run"), the best run's group in colour
-        assert 30 < len(texts) <= 250 and texts[0] == f"1. {boards[0]['run'][0]}"
+        assert 15 < len(texts) <= 250 and texts[0] == f"1. {boards[0]['run'][0]}"
     assert outputs[0] == outputs[-1]
     with Image.open(tmp_path / "0.png") as image:
         width, height = image.size
     assert height <= 4000 and width <= 4000 and height <= MAX_HEIGHT * 150
     if runs == 1000:
-        assert height > 3000  # the room is used, not a thumbnail
+        assert height > 0.95 * MAX_HEIGHT * 150  # the room is used, not a thumbnail
     else:
         assert height < 1000  # 12 runs: 0.22 inch a row, as before

@@ -62,9 +62,9 @@ def test_report_with_generated_fragments_compiles_to_the_expected_pages(tmp_path
     tex.write_text(report.latex_document(sections, "ordeval test report", escape("Intro with _ and %."), tex))
     pdf = report.compile_pdf(tex)
     assert pdf.is_file() and pdf.read_bytes().startswith(b"%PDF")
-    # title, contents and lists; the three tables with the figure (drawn 4 in wide, printed so); the wide table
-    # on a landscape page
-    assert report.page_count(tex) == 4
+    # title, contents and lists; the three tables, then the second section where the first ends (no page of its
+    # own), with the figure (drawn 4 in wide, printed so); the wide table on a landscape page
+    assert report.page_count(tex) == 3
     assert "ordeval figure: ../figures/line.pdf printed 289.0" in tex.with_suffix(".log").read_text()  # 4 in
     log = tex.with_suffix(".log").read_text(errors="replace")
     assert log.count("\\input") == 0 and "LaTeX Warning: Reference" not in log

@@ -9,7 +9,8 @@ from tabular_check import check_tabular
 from ordeval.io.files import png_description
 from ordeval.io.provenance import origin_sentence
 from ordeval.reports.latex import align_columns, note_row, tabular, upper_triangle_tabular, write_latex
-from ordeval.reports.latex.report import LONG_ROWS, _body_rows, long_table, origin_note
+from ordeval.reports.latex.layout import LISTING_COLUMNS, LISTING_ROWS, LONG_ROWS, breaks_across_pages, long_table
+from ordeval.reports.latex.report import _body_rows, origin_note
 
 ORIGINS = {"D1": "synthetic"}
 
@@ -63,3 +64,15 @@ def test_the_note_is_not_a_body_row_and_ends_the_last_page_of_a_long_table(tmp_p
         r"\endlastfoot",
         *plain.split(r"\endlastfoot")[1].split(),
     ]
+
+
+def test_long_tables_and_narrow_listings_break_across_pages():
+    def fragment(rows: int, columns: int) -> str:
+        return tabular([f"C{i}" for i in range(columns)], [["1"] * columns] * rows, "l" * columns, note="a note")
+
+    assert not breaks_across_pages(fragment(LONG_ROWS, LISTING_COLUMNS + 1))  # a wide table stays a unit
+    assert breaks_across_pages(fragment(LONG_ROWS + 1, LISTING_COLUMNS + 1))
+    assert not breaks_across_pages(fragment(LISTING_ROWS, LISTING_COLUMNS))
+    assert breaks_across_pages(fragment(LISTING_ROWS + 1, LISTING_COLUMNS))  # a narrow listing breaks
+    two = fragment(LISTING_ROWS + 1, 2) + fragment(3, 2)  # two tabulars: not one booktabs table to convert
+    assert not breaks_across_pages(two)

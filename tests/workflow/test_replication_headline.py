@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 
+import pdf_pages
 import pytest
 from conftest import REPO, SHARED_RAW, no_shared_data, project_copy
 
@@ -94,3 +95,13 @@ def _origins(path):
 
     with open(path, encoding="utf-8", newline="") as handle:
         return [row["data_origin"] for row in csv.DictReader(handle)]
+
+
+def test_the_replication_pdf_reads_at_a_glance(replication):
+    """At most 100 pages, every list entry once and whole, no page under a third full but the last of a section,
+    no file name of ours printed (tests/pdf_pages.py; the tiny pipeline's PDF: tests/workflow/test_report_print.py)."""
+    results, _ = replication
+    pdf = results / "report" / "ordeval.pdf"
+    if not pdf.is_file() or shutil.which("pdftotext") is None:
+        pytest.skip("no compiled report (no TeX engine) or no poppler")
+    assert pdf_pages.problems(pdf, max_pages=100) == []

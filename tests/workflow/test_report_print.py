@@ -1,7 +1,12 @@
 """The compiled report read as printed (the tiny pipeline's PDF): every figure is included at the size it is
 drawn, so no figure text prints under 7 points (measured in the PDF with poppler's pdftohtml: the font sizes of
 the figures' DejaVu text); no page holds a heading alone; no two pages are alike; the lists of tables and figures
-are there."""
+are there, every entry printed once and whole; no page under a third full except the last of a section, no file
+name of ours in the text (measured by tests/pdf_pages.py); every figure's legends clear of its data-origin note, its
+other legends, its texts and its data (save_figure checks each figure it writes with
+ordeval.reports.figures.legend_overlaps and says so in the job's log). The default configuration's page count (at
+most 90) is checked by .ci/run on the default results, the replication's (at most 100) by
+tests/workflow/test_replication_headline.py."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import re
 import shutil
 import subprocess
 
+import pdf_pages
 import pytest
 
 pytestmark = pytest.mark.workflow
@@ -58,3 +64,39 @@ def test_no_heading_alone_on_a_page_and_no_two_pages_alike(report):
         assert len(body) > 2, f"page {number} holds only {body}"
     bodies = [re.sub(r"\s+\d+\s*$", "", page) for page in pages]
     assert len(set(bodies)) == len(bodies)
+
+
+def poppler() -> None:
+    if shutil.which("pdftotext") is None or shutil.which("pdfinfo") is None:
+        pytest.skip("poppler's pdftotext and pdfinfo are not installed (Debian: poppler-utils)")
+
+
+def test_the_lists_of_tables_and_figures_name_each_item_once_and_whole(report):
+    poppler()
+    entries = pdf_pages.list_entries(report)
+    # every table and figure has its entry (the parser reads the lists whole): as many as the captions number
+    text = " ".join(page.text() for page in pdf_pages.pages(report))
+    for kind, label in (("tables", "Table"), ("figures", "Figure")):
+        numbers = {int(number) for number in re.findall(rf"\b{label} (\d+):", text)}
+        assert len(entries[kind]) == max(numbers) == len(numbers), kind
+    for kind, found in entries.items():
+        assert found, kind
+        assert pdf_pages.duplicates(found) == [], kind
+        assert [entry for entry in found if pdf_pages.cut(entry)] == [], kind
+
+
+def test_no_page_is_under_a_third_full_but_the_last_of_a_section_and_no_file_name_is_printed(report):
+    poppler()
+    assert pdf_pages.problems(report) == []
+
+
+def test_every_figure_is_checked_and_no_legend_covers_anything(pipeline, report):
+    logs = "\n".join(
+        path.read_text(encoding="utf-8", errors="replace") for path in (pipeline.results / "logs").rglob("*.log")
+    )
+    assert " covers " not in logs, [line for line in logs.splitlines() if " covers " in line]
+    checked = {line.split(": ")[0].split()[-1] for line in logs.splitlines() if "clear of the note" in line}
+    drawn = {path.relative_to(pipeline.workdir).as_posix() for path in (pipeline.results / "figures").rglob("*.pdf")}
+    # every figure with a legend says so (the box plots, heatmaps and scatter plots have none)
+    assert checked and checked <= drawn, checked - drawn
+    assert {path for path in drawn if "/dp_curves/" in path or "/topic_set_size/" in path} <= checked

@@ -87,10 +87,10 @@ SECTIONS = {
     ),
     "leaderboard": (
         "Leaderboards",
-        "Every run's mean score under every measure, the measures side by side, with "
-        "its significance groups. Each run's interval and rank are in tables/leaderboard/<data set>.csv, "
-        "drawn in figures/leaderboard/, and tables/leaderboard/<data set>.html is a sortable results "
-        "page with every run's per-topic scores.",
+        "Per data set, every run's mean score under each measure with its interval and significance groups (a "
+        "figure), then every run's mean score under every measure, the measures side by side, with its "
+        "significance groups (a table). The results folder has each run's interval and rank as a table "
+        "(tables/leaderboard/, CSV) and a sortable results page with every run's per-topic scores (HTML).",
     ),
     "topic_set_size": (
         "Topic set size",

@@ -311,7 +311,7 @@ def html(report: MeasureReport) -> str:
 def latex(report: MeasureReport) -> str:
     """A standalone LaTeX document (compiled into the PDF with :func:`ordeval.reports.latex.report.compile_pdf`)."""
     from ordeval.reports.latex import escape
-    from ordeval.reports.latex.report import PREAMBLE
+    from ordeval.reports.latex.layout import PREAMBLE
 
     lines = [
         PREAMBLE,

@@ -28,9 +28,9 @@ RANK_TIE_TOLERANCE = 1e-12
 
 #: The interval methods of Kendall's tau (configuration key ``agreement.ci_method``), as captions name them.
 CI_METHODS = {
-    "fisher_z": "Fisher z with the Fieller et al. variance 0.437/(n-4)",
-    "fisher_z_rounded": "Fisher z with the Fieller et al. variance 0.437/(n-4), on tau rounded to 3 decimals as "
-    "in the papers' tables",
+    "fisher_z": "Fisher z with the Fieller et al. variance 0.437/(n \u2212 4)",
+    "fisher_z_rounded": "Fisher z with the Fieller et al. variance 0.437/(n \u2212 4), on \u03c4 rounded to 3 "
+    "decimals as in the papers' tables",
     "long_cliff": "Long and Cliff's consistent variance",
 }
 

@@ -8,6 +8,7 @@ superscript M) are typeset. Only the figure jobs import this package (matplotlib
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -104,10 +105,24 @@ from matplotlib.figure import Figure  # noqa: E402
 from ordeval.io.files import write_atomically  # noqa: E402
 from ordeval.io.provenance import figure_note, origin_sentence  # noqa: E402
 
-__all__ = ["Figure", "new_figure", "row_labels", "save_figure", "figure_names", "smallest_font"]
+__all__ = [
+    "Figure",
+    "new_figure",
+    "row_labels",
+    "save_figure",
+    "figure_names",
+    "smallest_font",
+    "legend_overlaps",
+]
+
+LOG = logging.getLogger(__name__)
 
 
-def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figure:
+#: Inches at the bottom of every figure kept for the data-origin note.
+NOTE_MARGIN = 0.2
+
+
+def new_figure(width: float, height: float, *, note_margin: float = NOTE_MARGIN) -> Figure:
     """A constrained-layout figure that leaves the bottom ``note_margin`` inch free for the
     data-origin note that :func:`save_figure` writes there."""
     figure = Figure(figsize=(width, height), layout="constrained")
@@ -115,6 +130,32 @@ def new_figure(width: float, height: float, *, note_margin: float = 0.2) -> Figu
     margin = note_margin / height
     figure.get_layout_engine().set(rect=(0, margin, 1, 1 - margin))
     return figure
+
+
+def bottom_legend(figure: Figure, handles, labels, *, ncol: int, fontsize: float = NAME):
+    """One legend for the whole figure, centred at its foot just above the data-origin note's strip, its height
+    kept out of the layout (the panels are laid out above it). Matplotlib's "outside" figure legends are laid out
+    over the note's strip (at the bottom) or the figure's title (at the top): this one covers neither."""
+    width, height = figure.get_size_inches()
+    legend = figure.legend(
+        handles, labels, fontsize=fontsize, ncol=ncol, loc="lower center", bbox_to_anchor=(0.5, NOTE_MARGIN / height)
+    )
+    figure._ordeval_bottom_legend = legend  # laid out again by save_figure, once the names are typeset
+    _fit_bottom_legend(figure)
+    return legend
+
+
+def _fit_bottom_legend(figure: Figure) -> None:
+    """The panels laid out above the figure's :func:`bottom_legend` (if it has one), as tall as it is drawn now
+    (a measure name typeset with a subscript makes a legend row taller)."""
+    legend = getattr(figure, "_ordeval_bottom_legend", None)
+    engine = figure.get_layout_engine()
+    if legend is None or engine is None:
+        return
+    height = figure.get_size_inches()[1]
+    tall = legend.get_window_extent(FigureCanvasAgg(figure).get_renderer()).height / figure.dpi
+    bottom = (NOTE_MARGIN + tall + 0.05) / height
+    engine.set(rect=(0, bottom, 1, 1 - bottom))
 
 
 def row_labels(axis, positions, labels, fontsize: float) -> None:
@@ -203,8 +244,9 @@ def _snap_positions(figure: Figure) -> None:
         axis.set_position(snapped, which="both")
 
 
-def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str]) -> None:
-    """Save ``figure`` as PDF and PNG with a data-origin note in its corner.
+def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, origins: Mapping[str, str]) -> list[str]:
+    """Save ``figure`` as PDF and PNG with a data-origin note in its corner; returns what its legends cover
+    (:func:`legend_overlaps`: [] when nothing), which the job's log says, a warning when not [].
 
     The data-origin sentence (:func:`~ordeval.io.provenance.origin_sentence`) is stored in the files' metadata
     (PDF Subject, PNG Description), where the LaTeX report's caption takes it from
@@ -212,7 +254,7 @@ def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, orig
     (``workflow/report/<stage>/<item>.rst``), what its data say by its title and labels. PDF metadata carry no
     date, so the same inputs give the same bytes.
     """
-    figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=SMALL, color="0.35")
+    note = figure.text(0.995, 0.005, figure_note(origins), ha="right", va="bottom", fontsize=SMALL, color="0.35")
     _wrap_title(figure)
     _typeset_measure_names(figure)
     caption = origin_sentence(origins)
@@ -223,6 +265,7 @@ def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, orig
     # One layout for both formats, done once at the PNG's resolution (savefig would draw the figure once
     # without rendering to lay it out, for each format), then each canvas draws it once.
     figure.dpi = metadata[".png"]["dpi"]
+    _fit_bottom_legend(figure)
     engine = figure.get_layout_engine()
     if engine is not None:
         engine.execute(figure)
@@ -230,8 +273,18 @@ def save_figure(figure: Figure, pdf_path: str | Path, png_path: str | Path, orig
     figure.set_layout_engine("none")
     # zlib level 1: 40% less encoding time than the default 6 for 9% larger files (the 52 default PNGs)
     png = {"metadata": metadata[".png"]["metadata"], "pil_kwargs": {"compress_level": 1}}
-    write_atomically(png_path, lambda temporary: FigureCanvasAgg(figure).print_png(temporary, **png))
+    canvas = FigureCanvasAgg(figure)
+    write_atomically(png_path, lambda temporary: canvas.print_png(temporary, **png))
+    covered = legend_overlaps(figure, canvas.get_renderer(), note)
+    legends = len(_legends(figure))
+    if covered:
+        LOG.warning("%s: %s", Path(pdf_path).as_posix(), "; ".join(covered))
+    elif legends:
+        LOG.info(
+            "%s: %d legend(s), clear of the note, the other legends and the data", Path(pdf_path).as_posix(), legends
+        )
     write_atomically(pdf_path, lambda temporary: FigureCanvasPdf(figure).print_pdf(temporary, **metadata[".pdf"]))
+    return covered
 
 
 def figure_names(measure_tables: str | Path | Sequence[str | Path]) -> dict[str, str]:
@@ -259,3 +312,94 @@ def smallest_font(figure: Figure) -> float:
         script = text.get_parse_math() and "$" in content and ("_" in content or "^" in content)
         sizes.append(text.get_fontsize() * (0.7 if script else 1.0))
     return min(sizes, default=float("inf")) * scale
+
+
+def _legends(figure: Figure) -> list:
+    """The figure's legends and its axes' legends."""
+    found = list(figure.legends)
+    found += [axis.get_legend() for axis in figure.get_axes() if axis.get_legend() is not None]
+    return [legend for legend in found if legend.get_visible()]
+
+
+def _covers(box, artist, renderer) -> bool:
+    """Whether ``box`` (display coordinates) covers part of a data artist: a line's drawn segments or markers, a
+    collection's points (a scatter) or paths (intervals, areas), a patch (a bar), an image."""
+    from matplotlib.collections import Collection, LineCollection
+    from matplotlib.lines import Line2D
+
+    if not artist.get_visible():
+        return False
+    if isinstance(artist, Line2D):
+        path = artist.get_transform().transform_path(artist.get_path())
+        if artist.get_linestyle() not in ("None", "none", "", " ") and len(path.vertices) > 1:
+            if path.intersects_bbox(box, filled=False):
+                return True
+        if artist.get_marker() not in (None, "None", "none", "", " "):
+            reach = artist.get_markersize() * renderer.points_to_pixels(1.0) / 2
+            return bool(_inside(path.vertices, box, reach).any())
+        return False
+    if isinstance(artist, Collection):
+        offsets = artist.get_offsets()
+        if len(offsets) and not isinstance(artist, LineCollection):  # a scatter: the points
+            points = artist.get_offset_transform().transform(offsets)
+            sizes = artist.get_sizes() if hasattr(artist, "get_sizes") else []
+            reach = (np.sqrt(max(sizes)) if len(sizes) else 0.0) * renderer.points_to_pixels(1.0) / 2
+            return bool(_inside(points, box, reach).any())
+        transform = artist.get_transform()
+        filled = not isinstance(artist, LineCollection)
+        return any(transform.transform_path(path).intersects_bbox(box, filled=filled) for path in artist.get_paths())
+    return box.overlaps(artist.get_window_extent(renderer))
+
+
+def _inside(points, box, reach: float) -> np.ndarray:
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    return (
+        (points[:, 0] >= box.x0 - reach)
+        & (points[:, 0] <= box.x1 + reach)
+        & (points[:, 1] >= box.y0 - reach)
+        & (points[:, 1] <= box.y1 + reach)
+    )
+
+
+def legend_overlaps(figure: Figure, renderer=None, note=None) -> list[str]:
+    """What the legends of a drawn ``figure`` cover, in words ([] when nothing): for each legend (the figure's and
+    its axes'), by its bounding box in display coordinates, the data-origin ``note`` (the text :func:`save_figure`
+    writes in the corner; by default a figure text that holds "DATA" or "data:"), another legend, and the data
+    artists of every axes (lines' segments and markers, collections' points and paths, bars, images), and any other
+    text (a title, a label, a tick label).
+    ``renderer``: the one that drew the figure (default: its canvas's)."""
+    renderer = renderer or figure.canvas.get_renderer()
+    legends = _legends(figure)
+    if note is None:
+        notes = [text for text in figure.texts if "DATA" in text.get_text() or text.get_text().startswith("data:")]
+    else:
+        notes = [note]
+    texts = [text for text in figure.texts if text not in notes]  # the title
+    for axis in figure.get_axes():  # titles, labels, tick labels in view, texts in the axes
+        texts += [axis.title, axis.xaxis.label, axis.yaxis.label, *axis.texts]
+        texts += [*axis.get_xticklabels(), *axis.get_yticklabels()]
+    texts = [text for text in texts if text.get_visible() and text.get_text().strip()]
+    found = []
+    boxes = [legend.get_window_extent(renderer).shrunk(0.999, 0.999) for legend in legends]
+    for index, (legend, box) in enumerate(zip(legends, boxes, strict=True)):
+        name = _legend_name(legend, index)
+        for text in notes:
+            if text.get_text() and box.overlaps(text.get_window_extent(renderer)):
+                found.append(f"{name} covers the data-origin note")
+        for text in texts:
+            if box.overlaps(text.get_window_extent(renderer)):
+                found.append(f"{name} covers the text {text.get_text()!r}")
+        for other in range(index + 1, len(legends)):
+            if box.overlaps(boxes[other]):
+                found.append(f"{name} covers {_legend_name(legends[other], other)}")
+        for axis in figure.get_axes():
+            artists = [*axis.lines, *axis.collections, *axis.patches, *axis.images]
+            if any(_covers(box, artist, renderer) for artist in artists):
+                title = axis.get_title() or axis.get_ylabel() or "an axes"
+                found.append(f"{name} covers the data of {title!r}")
+    return found
+
+
+def _legend_name(legend, index: int) -> str:
+    labels = [text.get_text() for text in legend.get_texts()][:2]
+    return f"legend {index + 1} ({', '.join(labels)}{', ...' if len(legend.get_texts()) > 2 else ''})"

@@ -18,7 +18,7 @@ def tau_heatmap(pairs: Table, measures: Sequence[str], names: Sequence[str], tit
     ``names`` label the measures."""
     matrix = tau_matrix(pairs, measures)
     # drawn at the width it is printed at: names at NAME points, values at SMALL
-    figure = new_figure(PRINT_WIDTH, min(0.9 * PRINT_WIDTH, 1.6 + 0.38 * len(measures)))
+    figure = new_figure(PRINT_WIDTH, min(0.75 * PRINT_WIDTH, 1.4 + 0.3 * len(measures)))
     axes = figure.subplots()
     lowest = min(0.0, float(np.nanmin(matrix)))
     image = axes.imshow(matrix, cmap="viridis", vmin=lowest, vmax=1.0)

@@ -33,7 +33,10 @@ def write_split_tau_figures(
     names = figure_names(measure_table)
     for condition, path in taus.items():
         measures, values = read_taus(path)
-        title = f"{dataset}, {condition}: tau over {values.shape[0]} random topic splits (whiskers 2.5-97.5%)"
+        title = (
+            f"{dataset}, {condition}: τ over {values.shape[0]} random\n"
+            "topic splits (box: quartiles; whiskers: 2.5–97.5%;\ndot: mean)"
+        )
         figure = tau_distribution_figure(values, [names[m] for m in measures], title)
         save_figure(figure, outputs[f"consistency_pdf_{condition}"], outputs[f"consistency_png_{condition}"], origins)
 

@@ -1,8 +1,9 @@
 """Leaderboard figures: each run's mean with its interval, best first, significance groups marked.
 
-The figure's size is bounded whatever the number of runs: at most :data:`MAX_HEIGHT` inches high
-(3,900 px at the PNG's 150 dpi). Each panel gives a run 0.22 inch while that fits; then the runs are
-drawn as a compact dot-and-interval plot with as many row labels as fit (every k-th run, "rank. run").
+The figure is drawn at the size the PDF prints it, whatever the number of runs: the text width wide, three panels
+to a row, and at most :data:`MAX_HEIGHT` inches high (so that it shares its page with the data set's leaderboard
+table). Each panel gives a run 0.22 inch while that fits; then the runs are drawn as a compact dot-and-interval plot
+with as many row labels as fit (every k-th run, "rank. run"): the tables and the results page keep every run.
 The group cells are written beside the intervals while every row is labelled and no cell is longer
 than :data:`GROUP_CHARS`; otherwise they give way to colour: the runs that share a group with the best
 run (do not differ significantly from it) are drawn in orange. The tables keep every run and group.
@@ -21,18 +22,18 @@ from matplotlib.transforms import offset_copy
 from ordeval.analysis.groups import parse_groups
 from ordeval.analysis.leaderboard import lower_is_better
 from ordeval.io.table import Table
-from ordeval.reports.figures import Figure, new_figure, row_labels
+from ordeval.reports.figures import NAME, PRINT_WIDTH, Figure, new_figure, row_labels
 
-#: The largest figure height in inches (3,900 px at 150 dpi).
-MAX_HEIGHT = 26.0
+#: The largest figure height in inches: with its caption, the data set's leaderboard table fits on its page.
+MAX_HEIGHT = 4.4
 #: Inches per run while every run gets a labelled row.
 ROW = 0.22
 #: The smallest distance between labelled rows, in points (7-point labels).
 LABEL_SPACING = 8.0
 #: The longest group cell written beside an interval; longer cells give way to colour.
 GROUP_CHARS = 12
-#: Inches of a panel outside its plot (title, x axis), for estimating the room of each row.
-PANEL_FRAME = 0.95
+#: Inches of a panel outside its plot (title of two lines, x axis), for estimating the room of each row.
+PANEL_FRAME = 1.1
 BEST_GROUP, OTHERS = "C1", "C0"
 
 
@@ -56,7 +57,7 @@ def leaderboard_figure(boards: Sequence[Table], names: Mapping[str, str], title:
     columns, rows = _grid(len(boards))
     runs = max(len(board) for board in boards)
     panel = min(ROW * runs + 1.2, (MAX_HEIGHT - 0.6) / rows)
-    figure = new_figure(4.2 * columns, panel * rows + 0.6)
+    figure = new_figure(PRINT_WIDTH, panel * rows + 0.6)  # the printed size
     spacing = max(panel - PANEL_FRAME, 0.5) * 72 / max(runs, 1)  # points between rows
     step = max(1, math.ceil(LABEL_SPACING / spacing))
     cells = [str(cell) for board in boards for cell in (board["group"] if "group" in board else [])]
@@ -106,7 +107,7 @@ def _panel(
         axis.set_xlabel(f"{count} runs{every}", fontsize=7)
     first = board.records()[0]
     direction = "lower" if lower_is_better(first["lower_is_better"]) else "higher"
-    axis.set_title(f"{names[first['measure']]} ({direction} is better)", fontsize=9)
+    axis.set_title(f"{names[first['measure']]}\n({direction} is better)", fontsize=NAME)  # scripts 7 pt
     axis.set_ylim(-0.7, count - 0.3)
     axis.grid(axis="x", alpha=0.3)
     axis.margins(x=0.15 if show_groups else 0.05)

@@ -23,6 +23,7 @@ from ordeval.reports.figures import (
     PRINT_WIDTH,
     SMALL,
     Figure,
+    bottom_legend,
     measure_text,
     new_figure,
     save_figure,
@@ -37,14 +38,22 @@ def _annotation(panel: Panel, level: float) -> str:
     r = (
         "r undefined"
         if np.isnan(correlation.r)
-        else f"r = {correlation.r:.3f} [{correlation.low:.3f}, {correlation.high:.3f}]"
+        else f"r = {signed(correlation.r)} [{signed(correlation.low)}, {signed(correlation.high)}]"
     )
     return f"2nd quadrant: {panel.quadrants.second}, 4th: {panel.quadrants.fourth}\n{r}"
 
 
+MINUS = "\u2212"
+
+
+def signed(value: float, places: int = 3) -> str:
+    """A number as the figures print it: a minus sign, not a hyphen."""
+    return f"{value:.{places}f}".replace("-", MINUS)
+
+
 def _delta_label(deltas: Deltas, measure: str, names: Mapping[str, str]) -> str:
     lower = deltas.lower_is_better[deltas.measures.index(measure)]
-    return f"{'' if lower else '-'}\u0394{names[measure]}"
+    return f"{'' if lower else MINUS}\u0394{names[measure]}"
 
 
 def scatter_figure(
@@ -55,8 +64,9 @@ def scatter_figure(
     The points are rasterised, so that the PDF stays small and fast with many topics."""
     columns = max(1, min(3, len(panels)))
     rows = max(1, -(-len(panels) // columns))
-    # the printed width, three panels to a row; the quadrant counts and r above each panel, at SMALL points
-    figure = new_figure(PRINT_WIDTH, min(2.5 * rows, PRINT_HEIGHT - 0.6) + 0.6)
+    # the printed width, three panels to a row; the quadrant counts and r above each panel, at SMALL points; at
+    # most 2.1 inches a row, so that three rows print on a page with the data set's table of quadrant counts
+    figure = new_figure(PRINT_WIDTH, min(2.1 * rows, PRINT_HEIGHT - 0.6) + 0.6)
     axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False)).ravel()
     for axis, panel in zip(axes, panels, strict=False):
         x = deltas.oriented(panel.x) + 0.0  # + 0.0 turns -0.0 into 0.0: the same bytes every run
@@ -88,11 +98,12 @@ class ExamplePanel:
 
 
 def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") -> Figure:
-    """Grouped bar charts of the distributions of each example topic, two panels to a row;
-    ``note`` is shown instead when there are no panels."""
+    """Grouped bar charts of the distributions of each example topic, two panels to a row, one legend for every
+    panel under them (outside the bars, above the data-origin note); ``note`` is shown instead when there are no
+    panels."""
     columns = 2
     rows = max(1, -(-len(panels) // columns))
-    figure = new_figure(PRINT_WIDTH, min(2.7 * rows, PRINT_HEIGHT - 0.5) + 0.5)  # the printed width
+    figure = new_figure(PRINT_WIDTH, min(2.7 * rows, PRINT_HEIGHT - 0.8) + 0.8)  # the printed width
     axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for axis, panel in zip(axes, panels, strict=False):
         positions = np.arange(len(panel.classes))
@@ -105,10 +116,13 @@ def examples_figure(panels: Sequence[ExamplePanel], title: str, note: str = "") 
         example = panel.example
         axis.set_title(
             f"{panel.title}, topic {example.topic}\n"
-            f"\u0394NMD = {example.delta_nmd:.3f}, \u0394RNOD = {example.delta_rnod:.3f}, d = {example.d:.3f}",
+            f"\u0394NMD = {signed(example.delta_nmd)}, \u0394RNOD = {signed(example.delta_rnod)}, "
+            f"d = {signed(example.d)}",
             fontsize=8,
         )
-        axis.legend(fontsize=SMALL)
+    if panels:
+        handles, labels = axes[0].get_legend_handles_labels()
+        bottom_legend(figure, handles, labels, ncol=len(labels), fontsize=SMALL)
     for axis in axes[len(panels) :]:
         axis.set_axis_off()
     if not panels:
@@ -136,6 +150,6 @@ def write_scatter_figure(
     deltas = compute_deltas(scores, *runs)
     panels = scatter_panels(deltas, tolerance, level)
     names = {m: measure_text(d) for m, d in zip(scores.measures, scores.display, strict=True)}
-    title = f"{dataset}: oriented Delta = M({runs[0]}) - M({runs[1]}) per topic (< 0: prefers {runs[0]})"
+    title = f"{dataset}: oriented Δ = M({runs[0]}) − M({runs[1]}) per topic (< 0: prefers {runs[0]})"
     origins = compared_origins({dataset: provenance}, [dataset], runs)
     save_figure(scatter_figure(title, deltas, panels, names, level), outputs["pdf"], outputs["png"], origins)

@@ -11,7 +11,16 @@ import numpy as np
 
 from ordeval.analysis.significance import PairwiseSignificance, dp_curve, read_significance
 from ordeval.io.provenance import origins_of
-from ordeval.reports.figures import NAME, PRINT_HEIGHT, PRINT_WIDTH, Figure, figure_names, new_figure, save_figure
+from ordeval.reports.figures import (
+    NAME,
+    PRINT_HEIGHT,
+    PRINT_WIDTH,
+    Figure,
+    bottom_legend,
+    figure_names,
+    new_figure,
+    save_figure,
+)
 
 Files = Mapping[str, str | Path]
 
@@ -33,11 +42,19 @@ def draw_dp_curves(
         axes.set_title(title, fontsize=9)
 
 
+def _legend_columns(entries: int) -> int:
+    """Columns of a legend at the right of a panel: one, two past 10 entries (names at NAME points)."""
+    return 1 if entries <= 10 else 2
+
+
 def dp_curves_figure(significance: PairwiseSignificance, names: Sequence[str], alpha: float, title: str) -> Figure:
-    figure = new_figure(PRINT_WIDTH, 3.9)  # the printed size; the legend (names at NAME points) at the right
+    """One data set's curves at the printed width, 3 inches high (the task's figure of every data set is the
+    overview), the legend at the right of the plot: outside the data and away from the data-origin note."""
+    figure = new_figure(PRINT_WIDTH, 3.0)
     axes = figure.subplots()
     draw_dp_curves(axes, significance, names, alpha, title)
-    axes.legend(fontsize=NAME, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    columns = _legend_columns(len(names) + 1)
+    axes.legend(fontsize=NAME, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, ncol=columns)
     return figure
 
 
@@ -48,28 +65,33 @@ def dp_curves_grid(
     title: str,
     counts: Mapping[str, Sequence[int]] | None = None,
 ) -> Figure:
-    """One panel per data set (two to a row), the legend in the first; with ``counts``, each panel's
-    legend also gives every measure's number of significant pairs (the paper's Figure 1 table)."""
-    columns = 2 if len(panels) > 1 else 1
-    rows = max(1, -(-len(panels) // columns))
-    # the printed width; the panels share the height left for them (names at NAME points in the legends)
-    legend_rows = -(-max((len(names[d]) + 1 for d in panels), default=1) // (2 if counts is not None else 4))
-    legend = 0.2 * legend_rows + 0.35
-    panel = min(3.2, (PRINT_HEIGHT - 0.6 - (legend * rows if counts is not None else legend)) / rows)
-    figure = new_figure(
-        PRINT_WIDTH,
-        (panel + (legend if counts is not None else 0)) * rows + 0.6 + (0 if counts is not None else legend),
-    )
+    """One panel per data set, two to a row, one legend for every panel under them; with ``counts``, one
+    panel to a row, each with its own legend at its right giving every measure's number of significant pairs (the
+    paper's Figure 1 table). The legends are outside the plots and away from the data-origin note (the bottom
+    right corner)."""
+    if counts is not None:
+        rows, columns = max(1, len(panels)), 1
+        panel = min(2.8, (PRINT_HEIGHT - 0.6) / rows)
+        figure = new_figure(PRINT_WIDTH, panel * rows + 0.6)
+    else:
+        columns = 2 if len(panels) > 1 else 1
+        rows = max(1, -(-len(panels) // columns))
+        # the printed width; the panels share the height left by the title and the legend (NAME points)
+        legend_rows = -(-max((len(names[d]) + 1 for d in panels), default=1) // 4)
+        legend = 0.2 * legend_rows + 0.35
+        panel = min(3.2, (PRINT_HEIGHT - 0.6 - legend) / rows)
+        figure = new_figure(PRINT_WIDTH, panel * rows + 0.6 + legend)
     axes = np.atleast_1d(figure.subplots(rows, columns, squeeze=False)).ravel()
     for index, (axis, (dataset, significance)) in enumerate(zip(axes, panels.items(), strict=False)):
         labels = list(names[dataset])
         if counts is not None:
             labels = [f"{label} ({count})" for label, count in zip(labels, counts[dataset], strict=True)]
         draw_dp_curves(axis, significance, labels, alpha, dataset)
-        if counts is not None:  # each panel its own legend (the counts), below it
-            axis.legend(fontsize=NAME, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.28))
-        elif index == 0:  # one legend for every panel, below them
-            figure.legend(*axis.get_legend_handles_labels(), fontsize=NAME, ncol=4, loc="outside lower center")
+        if counts is not None:  # each panel its own legend (the counts), at its right
+            columns_here = _legend_columns(len(labels) + 1)
+            axis.legend(fontsize=NAME, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0, ncol=columns_here)
+        elif index == 0:  # one legend for every panel, under them
+            bottom_legend(figure, *axis.get_legend_handles_labels(), ncol=4)
     for axis in axes[len(panels) :]:
         axis.set_axis_off()
     figure.suptitle(title, fontsize=10)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
-from ordeval.reports.figures import NAME, PRINT_WIDTH, TEXT, Figure, new_figure
+from ordeval.reports.figures import PRINT_WIDTH, TEXT, Figure, bottom_legend, new_figure
 
 DESIGN_TITLES = {"paired_t": "paired t-test", "anova": "one-way ANOVA", "ci": "CI width"}
 MARKERS = "os^vD<>ph*"
@@ -26,9 +26,10 @@ def topic_set_size_figure(
     measures; ``runs``: m of the ANOVA panel's title."""
     names = names or {}
     designs = list(curves)
-    # the printed width, the panels side by side and one legend below them (names at NAME points)
+    # the printed width, the panels side by side and one legend under them (names at NAME points), above the
+    # data-origin note
     legend_rows = -(-max((len(curves[design]) for design in designs), default=1) // 4)
-    figure = new_figure(PRINT_WIDTH, 3.0 + 0.22 * legend_rows)
+    figure = new_figure(PRINT_WIDTH, 2.7 + 0.22 * legend_rows)  # under its table on one page
     axes = np.atleast_1d(figure.subplots(1, max(1, len(designs)), squeeze=False, sharey=True)).ravel()
     percent = 100 * np.asarray(fractions, dtype=float)
     for axis, design in zip(axes, designs, strict=False):
@@ -54,7 +55,7 @@ def topic_set_size_figure(
         axis.grid(alpha=0.3, which="both")
     axes[0].set_ylabel("topics needed")
     if designs:
-        figure.legend(*axes[0].get_legend_handles_labels(), fontsize=NAME, ncol=4, loc="outside lower center")
+        bottom_legend(figure, *axes[0].get_legend_handles_labels(), ncol=4)
     if title:
         figure.suptitle(title, fontsize=10)
     return figure

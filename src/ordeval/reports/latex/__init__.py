@@ -63,6 +63,18 @@ UNICODE_LATEX = {
     "\u2014": "---",
     "\u2264": r"$\le$",
     "\u2265": r"$\ge$",
+    "\u221a": r"$\surd$",  # square root: "√VE2"
+    "\u00b2": r"$^{2}$",  # superscript two: "σ²"
+    "\u00b3": r"$^{3}$",
+    "\u00b1": r"$\pm$",
+    "\u00d7": r"$\times$",
+    "\u2248": r"$\approx$",
+    "\u2260": r"$\ne$",
+    "\u2192": r"$\rightarrow$",
+    "\u2191": r"$\uparrow$",
+    "\u2193": r"$\downarrow$",
+    "\u221e": r"$\infty$",
+    "\u2026": r"\ldots{}",
 }
 #: Control characters and the Unicode line and paragraph separators: each becomes a space.
 _BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u0085]")
@@ -77,6 +89,32 @@ def escape(text) -> str:
     """Plain text as LaTeX: special characters escaped, Greek letters and a few signs as math, any other
     character beyond Latin Extended-B as "?", control and line-break characters as spaces."""
     return "".join(_escaped(character) for character in plain(text))
+
+
+MINUS = "\u2212"
+#: A superscript or subscript written as text in a caption: "MAE^µ", "F1^M", "10^-4" (a letter, digit or closing
+#: bracket, then ``^`` and a sign, letters or digits, or one Greek letter); "α_ORD" (a Greek letter, then ``_`` and
+#: capitals: a measure's name, as the tables print it).
+_SCRIPT = re.compile(
+    r"(?<=[\w)\]])\^(?P<up>[-\u2212+]?[0-9A-Za-z]+|[\u0370-\u03ff\u00b5])|(?<=[\u0370-\u03ff])_(?P<down>[A-Z]+)\b"
+)
+
+
+def typeset(text) -> str:
+    """Trusted prose (a caption, a note) as LaTeX: :func:`escape`, with a superscript or subscript written as text
+    ("MAE^µ", "10^-4", "α_ORD") set as one, so that no maths reaches the PDF as plain text."""
+    parts = []
+    last = 0
+    text = plain(text)
+    for match in _SCRIPT.finditer(text):
+        parts.append(escape(text[last : match.start()]))
+        if match.group("up"):
+            parts.append(rf"\textsuperscript{{{escape(match.group('up').replace('-', MINUS))}}}")
+        else:
+            parts.append(rf"\textsubscript{{{escape(match.group('down'))}}}")
+        last = match.end()
+    parts.append(escape(text[last:]))
+    return "".join(parts)
 
 
 def _escaped(character: str) -> str:

@@ -33,7 +33,16 @@ from pathlib import Path
 
 from ordeval.io.files import png_description
 from ordeval.reports.catalogue import SECTIONS
-from ordeval.reports.latex import align_columns, escape
+from ordeval.reports.latex import escape, typeset
+from ordeval.reports.latex.layout import (
+    PREAMBLE,
+    Placed,
+    body_rows,
+    breaks_across_pages,
+    item_source,
+    pair_source,
+    pairable,
+)
 
 TEX_PACKAGES = "texlive-latex-base texlive-latex-recommended texlive-latex-extra latexmk lmodern"
 
@@ -64,58 +73,6 @@ class ReportSection:
 
 #: Sections printed after the analyses, as an appendix (long per-run listings).
 APPENDIX = ("leaderboard",)
-PREAMBLE = r"""\documentclass[10pt,a4paper]{article}
-\usepackage[margin=2cm]{geometry}
-\usepackage[T1]{fontenc}
-\usepackage{lmodern}
-\usepackage[table]{xcolor}
-\usepackage{booktabs}
-\usepackage{graphicx}
-\usepackage{adjustbox}
-\usepackage{amssymb}
-\usepackage{pdflscape}
-\usepackage{longtable}
-\usepackage{needspace}
-\usepackage{seqsplit}
-\usepackage[font=small,labelfont=bf,hypcap=false]{caption}
-\usepackage[hidelinks]{hyperref}
-\setlength{\emergencystretch}{3em}
-\setlength{\LTcapwidth}{\textwidth}
-\setcounter{tocdepth}{2}
-% Every item is a unit: its caption and its table or figure in one box, kept with the heading before it
-% (\Needspace: never a heading alone at the foot of a page). Tables are set in \small; one more than 1.25 times
-% as wide as the text goes on a landscape page, and consecutive landscape tables share their pages.
-\newsavebox\ordevalbox
-\newbox\ordevalunit
-\newdimen\ordevalwidth
-\AtBeginDocument{\setlength\ordevalwidth{\textwidth}}
-\newif\ifordevallandscape
-\newcommand\ordevalportrait{\ifordevallandscape\end{landscape}\global\ordevallandscapefalse\fi}
-\newcommand\ordevalturn{\ifordevallandscape\else\begin{landscape}\global\ordevallandscapetrue\fi}
-\newcommand\ordevalput[1]{% #1: the heading (or nothing), then the unit
-  \Needspace*{\dimexpr\ht\ordevalunit+\dp\ordevalunit+4\baselineskip\relax}#1\par\nobreak
-  \box\ordevalunit\par\bigskip}
-% \ordevaltable{heading}{short caption}{caption}{fragment}
-\newcommand\ordevaltable[4]{%
-  \sbox\ordevalbox{\small\input{#4}}%
-  \ifdim\wd\ordevalbox>1.25\ordevalwidth\relax
-    \ifordevallandscape\else
-      \sbox\ordevalbox{\footnotesize\setlength\tabcolsep{4pt}\input{#4}}%  8 pt, if it fits with little shrinking
-      \ifdim\wd\ordevalbox>1.15\ordevalwidth\relax\sbox\ordevalbox{\small\input{#4}}\ordevalturn\fi
-    \fi
-  \else\ifdim\wd\ordevalbox>\ordevalwidth\relax\else\ordevalportrait\fi\fi
-  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\captionof{table}[#2]{#3}%
-    \adjustbox{max width=\linewidth}{\usebox\ordevalbox}\par}%
-  \ordevalput{#1}}
-% \ordevalfigure{heading}{short caption}{caption}{figure}: at the size it is drawn (scaled down only if it
-% would not fit); the log records the printed width of each.
-\newcommand\ordevalfigure[4]{%
-  \ordevalportrait
-  \sbox\ordevalbox{\adjustbox{max width=\linewidth,max totalheight=0.86\textheight}{\includegraphics{#4}}}%
-  \typeout{ordeval figure: #4 printed \the\wd\ordevalbox}%
-  \setbox\ordevalunit\vbox{\hsize\linewidth\centering\usebox\ordevalbox\par\captionof{figure}[#2]{#3}}%
-  \ordevalput{#1}}
-"""
 
 
 def _relative(path: str | Path, start: Path) -> str:
@@ -127,11 +84,18 @@ def breakable(text: str) -> str:
     return rf"\seqsplit{{{escape(text)}}}"
 
 
-def short_caption(caption: str, limit: int = 90) -> str:
-    """The caption's first sentence (for the lists of tables and figures), at most ``limit`` characters."""
-    match = re.match(r"(.{20,}?[.;])(\s|$)", caption)
-    text = match.group(1).rstrip(".;") if match else caption
-    return text if len(text) <= limit else text[: limit - 3].rsplit(" ", 1)[0] + " ..."
+#: Abbreviations whose full stop ends no sentence.
+_ABBREVIATIONS = re.compile(r"(?:\bet al|\be\.g|\bi\.e|\bcf|\bvs|\bp|\bpp|\bNo|\bEq|\bFig)$")
+
+
+def short_caption(caption: str) -> str:
+    """The caption's first sentence, whole (for the lists of tables and figures where an item has no title):
+    a full stop after an abbreviation ("et al.", "e.g.") ends no sentence."""
+    for match in re.finditer(r"[.;](?=\s+\S|$)", caption):
+        before = caption[: match.start()]
+        if len(before) >= 20 and not _ABBREVIATIONS.search(before):
+            return before
+    return caption.rstrip(".;")
 
 
 def latex_document(
@@ -141,8 +105,9 @@ def latex_document(
     ``opening`` (what the first page says before the contents: the verdict counts of a replication) are LaTeX
     already (escape their parts).
 
-    Each section starts a page; an item about one data set comes under the data set's subsection (the items
-    over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
+    The appendix starts a page, the sections where the lists or the previous section end (the layout:
+    :mod:`ordeval.reports.latex.layout`); an item about one data set comes under the data set's subsection (the
+    items over several data sets first); the appendix sections (:data:`APPENDIX`) come last."""
     folder = Path(tex_path).parent
     lines = [
         PREAMBLE,
@@ -156,82 +121,72 @@ def latex_document(
     ]
     if opening:
         lines += [opening, ""]
-    lines += [r"\tableofcontents", r"{\small\listoftables\listoffigures}"]
+    lines += [r"\tableofcontents", r"{\footnotesize\listoftables\listoffigures}"]
     appendix = False
     for section in sections:
-        lines += [r"\ordevalportrait", r"\clearpage"]
         if section.appendix and not appendix:
-            lines.append(r"\appendix")
+            lines += [r"\clearpage", r"\appendix"]
             appendix = True
-        # the section's heading and opening go with its first item (on a landscape page, if that is one)
-        opening = rf"\section{{{escape(section.title)}}}" + (
-            rf"{escape(section.text)}\par\medskip" if section.text else ""
-        )
-        current = None
-        for item in section.items:
-            heading = opening
-            opening = ""
-            if item.dataset != current:
-                name = item.dataset or "Over the data sets"
-                heading += rf"\subsection{{{escape(name)}}}"
-                current = item.dataset
-            lines.append(_item_source(item, folder, heading))
-    lines += [r"\ordevalportrait", r"\end{document}", ""]
+        lines += _section_source(section, folder)
+        lines.append(r"\ordevalsectionend")
+    lines += [r"\end{document}", ""]
     return "\n".join(lines)
 
 
-def _item_source(item: ReportItem, folder: Path, heading: str = "") -> str:
-    path = _relative(item.path, folder)
-    caption, short = escape(item.caption), escape(item.short or short_caption(item.caption))
-    if item.kind == "table" and item.long:
-        return long_table(Path(item.path).read_text(encoding="utf-8"), heading, short, caption)
-    if item.kind == "table":
-        return rf"\ordevaltable{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
-    if item.kind == "figure":
-        return rf"\ordevalfigure{{{heading}}}{{{short}}}{{{caption}}}{{{path}}}"
-    raise ValueError(f"report item kind must be 'table' or 'figure', not {item.kind!r}")
+def _section_source(section: ReportSection, folder: Path) -> list[str]:
+    """The items of one section, a subsection per data set; two consecutive items of a subsection side by side
+    where the layout allows (:func:`~ordeval.reports.latex.layout.pairable`)."""
+    from ordeval.reports.figures import PRINT_WIDTH
+
+    # the section's heading and opening go with its first item (on a landscape page, if that is one)
+    opening = rf"\section{{{escape(section.title)}}}" + (rf"{escape(section.text)}\par\medskip" if section.text else "")
+    groups: list[list[ReportItem]] = []
+    for item in section.items:
+        if groups and groups[-1][0].dataset == item.dataset:
+            groups[-1].append(item)
+        else:
+            groups.append([item])
+    lines = []
+    for group in groups:
+        heading = opening + rf"\subsection{{{escape(group[0].dataset or 'Over the data sets')}}}"
+        opening = ""
+        placed = [_placed(item, folder) for item in group]
+        index = 0
+        while index < len(group):
+            here = placed[index]
+            if index + 1 < len(group) and pairable(here, placed[index + 1], 0.485 * PRINT_WIDTH):
+                lines.append(pair_source(here, placed[index + 1], heading))
+                index += 2
+            else:
+                # an item may go after this page (a wide table: on a landscape page) with its heading when it is
+                # its subsection's only item and opens no section
+                may_wait = not heading or (len(group) == 1 and heading.startswith(r"\subsection"))
+                fragment = Path(group[index].path).read_text(encoding="utf-8") if here.kind == "long table" else ""
+                lines.append(item_source(here, heading, may_wait, fragment))
+                index += 1
+            heading = ""
+    return lines
 
 
-def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
-    """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
-    "continued"), in \\small, its note (the rows after its bottom rule) ending the last; ``heading`` kept with it."""
-    match = re.search(
-        r"\\begin\{tabular\}\{([^}]*)\}\s*\\toprule\s*(.*?)\\midrule\s*(.*?)\\bottomrule(.*?)\\end\{tabular\}",
-        fragment,
-        re.S,
-    )
+def _placed(item: ReportItem, folder: Path) -> Placed:
+    kind = "long table" if item.kind == "table" and item.long else item.kind
+    if kind not in ("table", "long table", "figure"):
+        raise ValueError(f"report item kind must be 'table' or 'figure', not {item.kind!r}")
+    short = item.short or short_caption(item.caption)
+    width = figure_width(item.path) if kind == "figure" else 0.0
+    return Placed(kind, _relative(item.path, folder), typeset(short), typeset(item.caption), width)
+
+
+def figure_width(path: str | Path) -> float:
+    """The width a figure is drawn at, in inches (a PDF's MediaBox; 0 for another file)."""
+    path = Path(path)
+    if path.suffix != ".pdf":
+        return 0.0
+    match = re.search(rb"/MediaBox\s*\[\s*([-0-9. ]+)\]", path.read_bytes())
     if match is None:
-        raise ValueError("not a booktabs tabular fragment")
-    align, header, body, note = (match.group(index).strip() for index in range(1, 5))
-    columns = len(align_columns(align))
-    return "\n".join(
-        [
-            r"\ordevalportrait",
-            r"\Needspace*{12\baselineskip}",
-            heading,
-            r"\begingroup\small",
-            rf"\begin{{longtable}}{{{align}}}",
-            rf"\caption[{short}]{{{caption}}}\\",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endfirsthead",
-            rf"\multicolumn{{{columns}}}{{l}}{{\footnotesize\itshape Table \thetable, continued}}\\",
-            r"\toprule",
-            header,
-            r"\midrule",
-            r"\endhead",
-            rf"\midrule\multicolumn{{{columns}}}{{r}}{{\footnotesize\itshape continued on the next page}}\\",
-            r"\endfoot",
-            r"\bottomrule",
-            *([note] if note else []),
-            r"\endlastfoot",
-            body,
-            r"\end{longtable}",
-            r"\endgroup",
-            r"\bigskip",
-        ]
-    )
+        return 0.0
+    left, _, right, _ = (float(value) for value in match.group(1).split())
+    return (right - left) / 72
 
 
 def tex_engine() -> list[str]:
@@ -331,10 +286,6 @@ def page_count(tex_path: str | Path) -> int:
 
 # --------------------------------------------------------------------------- the sections
 
-#: Tables with more body rows than this become longtables.
-LONG_ROWS = 40
-
-
 #: How a data-origin note starts (:func:`ordeval.io.provenance.origin_sentence`).
 ORIGIN_NOTES = ("SYNTHETIC data", "Real data", "Partly synthetic data", "Data origin per data set")
 
@@ -358,9 +309,8 @@ def origin_note(path: str | Path) -> str:
     return ""
 
 
-def _body_rows(tex_path: str | Path) -> int:  # between the first midrule and the bottom rule (not the note)
-    text = Path(tex_path).read_text(encoding="utf-8")
-    return text.split(r"\midrule", 1)[-1].split(r"\bottomrule", 1)[0].count(r"\\")
+def _body_rows(tex_path: str | Path) -> int:
+    return body_rows(Path(tex_path).read_text(encoding="utf-8"))
 
 
 def sentences(*parts: str) -> str:
@@ -391,7 +341,7 @@ def report_sections(items: Iterable[Mapping], seed: int) -> list[ReportSection]:
         short = f"{caption.title}: {item['scope']}" if item.get("scope") else caption.title
         dataset = item.get("dataset", "")
         if path.endswith(".tex"):
-            long = _body_rows(path) > LONG_ROWS
+            long = breaks_across_pages(Path(path).read_text(encoding="utf-8"))
             sections[item["section"]].items.append(ReportItem("table", path, text, long, dataset, short))
         else:
             sections[item["section"]].items.append(ReportItem("figure", path, text, dataset=dataset, short=short))
@@ -439,15 +389,15 @@ def printed_items(
 
 def report_parameters(parameters: Mapping) -> str:
     """The analysis parameters, as the LaTeX report's opening paragraph states them (``parameters``:
-    :func:`ordeval.workflow.config.parameters` of the configuration)."""
+    :func:`ordeval.workflow.config.parameters` of the configuration), the maths in its signs (τ, α)."""
     p = parameters
     return (
-        f"seed {p['seed']}; Kendall's tau-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
+        f"seed {p['seed']}; Kendall's \u03c4-{p['kendall']}; ranking agreement CIs at level {p['ci_level']} "
         f"({p['ci_method']}); "
         f"consistency with {p['consistency_trials']} random splits per condition (halves, and two subsets of "
         f"{p['subset_size']} topics), randomised Tukey HSD with B = {p['consistency_hsd_trials']} and "
-        f"alpha = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
-        f"B = {p['significance_hsd_trials']} and alpha = {p['significance_alpha']}"
+        f"\u03b1 = {p['consistency_alpha']}; significance tests by the randomised Tukey HSD with "
+        f"B = {p['significance_hsd_trials']} and \u03b1 = {p['significance_alpha']}"
     )
 
 
