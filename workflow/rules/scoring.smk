@@ -93,10 +93,16 @@ rule score_stack:
     params:
         code=code(modules=["ordeval.tasks.stack", "ordeval.workflow.scripting"]),
     run:
-        stack = stack_of_tables(
-            input.tables, input.measures, output.stack, input.scores
+        in_process(
+            log,
+            rule,
+            wildcards,
+            stack_of_tables,
+            input.tables,
+            input.measures,
+            output.stack,
+            input.scores,
         )
-        logged(log, f"{output.stack}: {len(stack.measures)} score tables")
 
 
 rule official_scores:
