@@ -21,5 +21,6 @@ with job(snakemake) as log:
         config=params.config,
         parameters=parameters(params.config),
         name=params.name,
+        task_titles=params.task_titles,
     )
     log.info("%d sections, %d items", len(sections), sum(len(section.items) for section in sections))

@@ -1,6 +1,7 @@
-"""Issue 45, classes 1 and 2 in Snakemake itself: a file a job reads is a declared input, so that editing it
-re-runs the job (the published numbers: was "Nothing to be done"), and a derived file is not trusted beyond its
-source (an edited score table re-runs the jobs that read the data set's stack.npz, and they read the table)."""
+"""Issue 45, classes 1 and 2 in Snakemake itself: a file a job reads is tracked, so that editing it re-runs the
+job (the published numbers, through the digest of the code the job runs: was "Nothing to be done"), and a derived
+file is not trusted beyond its source (an edited score table re-runs the jobs that read the data set's stack.npz,
+and they read the table)."""
 
 import csv
 import os
@@ -50,7 +51,7 @@ def planned_jobs(done: subprocess.CompletedProcess) -> set[str]:
 
 def test_edited_published_numbers_and_score_tables_re_run_the_jobs_that_read_them(tmp_path):
     """A tiny configuration with a data set named like a published one (Sem16T4E, simulated) and the comparison
-    on, run up to the replication stage with a copy of the package (its published.tsv may be touched here)."""
+    on, run up to the replication stage with a copy of the package (its published.tsv may be edited here)."""
     package = tmp_path / "src" / "ordeval"
     shutil.copytree(REPO / "src" / "ordeval", package, ignore=shutil.ignore_patterns("__pycache__"))
     environment = {**os.environ, "PYTHONPATH": str(tmp_path / "src")}
@@ -61,8 +62,13 @@ def test_edited_published_numbers_and_score_tables_re_run_the_jobs_that_read_the
     (project / "config.yaml").write_text(yaml.safe_dump(config))
     snakemake(project, environment, "replication", "topic_set_size")
     assert planned_jobs(snakemake(project, environment, "-n", "replication", "topic_set_size")) == set()
-    later = time.time() + 2
-    os.utime(package / "published" / "published.tsv", (later, later))
+    # a transcription corrected: the published numbers are part of the code the replication jobs run (their params'
+    # digest, ordeval.workflow.modules.DATA_FILES), so its contents count, not its time
+    published = package / "published" / "published.tsv"
+    lines = published.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert lines[1].endswith("\t1.000\n")
+    lines[1] = lines[1].replace("\t1.000\n", "\t0.999\n")
+    published.write_text("".join(lines), encoding="utf-8")
     rerun = planned_jobs(snakemake(project, environment, "-n", "replication"))
     assert {"replication_dataset", "replication_summary"} <= rerun and "score_runs" not in rerun
     snakemake(project, environment, "replication")

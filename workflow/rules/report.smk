@@ -249,6 +249,9 @@ rule report_tex:
         wildcards=[item["wildcards"] for item in ITEMS],
         config=PLAN.config,
         name=PLAN.name,
+        task_titles={
+            get_task(task).summary_suffix: get_task(task).title for task in PLAN.tasks
+        },
         code=code("report_tex"),
     script:
         "../../scripts/report_tex.py"

@@ -58,14 +58,16 @@ def write_report_tex(
     config: Mapping,
     parameters: Mapping,
     name: str,
+    task_titles: Mapping[str, str],
 ) -> list:
     """The LaTeX report (:func:`~ordeval.reports.latex.report.latex_document`): every ``printed`` table fragment
     and figure with its caption file (``captions``; rendered for its job's ``wildcards`` and ``config``, then
     the item's data-origin note and the seed), in its section of ``sections``; the opening paragraph from the
     configuration's ``name``, its ``parameters`` (:func:`ordeval.workflow.config.parameters`), the data sets'
     origins (``provenance``) and the git commit the ``manifest`` records; a replication's verdict counts on the
-    first page (``replication``: its summary CSV, or None). ``outputs``: ``tex``. The report's sections."""
-    items = printed_items(printed, captions, sections, wildcards, config)
+    first page (``replication``: its summary CSV, or None); ``task_titles``: each task's title by the suffix of its
+    summaries (the configuration's tasks, a plugin's too). ``outputs``: ``tex``. The report's sections."""
+    items = printed_items(printed, captions, sections, wildcards, config, task_titles)
     found = report_sections(items, config["seed"])
     commit = json.loads(Path(manifest).read_text(encoding="utf-8"))["git_commit"]
     introduction = report_introduction(name, report_parameters(parameters), origins_of(provenance), commit)

@@ -363,14 +363,15 @@ def printed_items(
     sections: Sequence[str],
     wildcards: Sequence[Mapping[str, str]],
     config: Mapping,
+    task_titles: Mapping[str, str],
 ) -> list[dict]:
     """The items :func:`report_sections` takes, from the rule report_tex's lists (each item's path, caption file,
     section and its job's wildcards): each caption rendered for its job, its data set and scope (the data set, or
-    the task whose data sets it covers)."""
+    the task whose data sets it covers: ``task_titles`` gives each task's title by its summaries' suffix, as the
+    configuration's tasks, its plugins' too, have them)."""
     from ordeval.reports.captions import render_caption
-    from ordeval.tasks import all_tasks
 
-    tasks = {task.summary_suffix: task.title for task in all_tasks()}
+    tasks = task_titles
     items = []
     for path, caption, section, values in zip(paths, captions, sections, wildcards, strict=True):
         dataset = values.get("dataset", "")
