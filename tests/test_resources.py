@@ -113,7 +113,7 @@ def test_every_rule_declares_its_kind_of_work_and_only_the_targets_are_local():
     kinds = set()
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         text = path.read_text()
-        for block in re.split(r"\n\s*rule\b", text)[1:]:
+        for block in re.split(r"\nrule (?=\w+:)", text)[1:]:
             if "script:" in block:
                 kind = re.search(r'threads: threads\("(\w+)"\)', block).group(1)
                 assert f'mem_mb=mem_mb("{kind}")' in block and kind in KINDS, (path.name, block[:60])
@@ -137,7 +137,7 @@ def test_the_longest_chains_come_first():
     taus and the topic set size tables, then the figures; every other rule 0."""
     declared = {}
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        for block in re.split(r"\n\s*rule\b", path.read_text())[1:]:
+        for block in re.split(r"\nrule (?=\w+:)", path.read_text())[1:]:
             found = re.search(r"priority: (\d+)", block)
             if found:
                 declared[re.search(r'scripts/(\w+)\.py"', block).group(1)] = int(found.group(1))

@@ -149,7 +149,7 @@ def rule_kinds() -> dict[str, str]:
     (``threads: threads("<kind>")`` beside ``mem_mb("<kind>")`` and ``runtime("<kind>")``)."""
     kinds = {}
     for path in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        for block in re.split(r"\n\s*rule\b", path.read_text(encoding="utf-8"))[1:]:
+        for block in re.split(r"\nrule (?=\w+:)", path.read_text(encoding="utf-8"))[1:]:
             kind = re.search(r'threads: threads\("(\w+)"\)', block)
             if kind is None:
                 continue

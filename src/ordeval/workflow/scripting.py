@@ -132,6 +132,8 @@ def in_process(log: Sequence[str], rule: str, wildcards, action: Callable[..., o
     one line on the terminal, ``<rule>[<wildcards>] failed: <error>`` (an OSError names its file: a full disk, say),
     then raised again for Snakemake. A log that cannot be written (the same full disk) leaves the terminal's line
     as the record. Returns what ``action`` returns."""
+    from ordeval.io.files import write_text
+
     name = rule + "".join(f"[{value}]" for value in dict(wildcards.items()).values())
     lines = [f"{name}: {action.__module__}.{action.__name__}({', '.join(map(str, arguments))})"]
     start = time.perf_counter()
@@ -145,8 +147,7 @@ def in_process(log: Sequence[str], rule: str, wildcards, action: Callable[..., o
         raise
     finally:
         try:
-            Path(log[0]).parent.mkdir(parents=True, exist_ok=True)
-            Path(log[0]).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+            write_text("".join(line + "\n" for line in lines), log[0])
         except OSError as failure:
             print(f"{name}: {log[0]}: cannot write the log ({failure.strerror or failure})", file=sys.stderr)
 
