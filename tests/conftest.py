@@ -215,6 +215,26 @@ PLAIN_OUTPUT = tuple(
 )
 
 
+def job_counts(output: str) -> dict[str, int] | None:
+    """``{rule: jobs}`` of the first job counts a Snakemake run prints as it starts: Snakemake's plain "Job stats:"
+    table, or the workflow profile's logger's "Job stats" table (which spells a rule's underscores as spaces: rule
+    names have none of their own); None where there is none (nothing to be done)."""
+    lines = [line.strip() for line in output.splitlines()]
+    starts = [index for index, line in enumerate(lines) if line.rstrip(":") == "Job stats"]
+    if not starts:
+        return None
+    rows = lines[starts[0] + 1 :]
+    rows = rows[next(index for index, row in enumerate(rows) if row.split()[:2] == ["rule", "count"]) + 1 :]
+    counts = {}
+    for row in rows:
+        if row.startswith("total"):
+            return counts
+        if row and not set(row) <= set("-─━ "):
+            *name, count = row.split()
+            counts["_".join(name)] = int(count)
+    raise AssertionError(f"job counts without a total: {output[-2000:]}")
+
+
 def run_workflow(
     workdir: Path, config: dict, *arguments: str, check: bool = True, timeout: float | None = None
 ) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import PROJECT_FILES, REPO, tiny_config
+from conftest import PROJECT_FILES, REPO, job_counts, tiny_config
 
 pytestmark = pytest.mark.workflow
 
@@ -24,23 +24,12 @@ def snakemake(project: Path, environment: dict, *arguments: str) -> subprocess.C
 
 
 def planned_jobs(done: subprocess.CompletedProcess) -> set[str]:
-    """The rules of the jobs a dry run would run (none when nothing is to be done), from its job counts: Snakemake's
-    plain "Job stats:" table, or the workflow profile's logger's "Job stats" table (which spells a rule's
-    underscores as spaces: rule names have none of their own)."""
-    lines = [line.strip() for line in (done.stdout + done.stderr).splitlines()]
-    starts = [index for index, line in enumerate(lines) if line.rstrip(":") == "Job stats"]
-    if not starts:
+    """The rules of the jobs a dry run would run (none when nothing is to be done)."""
+    counts = job_counts(done.stdout + done.stderr)
+    if counts is None:
         assert "Nothing to be done" in done.stdout + done.stderr, done.stdout[-2000:] + done.stderr[-2000:]
         return set()
-    rows = lines[starts[0] + 1 :]
-    rows = rows[next(index for index, row in enumerate(rows) if row.split()[:2] == ["rule", "count"]) + 1 :]
-    found = set()
-    for row in rows:
-        if row.startswith("total"):
-            return found
-        if row and not set(row) <= set("-─━ "):
-            found.add("_".join(row.split()[:-1]))
-    raise AssertionError("no total in the job counts: " + done.stderr[-2000:])
+    return set(counts)
 
 
 def project_with_package(folder: Path) -> tuple[Path, dict]:

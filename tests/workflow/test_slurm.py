@@ -35,7 +35,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO, run_workflow, tiny_config
+from conftest import REPO, job_counts, run_workflow, tiny_config
 
 from ordeval.io.files import TEMPORARY
 from ordeval.workflow.plan import plan as make_plan
@@ -179,8 +179,9 @@ def local_rules() -> set[str]:
 
 def job_stats(log: str) -> dict[str, int]:
     """{rule: jobs} of the table Snakemake prints as a run starts."""
-    table = log.split("Job stats:", 1)[1].split("total", 1)[0]
-    return {rule: int(count) for rule, count in re.findall(r"^(\w+)\s+(\d+)$", table, re.M)}
+    counts = job_counts(log)
+    assert counts, log[-3000:]
+    return counts
 
 
 def ordeval_diff(old: Path, new: Path) -> subprocess.CompletedProcess:
@@ -308,9 +309,13 @@ def test_a_job_cancelled_by_slurm_is_retried_then_fails_the_slurm_run_naming_its
     # the profile's retries: 1 submitted it again, with twice the memory and time (attempt 2)
     plan = make_plan(slurm_runs.config, workdir=slurm_runs.workdir)
     assert (second.cpus, second.mem_mb, second.runtime) == expected(plan, second, attempt=2), second
-    # the failure names the job and its Slurm log, which says that Slurm cancelled it
+    # the run's summary names the failed job, its log and its Slurm log, which says that Slurm cancelled it
+    failed = [line for line in log.splitlines() if "failed: rule significance_pvalues, log " in line]
+    assert len(failed) == 1 and "results/slurm/logs/significance_pvalues/TinySem.log" in failed[0], log[-3000:]
+    named = [job for job in (first, second) if os.path.relpath(job.log, slurm_runs.workdir) in failed[0]]
+    assert named, (failed, first.log, second.log)
     for job in (first, second):
-        assert "Error in rule significance_pvalues:" in log and job.log in log, log[-3000:]
+        assert job.log in log  # each submission with its Slurm log
         assert "CANCELLED AT" in Path(job.log).read_text()
     assert "Exiting because a job execution failed" in log
 
