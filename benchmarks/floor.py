@@ -8,7 +8,8 @@ and no scheduler).
 results yet, whose library the ``PYTHONPATH`` makes importable. Snakemake's API builds the DAG of the
 default target there (nothing is run by Snakemake); then every job's script runs in this process
 (:func:`ordeval.workflow.offline.run_script`) with the input, output, params, wildcards, log and threads Snakemake
-would give it, one after the other in a topological order. Prints one line per rule (jobs, seconds) and
+would give it, and every ``run:`` block's job through its rule's run function (as Snakemake's local executor calls
+it), one after the other in a topological order. Prints one line per rule (jobs, seconds) and
 writes, with ``--json``, ``{"seconds": total, "planning_seconds": ..., "jobs": n, "rules": {rule: {"jobs",
 "seconds"}}, "job_seconds": {job: seconds}}``.
 The one-time imports (numpy, numba, scipy, matplotlib) are paid once, by the first job that needs them,
@@ -43,13 +44,14 @@ def jobs_of(folder: Path, configfiles: list[Path]) -> list:
         workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True, nolock=True)
         workflow._build_dag()
         ordered = [job for level in workflow.dag.toposorted() for job in level]
-        return [_description(job, folder) for job in ordered if job.rule.script]
+        return [_description(job, folder) for job in ordered if job.rule.script or job.rule.is_run]
 
 
 def _description(job, folder: Path) -> dict:
     rule = job.rule
-    script = (Path(rule.basedir.get_path_or_uri(secret_free=True)) / rule.script).resolve()
+    script = (Path(rule.basedir.get_path_or_uri(secret_free=True)) / rule.script).resolve() if rule.script else None
     return {
+        "run": _run_block(job) if script is None else None,
         "rule": rule.name,
         "name": f"{rule.name}[{','.join(f'{k}={v}' for k, v in job.wildcards.items())}]",
         "script": script,
@@ -60,6 +62,18 @@ def _description(job, folder: Path) -> dict:
         "log": [str(path) for path in job.log],
         "threads": job.threads,
     }
+
+
+def _run_block(job):
+    """A ``run:`` block's job (rules score_table, score_stack) as Snakemake's local executor calls it: the rule's
+    run function with the job's input, output, params, wildcards, threads, resources, log and rule name (the
+    other arguments, for shell commands, containers and benchmarks, unused by ordeval's blocks)."""
+    import inspect
+
+    function = job.rule.run_func
+    given = (job.input, job.output, job.params, job.wildcards, job.threads, job.resources, job.log, job.rule.name)
+    rest = [None] * (len(inspect.signature(function).parameters) - len(given))
+    return lambda: function(*given, *rest)
 
 
 def _paths(value):
@@ -95,7 +109,7 @@ def run(folder: Path, configfiles: list[Path]) -> dict:
         )
         clock = time.perf_counter()
         try:
-            run_script(job["script"], snakemake)
+            job["run"]() if job["run"] else run_script(job["script"], snakemake)
         except SystemExit as stop:
             if stop.code not in (None, 0):
                 raise RuntimeError(f"{job['name']} failed ({stop.code}); its log: {job['log']}") from None
