@@ -14,6 +14,10 @@ RUN_BY = {
         "README.md",
         "## Replicate the papers on the real data",
     ): "test_replication_from_a_clone.py::test_the_readme_replication_runs_as_written_from_a_fresh_clone",
+    (
+        "docs/replicator.md",
+        "## Replicating the papers on the real data",
+    ): "test_replication_from_a_clone.py::test_the_readme_replication_runs_as_written_from_a_fresh_clone",
     ("docs/organiser.md", "## Command line"): "test_readme_cli.py::test_the_command_line_examples_run_as_written",
     (
         "docs/replicator.md",

@@ -19,8 +19,8 @@ from ordeval.data.registry import load
 pytestmark = pytest.mark.workflow
 
 
-def readme_block(heading: str) -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+def readme_block(heading: str, document: str = "README.md") -> str:
+    text = (REPO / document).read_text(encoding="utf-8")
     return re.search(r"```bash\n(.*?)```", text[text.index(heading) :], re.S).group(1)
 
 
@@ -44,7 +44,9 @@ def replicated(tmp_path_factory):
     mirror = build_mirror(SHARED_RAW, root / "mirror", load())
     project = fresh_clone(root / "clone")
     assert not (project.parent / "shared").exists() and not (project.parent.parent / "shared").exists()
-    block = readme_block("## Replicate the papers on the real data")
+    # docs/replicator.md's block: the README's two commands as written, then the HTML report
+    block = readme_block("## Replicating the papers on the real data", "docs/replicator.md")
+    assert block.startswith(readme_block("## Replicate the papers on the real data")), block
     with serve(mirror) as (base, requests):
         first = run_as_written(block, project, timeout=3000, ORDEVAL_DATA_URL=base)
         fetched = len(requests)
@@ -62,6 +64,7 @@ def test_the_readme_replication_runs_as_written_from_a_fresh_clone(replicated):
         f"STC3-DQ: 3 files, 3.0 MB: 3 fetched from {base}",
     ]
     assert fetched == 36
+    assert (project / "results" / "replication" / "report.html").stat().st_size > 0  # docs/replicator.md's report
     # the second fetch downloads nothing
     assert second.returncode == 0 and again == 0
     assert second.stdout.splitlines() == [
