@@ -108,8 +108,8 @@ rule consistency_summary:
         "../../scripts/consistency_summary.py"
 
 
+# The figures of the distributions of the split taus are made by rule dataset_figures (figures.smk).
 rule consistency:
     input:
         made(rules.consistency_taus, dataset=DATASETS),
         made(rules.consistency_summary, task_suffix=SUFFIXES),
-        # the distributions of the split taus: rule dataset_figures (figures.smk)
