@@ -316,6 +316,16 @@ class Run:
         return run_workflow(self.workdir, self.config, *arguments, check=check)
 
 
+@pytest.fixture(autouse=True)
+def _own_working_folder(request, tmp_path_factory, monkeypatch) -> None:
+    """Each library test runs in a folder of its own: a command that writes into the working folder by default
+    (``ordeval score`` into ordeval-scores/) neither writes into the checkout nor meets the same command of a test
+    running at the same time in another worker (which its lock on the folder then refuses). The workflow tier runs
+    Snakemake in the checkout, as its user does."""
+    if request.node.get_closest_marker("workflow") is None:
+        monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if "/workflow/" in str(item.fspath).replace("\\", "/"):

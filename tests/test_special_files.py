@@ -142,8 +142,30 @@ def test_validate_and_score_refuse_a_file_that_is_not_regular(tmp_path, fifo, pa
     path = str(fifo) if path == "fifo" else path
     done = _ordeval("validate", "--task", "quantification", "--format", "tsv", path)
     assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
-    done = _ordeval("score", "--task", "quantification", "--gold", path, "--baseline", "uniform")
+    done = _ordeval("score", "--task", "quantification", "--gold", path, "--baseline", "uniform", cwd=tmp_path)
     assert done.returncode == 2 and "not a regular file" in done.stderr, done.stderr
+    assert not (tmp_path / "ordeval-scores").exists()  # refused before its --out folder is made
+
+
+def test_a_wrong_input_of_score_is_named_while_another_call_writes_into_its_folder(tmp_path):
+    """The input files are checked before the --out folder is locked: a wrong one is named as such, not as a
+    folder taken by another call (two calls in one working folder met there, with the default --out)."""
+    import fcntl
+
+    out = tmp_path / "ordeval-scores"
+    out.mkdir()
+    descriptor = os.open(out, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running 'ordeval score' holds it
+        arguments = ["score", "--task", "quantification", "--baseline", "uniform", "--gold"]
+        done = _ordeval(*arguments, "/dev/zero", cwd=tmp_path)
+        assert done.returncode == 2 and "/dev/zero: is a character device, not a regular file" in done.stderr
+        gold = tmp_path / "gold.tsv"
+        gold.write_text("topic\tclass\tprob\nt1\t0\t0.5\nt1\t1\t0.5\n")
+        done = _ordeval(*arguments, str(gold), "--classes", "0,1", cwd=tmp_path)  # a good one waits its turn
+        assert done.returncode == 2 and "another 'ordeval score' is writing into this folder now" in done.stderr
+    finally:
+        os.close(descriptor)
 
 
 def test_an_archive_or_a_record_that_is_a_fifo(tmp_path):

@@ -122,7 +122,7 @@ def read_data(args, gold: Path, runs: dict[str, Path], classes, progress: Progre
 
 
 def _check_arguments(args):
-    """Every argument that can be checked before reading a file; returns (classes, measures, earlier files)."""
+    """Every argument that can be checked before reading a file; returns (classes, measures)."""
     from ordeval.api import baseline_sources
     from ordeval.tasks import all_tasks, get_task
 
@@ -148,8 +148,7 @@ def _check_arguments(args):
         raise UserError(f"--baseline: {error}") from None
     if args.run is None and not baselines:
         raise UserError("give the runs to score (--run NAME=FILE) and/or organiser baselines (--baseline)")
-    earlier = checks.out_folder(args.out)
-    return classes, measures, earlier
+    return classes, measures
 
 
 def pooled_leaderboards(data, stack, args, dataset: str):
@@ -218,17 +217,19 @@ def per_topic_lines(stack) -> list[str]:
 
 
 def cmd_score(args) -> int:
+    # the arguments and the input files' paths first: a wrong one neither makes nor locks the --out folder
+    classes, measures = _check_arguments(args)
+    gold = input_path(args.gold, "--gold")
+    runs = _run_sources(args.run or [])
     with checks.exclusive_folder(args.out, "--out", "ordeval score"):  # from its check to its last file
-        return _score(args)
+        earlier = checks.out_folder(args.out)
+        return _score(args, classes, measures, earlier, gold, runs)
 
 
-def _score(args) -> int:
+def _score(args, classes, measures, earlier: list[Path], gold: Path, runs: dict[str, Path]) -> int:
     from ordeval.tasks import get_task
     from ordeval.tasks.stack import score_files, write_scores
 
-    classes, measures, earlier = _check_arguments(args)
-    gold = input_path(args.gold, "--gold")
-    runs = _run_sources(args.run or [])
     progress = Progress("scoring runs", progress_wanted(args))
     data = read_data(args, gold, runs, classes, progress)
     checks.check_run_names(data.run_names)
