@@ -24,3 +24,25 @@ def test_architecture_md_holds_the_generated_structure():
     assert BEGIN in text and END in text, "docs/ARCHITECTURE.md: the generated part is missing"
     found = text[text.index(BEGIN) : text.index(END) + len(END)]
     assert found == markdown(), "regenerate it: python tests/structure.py --markdown"
+
+
+#: The top level of the repository: the layout of the brief (the snakemake-workflows models' folders beside the
+#: package, its documents and benchmarks), the project's metadata and the CI's files. A file left there by
+#: accident (a log, a scratch copy) fails here.
+TOP_LEVEL = {
+    ".ci", ".gitattributes", ".github", ".gitignore", "CITATION.cff", "LICENSE", "README.md", "Snakefile",
+    "benchmarks", "config", "docs", "environment.yml", "examples", "profiles", "pyproject.toml", "reference",
+    "requirements.txt", "resources", "results", "ruff.toml", "scripts", "src", "tests", "workflow",
+}  # fmt: skip
+
+
+def test_the_top_level_holds_the_layout_and_nothing_else():
+    import subprocess
+
+    import pytest
+
+    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout: which files are the repository's is not known")
+    found = {line.split("/")[0] for line in listed.stdout.splitlines()}
+    assert found <= TOP_LEVEL, f"unexpected at the top level: {sorted(found - TOP_LEVEL)}"
