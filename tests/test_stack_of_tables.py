@@ -72,3 +72,41 @@ def test_a_changed_table_with_a_bad_number_is_refused_naming_its_line(tmp_path):
     tables[0].write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match=r"NMD\.tsv.*line 5.*not a number"):
         stack_of_tables(tables, paths["measures"], tmp_path / "stack.npz", paths["scores"])
+
+
+def test_one_measure_of_the_scores_is_read_alone_and_equals_the_whole(tmp_path):
+    """Rule score_table reads one measure's scores out of scores.npz (its bytes only: a thirteenth of the reading at
+    13 measures); they, its direction and names are the whole stack's entries for that measure."""
+    stack, paths, _ = scored(tmp_path, topics=7, runs=3)
+    whole, _ = load_stack(paths["scores"])
+    for order in (["RNOD"], ["JSD", "NMD"], ["NMD", "RNOD", "JSD"]):
+        part, _ = load_stack(paths["scores"], order)
+        rows = [whole.measures.index(name) for name in order]
+        assert part.measures == order and np.array_equal(part.values, whole.values[rows])
+        assert part.lower_is_better == [whole.lower_is_better[r] for r in rows]
+        assert (part.display, part.topics, part.runs) == ([whole.display[r] for r in rows], whole.topics, whole.runs)
+    with pytest.raises(InputError, match=r"scores.npz: has no scores of measure 'MAE' \(it has NMD, RNOD, JSD\)"):
+        load_stack(paths["scores"], ["MAE"])
+
+
+@pytest.mark.parametrize("layout", ["C", "F", "big-endian"])
+def test_rows_of_an_archive_are_the_rows_of_the_whole_array(tmp_path, layout):
+    from ordeval.io.archives import Archive
+
+    values = np.arange(4 * 5 * 3, dtype=float).reshape(4, 5, 3) / 7
+    stored = {"C": values, "F": np.asfortranarray(values), "big-endian": values.astype(">f8")}[layout]
+    np.savez(tmp_path / "a.npz", values=stored, other=np.array(["x"]))
+    with Archive(tmp_path / "a.npz") as archive:
+        assert np.array_equal(archive.read_rows("values", [2, 0]), values[[2, 0]])
+        assert np.array_equal(archive.read_rows("values", []), values[[]])
+
+
+def test_rows_of_an_archive_cut_short_are_refused_naming_it(tmp_path):
+    from ordeval.io.archives import Archive
+
+    np.savez(tmp_path / "a.npz", values=np.zeros((3, 1000)))
+    data = (tmp_path / "a.npz").read_bytes()
+    with Archive(tmp_path / "a.npz") as archive:  # the file cut once it was opened (another process truncating it)
+        (tmp_path / "a.npz").write_bytes(data[:2000])
+        with pytest.raises(InputError, match=r"a.npz: .*array 'values': the file ends inside it"):
+            archive.read_rows("values", [2])

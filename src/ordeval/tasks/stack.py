@@ -152,9 +152,8 @@ def write_scored(stack: ScoreStack, paths: Mapping[str, str | Path]) -> None:
 def write_score_table(scores_path: str | Path, measure: str, table_path: str | Path) -> None:
     """The table of ``measure`` (topics x runs, :func:`matrix_text`) from the scores at ``scores_path`` (rule
     score_table: a table per measure)."""
-    stack, _ = load_stack(scores_path)
-    index = stack.measures.index(measure)
-    write_text(matrix_text(stack.topics, stack.runs, stack.values[index]), table_path)
+    stack, _ = load_stack(scores_path, [measure])
+    write_text(matrix_text(stack.topics, stack.runs, stack.values[0]), table_path)
 
 
 def stack_of_tables(
@@ -262,19 +261,20 @@ STACK_ARRAYS = {
 }
 
 
-def load_stack(path: str | Path) -> tuple[ScoreStack, dict[str, str]]:
+def load_stack(path: str | Path, measures: Sequence[str] | None = None) -> tuple[ScoreStack, dict[str, str]]:
     """(the ScoreStack of ``path``, {table it mirrors, relative to its folder: SHA-256 when written}), the
     file checked to be what :func:`write_stack` writes: a file that is not (empty, not a zip of arrays,
     pickled objects, arrays missing or of another kind or shape, scores that are not finite) is an
-    InputError naming it. The tables are not looked at (:func:`read_stack` does)."""
-    stack, recorded, _ = _load(path)
+    InputError naming it. The tables are not looked at (:func:`read_stack` does). With ``measures``, the stack
+    of those measures only, in that order, whose scores alone are read (rule score_table: one measure's table)."""
+    stack, recorded, _ = _load(path, measures=measures)
     return stack, recorded
 
 
-def _load(path: str | Path, trusted=None) -> tuple[ScoreStack | None, dict[str, str], str]:
+def _load(path: str | Path, trusted=None, measures=None) -> tuple[ScoreStack | None, dict[str, str], str]:
     """(stack, recorded tables, task) of :func:`load_stack`; with ``trusted`` (recorded tables -> whether the stack
     may be used), the scores are read only where it says so (else the stack is None: a stale stack's scores are
-    never read)."""
+    never read); with ``measures``, only theirs."""
     from ordeval.io.archives import Archive
     from ordeval.stats import MAX_SCORE
 
@@ -300,21 +300,35 @@ def _load(path: str | Path, trusted=None) -> tuple[ScoreStack | None, dict[str, 
         expected = tuple(len(arrays[name]) for name in ("measures", "topics", "runs"))
         if archive.shape("values") != expected:  # before the scores are read: a shape no label accounts for
             raise archive.corrupt(f"array 'values' has shape {archive.shape('values')}, its labels say {expected}")
-        values = archive.read("values")
+        names = arrays["measures"].tolist()
+        if measures is None:
+            chosen = None
+            values = archive.read("values")
+        else:
+            missing = [name for name in measures if name not in names]
+            if missing:
+                raise InputError(path, None, f"has no scores of measure {missing[0]!r} (it has {', '.join(names)})")
+            chosen = [names.index(name) for name in measures]
+            values = archive.read_rows("values", chosen)
     if not np.isfinite(values).all():
         raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
     if np.abs(values).max(initial=0) > MAX_SCORE:
         raise InputError(path, None, f"not {what} as ordeval writes it (scores beyond {MAX_SCORE:g} in magnitude)")
     try:
+        per_measure = {key: arrays[key].tolist() for key in ("measures", "lower_is_better", "display", "latex")}
+        if measures is not None:  # the chosen measures' entries, where each list has one per measure
+            if any(entries and len(entries) != len(names) for entries in per_measure.values()):
+                raise ValueError("its measures and their directions, names and markup do not match")
+            per_measure = {key: [entries[m] for m in chosen] if entries else [] for key, entries in per_measure.items()}
         stack = ScoreStack(
-            arrays["measures"].tolist(),
+            per_measure["measures"],
             arrays["topics"].tolist(),
             arrays["runs"].tolist(),
             values,
-            arrays["lower_is_better"].tolist(),
-            arrays["display"].tolist(),
+            per_measure["lower_is_better"],
+            per_measure["display"],
             task,
-            arrays["latex"].tolist(),
+            per_measure["latex"],
         )
     except ValueError as error:
         raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
