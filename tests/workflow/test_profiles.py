@@ -37,6 +37,7 @@ def test_profile_options_exist_in_the_installed_snakemake(name):
             "max-checksum-file-size": 0,
             "logger": ["rich"],
             "scheduler": "greedy",
+            "max-jobs-per-timespan": "300/3s",
             "force-use-threads": True,
         }
 

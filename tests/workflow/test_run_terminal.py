@@ -120,6 +120,8 @@ def test_ordeval_run_reads_snakemake_s_plain_text_with_the_workflow_profile_s_ot
         "0",
         "--scheduler",
         "greedy",
+        "--max-jobs-per-timespan",
+        "300/3s",
         "--force-use-threads",
     ]
     options = {option for action in get_argument_parser()._actions for option in action.option_strings}

@@ -11,6 +11,8 @@ zip's central directory and each member's ``.npy`` header only (no array data re
 So a 3 MB archive cannot unpack to gigabytes (a "zip bomb": a compressed member is refused, however small the
 file), an array is never larger than the file, and a missing array, a dtype or a shape that does not fit is
 found before any array is read. Every problem is an :class:`~ordeval.io.errors.InputError` naming the file.
+:meth:`Archive.read_rows` reads some rows of an array (its first axis) and nothing else, where it is stored in C
+order: one measure's scores out of a stack.
 """
 
 from __future__ import annotations
