@@ -9,7 +9,14 @@ from tabular_check import check_tabular
 from ordeval.io.files import png_description
 from ordeval.io.provenance import origin_sentence
 from ordeval.reports.latex import align_columns, note_row, tabular, upper_triangle_tabular, write_latex
-from ordeval.reports.latex.layout import LISTING_COLUMNS, LISTING_ROWS, LONG_ROWS, breaks_across_pages, long_table
+from ordeval.reports.latex.layout import (
+    LISTING_COLUMNS,
+    LISTING_ROWS,
+    LONG_ROWS,
+    breaks_across_pages,
+    long_table,
+    rows_kept_together,
+)
 from ordeval.reports.latex.report import _body_rows, origin_note
 
 ORIGINS = {"D1": "synthetic"}
@@ -76,3 +83,16 @@ def test_long_tables_and_narrow_listings_break_across_pages():
     assert breaks_across_pages(fragment(LISTING_ROWS + 1, LISTING_COLUMNS))  # a narrow listing breaks
     two = fragment(LISTING_ROWS + 1, 2) + fragment(3, 2)  # two tabulars: not one booktabs table to convert
     assert not breaks_across_pages(two)
+
+
+def test_a_long_table_never_leaves_one_row_alone_on_a_page():
+    """No page break after the first body row or after the last but one (longtable's \\\\*): a page holds at least
+    two rows of a long table, under its header or above "continued"."""
+    rows = [[str(index), "x"] for index in range(LONG_ROWS + 3)]
+    converted = long_table(tabular(["N", "X"], rows, "rl", note="n"), "", "short", "caption")
+    body = converted.split(r"\endlastfoot", 1)[1].split(r"\end{longtable}", 1)[0].strip().splitlines()
+    assert body[0] == r"0 & x \\*" and body[-2] == rf"{LONG_ROWS + 1} & x \\*" and body[-1].endswith("x \\\\")
+    assert sum(line.endswith("*") for line in body) == 2
+    assert rows_kept_together("a \\\\\nb \\\\\nc \\\\") == "a \\\\\nb \\\\\nc \\\\"  # three rows: as they are
+    four = rows_kept_together("a \\\\\n\\midrule\nb \\\\\nc \\\\\nd \\\\")
+    assert four.splitlines() == ["a \\\\*", "\\midrule", "b \\\\", "c \\\\*", "d \\\\"]  # rules are not rows

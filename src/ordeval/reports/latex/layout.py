@@ -249,6 +249,18 @@ def pairable(first: Placed, second: Placed, half_width: float) -> bool:
     return first.kind == second.kind == "figure" and max(first.width, second.width) <= half_width
 
 
+def rows_kept_together(body: str) -> str:
+    """A long table's body rows (one a line, each ending ``\\\\``) with no page break allowed after the first row nor
+    after the last but one (longtable's ``\\\\*``), so that no page holds a single row of the table alone (under
+    its repeated header, or above "continued on the next page"). A body of fewer than four rows is left as it is."""
+    lines = body.split("\n")
+    rows = [index for index, line in enumerate(lines) if line.rstrip().endswith("\\\\")]
+    if len(rows) >= 4:
+        for index in (rows[0], rows[-2]):
+            lines[index] = lines[index].rstrip() + "*"
+    return "\n".join(lines)
+
+
 def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
     """A fragment's table as a longtable that breaks across pages, its header repeated on every page (with
     "continued"), in \\small, its note (the rows after its bottom rule) ending the last; ``heading`` kept with it."""
@@ -279,7 +291,7 @@ def long_table(fragment: str, heading: str, short: str, caption: str) -> str:
             r"\bottomrule",
             *([note] if note else []),
             r"\endlastfoot",
-            body,
+            rows_kept_together(body),
             r"\end{longtable}",
             r"\endgroup",
             r"\bigskip",
