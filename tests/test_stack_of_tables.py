@@ -110,3 +110,21 @@ def test_rows_of_an_archive_cut_short_are_refused_naming_it(tmp_path):
         (tmp_path / "a.npz").write_bytes(data[:2000])
         with pytest.raises(InputError, match=r"a.npz: .*array 'values': the file ends inside it"):
             archive.read_rows("values", [2])
+
+
+def test_rows_of_an_archive_whose_local_header_is_not_the_directory_s_are_refused(tmp_path):
+    """The rows are read from where the member's local header says its data start, once that header is found to be
+    the member's (its name), as zipfile checks when it opens a member: opening the archive refuses such a file, and
+    so does reading rows of one changed after it was opened."""
+    from ordeval.io.archives import Archive
+
+    np.savez(tmp_path / "a.npz", values=np.zeros((3, 4)), other=np.ones(2))
+    data = bytearray((tmp_path / "a.npz").read_bytes())
+    first = data.index(b"values.npy")  # the local header's copy of the name (the directory's comes last)
+    data[first : first + len(b"values.npy")] = b"valuez.npy"
+    with Archive(tmp_path / "a.npz") as archive:
+        (tmp_path / "a.npz").write_bytes(bytes(data))  # the same file, changed once opened
+        with pytest.raises(InputError, match=r"array 'values': its local header is not the one the archive's"):
+            archive.read_rows("values", [1])
+    with pytest.raises(InputError, match=r"array 'values': File name in directory 'values.npy' and header"):
+        Archive(tmp_path / "a.npz")

@@ -143,10 +143,13 @@ class Archive:
             return self.read(name)[rows]
         info = self._members[name]
         local = os.pread(self._handle.fileno(), 30, info.header_offset)  # the member's local header
-        if len(local) != 30 or local[:4] != b"PK\x03\x04":
-            raise self.corrupt(f"array {name!r}: no local header where the directory says")
-        name_and_extra = int.from_bytes(local[26:28], "little") + int.from_bytes(local[28:30], "little")
-        start = info.header_offset + 30 + name_and_extra
+        length_of_name = int.from_bytes(local[26:28], "little") if len(local) == 30 else 0
+        stored = os.pread(self._handle.fileno(), length_of_name, info.header_offset + 30)
+        flags = int.from_bytes(local[6:8], "little") if len(local) == 30 else 0
+        stored_name = stored.decode("utf-8" if flags & 0x800 else "cp437", errors="replace")
+        if local[:4] != b"PK\x03\x04" or stored_name != info.orig_filename:  # as zipfile checks when it opens one
+            raise self.corrupt(f"array {name!r}: its local header is not the one the archive's directory names")
+        start = info.header_offset + 30 + length_of_name + int.from_bytes(local[28:30], "little")
         size = dtype.itemsize * math.prod(shape[1:])
         out = np.empty((len(rows), *shape[1:]), dtype=dtype)
         for position, row in enumerate(rows):
