@@ -40,9 +40,9 @@ class Archive:
         self.path = Path(path)
         self.what = what
         self._handle = open_regular(self.path)
-        self._layout: dict[str, tuple[int, bool]] = {}  # name -> (bytes of its .npy header, Fortran order)
         try:
-            self._zip, self._members, self.headers = self._open()
+            # _layout: name -> (bytes of its .npy header, Fortran order), where read_rows finds a row's bytes
+            self._zip, self._members, self.headers, self._layout = self._open()
         except BaseException:
             self._handle.close()
             raise
@@ -60,7 +60,7 @@ class Archive:
             archive = zipfile.ZipFile(self._handle)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
             raise self.corrupt(_short(error)) from None
-        members, headers = {}, {}
+        members, headers, layout = {}, {}, {}
         try:
             for info in archive.infolist():
                 if not info.filename.endswith(".npy"):
@@ -78,12 +78,11 @@ class Archive:
                     raise self.corrupt(
                         f"array {name!r}: its header ({dtype}, shape {shape}) does not fit its {info.file_size} bytes"
                     )
-                members[name], headers[name] = info, (dtype, shape)
-                self._layout[name] = (length, fortran)
+                members[name], headers[name], layout[name] = info, (dtype, shape), (length, fortran)
         except BaseException:
             archive.close()
             raise
-        return archive, members, headers
+        return archive, members, headers, layout
 
     def _header(self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, name: str):
         """(dtype, shape, bytes before the data, Fortran order) from the ``.npy`` header of a member (its data is

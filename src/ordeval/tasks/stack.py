@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -62,8 +62,8 @@ class ScoreStack:
         expected = (len(self.measures), len(self.topics), len(self.runs))
         if self.values.shape != expected:
             raise ValueError(f"score stack has shape {self.values.shape}, its labels say {expected}")
-        if len(self.lower_is_better) != len(self.measures) or len(self.display) != len(self.measures):
-            raise ValueError("one direction and one display name per measure")
+        if {len(self.lower_is_better), len(self.display), len(self.latex)} != {len(self.measures)}:
+            raise ValueError("one direction, one display name and one markup per measure")
 
     @property
     def orientation(self) -> np.ndarray:
@@ -302,34 +302,29 @@ def _load(path: str | Path, trusted=None, measures=None) -> tuple[ScoreStack | N
             raise archive.corrupt(f"array 'values' has shape {archive.shape('values')}, its labels say {expected}")
         names = arrays["measures"].tolist()
         if measures is None:
-            chosen = None
             values = archive.read("values")
         else:
             missing = [name for name in measures if name not in names]
             if missing:
                 raise InputError(path, None, f"has no scores of measure {missing[0]!r} (it has {', '.join(names)})")
-            chosen = [names.index(name) for name in measures]
-            values = archive.read_rows("values", chosen)
+            values = archive.read_rows("values", [names.index(name) for name in measures])
     if not np.isfinite(values).all():
         raise InputError(path, None, f"not {what} as ordeval writes it (scores that are not finite)")
     if np.abs(values).max(initial=0) > MAX_SCORE:
         raise InputError(path, None, f"not {what} as ordeval writes it (scores beyond {MAX_SCORE:g} in magnitude)")
     try:
-        per_measure = {key: arrays[key].tolist() for key in ("measures", "lower_is_better", "display", "latex")}
-        if measures is not None:  # the chosen measures' entries, where each list has one per measure
-            if any(entries and len(entries) != len(names) for entries in per_measure.values()):
-                raise ValueError("its measures and their directions, names and markup do not match")
-            per_measure = {key: [entries[m] for m in chosen] if entries else [] for key, entries in per_measure.items()}
-        stack = ScoreStack(
-            per_measure["measures"],
-            arrays["topics"].tolist(),
+        labels = ScoreStack(  # every measure's labels, checked, then the chosen measures' with their scores
+            names,
+            [],
             arrays["runs"].tolist(),
-            values,
-            per_measure["lower_is_better"],
-            per_measure["display"],
+            np.empty((len(names), 0, len(arrays["runs"]))),
+            arrays["lower_is_better"].tolist(),
+            arrays["display"].tolist(),
             task,
-            per_measure["latex"],
+            arrays["latex"].tolist(),
         )
+        chosen = labels if measures is None else labels.subset(measures)
+        stack = replace(chosen, topics=arrays["topics"].tolist(), values=values)
     except ValueError as error:
         raise InputError(path, None, f"not {what} as ordeval writes it ({error})") from None
     return stack, recorded, task
